@@ -1,0 +1,174 @@
+//! Diagnostics: located error reports, rendered with `codespan-reporting`.
+//!
+//! Every failure a user can cause ends as a [`Diagnostic`]: a message, a primary
+//! label on the offending span (rendered as `file:line:col` with the source line
+//! underlined), optional secondary labels, and notes (what was expected, which
+//! paper rule failed, a hint). Implementations build diagnostics; the CLI renders
+//! them with [`Diagnostic::render`].
+
+use crate::source::{FileId, SourceMap, Span};
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::{Error as FilesError, Files};
+use codespan_reporting::term;
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A span with a message; the primary label marks the offending location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub message: String,
+    pub primary: bool,
+}
+
+/// A located report. `code` names the class of error (`syntax`, `rule 29`, ...).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub code: Option<String>,
+    pub message: String,
+    pub labels: Vec<Label>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn error(message: impl Into<String>) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code: None,
+            message: message.into(),
+            labels: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
+    pub fn with_code(mut self, code: impl Into<String>) -> Diagnostic {
+        self.code = Some(code.into());
+        self
+    }
+
+    pub fn with_primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: true,
+        });
+        self
+    }
+
+    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: false,
+        });
+        self
+    }
+
+    pub fn with_note(mut self, note: impl Into<String>) -> Diagnostic {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// The span of the primary label, if any.
+    pub fn primary_span(&self) -> Option<Span> {
+        self.labels.iter().find(|l| l.primary).map(|l| l.span)
+    }
+
+    /// Renders as plain text: `error[code]: message`, then `┌─ file:line:col`
+    /// with the source line and the span underlined, then the notes.
+    pub fn render(&self, sources: &SourceMap) -> String {
+        let severity = match self.severity {
+            Severity::Error => cs::Severity::Error,
+            Severity::Warning => cs::Severity::Warning,
+        };
+        let mut diagnostic = cs::Diagnostic::new(severity).with_message(&self.message);
+        if let Some(code) = &self.code {
+            diagnostic = diagnostic.with_code(code);
+        }
+        let labels = self
+            .labels
+            .iter()
+            .map(|label| {
+                let style = if label.primary {
+                    cs::LabelStyle::Primary
+                } else {
+                    cs::LabelStyle::Secondary
+                };
+                cs::Label::new(style, label.span.file, label.span.range())
+                    .with_message(&label.message)
+            })
+            .collect();
+        diagnostic = diagnostic
+            .with_labels(labels)
+            .with_notes(self.notes.clone());
+        let config = term::Config::default();
+        match term::emit_into_string(&config, &SourceFiles(sources), &diagnostic) {
+            Ok(text) => text,
+            // A label outside its file is a bug in whoever built the diagnostic;
+            // still say what went wrong rather than lose the report.
+            Err(err) => format!("error: {} (could not render location: {err})\n", self.message),
+        }
+    }
+}
+
+/// Adapter giving `codespan-reporting` read access to a [`SourceMap`].
+struct SourceFiles<'a>(&'a SourceMap);
+
+impl<'a> Files<'a> for SourceFiles<'a> {
+    type FileId = FileId;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: FileId) -> Result<&'a str, FilesError> {
+        Ok(&self.0.get(id).name)
+    }
+
+    fn source(&'a self, id: FileId) -> Result<&'a str, FilesError> {
+        Ok(&self.0.get(id).text)
+    }
+
+    fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, FilesError> {
+        Ok(self.0.get(id).line_index(byte_index))
+    }
+
+    fn line_range(
+        &'a self,
+        id: FileId,
+        line_index: usize,
+    ) -> Result<std::ops::Range<usize>, FilesError> {
+        let file = self.0.get(id);
+        let range = file.line_range(line_index).ok_or(FilesError::LineTooLarge {
+            given: line_index,
+            max: file.line_index(file.text.len()),
+        })?;
+        // codespan expects the range to include the line's newline.
+        let end = (range.end + 1).min(file.text.len());
+        Ok(range.start..end.max(range.end))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_location_underline_and_note() {
+        let mut sources = SourceMap::new();
+        let file = sources.add("prog.fut", "def x = 1 +\n");
+        let d = Diagnostic::error("unexpected end of input")
+            .with_code("syntax")
+            .with_primary(Span::new(file, 11, 11), "expected an expression")
+            .with_note("expected an expression after `+`");
+        let text = d.render(&sources);
+        assert!(text.contains("error[syntax]: unexpected end of input"), "{text}");
+        assert!(text.contains("prog.fut:1:12"), "{text}");
+        assert!(text.contains("def x = 1 +"), "{text}");
+        assert!(text.contains("expected an expression after `+`"), "{text}");
+    }
+}

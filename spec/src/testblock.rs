@@ -1,0 +1,1 @@
+//! Futhark's `-- ==` test blocks.

@@ -1,0 +1,1 @@
+//! Observable values: what every backend's result is compared as.
