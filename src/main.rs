@@ -1,5 +1,8 @@
-//! The `runestone` command line (work in progress: see src/cli/).
-fn main() {
-    eprintln!("runestone: the command line is being built");
-    std::process::exit(2);
+//! `runestone`: the command line of the reference, the optimising compiler and
+//! the differential tester. Each subcommand lives in its own module of `cli/`.
+
+mod cli;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
 }

@@ -6,3 +6,5 @@
 //! (modules, core, nested). Until then this crate exposes no API, and the CLI
 //! commands that need it (`check`, `run --backend reference`, `defunc`) say so and
 //! exit with status 2.
+
+pub mod coverage;

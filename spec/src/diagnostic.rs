@@ -112,7 +112,10 @@ impl Diagnostic {
             Ok(text) => text,
             // A label outside its file is a bug in whoever built the diagnostic;
             // still say what went wrong rather than lose the report.
-            Err(err) => format!("error: {} (could not render location: {err})\n", self.message),
+            Err(err) => format!(
+                "error: {} (could not render location: {err})\n",
+                self.message
+            ),
         }
     }
 }
@@ -143,10 +146,12 @@ impl<'a> Files<'a> for SourceFiles<'a> {
         line_index: usize,
     ) -> Result<std::ops::Range<usize>, FilesError> {
         let file = self.0.get(id);
-        let range = file.line_range(line_index).ok_or(FilesError::LineTooLarge {
-            given: line_index,
-            max: file.line_index(file.text.len()),
-        })?;
+        let range = file
+            .line_range(line_index)
+            .ok_or(FilesError::LineTooLarge {
+                given: line_index,
+                max: file.line_index(file.text.len()),
+            })?;
         // codespan expects the range to include the line's newline.
         let end = (range.end + 1).min(file.text.len());
         Ok(range.start..end.max(range.end))
@@ -166,7 +171,10 @@ mod tests {
             .with_primary(Span::new(file, 11, 11), "expected an expression")
             .with_note("expected an expression after `+`");
         let text = d.render(&sources);
-        assert!(text.contains("error[syntax]: unexpected end of input"), "{text}");
+        assert!(
+            text.contains("error[syntax]: unexpected end of input"),
+            "{text}"
+        );
         assert!(text.contains("prog.fut:1:12"), "{text}");
         assert!(text.contains("def x = 1 +"), "{text}");
         assert!(text.contains("expected an expression after `+`"), "{text}");

@@ -1,0 +1,64 @@
+//! Rule coverage: which transcribed rules fired, and how often.
+//!
+//! Every arm that transcribes a paper rule calls [`fire`] with the rule's id as
+//! listed in `proofs-notes/rules.toml` (for example `"ICFP18 rule 29"`,
+//! `"TFP18 D-App"`, `"L05 Fig5.8 V-Lam"`). Counting is off unless a caller asks
+//! for it with [`record`], so judgments pay one thread-local read when nobody
+//! listens. The tidy test (`reference/tests/rules_tidy.rs`) and the fuzz
+//! campaigns' coverage table are built on this.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+/// How often each rule fired during one recording.
+pub type RuleCounts = BTreeMap<&'static str, u64>;
+
+thread_local! {
+    static RECORDER: RefCell<Option<RuleCounts>> = const { RefCell::new(None) };
+}
+
+/// Notes that the rule `rule` was applied.
+pub fn fire(rule: &'static str) {
+    RECORDER.with(|recorder| {
+        if let Some(counts) = recorder.borrow_mut().as_mut() {
+            *counts.entry(rule).or_insert(0) += 1;
+        }
+    });
+}
+
+/// Runs `work` on this thread and returns its result with the rules it fired.
+/// Recordings nest: an inner recording's counts are added to the outer one's.
+pub fn record<R>(work: impl FnOnce() -> R) -> (R, RuleCounts) {
+    let outer = RECORDER.with(|recorder| recorder.borrow_mut().replace(RuleCounts::new()));
+    let result = work();
+    let counts = RECORDER
+        .with(|recorder| std::mem::replace(&mut *recorder.borrow_mut(), outer))
+        .unwrap_or_default();
+    RECORDER.with(|recorder| {
+        if let Some(outer) = recorder.borrow_mut().as_mut() {
+            for (rule, n) in &counts {
+                *outer.entry(rule).or_insert(0) += n;
+            }
+        }
+    });
+    (result, counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_only_inside_a_recording_and_nests() {
+        fire("outside");
+        let ((), outer) = record(|| {
+            fire("a");
+            let ((), inner) = record(|| fire("b"));
+            assert_eq!(inner.get("b"), Some(&1));
+            assert_eq!(inner.get("a"), None);
+        });
+        assert_eq!(outer.get("a"), Some(&1));
+        assert_eq!(outer.get("b"), Some(&1));
+        assert_eq!(outer.get("outside"), None);
+    }
+}

@@ -1,0 +1,80 @@
+//! Argument parsing and dispatch. One module per subcommand; each exposes
+//! `Args` (clap) and `run(Args) -> ExitCode`.
+//!
+//! Exit codes, for every subcommand: 0 success, 1 the input was rejected (a
+//! diagnostic was printed) or a check failed, 2 a usage error or a command that is
+//! not implemented yet.
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+mod fuzz;
+mod nested;
+mod not_yet;
+mod values;
+
+/// Static interpretation of higher-order modules, defunctionalisation and
+/// flattening of nested data parallelism: a reference (the papers' judgments,
+/// executable) and an optimising compiler, for a Futhark subset.
+#[derive(Parser)]
+#[command(name = "runestone", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Read Futhark values (text or binary) and print them normalised.
+    Values(values::Args),
+    /// λP/λC programs: type-check, closure-convert, flatten to λA, evaluate
+    /// both sides and check the thesis' theorems.
+    Nested(nested::Args),
+    /// Run a differential-testing or theorem-checking campaign.
+    Fuzz(fuzz::Args),
+    /// Run the reference on a program: elaborate, interpret statically, check
+    /// Proposition 6.1 (not implemented yet).
+    Check(not_yet::Args),
+    /// Run an entry point on values read from stdin (not implemented yet).
+    Run(not_yet::Args),
+    /// Run the `-- ==` test cases of programs (not implemented yet).
+    Test(not_yet::Args),
+    /// Print a program after defunctionalisation (not implemented yet).
+    Defunc(not_yet::Args),
+    /// Benchmark whole programs on their `-- ==` inputs (not implemented yet).
+    Bench(not_yet::Args),
+}
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Values(args) => values::run(args),
+        Command::Nested(args) => nested::run(args),
+        Command::Fuzz(args) => fuzz::run(args),
+        Command::Check(args) => not_yet::run(
+            "check",
+            "elaborate FILE with the ICFP'18 rules, interpret it statically, and check Proposition 6.1",
+            args,
+        ),
+        Command::Run(args) => not_yet::run(
+            "run",
+            "run an entry point of FILE on values read from stdin and print the result",
+            args,
+        ),
+        Command::Test(args) => not_yet::run(
+            "test",
+            "run every `-- ==` case of the given programs and print `N passed, N failed`",
+            args,
+        ),
+        Command::Defunc(args) => not_yet::run(
+            "defunc",
+            "print FILE after TFP'18 defunctionalisation",
+            args,
+        ),
+        Command::Bench(args) => not_yet::run(
+            "bench",
+            "time the entry points of FILE on their `-- ==` inputs",
+            args,
+        ),
+    }
+}
