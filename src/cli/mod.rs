@@ -8,6 +8,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod common;
 mod fuzz;
 mod nested;
 mod not_yet;

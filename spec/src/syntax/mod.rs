@@ -3,4 +3,10 @@
 //! output re-parses to the same tree.
 
 pub mod ast;
+pub mod lexer;
 pub mod operators;
+pub mod parser;
+
+pub use parser::{
+    parse_expr, parse_mod_exp, parse_mod_type, parse_pat, parse_program, parse_type, MAX_NESTING,
+};

@@ -1,0 +1,44 @@
+//! What every subcommand shares: reading source files into a [`SourceMap`],
+//! printing diagnostics, and running work on a thread with a large stack.
+
+use spec::diagnostic::Diagnostic;
+use spec::source::{FileId, SourceMap};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// A source file read for a command: the map holding it and its id.
+pub struct LoadedSource {
+    pub sources: SourceMap,
+    pub file: FileId,
+}
+
+impl LoadedSource {
+    pub fn text(&self) -> &str {
+        &self.sources.get(self.file).text
+    }
+}
+
+/// Reads `path` (UTF-8 text) or explains on stderr why it cannot.
+pub fn read_source(path: &Path) -> Result<LoadedSource, ExitCode> {
+    let bytes = std::fs::read(path).map_err(|err| {
+        eprintln!("error: cannot read {}: {err}", path.display());
+        ExitCode::from(1)
+    })?;
+    let text = String::from_utf8(bytes).map_err(|err| {
+        eprintln!(
+            "error: {} is not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            err.utf8_error().valid_up_to()
+        );
+        ExitCode::from(1)
+    })?;
+    let mut sources = SourceMap::new();
+    let file = sources.add(path.display().to_string(), text);
+    Ok(LoadedSource { sources, file })
+}
+
+/// Prints `diagnostic` on stderr and returns exit status 1.
+pub fn report(diagnostic: &Diagnostic, sources: &SourceMap) -> ExitCode {
+    eprint!("{}", diagnostic.render(sources));
+    ExitCode::from(1)
+}

@@ -1,0 +1,1 @@
+def main (b: bool) = if b 1 else 2

@@ -1,0 +1,1 @@
+def main = map (\x x + 1) [1, 2]

@@ -1,0 +1,1 @@
+def main (x: i32) = loop acc = 0 do acc + x

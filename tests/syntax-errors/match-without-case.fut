@@ -1,0 +1,1 @@
+def main (x: i32) = match x

@@ -1,0 +1,2 @@
+module m = {
+  def x = 1

@@ -1,0 +1,3 @@
+module type mt = {
+  val f i32 -> i32
+}
