@@ -44,6 +44,7 @@ const TOKENS: &[&str] = &[
     "tags",
     "tags { a b }",
     "property:",
+    "warning: x+",
     "structure",
     "gpu",
     "compiled",
@@ -135,6 +136,9 @@ fn check_ok(text: &str, parsed: &TestFile) -> Result<(), TestCaseError> {
         }
         for structure in &block.structures {
             check_raw(text, &structure.body)?;
+        }
+        for warning in &block.warnings {
+            check_span(text, warning.span)?;
         }
         match &block.kind {
             BlockKind::Cases(cases) => {

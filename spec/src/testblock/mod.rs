@@ -35,7 +35,8 @@
 //!   - a lone `error: REGEX`: the program must fail to *compile* with a message
 //!     matching REGEX;
 //!   - `property: p1 p2`: property-based tests (Futhark's `#[prop]` entry points);
-//! - `structure [BACKEND] { ... }` anywhere; kept raw, never checked.
+//! - `structure [BACKEND] { ... }` anywhere; kept raw, never checked;
+//! - `warning: REGEX` anywhere: compiling must warn with a matching message.
 //!
 //! Values, types and script expressions are kept as [`RawText`] with their source
 //! span and are not interpreted here (`spec::value` reads values). Braces inside
@@ -90,6 +91,8 @@ pub struct TestBlock {
     pub kind: BlockKind,
     /// `structure` items, kept raw.
     pub structures: Vec<Structure>,
+    /// `warning: REGEX` items: compiling must emit a warning matching each.
+    pub warnings: Vec<ErrorRegex>,
 }
 
 /// What a block expects of the program.
@@ -270,6 +273,9 @@ impl fmt::Display for TestBlock {
                 write!(f, "{backend} ")?;
             }
             writeln!(f, "{}", braces(&structure.body))?;
+        }
+        for warning in &self.warnings {
+            writeln!(f, "  warning: {}", warning.as_str())?;
         }
         Ok(())
     }

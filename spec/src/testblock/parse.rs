@@ -20,7 +20,7 @@ const CODE: &str = "test-block";
 /// What a block may hold, for the note under "unknown keyword" errors.
 const KEYWORDS: &str = "expected one of `input`, `random input`, `script input`, `compiled`, \
      `nobench`, `notest`, a quoted case name, `output`, `auto output`, `error:`, `entry:`, \
-     `tags`, `property:`, `structure`";
+     `tags`, `property:`, `structure`, `warning:`";
 
 pub(super) fn parse(file: FileId, text: &str) -> Result<TestFile, Vec<Diagnostic>> {
     let lines = Lines::new(text);
@@ -202,10 +202,11 @@ fn is_punct(c: char) -> bool {
     matches!(c, '{' | '}' | '@' | ':' | '"')
 }
 
-fn is_identifier(s: &str) -> bool {
+/// A Futhark identifier without `'`, which entry point names may not contain.
+fn is_entry_name(s: &str) -> bool {
     let mut chars = s.chars();
     matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '\'')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 fn is_tag(s: &str) -> bool {
@@ -449,6 +450,7 @@ impl<'a> Cursor<'a> {
         let mut entries: Option<Vec<Name>> = None;
         let mut tags: Option<Vec<Name>> = None;
         let mut structures = Vec::new();
+        let mut warnings = Vec::new();
         let mut body = Body::Empty;
         loop {
             self.skip_ws();
@@ -489,7 +491,7 @@ impl<'a> Cursor<'a> {
                         self.check_names(&raw.text, raw.span, "tags", "tag", is_tag)?
                     } else {
                         self.expect_colon("entry")?;
-                        self.names("entry:", "entry point name", is_identifier)?
+                        self.names("entry:", "entry point name", is_entry_name)?
                     });
                 }
                 "structure" => {
@@ -498,6 +500,11 @@ impl<'a> Cursor<'a> {
                     let backend = self.take_word().map(|(backend, _)| backend.to_string());
                     let body = self.braces("structure")?;
                     structures.push(Structure { backend, body });
+                }
+                "warning" => {
+                    self.pos += word.len();
+                    self.expect_colon("warning")?;
+                    warnings.push(self.regex()?);
                 }
                 "error" => {
                     self.pos += word.len();
@@ -519,7 +526,7 @@ impl<'a> Cursor<'a> {
                 "property" => {
                     self.pos += word.len();
                     self.expect_colon("property")?;
-                    let names = self.names("property:", "property name", is_identifier)?;
+                    let names = self.names("property:", "property name", is_entry_name)?;
                     match &mut body {
                         Body::Empty => body = Body::Properties(names),
                         _ => {
@@ -566,6 +573,7 @@ impl<'a> Cursor<'a> {
             tags: tags.unwrap_or_default(),
             kind,
             structures,
+            warnings,
         })
     }
 

@@ -72,8 +72,8 @@ const TABLE: &[(&str, &str, &str)] = &[
     ),
     (
         "entry points and tags",
-        "-- ==\n-- tags { slow no-gpu x_1 }\n-- entry: add1 add1' _sub\n-- input { 1 } output { 2 }\n",
-        "block entry: add1 add1' _sub tags { slow no-gpu x_1 }\n  input { 1 } -> output { 2 }",
+        "-- ==\n-- tags { slow no-gpu x_1 }\n-- entry: add1 add_2 _sub\n-- input { 1 } output { 2 }\n",
+        "block entry: add1 add_2 _sub tags { slow no-gpu x_1 }\n  input { 1 } -> output { 2 }",
     ),
     (
         "entry before tags is fine too",
@@ -129,6 +129,11 @@ const TABLE: &[(&str, &str, &str)] = &[
         "structure blocks kept raw",
         "-- ==\n-- input { 1 } output { 1 }\n-- structure { /Screma 1 /Loop 0 }\n-- structure gpu-mem {\n--   Alloc 2\n-- }\n",
         "block entry: main\n  input { 1 } -> output { 1 }\n  structure { /Screma 1 /Loop 0 }\n  structure gpu-mem { Alloc 2 }",
+    ),
+    (
+        "expected compiler warnings",
+        "-- ==\n-- input { 1 } output { 1 }\n-- warning: unused.*x\n-- warning: shadow\n",
+        "block entry: main\n  input { 1 } -> output { 1 }\n  warning: unused.*x\n  warning: shadow",
     ),
     (
         "properties",
@@ -276,6 +281,16 @@ const TABLE: &[(&str, &str, &str)] = &[
         "invalid entry name",
         "-- ==\n-- entry: f 1g\n",
         "2:13: invalid entry point name `1g`",
+    ),
+    (
+        "entry names have no apostrophe",
+        "-- ==\n-- entry: f'\n",
+        "2:11: invalid entry point name `f'`",
+    ),
+    (
+        "bad warning regex",
+        "-- ==\n-- input { 1 }\n-- warning: *\n",
+        "3:13: invalid regex",
     ),
     (
         "duplicate entry name",
