@@ -1,1 +1,0 @@
-//! Futhark's `-- ==` test blocks.
