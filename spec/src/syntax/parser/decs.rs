@@ -512,7 +512,9 @@ impl Parser {
         match self.peek() {
             TokenKind::Keyword(Keyword::Val) => {
                 self.advance();
-                let name = if self.at(&TokenKind::LParen)
+                let name = if matches!(self.peek(), TokenKind::Symbol(_)) {
+                    self.operator_symbol()?
+                } else if self.at(&TokenKind::LParen)
                     && matches!(self.peek_at(1), TokenKind::Symbol(_))
                 {
                     self.advance();
@@ -520,7 +522,7 @@ impl Parser {
                     self.expect(&TokenKind::RParen, "`)` after the operator")?;
                     name
                 } else {
-                    self.ident("a value name or `(operator)`")?.0
+                    self.ident("a value name or an operator")?.0
                 };
                 let type_params = self.type_params()?;
                 self.expect(&TokenKind::Colon, "`:` and the value's type")?;
