@@ -31,7 +31,10 @@ pub enum ArrayData {
     F64(Vec<f64>),
     Bool(Vec<bool>),
     /// Tuples, records or sums, each of type `elem`.
-    Boxed { elem: ValueType, elems: Vec<Value> },
+    Boxed {
+        elem: ValueType,
+        elems: Vec<Value>,
+    },
 }
 
 /// Applies `$body` to the typed vector of every unboxed variant, binding it to

@@ -54,7 +54,11 @@ pub fn read_binary_value(input: &[u8], start: usize) -> Result<(Value, usize), V
     };
     let (_, magic) = take(1, "the byte `b`")?;
     if magic != b"b" {
-        return Err(ValueError::new(start..start + 1, "not a binary value", "expected the byte `b`"));
+        return Err(ValueError::new(
+            start..start + 1,
+            "not a binary value",
+            "expected the byte `b`",
+        ));
     }
     let (at, version) = take(1, "the format version")?;
     if version[0] != VERSION {
@@ -67,7 +71,11 @@ pub fn read_binary_value(input: &[u8], start: usize) -> Result<(Value, usize), V
     let (at, rank) = take(1, "the rank")?;
     let rank = rank[0] as i8;
     if rank < 0 {
-        return Err(ValueError::new(at..at + 1, format!("negative rank {rank}"), "expected a rank from 0 to 127"));
+        return Err(ValueError::new(
+            at..at + 1,
+            format!("negative rank {rank}"),
+            "expected a rank from 0 to 127",
+        ));
     }
     let (at, type_tag) = take(4, "the type tag")?;
     let ty = match PrimType::ALL.into_iter().find(|t| tag(*t) == type_tag) {
@@ -92,14 +100,22 @@ pub fn read_binary_value(input: &[u8], start: usize) -> Result<(Value, usize), V
         let (at, bytes) = take(8, "a dimension")?;
         let d = u64::from_le_bytes(bytes.try_into().expect("8 bytes"));
         if d > i64::MAX as u64 {
-            return Err(ValueError::new(at..at + 8, format!("dimension {i} is {d}"), "expected a size up to 2^63 - 1"));
+            return Err(ValueError::new(
+                at..at + 8,
+                format!("dimension {i} is {d}"),
+                "expected a size up to 2^63 - 1",
+            ));
         }
         shape.push(d as usize);
     }
     let count = shape_product(&shape);
     let bytes_needed = count.and_then(|c| c.checked_mul(ty.byte_size()));
     let Some(bytes_needed) = bytes_needed else {
-        return Err(ValueError::new(start..pos, "binary array too large", "its shape has more elements than memory can hold"));
+        return Err(ValueError::new(
+            start..pos,
+            "binary array too large",
+            "its shape has more elements than memory can hold",
+        ));
     };
     let (at, data) = take(bytes_needed, "the elements")?;
     let data = decode(ty, data).map_err(|i| {
@@ -225,7 +241,6 @@ pub fn write_values_binary(values: &[Value]) -> Result<Vec<u8>, BinaryWriteError
     }
     Ok(out)
 }
-
 
 /// Little-endian encoding of one element.
 trait WriteLe {

@@ -36,9 +36,18 @@ pub struct Mismatch {
 /// What differs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MismatchKind {
-    Count { expected: usize, actual: usize },
-    Type { expected: ValueType, actual: ValueType },
-    Shape { expected: Vec<usize>, actual: Vec<usize> },
+    Count {
+        expected: usize,
+        actual: usize,
+    },
+    Type {
+        expected: ValueType,
+        actual: ValueType,
+    },
+    Shape {
+        expected: Vec<usize>,
+        actual: Vec<usize>,
+    },
     /// Different values, printed in the textual format. `others` counts the
     /// further mismatching elements of the same array of primitives.
     Value {
@@ -62,7 +71,10 @@ impl fmt::Display for Mismatch {
                 write!(f, "expected {expected} values, got {actual}")
             }
             MismatchKind::Type { expected, actual } => {
-                write!(f, "expected a value of type {expected}, got one of type {actual}")
+                write!(
+                    f,
+                    "expected a value of type {expected}, got one of type {actual}"
+                )
             }
             MismatchKind::Shape { expected, actual } => write!(
                 f,
@@ -218,7 +230,9 @@ fn compare_arrays(
         }
         idx.iter().map(|j| format!("[{j}]")).collect::<String>()
     };
-    if let (ArrayData::Boxed { elems: xs, .. }, ArrayData::Boxed { elems: ys, .. }) = (x.data(), y.data()) {
+    if let (ArrayData::Boxed { elems: xs, .. }, ArrayData::Boxed { elems: ys, .. }) =
+        (x.data(), y.data())
+    {
         let len = path.len();
         for (i, (p, q)) in xs.iter().zip(ys).enumerate() {
             path.push_str(&index_path(i));
@@ -239,7 +253,12 @@ fn compare_arrays(
     };
     if let Some(first) = (0..n).find(|&i| bad(i)) {
         let others = (first + 1..n).filter(|&i| bad(i)).count();
-        let show = |arr: &Array| arr.data().get(first).map(|v| v.to_string()).unwrap_or_default();
+        let show = |arr: &Array| {
+            arr.data()
+                .get(first)
+                .map(|v| v.to_string())
+                .unwrap_or_default()
+        };
         return Err((
             format!("{path}{}", index_path(first)),
             MismatchKind::Value {

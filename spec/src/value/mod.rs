@@ -240,7 +240,9 @@ impl ValueType {
         let names = check_fields(fields.iter().map(|(n, _)| n.as_str()).collect())?;
         fields.sort_by(|a, b| field_order(&a.0, &b.0));
         if is_tuple_fields(&names) {
-            return Ok(ValueType::Tuple(fields.into_iter().map(|(_, t)| t).collect()));
+            return Ok(ValueType::Tuple(
+                fields.into_iter().map(|(_, t)| t).collect(),
+            ));
         }
         Ok(ValueType::Record(fields))
     }
@@ -284,10 +286,7 @@ impl ValueType {
                 a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.fits(y))
             }
             (ValueType::Record(a), ValueType::Record(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .zip(b)
-                        .all(|((n, x), (m, y))| n == m && x.fits(y))
+                a.len() == b.len() && a.iter().zip(b).all(|((n, x), (m, y))| n == m && x.fits(y))
             }
             (ValueType::Sum(a), ValueType::Sum(b)) => a.iter().all(|(name, payload)| {
                 b.iter().any(|(name2, payload2)| {
@@ -380,10 +379,7 @@ fn check_fields(mut names: Vec<&str>) -> Result<Vec<String>, InvalidValue> {
     names.sort_by(|a, b| field_order(a, b));
     for pair in names.windows(2) {
         if pair[0] == pair[1] {
-            return Err(InvalidValue::new(format!(
-                "duplicate field `{}`",
-                pair[0]
-            )));
+            return Err(InvalidValue::new(format!("duplicate field `{}`", pair[0])));
         }
     }
     Ok(names.into_iter().map(String::from).collect())
@@ -394,3 +390,6 @@ fn is_tuple_fields(sorted: &[String]) -> bool {
     sorted.is_empty()
         || (sorted.len() >= 2 && sorted.iter().enumerate().all(|(i, n)| *n == i.to_string()))
 }
+
+#[cfg(test)]
+mod tests;

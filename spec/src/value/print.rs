@@ -130,7 +130,12 @@ fn write_array(f: &mut Formatter<'_>, a: &Array) -> fmt::Result {
 }
 
 /// Writes the array of `shape` whose elements start at `*next`, advancing it.
-fn write_rows(f: &mut Formatter<'_>, shape: &[usize], data: &ArrayData, next: &mut usize) -> fmt::Result {
+fn write_rows(
+    f: &mut Formatter<'_>,
+    shape: &[usize],
+    data: &ArrayData,
+    next: &mut usize,
+) -> fmt::Result {
     f.write_char('[')?;
     for i in 0..shape[0] {
         if i > 0 {

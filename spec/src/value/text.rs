@@ -78,7 +78,10 @@ fn is_word_byte(b: u8) -> bool {
 
 /// Whether `b` can start a value that is a sum payload.
 fn starts_atom(b: u8) -> bool {
-    matches!(b, b'[' | b'(' | b'{' | b'#' | b'-' | b'0'..=b'9' | b't' | b'f' | b'e')
+    matches!(
+        b,
+        b'[' | b'(' | b'{' | b'#' | b'-' | b'0'..=b'9' | b't' | b'f' | b'e'
+    )
 }
 
 /// How a byte is shown in a message: `` `x` `` or its hex code.
@@ -192,11 +195,11 @@ impl<'a> Parser<'a> {
             Some(b'{') => self.nested(Parser::record),
             Some(b'#') => self.nested(|p| p.sum(payload)),
             Some(b'-' | b'0'..=b'9') => self.number(),
-            Some(b) if b.is_ascii_alphabetic() => self.word(),
-            Some(b'b') => Err(self.error_here(
+            Some(b'b') if self.peek_at(1) == Some(super::binary::VERSION) => Err(self.error_here(
                 "a binary value inside a textual value",
                 "binary values may only appear at top level",
             )),
+            Some(b) if b.is_ascii_alphabetic() => self.word(),
             _ => Err(self.unexpected("expected a value")),
         }
     }
@@ -227,9 +230,13 @@ impl<'a> Parser<'a> {
             self.skip_space();
             let start = self.pos;
             let row = self.value(true)?;
-            builder
-                .push_row(row)
-                .map_err(|e| ValueError::new(start..self.pos, e.message, "expected a regular array of one element type"))?;
+            builder.push_row(row).map_err(|e| {
+                ValueError::new(
+                    start..self.pos,
+                    e.message,
+                    "expected a regular array of one element type",
+                )
+            })?;
             self.skip_space();
             match self.peek() {
                 Some(b',') => {
@@ -367,10 +374,7 @@ impl<'a> Parser<'a> {
     /// A word: `true`, `false`, `empty(...)`, `f32.nan`, `f64.inf`, ...
     fn word(&mut self) -> Result<Value, ValueError> {
         let start = self.pos;
-        while self
-            .peek()
-            .is_some_and(|b| is_word_byte(b) || b == b'.')
-        {
+        while self.peek().is_some_and(|b| is_word_byte(b) || b == b'.') {
             self.pos += 1;
         }
         let word = String::from_utf8_lossy(&self.input[start..self.pos]).into_owned();
@@ -381,7 +385,9 @@ impl<'a> Parser<'a> {
             "empty" => return self.empty(start),
             _ => match special_float(&word, false) {
                 Some(Ok(v)) => v,
-                Some(Err((message, expected))) => return Err(ValueError::new(span, message, expected)),
+                Some(Err((message, expected))) => {
+                    return Err(ValueError::new(span, message, expected))
+                }
                 None => {
                     return Err(ValueError::new(
                         span,
@@ -407,7 +413,9 @@ impl<'a> Parser<'a> {
             self.expect(b']', "expected `]` after the dimension")?;
         }
         if shape.is_empty() {
-            return Err(self.unexpected("expected the array's shape, like `[0]` in `empty([0]i32)`"));
+            return Err(
+                self.unexpected("expected the array's shape, like `[0]` in `empty([0]i32)`")
+            );
         }
         let elem = self.nested_type()?;
         self.expect(b')', "expected `)` closing `empty(`")?;
@@ -436,7 +444,11 @@ impl<'a> Parser<'a> {
             .filter(|&d| d <= i64::MAX as u64)
             .map(|d| d as usize)
             .ok_or_else(|| {
-                ValueError::new(start..self.pos, "dimension too large", "expected a size up to 2^63 - 1")
+                ValueError::new(
+                    start..self.pos,
+                    "dimension too large",
+                    "expected a size up to 2^63 - 1",
+                )
             })
     }
 
@@ -601,7 +613,9 @@ impl<'a> Parser<'a> {
                 let word = String::from_utf8_lossy(&self.input[word_start..self.pos]).into_owned();
                 return match special_float(&word, true) {
                     Some(Ok(v)) => Ok(v),
-                    Some(Err((message, expected))) => Err(ValueError::new(start..self.pos, message, expected)),
+                    Some(Err((message, expected))) => {
+                        Err(ValueError::new(start..self.pos, message, expected))
+                    }
                     None => Err(ValueError::new(
                         start..self.pos,
                         format!("unexpected `-{word}`"),
@@ -623,10 +637,16 @@ impl<'a> Parser<'a> {
         if radix != 10 {
             self.pos += 2;
             digits_start = self.pos;
-            while self.peek().is_some_and(|b| b.is_ascii_hexdigit() && (radix == 16 || b <= b'1') || b == b'_') {
+            while self
+                .peek()
+                .is_some_and(|b| b.is_ascii_hexdigit() && (radix == 16 || b <= b'1') || b == b'_')
+            {
                 self.pos += 1;
             }
-            if !self.input[digits_start..self.pos].iter().any(|&b| b != b'_') {
+            if !self.input[digits_start..self.pos]
+                .iter()
+                .any(|&b| b != b'_')
+            {
                 return Err(self.unexpected(if radix == 16 {
                     "expected hexadecimal digits after `0x`"
                 } else {
@@ -700,7 +720,11 @@ impl<'a> Parser<'a> {
         };
         if ty.is_float() {
             let value = if radix == 10 {
-                let text = if negative { format!("-{digits}") } else { digits };
+                let text = if negative {
+                    format!("-{digits}")
+                } else {
+                    digits
+                };
                 let parsed = match ty {
                     PrimType::F32 => text.parse::<f32>().ok().map(PrimValue::F32),
                     _ => text.parse::<f64>().ok().map(PrimValue::F64),
