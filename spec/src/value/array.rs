@@ -114,6 +114,21 @@ impl ArrayData {
         }
     }
 
+    /// Data of primitive type `t` holding `values`; fails if one is of another
+    /// type.
+    pub fn from_prims(
+        t: PrimType,
+        values: impl IntoIterator<Item = PrimValue>,
+    ) -> Result<ArrayData, InvalidValue> {
+        let mut data = ArrayData::empty_prim(t);
+        for v in values {
+            data.push_prim(v).map_err(|(expected, found)| {
+                InvalidValue::new(format!("a {found} among elements of type {expected}"))
+            })?;
+        }
+        Ok(data)
+    }
+
     pub fn len(&self) -> usize {
         dispatch!(self, v => v.len(), _e, elems => elems.len())
     }
