@@ -53,14 +53,27 @@ impl std::error::Error for ValueError {}
 
 /// The text to register in a [`crate::source::SourceMap`] for diagnostics about
 /// `input`: the input itself when it is UTF-8, otherwise the input with every
-/// non-ASCII byte replaced by `?` (binary data), so that byte offsets and the
-/// underlined lines stay right.
+/// non-ASCII byte replaced by `?` (binary data); ASCII control characters other
+/// than line breaks and tabs become `?` too. Byte offsets and lines stay right.
 pub fn diagnostic_text(input: &[u8]) -> String {
+    let visible = |c: char| {
+        if c.is_ascii_control() && !matches!(c, '\n' | '\r' | '\t') {
+            '?'
+        } else {
+            c
+        }
+    };
     match std::str::from_utf8(input) {
-        Ok(text) => text.to_string(),
+        Ok(text) => text.chars().map(visible).collect(),
         Err(_) => input
             .iter()
-            .map(|&b| if b.is_ascii() { b as char } else { '?' })
+            .map(|&b| {
+                if b.is_ascii() {
+                    visible(b as char)
+                } else {
+                    '?'
+                }
+            })
             .collect(),
     }
 }

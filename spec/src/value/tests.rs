@@ -623,5 +623,6 @@ fn errors_become_located_diagnostics() {
     assert!(text.contains("[3, 4u8]"), "{text}");
     assert!(text.contains("^^^"), "{text}");
     // Binary input keeps its offsets.
-    assert_eq!(diagnostic_text(b"b\x02\xff\n1"), "b\x02?\n1");
+    assert_eq!(diagnostic_text(b"b\x02\xff\n1"), "b??\n1");
+    assert_eq!(diagnostic_text("\u{e9}\x00\t".as_bytes()), "\u{e9}?\t");
 }
