@@ -626,3 +626,23 @@ fn errors_become_located_diagnostics() {
     assert_eq!(diagnostic_text(b"b\x02\xff\n1"), "b??\n1");
     assert_eq!(diagnostic_text("\u{e9}\x00\t".as_bytes()), "\u{e9}?\t");
 }
+
+/// Reading, printing and comparing values nested to the limit fits in a 1 MiB
+/// stack (other crates read values on worker threads with small stacks).
+#[test]
+fn nesting_at_the_limit_fits_a_small_stack() {
+    let worker = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(|| {
+            let levels = MAX_NESTING / 3;
+            let text = format!("{}1{}", "[(#a ".repeat(levels), ")]".repeat(levels));
+            let values = read_values(&text).expect("at the limit");
+            let printed = print_values(&values);
+            let again = read_values(&printed).expect("printed form");
+            compare(&values, &again, Tolerance::Exact).is_ok()
+                && read_values("{a=".repeat(2 * MAX_NESTING)).is_err()
+                && read_values(format!("empty([0]{})", "[1]#a (".repeat(MAX_NESTING))).is_err()
+        })
+        .expect("spawn");
+    assert_eq!(worker.join().ok(), Some(true));
+}

@@ -372,6 +372,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A word: `true`, `false`, `empty(...)`, `f32.nan`, `f64.inf`, ...
+    #[inline(never)] // keeps its frame off the recursive path
     fn word(&mut self) -> Result<Value, ValueError> {
         let start = self.pos;
         while self.peek().is_some_and(|b| is_word_byte(b) || b == b'.') {
@@ -400,6 +401,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `empty([d1]...[dn]t)`, the word `empty` already read from `start`.
+    #[inline(never)] // keeps its frame off the recursive path
     fn empty(&mut self, start: usize) -> Result<Value, ValueError> {
         self.expect(b'(', "expected `(` after `empty`")?;
         let mut shape = Vec::new();
@@ -600,6 +602,7 @@ impl<'a> Parser<'a> {
     }
 
     /// A numeric literal, or `-f32.inf`.
+    #[inline(never)] // keeps its frame off the recursive path
     fn number(&mut self) -> Result<Value, ValueError> {
         let start = self.pos;
         let negative = self.peek() == Some(b'-');
