@@ -206,8 +206,9 @@ fn compare_arrays(
     let (xt, yt) = (x.elem_type(), y.elem_type());
     let comparable = match (&xt, &yt) {
         (ValueType::Prim(p), ValueType::Prim(q)) => p == q,
-        (ValueType::Prim(_), _) | (_, ValueType::Prim(_)) => false,
-        _ => true, // boxed elements are compared one by one
+        // Boxed elements are compared one by one; their types must agree up to
+        // the constructors of sums (which an array lists only as far as used).
+        _ => xt.join(&yt).is_some(),
     };
     if !comparable || x.rank() != y.rank() {
         return Err(type_mismatch(e, a, path));

@@ -525,6 +525,21 @@ fn comparison() {
         ),
         ("[#some 1, #none]", "[#some 1, #none]", Exact, Ok(())),
         (
+            "[#some 1]",
+            "[#some 1, #none]",
+            Exact,
+            Err("value #0: expected shape [1], got shape [2]"),
+        ),
+        ("empty([0](#a | #b))", "empty([0](#a))", Exact, Ok(())),
+        (
+            "empty([0](i32, i32))",
+            "empty([0](bool, bool))",
+            Exact,
+            Err(
+                "value #0: expected a value of type [0](i32, i32), got one of type [0](bool, bool)",
+            ),
+        ),
+        (
             "1",
             "[1]",
             Exact,

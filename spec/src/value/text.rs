@@ -679,8 +679,8 @@ impl<'a> Parser<'a> {
         while self.peek().is_some_and(is_word_byte) {
             self.pos += 1;
         }
-        let suffix = String::from_utf8_lossy(&self.input[suffix_start..self.pos]).into_owned();
-        let literal = String::from_utf8_lossy(&self.input[start..self.pos]).into_owned();
+        let suffix = String::from_utf8_lossy(&self.input[suffix_start..self.pos]);
+        let literal = String::from_utf8_lossy(&self.input[start..self.pos]);
         let ty = if suffix.is_empty() {
             if is_float {
                 PrimType::F64
