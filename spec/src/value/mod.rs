@@ -4,16 +4,16 @@
 //! A [`Value`] is a primitive, a regular array of rank ≥ 1 (possibly empty: an
 //! empty array keeps its element type and its full shape, e.g. `[2][0]`), a tuple
 //! (`()` is the empty tuple), a record, or a sum-type value. Arrays of primitives
-//! are stored unboxed ([`array`]). [`ValueType`] is the type of a value including
+//! are stored unboxed ([`mod@array`]). [`ValueType`] is the type of a value including
 //! its array shapes.
 //!
-//! - [`text`]: the reader of Futhark's textual value format (`futhark test`,
+//! - [`mod@text`]: the reader of Futhark's textual value format (`futhark test`,
 //!   `futhark dataset`), mixed freely with binary values: [`read_values`].
-//! - [`print`]: the normalised textual printer (`Display` for [`Value`]).
-//! - [`binary`]: Futhark's binary data format.
-//! - [`compare`]: comparing expected and actual results, with a readable
+//! - [`mod@print`]: the normalised textual printer (`Display` for [`Value`]).
+//! - [`mod@binary`]: Futhark's binary data format.
+//! - [`mod@compare`]: comparing expected and actual results, with a readable
 //!   [`Mismatch`].
-//! - [`error`]: [`ValueError`], a located reader error that becomes a
+//! - [`mod@error`]: [`ValueError`], a located reader error that becomes a
 //!   [`crate::diagnostic::Diagnostic`].
 //!
 //! **runestone extension.** Futhark's value format has only primitives and arrays

@@ -4,7 +4,7 @@
 //! `f16` is not supported anywhere in runestone. [`PrimValue`]'s equality is
 //! *identity*: floats are equal when their bits are (so `-0.0 != 0.0` and a NaN
 //! equals a NaN with the same bits). Test comparison, which canonicalises NaNs and
-//! may allow a tolerance, is [`super::compare`].
+//! may allow a tolerance, is [`super::compare()`].
 
 use std::fmt;
 
