@@ -388,7 +388,7 @@ impl Parser {
                     }
                     Ok(decs)
                 })?;
-                self.expect(&TokenKind::RBrace, "a declaration or `}`")?;
+                self.expect_closing(&TokenKind::RBrace, start, "a declaration or `}`")?;
                 Ok(ModExp::Struct {
                     decs,
                     span: self.span_from(start),
@@ -491,7 +491,7 @@ impl Parser {
                     }
                     Ok(specs)
                 })?;
-                self.expect(&TokenKind::RBrace, "a specification or `}`")?;
+                self.expect_closing(&TokenKind::RBrace, start, "a specification or `}`")?;
                 Ok(ModTypeExp::Signature {
                     specs,
                     span: self.span_from(start),
