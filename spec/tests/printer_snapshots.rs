@@ -1187,6 +1187,21 @@ fn let_chains_loops_and_matches() {
             )),
             "match x\ncase a ->\n  (match y\n  case z -> z)\ncase b -> b",
         ),
+        // A trailing `match` in the scrutinee would take the outer cases.
+        (
+            E(match_(
+                match_(x.clone(), vec![case(pvar("a"), var("a"))]),
+                vec![case(pvar("b"), var("b"))],
+            )),
+            "match (match x\n  case a -> a)\ncase b -> b",
+        ),
+        (
+            E(match_(
+                bin("+", x.clone(), y.clone()),
+                vec![case(pvar("b"), var("b"))],
+            )),
+            "match x + y\ncase b -> b",
+        ),
     ]);
 }
 

@@ -414,10 +414,13 @@ fn params(params: &[Pat]) -> String {
 enum Ctx {
     /// Anything goes: declaration bodies, `let` values and bodies, branches,
     /// lambda and loop bodies, loop initialisers, tuple/record/array
-    /// elements, `match` scrutinees and the last `case` body.
+    /// elements and the last `case` body.
     Top,
     /// A single index `a[i]`: anything but an ascription.
     IndexComp,
+    /// A `match` scrutinee, which `case` follows: anything but an open-ended
+    /// form (a trailing `match` would take the cases).
+    Scrutinee,
     /// An operand of an infix operator of at least this level (0 for the
     /// "binary-operator level" of conditions, slice and range parts, `with`
     /// targets and values, and the expression of an ascription): atoms,
@@ -483,6 +486,7 @@ fn allowed(kind: Kind, ctx: Ctx) -> bool {
     match ctx {
         Ctx::Top => true,
         Ctx::IndexComp => kind != Kind::Ascription,
+        Ctx::Scrutinee => kind != Kind::OpenEnded,
         Ctx::Operand(min) => match kind {
             Kind::Atom | Kind::Apply | Kind::Prefix => true,
             Kind::Infix(level) => level >= min,
@@ -779,7 +783,7 @@ fn expr_bare(e: &Expr, indent: usize) -> String {
         Expr::Match {
             scrutinee, cases, ..
         } => {
-            let mut out = format!("match {}", expr(scrutinee, Ctx::Top, inner));
+            let mut out = format!("match {}", expr(scrutinee, Ctx::Scrutinee, inner));
             for (i, case) in cases.iter().enumerate() {
                 let last = i + 1 == cases.len();
                 out.push_str(&newline(indent));
