@@ -38,7 +38,10 @@ fn parse_reports_a_located_syntax_error_and_exits_1() {
     let out = runestone(&["parse", "tests/syntax-errors/unclosed-paren.fut"]);
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("tests/syntax-errors/unclosed-paren.fut:3:3"), "{stderr}");
+    assert!(
+        stderr.contains("tests/syntax-errors/unclosed-paren.fut:3:3"),
+        "{stderr}"
+    );
     assert!(stderr.contains("expected `)`"), "{stderr}");
     assert!(text(&out.stdout).is_empty());
 }

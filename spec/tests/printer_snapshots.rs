@@ -1437,7 +1437,7 @@ fn module_types_and_module_expressions() {
     check(vec![
         (
             Tree::ModType(sig),
-            "{\n  type t\n  val (+) : t -> t -> t\n  type^ f '~a = a -> a\n  module m : {}\n  include s\n}",
+            "{\n  type t\n  val + : t -> t -> t\n  type^ f '~a = a -> a\n  module m : {}\n  include s\n}",
         ),
         (Tree::ModType(with(with(mtvar("s"), "t", tvar("i32")), "m.u", tvar("f32"))), "s with t = i32 with m.u = f32"),
         (Tree::ModType(mtfun(mtvar("a"), mtfun(mtvar("b"), mtvar("c")))), "a -> b -> c"),

@@ -917,12 +917,8 @@ fn spec(s: &Spec, indent: usize) -> String {
             type_params: tps,
             ty: t,
             ..
-        } => format!(
-            "val {}{} : {}",
-            binder(name),
-            type_params(tps),
-            ty(t, TyCtx::Top)
-        ),
+        // Futhark's grammar names an operator in a value spec bare: `val + : t`.
+        } => format!("val {}{} : {}", name, type_params(tps), ty(t, TyCtx::Top)),
         Spec::Type {
             liftedness,
             name,

@@ -349,12 +349,11 @@ impl Parser {
     }
 
     fn starts_mod_exp_atom(&self) -> bool {
+        // Not `import`: Futhark's grammar takes a bare `import "p"` after a
+        // module expression as the next declaration, never as an argument.
         matches!(
             self.peek(),
-            TokenKind::Ident(_)
-                | TokenKind::LBrace
-                | TokenKind::LParen
-                | TokenKind::Keyword(Keyword::Import)
+            TokenKind::Ident(_) | TokenKind::LBrace | TokenKind::LParen
         )
     }
 
