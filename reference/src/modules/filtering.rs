@@ -100,6 +100,7 @@ pub fn filter_mod<C: Core>(module: &IMod<C>, to: &Mod<C>) -> Result<IMod<C>, Mis
             });
             enriches_funsig(&closure.funsig, funsig)?;
             Ok(IMod::Closure(Rc::new(Closure {
+                id: closure.id,
                 env: closure.env.clone(),
                 funsig: funsig.clone(),
                 param: closure.param.clone(),

@@ -48,6 +48,9 @@ pub enum IMod<C: Core> {
 /// A functor closure Φ = (𝓔, F, λmid → mexp).
 #[derive(Clone, Debug)]
 pub struct Closure<C: Core> {
+    /// Which λ evaluation made this closure (kept by filtering and ascription),
+    /// so that rule 70 can find the arguments it was applied to.
+    pub id: u32,
     pub env: IEnv<C>,
     pub funsig: FunSig<C>,
     pub param: Name,
@@ -153,4 +156,36 @@ pub fn erase_target<C: Core>(target: &ITarget<C>) -> MTy<C> {
         type_names(&target.names),
         erase_mod(&target.module),
     ))
+}
+
+thread_local! {
+    static APPLICATIONS: std::cell::RefCell<Vec<(u32, Box<dyn std::any::Any>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Notes that the closure `id` was applied to the filtered argument `argument`
+/// (rule 58); rule 70 re-checks the closure on these arguments.
+pub fn record_application<C: Core>(id: u32, argument: &IEnv<C>) {
+    APPLICATIONS.with(|applications| {
+        applications
+            .borrow_mut()
+            .push((id, Box::new(argument.clone())))
+    });
+}
+
+/// The arguments the closure `id` was applied to, in order.
+pub fn applications_of<C: Core>(id: u32) -> Vec<IEnv<C>> {
+    APPLICATIONS.with(|applications| {
+        applications
+            .borrow()
+            .iter()
+            .filter(|(closure, _)| *closure == id)
+            .filter_map(|(_, argument)| argument.downcast_ref::<IEnv<C>>().cloned())
+            .collect()
+    })
+}
+
+/// Forgets the recorded applications (one program, one record).
+pub fn reset_applications() {
+    APPLICATIONS.with(|applications| applications.borrow_mut().clear());
 }

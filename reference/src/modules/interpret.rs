@@ -130,6 +130,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
             Ok(ITarget {
                 names: Names::new(),
                 module: IMod::Closure(Rc::new(Closure {
+                    id: super::objects::fresh_tyvar("closure").id,
                     env: env.clone(),
                     funsig,
                     param: param.clone(),
@@ -188,6 +189,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
             .map_err(|detail| rule_failure(58, "(E', ∃T'.E'') ≤ F", detail, argument.span()))?;
             let filtered = filter_env(argument_env, &cut)
                 .map_err(|detail| rule_failure(58, "⊢ 𝓔' :: E' ⇒ 𝓔''", detail, argument.span()))?;
+            super::interp_objects::record_application(closure.id, &filtered);
             let body_env = closure
                 .env
                 .plus(&IEnv::from_module(&closure.param, IMod::Env(filtered)));
@@ -237,7 +239,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
 
 /// 𝓜 with the types of the module type Σ: TE from Σ, the types of 𝓥E from Σ,
 /// closures with Σ's F (the abstract view of an opaque ascription).
-fn show_at<C: Core>(module: &IMod<C>, sigma: &MTy<C>) -> IMod<C> {
+pub fn show_at<C: Core>(module: &IMod<C>, sigma: &MTy<C>) -> IMod<C> {
     fn env_at<C: Core>(env: &IEnv<C>, spec_env: &Env<C>) -> IEnv<C> {
         IEnv {
             te: spec_env.te.clone(),
@@ -266,6 +268,7 @@ fn show_at<C: Core>(module: &IMod<C>, sigma: &MTy<C>) -> IMod<C> {
         match (module, spec_module) {
             (IMod::Env(env), Mod::Env(spec_env)) => IMod::Env(env_at(env, spec_env)),
             (IMod::Closure(closure), Mod::FunSig(funsig)) => IMod::Closure(Rc::new(Closure {
+                id: closure.id,
                 env: closure.env.clone(),
                 funsig: funsig.clone(),
                 param: closure.param.clone(),

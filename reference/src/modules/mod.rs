@@ -65,6 +65,7 @@ impl<C: Core> Checked<C> {
 /// elaboration failure; failures of the checks are in the verdict.
 pub fn check_program<C: Core>(program: &Program) -> Result<Checked<C>, Failure> {
     objects::reset_names();
+    interp_objects::reset_applications();
     let kernel = derived::program(program)?;
     let (basis, ibasis, context) = C::initial_basis();
     let (bound, env) = elaborate::elab_decs(&basis, &kernel)?;
@@ -156,9 +157,10 @@ fn proposition_6_1<C: Core>(
         closures,
         samples,
         unsampled_closures,
+        recorded,
     } = relation.stats;
     Ok(format!(
-        "Proposition 6.1 holds: N ⊇ T, Γ ⊢ c : Γ' ({} labels), E' ⊨_S 𝓔' ▷ Γ' ({values} values, {closures} closures, rule 70 on {samples} sampled arguments, {unsampled_closures} closures with higher-order parameters checked structurally); Corollary 6.2 for {corollary} i32 values; Proposition 7.1 holds",
+        "Proposition 6.1 holds: N ⊇ T, Γ ⊢ c : Γ' ({} labels), E' ⊨_S 𝓔' ▷ Γ' ({values} values, {closures} closures, rule 70 on {samples} sampled arguments of which {recorded} applied by the program, {unsampled_closures} closures with higher-order parameters not sampled synthetically); Corollary 6.2 for {corollary} i32 values; Proposition 7.1 holds",
         gamma.len()
     ))
 }

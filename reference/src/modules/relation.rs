@@ -13,8 +13,12 @@
 //! for them only the closure's F is checked (counted in the verdict).
 
 use super::core_interface::{Core, CoreType};
-use super::interp_objects::{erase_mod, erase_target, type_names, IEnv, IMod, IVEnv};
+use super::interp_objects::{
+    applications_of, erase_env, erase_mod, erase_target, type_names, IEnv, IMod, IVEnv,
+};
 use super::interpret::interp_mod_exp;
+use super::interpret::show_at;
+use super::matching::witness_env;
 use super::objects::{
     alpha_equivalent_funsig, alpha_equivalent_mty, fresh_label, Env, FunSig, MEnv, MTy, Mod,
     Substitution, TypeVarSet, VEnv,
@@ -35,6 +39,8 @@ pub struct RelationStats {
     pub closures: usize,
     pub samples: usize,
     pub unsampled_closures: usize,
+    /// Samples that are arguments the program applied a closure to.
+    pub recorded: usize,
 }
 
 /// One run of the relation, holding the guesses that stand for S'.
@@ -208,8 +214,11 @@ impl<C: Core> Relation<C> {
         s: &Substitution<C::Type>,
         gamma: &Context<C>,
     ) -> Result<(), String> {
+        // Related arguments: SAMPLES synthetic ones (first-order parameters)...
+        let mut arguments = Vec::new();
         let pool = C::sample_types(&Env::default());
-        for sample in 0..SAMPLES {
+        let mut synthetic = true;
+        for _ in 0..SAMPLES {
             // S' with Dom S' = T, drawn from the pool.
             let mut s_prime = Substitution::default();
             for t in &funsig.bound {
@@ -218,12 +227,41 @@ impl<C: Core> Relation<C> {
             }
             let s_sample = s.compose(&s_prime);
             let mut gamma_sample = gamma.clone();
-            let Some(argument) =
-                sample_env(&funsig.param, &s_sample, &mut gamma_sample, &self.guesses)
-            else {
-                self.stats.unsampled_closures += 1;
-                return Ok(());
+            match sample_env(&funsig.param, &s_sample, &mut gamma_sample, &self.guesses) {
+                Some(argument) => arguments.push((argument, s_sample, gamma_sample)),
+                None => {
+                    synthetic = false;
+                    break;
+                }
+            }
+        }
+        // ... and every argument the program applied the closure to (rule 58),
+        // shown at the parameter's types, when it is related (the premise).
+        for recorded in applications_of::<C>(closure.id) {
+            let mut s_prime = Substitution::default();
+            witness_env(
+                &funsig.param,
+                &erase_env(&recorded),
+                &funsig.bound,
+                &mut s_prime,
+            );
+            let s_sample = s.compose(&s_prime);
+            let IMod::Env(argument) = show_at(
+                &IMod::Env(recorded),
+                &MTy::plain(Mod::Env(funsig.param.clone())),
+            ) else {
+                continue;
             };
+            let premise = self.env(&funsig.param, &argument, &s_sample, gamma);
+            if premise.is_ok() {
+                arguments.push((argument, s_sample, gamma.clone()));
+                self.stats.recorded += 1;
+            }
+        }
+        if !synthetic {
+            self.stats.unsampled_closures += 1;
+        }
+        for (sample, (argument, s_sample, gamma_sample)) in arguments.into_iter().enumerate() {
             let body_env = closure
                 .env
                 .plus(&IEnv::from_module(&closure.param, IMod::Env(argument)));
@@ -238,11 +276,11 @@ impl<C: Core> Relation<C> {
                     format!("sample {sample}: Γ ⊢ c : Γ' fails: {}", failure.message())
                 })?;
             let erased = erase_target(&result);
-            let mut expected = funsig.result.as_ref().clone();
-            expected = super::objects::subst_mty(&Substitution::default(), &expected);
-            if !alpha_equivalent_mty(&erased, &expected) {
+            if !alpha_equivalent_mty(&erased, &funsig.result) {
                 return Err(format!(
-                    "sample {sample}: the body's result is not ∃T'.E' up to α"
+                    "sample {sample}: the body's result {} is not ∃T'.E' = {} up to α",
+                    super::print::mty(&erased),
+                    super::print::mty(&funsig.result)
                 ));
             }
             let s_result = self.guess_substitution(&type_names(&result.names));
