@@ -4,7 +4,7 @@
 
 use super::core_interface::{Core, CoreType};
 use super::interp_objects::{Closure, IEnv, IMEnv, IMod, IVEnv};
-use super::matching::{enriches_funsig, Mismatch};
+use super::matching::{enriches_funsig, instantiates_funsig, Mismatch};
 use super::objects::{Env, MEnv, Mod, TEnv, VEnv};
 use super::trace;
 use std::rc::Rc;
@@ -98,7 +98,11 @@ pub fn filter_mod<C: Core>(module: &IMod<C>, to: &Mod<C>) -> Result<IMod<C>, Mis
             trace::fire("ICFP18 rule 53", || {
                 "⊢ (𝓔, F', λmid → mexp) :: F ⇒ (𝓔, F, λmid → mexp)".to_string()
             });
-            enriches_funsig(&closure.funsig, funsig)?;
+            // F' ≻ F, or (SPEC_NOTES-icfp18 ICFP18-7) F' ≤ F: a closure more
+            // general than specified is filtered to the specified F.
+            if enriches_funsig(&closure.funsig, funsig).is_err() {
+                instantiates_funsig(&closure.funsig, funsig)?;
+            }
             Ok(IMod::Closure(Rc::new(Closure {
                 id: closure.id,
                 env: closure.env.clone(),

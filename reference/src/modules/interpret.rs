@@ -14,9 +14,10 @@ use super::filtering::{filter_env, filter_mod};
 use super::interp_objects::{erase_env, erase_mod, Closure, IEnv, IMod, ITarget, NameItem, Names};
 use super::kernel::{KDec, KModExp};
 use super::matching::{matches_env, matches_mod};
-use super::objects::{freshen_mty, Env, MTy, Mod};
+use super::objects::{freshen_mty, subst_env, subst_mty, Env, MTy, Mod, Substitution};
 use super::target::Code;
 use super::trace;
+use spec::source::Span;
 use spec::syntax::ast::QualName;
 use std::rc::Rc;
 
@@ -179,24 +180,21 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
                     ))
                 }
             };
-            // (E', ∃T'.E'') ≤ F, with E' computed by matching the argument's
-            // erasure against F's parameter (the same witness as rule 29).
-            let (cut, _) = matches_env(
+            // (E', ∃T'.E'') ≤ F: S computed by matching the argument's erasure
+            // against F's parameter (the witness of rule 29); E' = S(E₀).
+            let (_, s) = matches_env(
                 &erase_env(argument_env),
                 &closure.funsig.bound,
                 &closure.funsig.param,
             )
             .map_err(|detail| rule_failure(58, "(E', ∃T'.E'') ≤ F", detail, argument.span()))?;
-            let filtered = filter_env(argument_env, &cut)
+            let instance = subst_env(&s, &closure.funsig.param);
+            let filtered = filter_env(argument_env, &instance)
                 .map_err(|detail| rule_failure(58, "⊢ 𝓔' :: E' ⇒ 𝓔''", detail, argument.span()))?;
             super::interp_objects::record_application(closure.id, &filtered);
-            let body_env = closure
-                .env
-                .plus(&IEnv::from_module(&closure.param, IMod::Env(filtered)));
-            let body_target = interp_mod_exp(&body_env, &closure.body)?;
+            let body_target = apply_closure(&closure, filtered, &s, *span)?;
             let mut names = argument_target.names.clone();
             names.extend(body_target.names.iter().cloned());
-            let _ = span;
             Ok(ITarget {
                 names,
                 module: body_target.module,
@@ -214,26 +212,52 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
             });
             let target = interp_mod_exp(env, module)?;
             let specified = freshen_mty(&elab_mod_type(&erase_env(env), mod_type)?);
-            let (cut, _) =
-                matches_mod(&erase_mod(&target.module), &specified).map_err(|detail| {
-                    rule_failure(
-                        37,
-                        "the module does not match the module type",
-                        detail,
-                        *span,
-                    )
-                })?;
-            let filtered = filter_mod(&target.module, &cut)
-                .map_err(|detail| rule_failure(37, "⊢ 𝓜 :: M ⇒ 𝓜'", detail, *span))?;
-            let shown = show_at(&filtered, &specified);
-            let mut names = target.names.clone();
-            names.extend(specified.bound.iter().cloned().map(NameItem::Type));
-            Ok(ITarget {
-                names,
-                module: shown,
-                code: target.code,
-            })
+            seal(target, &specified, 37, *span)
         }
+    })
+}
+
+/// 𝓔₀ + {mid ↦ 𝓔''} ⊢ mexp' ⇒ ∃N'.(𝓔''', c') for a closure, with the result
+/// shown at ∃T'.E'' = S(Σ) of its F and T' added to N' (rule 58's
+/// "(E', ∃T'.E'') ≤ F and T' ⊆ N'", SPEC_NOTES-icfp18 ICFP18-7).
+pub fn apply_closure<C: Core>(
+    closure: &Closure<C>,
+    argument: IEnv<C>,
+    s: &Substitution<C::Type>,
+    span: Span,
+) -> Result<ITarget<C>, Failure> {
+    let body_env = closure
+        .env
+        .plus(&IEnv::from_module(&closure.param, IMod::Env(argument)));
+    let body_target = interp_mod_exp(&body_env, &closure.body)?;
+    let result = freshen_mty(&subst_mty(s, &closure.funsig.result));
+    seal(body_target, &result, 58, span)
+}
+
+/// Ψ cut down to Σ = ∃T.M by filtering and shown at Σ's types, T added to N.
+fn seal<C: Core>(
+    target: ITarget<C>,
+    sigma: &MTy<C>,
+    rule: u32,
+    span: Span,
+) -> Result<ITarget<C>, Failure> {
+    let (cut, _) = matches_mod(&erase_mod(&target.module), sigma).map_err(|detail| {
+        rule_failure(
+            rule,
+            "the module does not match the module type",
+            detail,
+            span,
+        )
+    })?;
+    let filtered = filter_mod(&target.module, &cut)
+        .map_err(|detail| rule_failure(rule, "⊢ 𝓜 :: M ⇒ 𝓜'", detail, span))?;
+    let shown = show_at(&filtered, sigma);
+    let mut names = target.names;
+    names.extend(sigma.bound.iter().cloned().map(NameItem::Type));
+    Ok(ITarget {
+        names,
+        module: shown,
+        code: target.code,
     })
 }
 

@@ -16,7 +16,7 @@ use super::core_interface::{Core, CoreType};
 use super::interp_objects::{
     applications_of, erase_env, erase_mod, erase_target, type_names, IEnv, IMod, IVEnv,
 };
-use super::interpret::interp_mod_exp;
+use super::interpret::apply_closure;
 use super::interpret::show_at;
 use super::matching::witness_env;
 use super::objects::{
@@ -262,10 +262,13 @@ impl<C: Core> Relation<C> {
             self.stats.unsampled_closures += 1;
         }
         for (sample, (argument, s_sample, gamma_sample)) in arguments.into_iter().enumerate() {
-            let body_env = closure
-                .env
-                .plus(&IEnv::from_module(&closure.param, IMod::Env(argument)));
-            let result = interp_mod_exp(&body_env, &closure.body).map_err(|failure| {
+            let result = apply_closure(
+                closure,
+                argument,
+                &Substitution::default(),
+                Default::default(),
+            )
+            .map_err(|failure| {
                 format!(
                     "sample {sample}: the body does not interpret: {}",
                     failure.message()
