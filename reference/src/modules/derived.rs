@@ -77,7 +77,7 @@ fn as_local(dec: &Dec) -> Option<(&Dec, Span)> {
 
 fn dec(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
     with_stack(|| match dec_in {
-        Dec::Value(bind) => Ok(vec![KDec::Core(bind.clone())]),
+        Dec::Value(bind) => Ok(vec![KDec::Core(Box::new(bind.clone()))]),
         Dec::Type(bind) => {
             if !bind.params.is_empty() {
                 return Err(outside(

@@ -84,7 +84,7 @@ pub enum KModExp {
 /// open mexp`; a sequence `mdec₁ mdec₂ | ε` is a slice.
 #[derive(Clone, Debug)]
 pub enum KDec {
-    Core(ValueBind),
+    Core(Box<ValueBind>),
     Type {
         name: Name,
         ty: TypeExp,
