@@ -182,3 +182,41 @@ fn deeply_nested_modules_do_not_overflow_the_stack() {
         .expect("no stack overflow");
     assert_eq!(checked.ok(), Some(true));
 }
+
+#[test]
+fn proposition_6_1_check_catches_ill_typed_target_code_and_wrong_environments() {
+    use reference::modules::paper_core::TargetExp;
+    use reference::modules::target::Code;
+    let path = icfp18_common::workspace().join("tests/modules/fig3.fut");
+    let checked = check_file(&path).expect("elaborates");
+    assert!(reference::modules::recheck(&checked).is_ok());
+    // Replace `val b = 8` by `val b = 8 8`: Γ ⊢ c : Γ' must fail.
+    let mut broken = check_file(&path).expect("elaborates");
+    let target = broken.interpretation.as_mut().expect("interpreted");
+    let statements: Vec<_> = target
+        .code
+        .statements()
+        .into_iter()
+        .map(|(label, exp)| (label.clone(), exp.clone()))
+        .collect();
+    let mut code = Code::Empty;
+    for (index, (label, exp)) in statements.into_iter().enumerate() {
+        let exp = if index == 0 {
+            TargetExp::Apply(Box::new(exp.clone()), Box::new(exp))
+        } else {
+            exp
+        };
+        code = Code::seq(code, Code::Val(label, exp));
+    }
+    target.code = code;
+    let verdict = reference::modules::recheck(&broken).unwrap_err();
+    assert!(verdict.contains("Γ ⊢ c : Γ' fails"), "{verdict}");
+    // Claim main : i32 in E': the erasure no longer matches.
+    let mut wrong_env = check_file(&path).expect("elaborates");
+    wrong_env.env.ve.insert(
+        "main".to_string(),
+        reference::modules::paper_core::i32_type(),
+    );
+    let verdict = reference::modules::recheck(&wrong_env).unwrap_err();
+    assert!(verdict.contains("erasure"), "{verdict}");
+}

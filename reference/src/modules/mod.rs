@@ -99,6 +99,24 @@ pub fn check_program<C: Core>(program: &Program) -> Result<Checked<C>, Failure> 
     })
 }
 
+/// Proposition 6.1 re-checked on a (possibly altered) result: used by the
+/// tests that show the checks are not vacuous.
+pub fn recheck<C: Core>(checked: &Checked<C>) -> Result<String, String> {
+    let (basis, ibasis, context) = C::initial_basis();
+    let target = checked
+        .interpretation
+        .as_ref()
+        .ok_or_else(|| "no interpretation".to_string())?;
+    proposition_6_1(
+        &basis,
+        &ibasis,
+        &context,
+        &checked.bound,
+        &checked.env,
+        target,
+    )
+}
+
 /// Proposition 6.1 for E₀ ⊨_id 𝓔₀ ▷ Γ₀ and the program, Corollary 6.2 for its
 /// i32 values, and Proposition 7.1 for its module types.
 fn proposition_6_1<C: Core>(
