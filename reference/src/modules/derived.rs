@@ -12,13 +12,18 @@
 //! * `\(X: mty) : mty' -> mexp` ⇒ `λX : mty → (mexp : mty')`; an anonymous
 //!   functor type `mty₁ -> mty₂` names its parameter with a fresh identifier.
 //!
+//! * §8.2 polymorphic types `type name 'a … = ty` as functors, instantiated by
+//!   hoisted applications (see the end of this file).
+//!
 //! Internal identifiers start with `%`, which no surface identifier can.
 
 use super::error::{outside, Failure};
 use super::kernel::{KDec, KModExp, KModType, KSpec};
 use spec::recursion::with_stack;
 use spec::source::Span;
-use spec::syntax::ast::{Dec, ModExp, ModTypeExp, Program, QualName, Spec, TypeRefinement};
+use spec::syntax::ast::{
+    Dec, Expr, ModExp, ModTypeExp, Pat, Program, QualName, Spec, TypeExp, TypeRefinement, ValueBind,
+};
 use std::cell::Cell;
 use std::rc::Rc;
 
@@ -39,6 +44,7 @@ fn internal_name(hint: &str) -> String {
 /// A whole program: its declarations as one kernel `mdec` sequence.
 pub fn program(program: &Program) -> Result<Vec<KDec>, Failure> {
     NEXT_INTERNAL.with(|next| next.set(0));
+    reset_polymorphism();
     decs(&program.decs)
 }
 
@@ -76,19 +82,20 @@ fn as_local(dec: &Dec) -> Option<(&Dec, Span)> {
 }
 
 fn dec(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
-    with_stack(|| match dec_in {
-        Dec::Value(bind) => Ok(vec![KDec::Core(Box::new(bind.clone()))]),
+    with_stack(|| with_hoisting(dec_in.span(), || dec_hoisted(dec_in)))
+}
+
+fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
+    match dec_in {
+        Dec::Value(bind) => Ok(vec![KDec::Core(Box::new(rewrite_value_bind(bind)?))]),
         Dec::Type(bind) => {
             if !bind.params.is_empty() {
-                return Err(outside(
-                    "type declarations with parameters (§8's polymorphic types are not transcribed yet)",
-                    MODULES,
-                    bind.span,
-                ));
+                // §8.2
+                return polymorphic_type(bind);
             }
             Ok(vec![KDec::Type {
                 name: bind.name.clone(),
-                ty: bind.definition.clone(),
+                ty: rewrite_type(&bind.definition)?,
                 span: bind.span,
             }])
         }
@@ -133,8 +140,8 @@ fn dec(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
             let _ = span;
             Ok(inner)
         }
-        Dec::Attr { dec, .. } => self::dec(dec),
-    })
+        Dec::Attr { dec, .. } => dec_hoisted(dec),
+    }
 }
 
 /// A module expression.
@@ -253,7 +260,7 @@ pub fn mod_type(mty: &ModTypeExp) -> Result<KModType, Failure> {
             Ok(KModType::With {
                 mod_type: Box::new(mod_type(inner)?),
                 longtid: name.clone(),
-                ty: definition.clone(),
+                ty: rewrite_type(definition)?,
                 span: *span,
             })
         }
@@ -292,7 +299,7 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
             }
             Ok(KSpec::Val {
                 name: name.clone(),
-                ty: ty.clone(),
+                ty: rewrite_type(ty)?,
                 span: *span,
             })
         }
@@ -326,7 +333,7 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
                             *span,
                         )),
                         longtid: QualName::unqualified(name.clone(), *span),
-                        ty: ty.clone(),
+                        ty: rewrite_type(ty)?,
                         span: *span,
                     },
                     span: *span,
@@ -350,4 +357,259 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
             span: *span,
         }),
     }
+}
+
+// ---------------------------------------------------------------------------
+// §8.2: polymorphic types as parameterised modules.
+//
+// `type name 'a 'b = ty` ⇒ `module %name = λ%X : { type a type b } → { open %X
+// type name = ty }`; a use `name ty₁ ty₂` inside a declaration d hoists
+// `module %name_n = %name({ type a = ty₁ type b = ty₂ })` before d (as
+// `local … in d`, eqs. (2), (3)) and becomes `%name_n.name`. As the paper
+// restricts it, the arguments may only mention names bound outside d.
+
+thread_local! {
+    static POLY_TYPES: std::cell::RefCell<std::collections::HashMap<String, (String, Vec<String>)>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+    static HOISTED: std::cell::RefCell<Vec<Vec<KDec>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn reset_polymorphism() {
+    POLY_TYPES.with(|types| types.borrow_mut().clear());
+    HOISTED.with(|frames| frames.borrow_mut().clear());
+}
+
+/// The polymorphic type declaration `type name 'a … = ty` as a functor.
+fn polymorphic_type(bind: &spec::syntax::ast::TypeBind) -> Result<Vec<KDec>, Failure> {
+    let mut params = Vec::new();
+    for param in &bind.params {
+        match param {
+            spec::syntax::ast::TypeParam::Type { name, .. } => params.push(name.clone()),
+            spec::syntax::ast::TypeParam::Size { span, .. } => {
+                return Err(outside(
+                    "size parameters of polymorphic types (§8.2)",
+                    MODULES,
+                    *span,
+                ))
+            }
+        }
+    }
+    let functor = internal_name(&bind.name);
+    let x = internal_name("X");
+    let span = bind.span;
+    let param_sig = KModType::Sig(
+        params
+            .iter()
+            .map(|name| KSpec::Type {
+                name: name.clone(),
+                span,
+            })
+            .collect(),
+        span,
+    );
+    let body = KModExp::Struct(
+        vec![
+            KDec::Open {
+                module: KModExp::Id(x.clone(), span),
+                span,
+            },
+            KDec::Type {
+                name: bind.name.clone(),
+                ty: rewrite_type(&bind.definition)?,
+                span,
+            },
+        ],
+        span,
+    );
+    POLY_TYPES.with(|types| {
+        types
+            .borrow_mut()
+            .insert(bind.name.clone(), (functor.clone(), params))
+    });
+    Ok(vec![KDec::Module {
+        name: functor,
+        module: KModExp::Lambda {
+            param: x,
+            mod_type: param_sig,
+            body: Rc::new(body),
+            span,
+        },
+        span,
+    }])
+}
+
+/// A type expression with every instantiation of a polymorphic type replaced
+/// by a projection from a hoisted application.
+fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
+    with_stack(|| match ty {
+        TypeExp::Apply {
+            constructor,
+            args,
+            span,
+        } if constructor.qualifiers.is_empty() => {
+            let Some((functor, params)) =
+                POLY_TYPES.with(|types| types.borrow().get(&constructor.name).cloned())
+            else {
+                return Ok(ty.clone());
+            };
+            if params.len() != args.len() {
+                return Err(Failure::new(
+                    "§8.2",
+                    format!("{} takes {} type arguments", constructor.name, params.len()),
+                    format!("{} given", args.len()),
+                    *span,
+                ));
+            }
+            let mut decs = Vec::new();
+            for (param, arg) in params.iter().zip(args) {
+                match arg {
+                    spec::syntax::ast::TypeArg::Type(arg) => decs.push(KDec::Type {
+                        name: param.clone(),
+                        ty: rewrite_type(arg)?,
+                        span: *span,
+                    }),
+                    spec::syntax::ast::TypeArg::Size { span, .. } => {
+                        return Err(outside("size arguments (§8.2)", MODULES, *span))
+                    }
+                }
+            }
+            let instance = internal_name(&constructor.name);
+            let application = KDec::Module {
+                name: instance.clone(),
+                module: KModExp::Apply {
+                    functor: QualName::unqualified(functor, *span),
+                    argument: Box::new(KModExp::Struct(decs, *span)),
+                    span: *span,
+                },
+                span: *span,
+            };
+            HOISTED.with(|frames| {
+                if let Some(frame) = frames.borrow_mut().last_mut() {
+                    frame.push(application)
+                }
+            });
+            Ok(TypeExp::Var(QualName {
+                qualifiers: vec![instance],
+                name: constructor.name.clone(),
+                span: *span,
+            }))
+        }
+        TypeExp::Arrow {
+            param,
+            from,
+            to,
+            span,
+        } => Ok(TypeExp::Arrow {
+            param: param.clone(),
+            from: Box::new(rewrite_type(from)?),
+            to: Box::new(rewrite_type(to)?),
+            span: *span,
+        }),
+        TypeExp::Tuple { elements, span } => Ok(TypeExp::Tuple {
+            elements: elements
+                .iter()
+                .map(rewrite_type)
+                .collect::<Result<_, _>>()?,
+            span: *span,
+        }),
+        TypeExp::Array {
+            size,
+            element,
+            span,
+        } => Ok(TypeExp::Array {
+            size: size.clone(),
+            element: Box::new(rewrite_type(element)?),
+            span: *span,
+        }),
+        other => Ok(other.clone()),
+    })
+}
+
+fn rewrite_pat(pat: &Pat) -> Result<Pat, Failure> {
+    match pat {
+        Pat::Ascribe { pat, ty, span } => Ok(Pat::Ascribe {
+            pat: Box::new(rewrite_pat(pat)?),
+            ty: rewrite_type(ty)?,
+            span: *span,
+        }),
+        other => Ok(other.clone()),
+    }
+}
+
+/// The core expression with its type expressions rewritten (the forms of the
+/// paper's core; the richer core will extend this walk).
+fn rewrite_expr(exp: &Expr) -> Result<Expr, Failure> {
+    with_stack(|| match exp {
+        Expr::Ascribe { expr, ty, span } => Ok(Expr::Ascribe {
+            expr: Box::new(rewrite_expr(expr)?),
+            ty: rewrite_type(ty)?,
+            span: *span,
+        }),
+        Expr::Lambda {
+            params,
+            return_type,
+            body,
+            span,
+        } => Ok(Expr::Lambda {
+            params: params.iter().map(rewrite_pat).collect::<Result<_, _>>()?,
+            return_type: return_type.as_ref().map(rewrite_type).transpose()?,
+            body: Box::new(rewrite_expr(body)?),
+            span: *span,
+        }),
+        Expr::Apply {
+            function,
+            argument,
+            span,
+        } => Ok(Expr::Apply {
+            function: Box::new(rewrite_expr(function)?),
+            argument: Box::new(rewrite_expr(argument)?),
+            span: *span,
+        }),
+        Expr::BinOp { op, lhs, rhs, span } => Ok(Expr::BinOp {
+            op: op.clone(),
+            lhs: Box::new(rewrite_expr(lhs)?),
+            rhs: Box::new(rewrite_expr(rhs)?),
+            span: *span,
+        }),
+        other => Ok(other.clone()),
+    })
+}
+
+fn rewrite_value_bind(bind: &ValueBind) -> Result<ValueBind, Failure> {
+    Ok(ValueBind {
+        params: bind
+            .params
+            .iter()
+            .map(rewrite_pat)
+            .collect::<Result<_, _>>()?,
+        return_type: bind.return_type.as_ref().map(rewrite_type).transpose()?,
+        body: rewrite_expr(&bind.body)?,
+        ..bind.clone()
+    })
+}
+
+/// Translates one declaration, placing the applications its polymorphic
+/// types need before it: `local (module %p = P(…)) in d`.
+fn with_hoisting(
+    span: Span,
+    translate: impl FnOnce() -> Result<Vec<KDec>, Failure>,
+) -> Result<Vec<KDec>, Failure> {
+    HOISTED.with(|frames| frames.borrow_mut().push(Vec::new()));
+    let translated = translate();
+    let hoisted = HOISTED.with(|frames| frames.borrow_mut().pop().unwrap_or_default());
+    let translated = translated?;
+    if hoisted.is_empty() {
+        return Ok(translated);
+    }
+    let x = internal_name("X");
+    let mut inner = hoisted;
+    inner.push(KDec::Module {
+        name: x.clone(),
+        module: KModExp::Struct(translated, span),
+        span,
+    });
+    Ok(vec![KDec::Open {
+        module: KModExp::Proj(Box::new(KModExp::Struct(inner, span)), x, span),
+        span,
+    }])
 }
