@@ -93,6 +93,14 @@ fn lookup_long_type<C: Core>(env: &Env<C>, name: &QualName) -> Option<C::Type> {
 
 /// E ⊢ mty : Σ (rules 15–18).
 pub fn elab_mod_type<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, Failure> {
+    let result = elab_mod_type_rules(env, mty);
+    if let Ok(sigma) = &result {
+        trace::conclusion(|| format!("Σ = {}", super::print::mty(sigma)));
+    }
+    result
+}
+
+fn elab_mod_type_rules<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, Failure> {
     trace::premise(|| match mty {
         // ICFP18 rule 15
         KModType::Id(name) => {
@@ -321,6 +329,14 @@ pub fn elab_spec<C: Core>(env: &Env<C>, spec: &KSpec) -> Result<(TypeVarSet, Env
 
 /// E ⊢ mexp : Σ (rules 25–29 and 37).
 pub fn elab_mod_exp<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, Failure> {
+    let result = elab_mod_exp_rules(env, mexp);
+    if let Ok(sigma) = &result {
+        trace::conclusion(|| format!("Σ = {}", super::print::mty(sigma)));
+    }
+    result
+}
+
+fn elab_mod_exp_rules<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, Failure> {
     trace::premise(|| match mexp {
         // ICFP18 rule 25
         KModExp::Struct(decs, _) => {

@@ -68,10 +68,12 @@ pub fn check_program<C: Core>(program: &Program) -> Result<Checked<C>, Failure> 
     interp_objects::reset_applications();
     let kernel = derived::program(program)?;
     let (basis, ibasis, context) = C::initial_basis();
+    trace::note("elaboration: E₀ ⊢ mdec : ∃T.E' (Figs. 6–8)");
     let (bound, env) = elaborate::elab_decs(&basis, &kernel)?;
     // Bound variables that do not occur in E' are removed (§4).
     let free = objects::tvs_env(&env);
     let bound: TypeVarSet = bound.into_iter().filter(|t| free.contains(t)).collect();
+    trace::note("static interpretation: 𝓔₀ ⊢ mdec ⇒ ∃N.(𝓔', c) (Figs. 10–12)");
     let interpretation = interpret::interp_decs(&ibasis, &kernel);
     let (interpretation, verdict) = match interpretation {
         Err(failure) => (
@@ -87,6 +89,7 @@ pub fn check_program<C: Core>(program: &Program) -> Result<Checked<C>, Failure> 
                 module: IMod::Env(ienv),
                 code,
             };
+            trace::note("Proposition 6.1: Γ₀ ⊢ c : Γ' (Fig. 9) and E' ⊨_S 𝓔' ▷ Γ' (Fig. 13)");
             let verdict = proposition_6_1(&basis, &ibasis, &context, &bound, &env, &target);
             (Some(target), verdict)
         }

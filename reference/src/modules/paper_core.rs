@@ -180,8 +180,14 @@ impl Guesses {
                 if self.occurs(*n, other) {
                     return false;
                 }
-                self.solutions[*n as usize] = Some(other.clone());
-                true
+                match self.solutions.get_mut(*n as usize) {
+                    Some(slot) => {
+                        *slot = Some(other.clone());
+                        true
+                    }
+                    // A guess of another derivation: never equal to anything.
+                    None => false,
+                }
             }
             (Type::Arrow(a1, b1), Type::Arrow(a2, b2)) => self.unify(a1, a2) && self.unify(b1, b2),
             (Type::Var(t1), Type::Var(t2)) => t1 == t2,

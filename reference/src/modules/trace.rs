@@ -39,6 +39,31 @@ pub fn fire(rule: &'static str, judgment: impl FnOnce() -> String) {
     });
 }
 
+/// Records a heading (a phase of the pipeline) without counting a rule.
+pub fn note(text: &str) {
+    result(|| text.to_string(), "==");
+}
+
+/// Records the object a judgment concluded with (built only when recording).
+pub fn conclusion(text: impl FnOnce() -> String) {
+    result(text, "⇒");
+}
+
+fn result(text: impl FnOnce() -> String, marker: &'static str) {
+    RECORDER.with(|recorder| {
+        let mut recorder = recorder.borrow_mut();
+        // A conclusion sits with the steps of the judgment it concludes.
+        let depth = recorder.depth + usize::from(marker == "⇒");
+        if let Some(steps) = recorder.steps.as_mut() {
+            steps.push(Step {
+                depth,
+                rule: marker,
+                judgment: text(),
+            });
+        }
+    });
+}
+
 /// Runs a premise one level deeper in the derivation (and on a grown stack:
 /// every recursive judgment enters through here).
 pub fn premise<R>(work: impl FnOnce() -> R) -> R {
@@ -64,7 +89,11 @@ pub fn render(steps: &[Step]) -> String {
         out.push_str(&"  ".repeat(step.depth));
         out.push_str(step.rule);
         if !step.judgment.is_empty() {
-            out.push_str(": ");
+            out.push_str(if step.rule.starts_with("ICFP18") {
+                ": "
+            } else {
+                " "
+            });
             out.push_str(&step.judgment);
         }
         out.push('\n');
