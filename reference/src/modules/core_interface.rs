@@ -93,6 +93,9 @@ pub trait Core: Clone + Debug + PartialEq + Eq + 'static {
     /// A type with the solved guesses substituted.
     fn resolve(ty: &Self::Type, guesses: &Self::Guesses) -> Self::Type;
 
+    /// The type `i32` of Corollary 6.2.
+    fn corollary_type() -> Self::Type;
+
     /// Closed types to draw sampled substitutions from (rule 70).
     fn sample_types(basis: &Env<Self>) -> Vec<Self::Type>;
 

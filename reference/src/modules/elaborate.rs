@@ -38,7 +38,7 @@ fn freshness(rule: u32, ok: bool, what: &str, span: Span) -> Result<(), Failure>
 }
 
 fn long_text(name: &QualName) -> String {
-    super::paper_core::long_name(name)
+    super::kernel::long_name(name)
 }
 
 /// E(longmid) for module identifiers.

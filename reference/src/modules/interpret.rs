@@ -37,7 +37,7 @@ fn lookup_long_imodule<'a, C: Core>(
     current
         .me
         .get(&name.name)
-        .ok_or_else(|| format!("unknown module {}", super::paper_core::long_name(name)))
+        .ok_or_else(|| format!("unknown module {}", super::kernel::long_name(name)))
 }
 
 fn label_names(labels: &[super::objects::Label]) -> Names {
@@ -149,7 +149,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
             trace::fire("ICFP18 rule 58", || {
                 format!(
                     "𝓔 ⊢ {}(mexp) ⇒ ∃(N ∪ N').(𝓔''', c ; c')",
-                    super::paper_core::long_name(functor)
+                    super::kernel::long_name(functor)
                 )
             });
             let argument_target = interp_mod_exp(env, argument)?;

@@ -141,3 +141,14 @@ impl KDec {
         }
     }
 }
+
+/// `m.n.x` as written.
+pub fn long_name(name: &QualName) -> String {
+    let mut out = String::new();
+    for qualifier in &name.qualifiers {
+        out.push_str(qualifier);
+        out.push('.');
+    }
+    out.push_str(&name.name);
+    out
+}

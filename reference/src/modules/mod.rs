@@ -159,7 +159,7 @@ fn proposition_6_1<C: Core>(
     // Corollary 6.2: each top-level value of type i32 is a label of type i32.
     let mut corollary = 0;
     for (vid, (label, ty)) in &ienv.ve {
-        if ty.as_variable().is_some_and(|t| t.display() == "i32") {
+        if *ty == C::corollary_type() {
             let found = gamma_all
                 .get(label)
                 .map(|t| C::resolve(t, &relation.guesses));

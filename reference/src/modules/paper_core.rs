@@ -13,6 +13,7 @@
 use super::core_interface::{CompiledDec, Core, CoreType};
 use super::error::{outside, rule_failure, Failure};
 use super::interp_objects::{IEnv, IVEnv};
+use super::kernel::long_name;
 use super::objects::{
     fresh_label, reserved_label, reserved_tyvar, Env, Label, Mod, Substitution, TyVar, VEnv,
 };
@@ -235,16 +236,6 @@ fn lookup_module_path<'a, C: Core>(
         };
     }
     Ok(current)
-}
-
-pub fn long_name(name: &QualName) -> String {
-    let mut out = String::new();
-    for qualifier in &name.qualifiers {
-        out.push_str(qualifier);
-        out.push('.');
-    }
-    out.push_str(&name.name);
-    out
 }
 
 /// The same walk through an interpretation environment.
@@ -793,6 +784,10 @@ impl Core for PaperCore {
 
     fn resolve(ty: &Type, guesses: &Guesses) -> Type {
         guesses.resolve(ty)
+    }
+
+    fn corollary_type() -> Type {
+        i32_type()
     }
 
     fn sample_types(_basis: &Env<PaperCore>) -> Vec<Type> {
