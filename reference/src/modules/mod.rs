@@ -31,7 +31,7 @@ pub mod relation;
 pub mod target;
 pub mod trace;
 
-use core_interface::{Core, CoreType};
+use core_interface::Core;
 use error::Failure;
 use interp_objects::{erase_env, type_names, IEnv, IMod, ITarget};
 use objects::{prune_mty, Env, MTy, Mod, TypeVarSet};
