@@ -134,12 +134,8 @@ fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
             span: *span,
         }]),
         Dec::Import { span, .. } => Err(outside("`import`", MODULES, *span)),
-        Dec::Local { dec, span } => {
-            // Only reached for a `local` that `decs` did not see (never).
-            let inner = self::decs(std::slice::from_ref(dec.as_ref()))?;
-            let _ = span;
-            Ok(inner)
-        }
+        // `local local d`: the inner `local` scopes over nothing more.
+        Dec::Local { dec, .. } => self::decs(std::slice::from_ref(dec.as_ref())),
         Dec::Attr { dec, .. } => dec_hoisted(dec),
     }
 }

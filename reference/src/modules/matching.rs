@@ -335,9 +335,8 @@ pub fn matches_mod<C: Core>(
             let (cut, s) = matches_env(env, &sigma.bound, specification)?;
             Ok((Mod::Env(cut), s))
         }
-        (Mod::FunSig(funsig), Mod::FunSig(general)) => {
-            let s = instantiates_mty(&Mod::FunSig(funsig.clone()), sigma)?;
-            let _ = general;
+        (Mod::FunSig(_), Mod::FunSig(_)) => {
+            let s = instantiates_mty(concrete, sigma)?;
             Ok((concrete.clone(), s))
         }
         (Mod::FunSig(_), Mod::Env(_)) => {
