@@ -93,11 +93,18 @@ fn lookup_long_type<C: Core>(env: &Env<C>, name: &QualName) -> Option<C::Type> {
 
 /// E ⊢ mty : Σ (rules 15–18).
 pub fn elab_mod_type<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, Failure> {
-    let result = elab_mod_type_rules(env, mty);
-    if let Ok(sigma) = &result {
-        trace::conclusion(|| format!("Σ = {}", super::print::mty(sigma)));
-    }
-    result
+    let sigma = elab_mod_type_rules(env, mty)?;
+    trace::conclusion(|| format!("Σ = {}", super::print::mty(&sigma)));
+    // Proposition 7.1, checked on every module type: Σ is type explicit.
+    super::explication::explicit_mty(&sigma).map_err(|detail| {
+        Failure::new(
+            "Proposition 7.1",
+            "the module type is not type explicit",
+            detail,
+            mty.span(),
+        )
+    })?;
+    Ok(sigma)
 }
 
 fn elab_mod_type_rules<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, Failure> {
