@@ -12,7 +12,8 @@
 //! * `\(X: mty) : mty' -> mexp` ⇒ `λX : mty → (mexp : mty')`; an anonymous
 //!   functor type `mty₁ -> mty₂` names its parameter with a fresh identifier.
 //!
-//! * §8.2 polymorphic types `type name 'a … = ty` as functors, instantiated by
+//! * §8.2 polymorphic types `type name 'a … = ty` and §8.1 polymorphic
+//!   functions `def name 'a … (f: ty) … = e` as functors, instantiated by
 //!   hoisted applications (see the end of this file).
 //!
 //! Internal identifiers start with `%`, which no surface identifier can.
@@ -87,6 +88,7 @@ fn dec(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
 
 fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
     match dec_in {
+        Dec::Value(bind) if !bind.type_params.is_empty() => polymorphic_function(bind),
         Dec::Value(bind) => Ok(vec![KDec::Core(Box::new(rewrite_value_bind(bind)?))]),
         Dec::Type(bind) => {
             if !bind.params.is_empty() {
@@ -372,6 +374,7 @@ thread_local! {
 
 fn reset_polymorphism() {
     POLY_TYPES.with(|types| types.borrow_mut().clear());
+    POLY_FUNCTIONS.with(|functions| functions.borrow_mut().clear());
     HOISTED.with(|frames| frames.borrow_mut().clear());
 }
 
@@ -556,11 +559,20 @@ fn rewrite_expr(exp: &Expr) -> Result<Expr, Failure> {
             function,
             argument,
             span,
-        } => Ok(Expr::Apply {
-            function: Box::new(rewrite_expr(function)?),
-            argument: Box::new(rewrite_expr(argument)?),
-            span: *span,
-        }),
+        } => {
+            let argument = rewrite_expr(argument)?;
+            if let Expr::Var(name) = function.as_ref() {
+                // §8.1
+                if let Some(instance) = instantiate_function(name, argument.clone(), *span) {
+                    return Ok(instance);
+                }
+            }
+            Ok(Expr::Apply {
+                function: Box::new(rewrite_expr(function)?),
+                argument: Box::new(argument),
+                span: *span,
+            })
+        }
         Expr::BinOp { op, lhs, rhs, span } => Ok(Expr::BinOp {
             op: op.clone(),
             lhs: Box::new(rewrite_expr(lhs)?),
@@ -608,4 +620,140 @@ fn with_hoisting(
         module: KModExp::Proj(Box::new(KModExp::Struct(inner, span)), x, span),
         span,
     }])
+}
+
+// ---------------------------------------------------------------------------
+// §8.1: polymorphic functions as parameterised modules.
+//
+// `def name 'a … (f: ty) p… : r = e` ⇒ `module %name = λ%X : { type a … val f :
+// ty } → { open %X  def name p… : r = e }`; an application `name exp` inside a
+// declaration d places `module %name_n = %name({ type a = τ_a … val f = exp })`
+// before d (the kernel form `Instantiate`: τ_a are found from exp's type, "the
+// calling context") and becomes `%name_n.name`. As the paper restricts it, exp
+// may only mention names bound outside d.
+
+thread_local! {
+    static POLY_FUNCTIONS: std::cell::RefCell<std::collections::HashMap<String, (String, String)>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+fn polymorphic_function(bind: &ValueBind) -> Result<Vec<KDec>, Failure> {
+    let mut type_names = Vec::new();
+    for param in &bind.type_params {
+        match param {
+            spec::syntax::ast::TypeParam::Type { name, .. } => type_names.push(name.clone()),
+            spec::syntax::ast::TypeParam::Size { span, .. } => {
+                return Err(outside(
+                    "size parameters of polymorphic functions (§8.1)",
+                    MODULES,
+                    *span,
+                ))
+            }
+        }
+    }
+    let Some((first, rest)) = bind.params.split_first() else {
+        return Err(outside(
+            "a polymorphic function without a parameter (§8.1 moves the first parameter into the module)",
+            MODULES,
+            bind.span,
+        ));
+    };
+    let (param_name, param_type) = match first {
+        Pat::Ascribe { pat, ty, .. } => match pat.as_ref() {
+            Pat::Var { name, .. } => (name.clone(), ty.clone()),
+            other => {
+                return Err(outside(
+                    "this first parameter (§8.1 needs `(f: ty)`)",
+                    MODULES,
+                    other.span(),
+                ))
+            }
+        },
+        other => {
+            return Err(outside(
+                "this first parameter (§8.1 needs `(f: ty)`)",
+                MODULES,
+                other.span(),
+            ))
+        }
+    };
+    let span = bind.span;
+    let functor = internal_name(&bind.name);
+    let x = internal_name("X");
+    let mut specs: Vec<KSpec> = type_names
+        .iter()
+        .map(|name| KSpec::Type {
+            name: name.clone(),
+            span,
+        })
+        .collect();
+    specs.push(KSpec::Val {
+        name: param_name.clone(),
+        ty: rewrite_type(&param_type)?,
+        span,
+    });
+    let inner = Dec::Value(ValueBind {
+        type_params: Vec::new(),
+        params: rest.to_vec(),
+        ..bind.clone()
+    });
+    let mut body = vec![KDec::Open {
+        module: KModExp::Id(x.clone(), span),
+        span,
+    }];
+    body.extend(dec(&inner)?);
+    POLY_FUNCTIONS.with(|functions| {
+        functions
+            .borrow_mut()
+            .insert(bind.name.clone(), (functor.clone(), param_name))
+    });
+    Ok(vec![KDec::Module {
+        name: functor,
+        module: KModExp::Lambda {
+            param: x,
+            mod_type: KModType::Sig(specs, span),
+            body: Rc::new(KModExp::Struct(body, span)),
+            span,
+        },
+        span,
+    }])
+}
+
+/// `name exp` for a polymorphic function `name`: the hoisted instantiation and
+/// the projection replacing the application.
+fn instantiate_function(function: &QualName, argument: Expr, span: Span) -> Option<Expr> {
+    if !function.qualifiers.is_empty() {
+        return None;
+    }
+    let (functor, param) =
+        POLY_FUNCTIONS.with(|functions| functions.borrow().get(&function.name).cloned())?;
+    let instance = internal_name(&function.name);
+    let value = ValueBind {
+        kind: spec::syntax::ast::ValueBindKind::Def,
+        name: param,
+        type_params: Vec::new(),
+        params: Vec::new(),
+        return_type: None,
+        body: argument,
+        span,
+    };
+    let application = KDec::Module {
+        name: instance.clone(),
+        module: KModExp::Instantiate {
+            functor: QualName::unqualified(functor, span),
+            value: Box::new(value),
+            span,
+        },
+        span,
+    };
+    HOISTED.with(|frames| {
+        if let Some(frame) = frames.borrow_mut().last_mut() {
+            frame.push(application)
+        }
+    });
+    Some(Expr::Var(QualName {
+        qualifiers: vec![instance],
+        name: function.name.clone(),
+        span,
+    }))
 }

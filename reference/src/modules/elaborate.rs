@@ -18,7 +18,7 @@ use super::objects::{
 };
 use super::trace;
 use spec::source::Span;
-use spec::syntax::ast::QualName;
+use spec::syntax::ast::{QualName, ValueBind};
 
 fn disjoint(a: &TypeVarSet, b: &TypeVarSet) -> bool {
     a.intersection(b).next().is_none()
@@ -430,58 +430,29 @@ fn elab_mod_exp_rules<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, F
                 format!("E ⊢ {}(mexp) : ∃(T ∪ T').E'''", long_text(functor))
             });
             let argument_sigma = elab_mod_exp(env, argument)?;
-            let Mod::Env(argument_env) = argument_sigma.module.as_ref() else {
-                return Err(rule_failure(
-                    29,
-                    "E ⊢ mexp : ∃T.E' requires the argument to be a structure",
-                    "the argument is a parameterised module",
-                    argument.span(),
-                ));
-            };
-            let functor_module = lookup_long_module(env, functor).map_err(|detail| {
-                rule_failure(
-                    29,
-                    format!("E({}) = F", long_text(functor)),
-                    detail,
-                    functor.span,
+            apply_functor(env, functor, &argument_sigma, argument.span(), *span)
+        }
+        // Extension: ICFP18 poly-instantiate
+        KModExp::Instantiate {
+            functor,
+            value,
+            span,
+        } => {
+            trace::fire("ICFP18 poly-instantiate", || {
+                format!(
+                    "E ⊢ {}(val {} = exp) : Σ (§8.1)",
+                    long_text(functor),
+                    value.name
                 )
-            })?;
-            let Mod::FunSig(funsig) = functor_module else {
-                return Err(rule_failure(
-                    29,
-                    format!("E({}) = F", long_text(functor)),
-                    format!("{} is not a parameterised module", long_text(functor)),
-                    functor.span,
-                ));
-            };
-            let funsig = freshen_funsig(funsig);
-            // (E'', ∃T'.E''') ≤ F and E' ≻ E'': S and E'' are computed by matching.
-            let (_, s) =
-                matches_env(argument_env, &funsig.bound, &funsig.param).map_err(|detail| {
-                    rule_failure(
-                        29,
-                        "argument does not match the parameter module type",
-                        detail,
-                        argument.span(),
-                    )
-                })?;
-            let result = freshen_mty(&subst_mty(&s, &funsig.result));
-            freshness(
-                29,
-                disjoint(&argument_sigma.bound, &result.bound),
-                "T ∩ T' = ∅",
+            });
+            let argument_env = instantiation_argument(env, functor, value)?;
+            apply_functor(
+                env,
+                functor,
+                &MTy::plain(Mod::Env(argument_env)),
+                value.span,
                 *span,
-            )?;
-            let mut bound = argument_sigma.bound.clone();
-            bound.extend(result.bound.iter().cloned());
-            freshness(
-                29,
-                disjoint(&bound, &tvs_env(env)),
-                "(T ∪ T') ∩ tvs(E) = ∅",
-                *span,
-            )?;
-            // The result may be parameterised (curried functors, §10.1; ICFP18-5).
-            Ok(prune_mty(MTy::new(bound, *result.module)))
+            )
         }
         // ICFP18 rule 37
         KModExp::Ascribe {
@@ -595,4 +566,135 @@ pub fn elab_dec<C: Core>(env: &Env<C>, dec: &KDec) -> Result<(TypeVarSet, Env<C>
             Ok((TypeVarSet::new(), Env::from_mty(name, sigma)))
         }
     })
+}
+
+/// The rest of rule 29 once the argument is elaborated: E(longmid) = F,
+/// (E'', ∃T'.E''') ≤ F with E' ≻ E'' (S and E'' computed by matching), and the
+/// result ∃(T ∪ T').E'''.
+fn apply_functor<C: Core>(
+    env: &Env<C>,
+    functor: &QualName,
+    argument_sigma: &MTy<C>,
+    argument_span: Span,
+    span: Span,
+) -> Result<MTy<C>, Failure> {
+    let Mod::Env(argument_env) = argument_sigma.module.as_ref() else {
+        return Err(rule_failure(
+            29,
+            "E ⊢ mexp : ∃T.E' requires the argument to be a structure",
+            "the argument is a parameterised module",
+            argument_span,
+        ));
+    };
+    let funsig = lookup_functor(env, functor, 29)?;
+    let (_, s) = matches_env(argument_env, &funsig.bound, &funsig.param).map_err(|detail| {
+        rule_failure(
+            29,
+            "argument does not match the parameter module type",
+            detail,
+            argument_span,
+        )
+    })?;
+    let result = freshen_mty(&subst_mty(&s, &funsig.result));
+    freshness(
+        29,
+        disjoint(&argument_sigma.bound, &result.bound),
+        "T ∩ T' = ∅",
+        span,
+    )?;
+    let mut bound = argument_sigma.bound.clone();
+    bound.extend(result.bound.iter().cloned());
+    freshness(
+        29,
+        disjoint(&bound, &tvs_env(env)),
+        "(T ∪ T') ∩ tvs(E) = ∅",
+        span,
+    )?;
+    // The result may be parameterised (curried functors, §10.1; ICFP18-5).
+    Ok(prune_mty(MTy::new(bound, *result.module)))
+}
+
+/// E(longmid) = F, with F's bound variables renamed fresh.
+fn lookup_functor<C: Core>(
+    env: &Env<C>,
+    functor: &QualName,
+    rule: u32,
+) -> Result<FunSig<C>, Failure> {
+    let functor_module = lookup_long_module(env, functor).map_err(|detail| {
+        rule_failure(
+            rule,
+            format!("E({}) = F", long_text(functor)),
+            detail,
+            functor.span,
+        )
+    })?;
+    let Mod::FunSig(funsig) = functor_module else {
+        return Err(rule_failure(
+            rule,
+            format!("E({}) = F", long_text(functor)),
+            format!("{} is not a parameterised module", long_text(functor)),
+            functor.span,
+        ));
+    };
+    Ok(freshen_funsig(funsig))
+}
+
+/// §8.1's argument `{ type a = τ_a … val f = exp }` of a polymorphic
+/// function's functor: E ⊢ val f = exp : {f ↦ τ}, then S with Supp S ⊆ T₀ and
+/// S(E₀(f)) = τ by matching (the types "determined directly from the calling
+/// context"), and TE = S(TE₀).
+pub fn instantiation_argument<C: Core>(
+    env: &Env<C>,
+    functor: &QualName,
+    value: &ValueBind,
+) -> Result<Env<C>, Failure> {
+    let funsig = lookup_functor(env, functor, 29)?;
+    let ve = C::elaborate_dec(env, value)?;
+    let instantiation_type = |ve: &super::objects::VEnv<C>| ve.get(&value.name).cloned();
+    let found = instantiation_type(&ve)
+        .ok_or_else(|| polymorphic_failure(value, "the argument has no type"))?;
+    let expected = funsig
+        .param
+        .ve
+        .get(&value.name)
+        .cloned()
+        .ok_or_else(|| polymorphic_failure(value, "the functor has no such parameter"))?;
+    let mut s = Substitution::default();
+    if !C::Type::match_into(&expected, &found, &funsig.bound, &mut s) {
+        return Err(polymorphic_failure(
+            value,
+            format!(
+                "the argument has type {}, not an instance of {}",
+                found.display(),
+                expected.display()
+            ),
+        ));
+    }
+    let mut argument = Env::from_ve(ve);
+    for (tid, ty) in &funsig.param.te {
+        let instance = ty.substitute(&s);
+        if instance
+            .as_variable()
+            .is_some_and(|t| funsig.bound.contains(&t))
+        {
+            return Err(polymorphic_failure(
+                value,
+                format!("the type parameter {tid} is not determined by the argument"),
+            ));
+        }
+        argument.te.insert(tid.clone(), instance);
+    }
+    Ok(argument)
+}
+
+fn polymorphic_failure(value: &ValueBind, detail: impl Into<String>) -> Failure {
+    Failure::new(
+        "§8.1",
+        format!(
+            "cannot instantiate the polymorphic function at its argument {}",
+            value.name
+        ),
+        detail,
+        value.span,
+    )
 }

@@ -153,53 +153,36 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
                 )
             });
             let argument_target = interp_mod_exp(env, argument)?;
-            let IMod::Env(argument_env) = &argument_target.module else {
-                return Err(rule_failure(
-                    58,
-                    "𝓔 ⊢ mexp ⇒ ∃N.(𝓔', c) requires a structure",
-                    "",
-                    argument.span(),
-                ));
+            apply_interpreted(env, functor, argument_target, argument.span(), *span)
+        }
+        // Extension: ICFP18 interpret-poly-instantiate
+        KModExp::Instantiate {
+            functor,
+            value,
+            span,
+        } => {
+            trace::fire("ICFP18 interpret-poly-instantiate", || {
+                format!(
+                    "𝓔 ⊢ {}(val {} = exp) ⇒ Ψ (§8.1)",
+                    super::kernel::long_name(functor),
+                    value.name
+                )
+            });
+            // The argument { type a = τ_a … val f = exp }: its types as in
+            // elaboration, its value compiled by the core (rule 48).
+            let argument_env =
+                super::elaborate::instantiation_argument(&erase_env(env), functor, value)?;
+            let compiled = C::compile_dec(env, value)?;
+            let argument_target = ITarget {
+                names: label_names(&compiled.labels),
+                module: IMod::Env(IEnv {
+                    te: argument_env.te,
+                    ve: compiled.values,
+                    ..IEnv::default()
+                }),
+                code: compiled.code,
             };
-            let closure = match lookup_long_imodule(env, functor) {
-                Ok(IMod::Closure(closure)) => closure.clone(),
-                Ok(IMod::Env(_)) => {
-                    return Err(rule_failure(
-                        58,
-                        "𝓔(longmid) = (𝓔₀, F, λmid → mexp')",
-                        "not a functor closure",
-                        functor.span,
-                    ))
-                }
-                Err(detail) => {
-                    return Err(rule_failure(
-                        58,
-                        "𝓔(longmid) = (𝓔₀, F, λmid → mexp')",
-                        detail,
-                        functor.span,
-                    ))
-                }
-            };
-            // (E', ∃T'.E'') ≤ F: S computed by matching the argument's erasure
-            // against F's parameter (the witness of rule 29); E' = S(E₀).
-            let (_, s) = matches_env(
-                &erase_env(argument_env),
-                &closure.funsig.bound,
-                &closure.funsig.param,
-            )
-            .map_err(|detail| rule_failure(58, "(E', ∃T'.E'') ≤ F", detail, argument.span()))?;
-            let instance = subst_env(&s, &closure.funsig.param);
-            let filtered = filter_env(argument_env, &instance)
-                .map_err(|detail| rule_failure(58, "⊢ 𝓔' :: E' ⇒ 𝓔''", detail, argument.span()))?;
-            super::interp_objects::record_application(closure.id, &filtered);
-            let body_target = apply_closure(&closure, filtered, &s, *span)?;
-            let mut names = argument_target.names.clone();
-            names.extend(body_target.names.iter().cloned());
-            Ok(ITarget {
-                names,
-                module: body_target.module,
-                code: Code::seq(argument_target.code.clone(), body_target.code),
-            })
+            apply_interpreted(env, functor, argument_target, value.span, *span)
         }
         // Extension: ICFP18 interpret-ascription
         KModExp::Ascribe {
@@ -397,5 +380,62 @@ pub fn interp_dec<C: Core>(
                 )),
             }
         }
+    })
+}
+
+/// The rest of rule 58 once the argument is interpreted: 𝓔(longmid) = (𝓔₀, F,
+/// λmid → mexp'), (E', ∃T'.E'') ≤ F with E' = S(E₀) (S by matching, as in rule
+/// 29), ⊢ 𝓔' :: E' ⇒ 𝓔'', and the body on 𝓔₀ + {mid ↦ 𝓔''}.
+fn apply_interpreted<C: Core>(
+    env: &IEnv<C>,
+    functor: &QualName,
+    argument_target: ITarget<C>,
+    argument_span: Span,
+    span: Span,
+) -> Result<ITarget<C>, Failure> {
+    let IMod::Env(argument_env) = &argument_target.module else {
+        return Err(rule_failure(
+            58,
+            "𝓔 ⊢ mexp ⇒ ∃N.(𝓔', c) requires a structure",
+            "",
+            argument_span,
+        ));
+    };
+    let closure = match lookup_long_imodule(env, functor) {
+        Ok(IMod::Closure(closure)) => closure.clone(),
+        Ok(IMod::Env(_)) => {
+            return Err(rule_failure(
+                58,
+                "𝓔(longmid) = (𝓔₀, F, λmid → mexp')",
+                "not a functor closure",
+                functor.span,
+            ))
+        }
+        Err(detail) => {
+            return Err(rule_failure(
+                58,
+                "𝓔(longmid) = (𝓔₀, F, λmid → mexp')",
+                detail,
+                functor.span,
+            ))
+        }
+    };
+    let (_, s) = matches_env(
+        &erase_env(argument_env),
+        &closure.funsig.bound,
+        &closure.funsig.param,
+    )
+    .map_err(|detail| rule_failure(58, "(E', ∃T'.E'') ≤ F", detail, argument_span))?;
+    let instance = subst_env(&s, &closure.funsig.param);
+    let filtered = filter_env(argument_env, &instance)
+        .map_err(|detail| rule_failure(58, "⊢ 𝓔' :: E' ⇒ 𝓔''", detail, argument_span))?;
+    super::interp_objects::record_application(closure.id, &filtered);
+    let body_target = apply_closure(&closure, filtered, &s, span)?;
+    let mut names = argument_target.names.clone();
+    names.extend(body_target.names.iter().cloned());
+    Ok(ITarget {
+        names,
+        module: body_target.module,
+        code: Code::seq(argument_target.code, body_target.code),
     })
 }

@@ -78,6 +78,14 @@ pub enum KModExp {
         mod_type: KModType,
         span: Span,
     },
+    /// §8.1: `longmid({ type a = τ_a … val f = exp })`, the instantiation of a
+    /// polymorphic function's functor at the argument `exp`, the types τ_a
+    /// determined by the argument's type (extension `poly-instantiate`).
+    Instantiate {
+        functor: QualName,
+        value: Box<ValueBind>,
+        span: Span,
+    },
 }
 
 /// `mdec ::= dec | type tid = ty | module mid = mexp | module type mtid = mty |
@@ -114,7 +122,8 @@ impl KModExp {
             | KModExp::Proj(_, _, span)
             | KModExp::Lambda { span, .. }
             | KModExp::Apply { span, .. }
-            | KModExp::Ascribe { span, .. } => *span,
+            | KModExp::Ascribe { span, .. }
+            | KModExp::Instantiate { span, .. } => *span,
         }
     }
 }

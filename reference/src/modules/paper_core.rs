@@ -474,7 +474,7 @@ fn infix_as_application(op: &BinOp, lhs: &Expr, rhs: &Expr, span: Span) -> Expr 
 fn value_binding_as_val(bind: &ValueBind) -> Result<Expr, Failure> {
     if !bind.type_params.is_empty() {
         return Err(outside(
-            "type parameters (§8's polymorphic functions are not transcribed yet)",
+            "type parameters (a polymorphic function reaches the core only through §8.1's derived form)",
             CORE_NAME,
             bind.span,
         ));
