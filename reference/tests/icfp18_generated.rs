@@ -1,7 +1,7 @@
 //! Proposition 6.1 on generated programs: 150 random, well-typed module
 //! programs (structures, transparent and opaque functors, nested and
 //! higher-order applications, curried functors, ascriptions, values over
-//! abstract types), each of which must elaborate, interpret statically and
+//! abstract types, §8's polymorphic functions and types), each of which must elaborate, interpret statically and
 //! satisfy every check of `check_program`. The generator is a fixed xorshift,
 //! so failures are reproducible from the printed seed.
 
@@ -31,7 +31,9 @@ fn generate(seed: u64) -> String {
     let mut random = Random(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut out = String::from(
         "module type S = { type t  val x: t  val f: t -> t }\n\
-         module type HasF = { module F: (Y: S) -> S }\n",
+         module type HasF = { module F: (Y: S) -> S }\n\
+         def app 'a (f: a -> a) (x: a) : a = f (f x)\n\
+         type endo 'a = a -> a\n",
     );
     let mut modules: Vec<(String, bool)> = Vec::new(); // name, t = i32 visible
     let mut functors: Vec<(String, bool)> = Vec::new(); // name, result transparent
