@@ -53,7 +53,7 @@ pub fn run(args: Args) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(failure) => {
-            println!("Proposition 6.1 FAILS: {failure}");
+            eprintln!("error[Proposition 6.1]: the check fails: {failure}");
             ExitCode::from(1)
         }
     }
