@@ -70,6 +70,20 @@ fn force_bools(argument: &ExprA, path: &[usize]) -> Forced<Rc<[bool]>> {
     }
 }
 
+/// The unboxed data of an array of length `n` of `Int`s or `Bool`s: the empty
+/// literal when `n = 0`, never forcing `data` then. Law attach/nil
+/// (`attachP⟨0, x⟩ ≅ nilP⟨⟩` for every `x`, Fig. 6.1) requires that no primitive
+/// observe the data of an empty array (SPEC_NOTES L05-15).
+fn data_of(ty: &Type, n: i64, data: ExprA) -> ExprA {
+    if n != 0 {
+        data
+    } else if *ty == Type::Bool {
+        ExprA::arr_bool(Vec::new())
+    } else {
+        ExprA::arr_int(Vec::new())
+    }
+}
+
 fn bottom<T>(reason: impl Into<String>) -> Forced<T> {
     Err(Decision::Bottom(reason.into()))
 }
@@ -338,18 +352,20 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         Prim::SumP => {
             fire("L05 AppC sumP");
             force_tuple(argument, &[])?;
-            contract(kernel(Kernel::SumInt, p2(argument)))
+            let n = force_int(argument, &[0])?;
+            contract(kernel(Kernel::SumInt, data_of(&Type::Int, n, p2(argument))))
         }
         // L05 AppC truesP-falsesP
         Prim::TruesP | Prim::FalsesP => {
             fire("L05 AppC truesP-falsesP");
             force_tuple(argument, &[])?;
+            let n = force_int(argument, &[0])?;
             let k = if c.prim == Prim::TruesP {
                 Kernel::CountTrue
             } else {
                 Kernel::CountFalse
             };
-            contract(kernel(k, p2(argument)))
+            contract(kernel(k, data_of(&Type::Bool, n, p2(argument))))
         }
         // Extension: L05 AppC takeP
         Prim::TakeP => {
@@ -572,10 +588,12 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
             let (_, y) = force_tuple(argument, &[1])?;
             let m = force_int(argument, &[0, 0])?;
             let n = force_int(argument, &[1, 0])?;
-            contract(pair(
-                int(m.wrapping_add(n)),
-                ExprA::prim(Prim::Seq, &[Type::Unit, Type::Unit], pair(x, y)),
-            ))
+            let payload = match (m, n) {
+                (0, _) => y,
+                (_, 0) => x,
+                _ => ExprA::prim(Prim::Seq, &[Type::Unit, Type::Unit], pair(x, y)),
+            };
+            contract(pair(int(m.wrapping_add(n)), payload))
         }
         // L05 AppC concat-Int-Bool
         Type::Int | Type::Bool => {
@@ -589,7 +607,10 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
             } else {
                 Kernel::ConcatBool
             };
-            contract(pair(int(m.wrapping_add(n)), kernel(k, pair(is, js))))
+            contract(pair(
+                int(m.wrapping_add(n)),
+                kernel(k, pair(data_of(ty, m, is), data_of(ty, n, js))),
+            ))
         }
         // L05 AppC concat-Prod
         Type::Prod(a, b) => {
@@ -793,7 +814,8 @@ fn pack_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
             } else {
                 Kernel::PackBool
             };
-            contract(pair(trues, kernel(k, pair(p2(&flags), p2(&xs)))))
+            let count = bits.iter().filter(|b| **b).count() as i64;
+            contract(pair(trues, data_of(ty, count, kernel(k, pair(p2(&flags), p2(&xs))))))
         }
         // L05 AppC packP-Prod
         Type::Prod(a, b) => {
@@ -868,10 +890,12 @@ fn combine_arrays(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
             force_tuple(argument, &[1, 0])?;
             force_tuple(argument, &[1, 1])?;
             check_lengths(argument)?;
-            contract(pair(
-                int(n),
-                ExprA::prim(Prim::Seq, &[Type::Unit, Type::Unit], pair(p2(&xs), p2(&ys))),
-            ))
+            let payload = match (falses, trues) {
+                (0, _) => p2(&ys),
+                (_, 0) => p2(&xs),
+                _ => ExprA::prim(Prim::Seq, &[Type::Unit, Type::Unit], pair(p2(&xs), p2(&ys))),
+            };
+            contract(pair(int(n), payload))
         }
         // Extension: L05 AppC combineP-Int-Bool
         Type::Int | Type::Bool => {
@@ -886,7 +910,18 @@ fn combine_arrays(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
             };
             contract(pair(
                 int(n),
-                kernel(k, ExprA::triple(p2(&selector), p2(&xs), p2(&ys))),
+                data_of(
+                    ty,
+                    n,
+                    kernel(
+                        k,
+                        ExprA::triple(
+                            p2(&selector),
+                            data_of(ty, falses, p2(&xs)),
+                            data_of(ty, trues, p2(&ys)),
+                        ),
+                    ),
+                ),
             ))
         }
         // Extension: L05 AppC combineP-Prod
@@ -1111,7 +1146,10 @@ fn gather_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
                 Kernel::GatherBool
             };
             force_tuple(argument, &[1])?;
-            contract(pair(int(k), kernel(kernel_name, pair(p2(&indices), p2(&xs)))))
+            contract(pair(
+                int(k),
+                data_of(ty, k, kernel(kernel_name, pair(p2(&indices), p2(&xs)))),
+            ))
         }
         // Extension: L05 AppC gatherP-Prod
         Type::Prod(a, b) => {
@@ -1239,12 +1277,22 @@ fn lifted_primitive(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         Prim::Add | Prim::Sub | Prim::Mul | Prim::Div | Prim::Mod | Prim::Eq | Prim::Lt | Prim::Le => {
             fire("L05 Lifted arithmetic");
             force_tuple(argument, &[])?;
+            let n = force_int(argument, &[0])?;
             let operands = p2(argument);
+            let result_type = if matches!(c.prim, Prim::Eq | Prim::Lt | Prim::Le) {
+                Type::Bool
+            } else {
+                Type::Int
+            };
             contract(pair(
-                p1(argument),
-                kernel(
-                    Kernel::ZipWith(c.prim),
-                    pair(p2(&p1(&operands)), p2(&p2(&operands))),
+                int(n),
+                data_of(
+                    &result_type,
+                    n,
+                    kernel(
+                        Kernel::ZipWith(c.prim),
+                        pair(p2(&p1(&operands)), p2(&p2(&operands))),
+                    ),
                 ),
             ))
         }
@@ -1252,13 +1300,18 @@ fn lifted_primitive(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         Prim::Not => {
             fire("L05 Lifted not");
             force_tuple(argument, &[])?;
-            contract(pair(p1(argument), kernel(Kernel::NotArray, p2(argument))))
+            let n = force_int(argument, &[0])?;
+            contract(pair(
+                int(n),
+                data_of(&Type::Bool, n, kernel(Kernel::NotArray, p2(argument))),
+            ))
         }
         // Extension: L05 Lifted boolToSum
         Prim::BoolToSum => {
             fire("L05 Lifted boolToSum");
             force_tuple(argument, &[])?;
-            let data = p2(argument);
+            let n = force_int(argument, &[0])?;
+            let data = data_of(&Type::Bool, n, p2(argument));
             contract(pair(
                 argument.clone(),
                 pair(

@@ -210,6 +210,10 @@ fn read_array<E: Evaluator<ExprA>>(
             let Some((n, payload)) = length_and_payload(evaluator, &value)? else {
                 return Ok(None);
             };
+            if n == 0 {
+                // Law attach/nil: the data of an empty array is not observed.
+                return Ok(Some(Vec::new()));
+            }
             let Some(data) = whnf(evaluator, &payload)? else {
                 return undefined(n);
             };
