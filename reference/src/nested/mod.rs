@@ -6,6 +6,7 @@
 
 pub mod closure_conversion;
 pub mod concrete;
+pub mod exercises;
 pub mod constants;
 pub mod flat_types;
 pub mod flatten;

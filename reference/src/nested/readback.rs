@@ -239,6 +239,11 @@ fn read_array<E: Evaluator<ExprA>>(
             let Some((n, payload)) = length_and_payload(evaluator, &value)? else {
                 return Ok(None);
             };
+            if n == 0 {
+                // The components of an empty array are not observed (they may
+                // be infinite for recursive element types, §3.3.4).
+                return Ok(Some(Vec::new()));
+            }
             let Some(parts) = whnf(evaluator, &payload)? else {
                 return undefined(n);
             };
@@ -269,6 +274,9 @@ fn read_array<E: Evaluator<ExprA>>(
                 return Ok(None);
             };
             let n = flags.len();
+            if n == 0 {
+                return Ok(Some(Vec::new()));
+            }
             let Some(parts) = whnf(evaluator, parts)? else {
                 return undefined(n as i64);
             };
@@ -332,7 +340,18 @@ fn read_array<E: Evaluator<ExprA>>(
             let Some(segments) = read_array(evaluator, segments, &Type::Int, budget)? else {
                 return Ok(None);
             };
-            let data = read_array(evaluator, data, inner, budget)?;
+            let total: i64 = segments
+                .iter()
+                .map(|s| match s {
+                    Observation::Int(n) => *n,
+                    _ => 1,
+                })
+                .sum();
+            let data = if total == 0 {
+                Some(Vec::new())
+            } else {
+                read_array(evaluator, data, inner, budget)?
+            };
             let mut items = Vec::with_capacity(segments.len());
             let mut offset = 0usize;
             let mut undefined_from_here = false;
