@@ -1,0 +1,4 @@
+//! Campaigns for the nested-data-parallelism oracle (Leshchinskiy 2005).
+
+pub mod campaign;
+pub mod generate;
