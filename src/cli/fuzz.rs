@@ -116,9 +116,14 @@ pub fn run(args: Args) -> ExitCode {
             eprintln!("cannot create {}: {error}", args.out.display());
         }
         for counterexample in &summary.counterexamples {
-            let path = args
-                .out
-                .join(format!("seed{}_term{}.lp", config.seed, counterexample.index));
+            let extension = match counterexample.language {
+                fuzz::nested::campaign::Language::P => "lp",
+                fuzz::nested::campaign::Language::C => "rs",
+            };
+            let path = args.out.join(format!(
+                "seed{}_term{}.{extension}",
+                config.seed, counterexample.index
+            ));
             match std::fs::write(&path, &counterexample.program) {
                 Ok(()) => println!(
                     "counterexample ({}): {}\n  {}",

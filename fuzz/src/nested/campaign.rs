@@ -9,12 +9,13 @@
 //! with `(s, i)` alone, so a campaign's terms do not depend on `--jobs`.
 
 use super::generate::{choice_sequences, decode_term};
+use super::generate_c::decode_term_c;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use reference::coverage::{record, RuleCounts};
-use reference::nested::pipeline::{run_checked, Options, Report};
+use reference::nested::pipeline::{run_checked, run_lambda_c, Options, Report};
 use reference::nested::theorems::{Outcome, Verdict};
-use reference::nested::typing_p;
+use reference::nested::{typing_c, typing_p};
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
@@ -50,8 +51,8 @@ impl Default for CampaignConfig {
                 fuel: 50_000,
                 lambda_a_fuel_factor: 20,
                 subject_reduction_steps: 12,
-                small_step_fuel: 2_000,
-                small_step_size_limit: 1_500,
+                small_step_fuel: 1_000,
+                small_step_size_limit: 800,
             },
         }
     }
@@ -61,6 +62,7 @@ impl Default for CampaignConfig {
 #[derive(Clone, Debug)]
 pub struct Counterexample {
     pub index: u64,
+    pub language: Language,
     pub check: String,
     pub message: String,
     /// A `.lp` file: comments naming the check, the program, an `-- expect:`
@@ -106,11 +108,36 @@ fn rng_for(seed: u64, index: u64) -> TestRng {
     TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
 }
 
+/// Which calculus a term is generated in: even-numbered terms are λP
+/// programs (closure-converted), odd-numbered ones λC terms generated directly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    P,
+    C,
+}
+
+pub fn language_of(index: u64) -> Language {
+    if index % 2 == 0 {
+        Language::P
+    } else {
+        Language::C
+    }
+}
+
 /// Runs the checks on one choice sequence.
-pub fn examine(data: &[u32], config: &CampaignConfig) -> Option<Report> {
-    let term = decode_term(data, config.term_budget);
-    let checked = typing_p::check_program(&term).ok()?;
-    run_checked(&checked, &config.options).ok()
+pub fn examine(data: &[u32], config: &CampaignConfig, language: Language) -> Option<Report> {
+    match language {
+        Language::P => {
+            let term = decode_term(data, config.term_budget);
+            let checked = typing_p::check_program(&term).ok()?;
+            run_checked(&checked, &config.options).ok()
+        }
+        Language::C => {
+            let term = decode_term_c(data, config.term_budget);
+            let annotated = typing_c::check_program(&term).ok()?;
+            Some(run_lambda_c(&annotated, &config.options))
+        }
+    }
 }
 
 fn first_violation(report: &Report) -> Option<(String, String)> {
@@ -125,11 +152,12 @@ fn shrink(
     tree: &mut impl ValueTree<Value = Vec<u32>>,
     check: &str,
     config: &CampaignConfig,
+    language: Language,
 ) -> (Vec<u32>, String) {
     let mut best = tree.current();
     let mut message = String::new();
     let fails = |data: &[u32]| -> Option<String> {
-        let report = examine(data, config)?;
+        let report = examine(data, config, language)?;
         let (name, why) = first_violation(&report)?;
         (name == check).then_some(why)
     };
@@ -156,7 +184,33 @@ fn shrink(
     (best, message)
 }
 
-fn counterexample_program(index: u64, check: &str, message: &str, data: &[u32], config: &CampaignConfig) -> String {
+fn counterexample_program(
+    index: u64,
+    check: &str,
+    message: &str,
+    data: &[u32],
+    config: &CampaignConfig,
+    language: Language,
+) -> String {
+    if language == Language::C {
+        // λC has no concrete syntax yet: the counterexample is a Rust test
+        // that decodes the shrunk choice sequence.
+        let term = decode_term_c(data, config.term_budget);
+        return format!(
+            "//! Counterexample found by `runestone fuzz --oracle nested --seed {}` (term {index}, a λC term).\n\
+             //! Check: {check}\n//! {}\n//! Term: {}\n\n\
+             #[test]\nfn seed_{}_term_{index}() {{\n    \
+             let config = fuzz::nested::campaign::CampaignConfig::default();\n    \
+             let report = reference::nested::machine::with_large_stack(move || {{\n        \
+             fuzz::nested::campaign::examine(&{data:?}, &config, fuzz::nested::campaign::Language::C)\n            \
+             .map(|r| r.violations().map(|c| c.name.to_string()).collect::<Vec<_>>())\n    \
+             }});\n    assert_eq!(report, Some(Vec::new()));\n}}\n",
+            config.seed,
+            message.replace('\n', " "),
+            term.to_string().replace('\n', " "),
+            config.seed,
+        );
+    }
     let term = decode_term(data, config.term_budget);
     let (printed, expect) = match typing_p::check_program(&term) {
         Ok(checked) => {
@@ -190,12 +244,14 @@ fn run_one(index: u64, config: &CampaignConfig) -> Message {
         };
     };
     let data = tree.current();
-    let (report, coverage) = record(|| examine(&data, config));
+    let language = language_of(index);
+    let (report, coverage) = record(|| examine(&data, config, language));
     let counterexample = report.as_ref().and_then(first_violation).map(|(check, _)| {
-        let (shrunk, message) = shrink(&mut tree, &check, config);
+        let (shrunk, message) = shrink(&mut tree, &check, config, language);
         Counterexample {
             index,
-            program: counterexample_program(index, &check, &message, &shrunk, config),
+            language,
+            program: counterexample_program(index, &check, &message, &shrunk, config, language),
             check,
             message,
         }

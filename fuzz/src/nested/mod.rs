@@ -2,3 +2,4 @@
 
 pub mod campaign;
 pub mod generate;
+pub mod generate_c;

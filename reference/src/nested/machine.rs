@@ -98,6 +98,10 @@ pub fn step<C: Calculus>(term: &C::Term) -> Result<Option<C::Term>, Stop> {
 pub struct SmallStep<C: Calculus> {
     pub fuel: u64,
     pub used: u64,
+    /// Wall-clock bound: each literal step rebuilds and re-inspects the path
+    /// to its redex, so the small-step driver is slow on large terms; running
+    /// past the deadline counts as running out of fuel (unknown).
+    pub deadline: Option<std::time::Instant>,
     marker: std::marker::PhantomData<C>,
 }
 
@@ -106,7 +110,15 @@ impl<C: Calculus> SmallStep<C> {
         SmallStep {
             fuel,
             used: 0,
+            deadline: None,
             marker: std::marker::PhantomData,
+        }
+    }
+
+    pub fn with_deadline(fuel: u64, time: std::time::Duration) -> Self {
+        SmallStep {
+            deadline: Some(std::time::Instant::now() + time),
+            ..SmallStep::new(fuel)
         }
     }
 }
@@ -116,6 +128,9 @@ impl<C: Calculus> Evaluator<C::Term> for SmallStep<C> {
         let mut current = term.clone();
         loop {
             if self.used >= self.fuel {
+                return Err(Stop::OutOfFuel);
+            }
+            if self.used % 64 == 0 && self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
                 return Err(Stop::OutOfFuel);
             }
             match step::<C>(&current)? {

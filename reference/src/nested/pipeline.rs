@@ -7,6 +7,7 @@
 use super::closure_conversion::convert_program;
 use super::concrete::parse_program;
 use super::flatten::vectorise;
+use super::lambda_c::ExprC;
 use super::lambda_p::ExprP;
 use super::theorems::{self, CheckResult, Outcome, Verdict};
 use super::types::Type;
@@ -92,12 +93,23 @@ pub fn run_checked(program: &ExprP, options: &Options) -> Result<Report, Rejecti
     let converted = convert_program(program);
     let annotated = typing_c::check_program(&converted)
         .map_err(|e| Rejection::Internal(format!("closure conversion produced an ill-typed term: {e}")))?;
-    let type_c = annotated.ty().clone();
-    let mut checks = vec![CheckResult {
+    let check = CheckResult {
         name: "T4 closure conversion preserves types",
-        verdict: theorems::closure_conversion_preserves_types(&type_p, &type_c),
-    }];
-    let flattened = vectorise(&annotated);
+        verdict: theorems::closure_conversion_preserves_types(&type_p, annotated.ty()),
+    };
+    let mut report = run_lambda_c(&annotated, options);
+    report.checks.insert(0, check);
+    report.type_p = type_p.to_string();
+    report.stage_p = program.to_string();
+    Ok(report)
+}
+
+/// Runs flattening, evaluation and the checks on an annotated closed λC term
+/// (from closure conversion or generated directly).
+pub fn run_lambda_c(annotated: &ExprC, options: &Options) -> Report {
+    let type_c = annotated.ty().clone();
+    let mut checks = Vec::new();
+    let flattened = vectorise(annotated);
     checks.push(CheckResult {
         name: "Thm 5.27(1) V[e] : F[t]",
         verdict: theorems::flattening_is_type_correct(&flattened, &type_c),
@@ -110,7 +122,7 @@ pub fn run_checked(program: &ExprP, options: &Options) -> Result<Report, Rejecti
         Ok(ty) => ty.to_string(),
         Err(e) => format!("ill-typed: {e}"),
     };
-    let (outcome_c, steps_c) = theorems::observe_c(&annotated, &type_c, options.fuel);
+    let (outcome_c, steps_c) = theorems::observe_c(annotated, &type_c, options.fuel);
     let (outcome_a, steps_a) = theorems::observe_a(
         &flattened,
         &type_c,
@@ -136,7 +148,7 @@ pub fn run_checked(program: &ExprP, options: &Options) -> Result<Report, Rejecti
         checks.push(CheckResult {
             name: "Lemma 6.3/Thm 6.8 on λC",
             verdict: theorems::lambda_c_subject_reduction(
-                &annotated,
+                annotated,
                 &type_c,
                 options.subject_reduction_steps,
             ),
@@ -158,7 +170,7 @@ pub fn run_checked(program: &ExprP, options: &Options) -> Result<Report, Rejecti
         checks.push(CheckResult {
             name: "call-by-need = small-step on λC",
             verdict: if annotated.size() <= options.small_step_size_limit {
-                theorems::by_need_agrees_c(&annotated, &type_c, options.small_step_fuel)
+                theorems::by_need_agrees_c(annotated, &type_c, options.small_step_fuel)
             } else {
                 Verdict::Unknown(format!(
                     "λC term of {} nodes is above the small-step size limit",
@@ -175,9 +187,9 @@ pub fn run_checked(program: &ExprP, options: &Options) -> Result<Report, Rejecti
             },
         });
     }
-    Ok(Report {
-        type_p: type_p.to_string(),
-        stage_p: program.to_string(),
+    Report {
+        type_p: String::new(),
+        stage_p: String::new(),
         type_c: type_c.to_string(),
         stage_c: annotated.to_string(),
         type_a,
@@ -187,7 +199,7 @@ pub fn run_checked(program: &ExprP, options: &Options) -> Result<Report, Rejecti
         steps_c,
         steps_a,
         checks,
-    })
+    }
 }
 
 /// Parses, checks and runs a program text.

@@ -221,10 +221,13 @@ fn is_primitive_lambda(printed: &str) -> bool {
     printed.contains("bottom") || printed.contains("nilP")
 }
 
+/// Wall-clock bound of one small-step readback (beyond it: unknown).
+pub const SMALL_STEP_TIME: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// The call-by-need evaluator against the small-step relation (T-need): on
 /// terms where both finish within `fuel`, the observations are equal.
 pub fn by_need_agrees_c(e: &ExprC, ty: &Type, fuel: u64) -> Verdict {
-    let mut small = SmallStep::<LambdaC>::new(fuel);
+    let mut small = SmallStep::<LambdaC>::with_deadline(fuel, SMALL_STEP_TIME);
     let literal = outcome(readback_c(&mut small, e, ty));
     let mut need = ByNeed::<LambdaC>::new(fuel);
     let shared = outcome(readback_c(&mut need, e, ty));
@@ -233,7 +236,7 @@ pub fn by_need_agrees_c(e: &ExprC, ty: &Type, fuel: u64) -> Verdict {
 
 /// As [`by_need_agrees_c`] for λA.
 pub fn by_need_agrees_a(e: &ExprA, ty: &Type, fuel: u64) -> Verdict {
-    let mut small = SmallStep::<LambdaA>::new(fuel);
+    let mut small = SmallStep::<LambdaA>::with_deadline(fuel, SMALL_STEP_TIME);
     let literal = outcome(readback_a(&mut small, e, ty));
     let mut need = ByNeed::<LambdaA>::new(fuel);
     let shared = outcome(readback_a(&mut need, e, ty));
