@@ -32,15 +32,22 @@ fn the_lifting_example_prints_every_stage_and_its_observation() {
     assert!(stdout.contains("λP : [Int]"), "{stdout}");
     assert!(stdout.contains("λC : [Int]"), "{stdout}");
     assert!(stdout.contains("<<"), "closures in the λC stage: {stdout}");
-    assert!(stdout.contains("attachP"), "lifting in the λA stage: {stdout}");
+    assert!(
+        stdout.contains("attachP"),
+        "lifting in the λA stage: {stdout}"
+    );
     assert!(stdout.contains("λC         [17, 25]"), "{stdout}");
     assert!(stdout.contains("λA         [17, 25]"), "{stdout}");
-    assert!(stdout.contains("expectation: both sides observe [17, 25]"), "{stdout}");
+    assert!(
+        stdout.contains("expectation: both sides observe [17, 25]"),
+        "{stdout}"
+    );
 }
 
 #[test]
 fn an_ill_typed_program_gets_a_located_diagnostic_and_exit_1() {
-    let directory = std::env::temp_dir().join(format!("runestone-cli-nested-{}", std::process::id()));
+    let directory =
+        std::env::temp_dir().join(format!("runestone-cli-nested-{}", std::process::id()));
     std::fs::create_dir_all(&directory).expect("temp dir");
     let path = directory.join("bad.lp");
     std::fs::write(&path, "let x = 1 in\n  x + true\n").expect("write");
@@ -59,18 +66,23 @@ fn an_ill_typed_program_gets_a_located_diagnostic_and_exit_1() {
 
 #[test]
 fn a_wrong_expectation_fails_the_run() {
-    let directory = std::env::temp_dir().join(format!("runestone-cli-expect-{}", std::process::id()));
+    let directory =
+        std::env::temp_dir().join(format!("runestone-cli-expect-{}", std::process::id()));
     std::fs::create_dir_all(&directory).expect("temp dir");
     let path = directory.join("wrong.lp");
     std::fs::write(&path, "-- expect: 5\n2 + 2\n").expect("write");
     let (code, stdout, _) = runestone(&["nested", "--quick", path.to_str().expect("utf-8 path")]);
     assert_eq!(code, 1, "{stdout}");
-    assert!(stdout.contains("λC observes 4, the file expects 5"), "{stdout}");
+    assert!(
+        stdout.contains("λC observes 4, the file expects 5"),
+        "{stdout}"
+    );
 }
 
 #[test]
 fn fuzz_runs_the_nested_oracle_and_refuses_the_others() {
-    let (code, stdout, stderr) = runestone(&["fuzz", "--oracle", "nested", "--seed", "3", "--count", "20"]);
+    let (code, stdout, stderr) =
+        runestone(&["fuzz", "--oracle", "nested", "--seed", "3", "--count", "20"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("summary: 20 terms"), "{stdout}");
     assert!(stdout.contains("Thm 6.37"), "{stdout}");

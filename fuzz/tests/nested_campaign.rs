@@ -16,7 +16,10 @@ fn sample(count: u64) -> Vec<String> {
     );
     (0..count)
         .map(|_| {
-            let data = choice_sequences(64).new_tree(&mut runner).expect("tree").current();
+            let data = choice_sequences(64)
+                .new_tree(&mut runner)
+                .expect("tree")
+                .current();
             let term = decode_term(&data, 24);
             let checked = typing_p::check_program(&term)
                 .unwrap_or_else(|e| panic!("generated an ill-typed term {term}: {e:?}"));
@@ -29,8 +32,14 @@ fn sample(count: u64) -> Vec<String> {
 fn generated_terms_are_well_typed_and_varied() {
     let terms = sample(300);
     let distinct: BTreeSet<&String> = terms.iter().collect();
-    assert!(distinct.len() > 200, "only {} distinct terms", distinct.len());
-    for needle in ["mapP", "packP", "combineP", "case", "mu ", "In<", "zipP", "sumP"] {
+    assert!(
+        distinct.len() > 200,
+        "only {} distinct terms",
+        distinct.len()
+    );
+    for needle in [
+        "mapP", "packP", "combineP", "case", "mu ", "In<", "zipP", "sumP",
+    ] {
         assert!(
             terms.iter().any(|t| t.contains(needle)),
             "no generated term uses {needle}"
@@ -54,7 +63,11 @@ fn a_bounded_campaign_finds_no_violation() {
     let summary = run_campaign(&config, Duration::from_secs(3600), |_| {});
     assert_eq!(summary.progress.terms, 500);
     assert_eq!(summary.progress.ill_typed, 0);
-    let programs: Vec<&str> = summary.counterexamples.iter().map(|c| c.program.as_str()).collect();
+    let programs: Vec<&str> = summary
+        .counterexamples
+        .iter()
+        .map(|c| c.program.as_str())
+        .collect();
     assert!(programs.is_empty(), "violations:\n{}", programs.join("\n"));
     let main = summary.verdicts["Thm 6.37 flattening preserves the observation"];
     assert!(main.0 > 400, "Thm 6.37 decided on only {} terms", main.0);

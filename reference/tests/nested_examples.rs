@@ -55,7 +55,10 @@ fn check(path: &Path) -> Vec<String> {
         }
     }
     for violation in report.violations() {
-        failures.push(format!("{name}: {} violated: {:?}", violation.name, violation.verdict));
+        failures.push(format!(
+            "{name}: {} violated: {:?}",
+            violation.name, violation.verdict
+        ));
     }
     failures
 }
@@ -63,7 +66,10 @@ fn check(path: &Path) -> Vec<String> {
 #[test]
 fn every_thesis_example_observes_its_expectation_on_both_sides() {
     let files = programs();
-    assert!(files.len() >= 10, "expected the thesis examples, found {files:?}");
+    assert!(
+        files.len() >= 10,
+        "expected the thesis examples, found {files:?}"
+    );
     let failures: Vec<String> = files.iter().flat_map(|f| check(f)).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -11,7 +11,9 @@ use reference::nested::machine::{with_large_stack, ByNeed};
 use reference::nested::observation::Observation;
 use reference::nested::readback::readback_a;
 use reference::nested::reduce_a::LambdaA;
-use reference::nested::theorems::{observe_a, observe_c, vectorisation_is_substitutive, Outcome, Verdict};
+use reference::nested::theorems::{
+    observe_a, observe_c, vectorisation_is_substitutive, Outcome, Verdict,
+};
 use reference::nested::types::Type;
 use reference::nested::{typing_c, typing_p};
 use spec::source::FileId;
@@ -33,7 +35,10 @@ fn observe(text: &str) -> (Outcome, Outcome) {
     let c = lambda_c(text);
     let ty = c.ty().clone();
     let a = vectorise(&c);
-    (observe_c(&c, &ty, 100_000).0, observe_a(&a, &ty, 2_000_000).0)
+    (
+        observe_c(&c, &ty, 100_000).0,
+        observe_a(&a, &ty, 2_000_000).0,
+    )
 }
 
 #[test]
@@ -54,7 +59,10 @@ fn example_6_30_vectorisation_does_not_preserve_equivalence() {
         let unit_int = Type::prod(Type::Unit, Type::Int);
         let bogus = ExprA::new(TermA::Closure(
             ExprA::tuple(
-                ExprA::lam(reference::nested::flat_types::flat(&unit_int), ExprA::int(1)),
+                ExprA::lam(
+                    reference::nested::flat_types::flat(&unit_int),
+                    ExprA::int(1),
+                ),
                 ExprA::lam(
                     reference::nested::flat_types::flat_array(&unit_int),
                     ExprA::proj(ExprA::proj(ExprA::bullet(), 2), 2),
@@ -75,7 +83,10 @@ fn example_6_30_vectorisation_does_not_preserve_equivalence() {
         let through_g = apply(g);
         assert_eq!(through_f, Observation::Array(vec![Observation::Int(2)]));
         assert_eq!(through_g, Observation::Array(vec![Observation::Int(1)]));
-        assert_ne!(through_f, through_g, "Example 6.30: V[f] and V[g] are distinguishable");
+        assert_ne!(
+            through_f, through_g,
+            "Example 6.30: V[f] and V[g] are distinguishable"
+        );
     });
 }
 
@@ -96,7 +107,10 @@ fn lemma_6_9_vectorisation_commutes_with_substitution() {
             ExprC::tuple(ExprC::int(3), ExprC::int(4)),
         ))
         .expect("argument types");
-        assert_eq!(vectorisation_is_substitutive(body, &argument), Verdict::Holds);
+        assert_eq!(
+            vectorisation_is_substitutive(body, &argument),
+            Verdict::Holds
+        );
     });
 }
 
@@ -116,7 +130,12 @@ fn lifted_primitives_meet_their_specification() {
                 "[true, false]",
                 Type::sum(Type::Unit, Type::Unit),
             ),
-            (Prim::LenP, vec![Type::Int], "[[1, 2], nilP<Int> (), [3]]", Type::Int),
+            (
+                Prim::LenP,
+                vec![Type::Int],
+                "[[1, 2], nilP<Int> (), [3]]",
+                Type::Int,
+            ),
             (
                 Prim::MapP,
                 vec![Type::Int, Type::Int],
@@ -140,10 +159,17 @@ fn lifted_primitives_meet_their_specification() {
                 reference::nested::constants::Calculus::C,
             )
             .expect("signature");
-            assert_eq!(*c.ty(), Type::array(domain.clone()), "{prim:?} argument type");
+            assert_eq!(
+                *c.ty(),
+                Type::array(domain.clone()),
+                "{prim:?} argument type"
+            );
             let xs = vectorise(&c);
             let constant = Const { prim, type_args };
-            let specific = ExprA::app(ExprA::constant(ConstA::Lifted(constant.clone())), xs.clone());
+            let specific = ExprA::app(
+                ExprA::constant(ConstA::Lifted(constant.clone())),
+                xs.clone(),
+            );
             let generic = ExprA::app(
                 ExprA::constant(ConstA::LiftedByIndexing(constant)),
                 ExprA::tuple(
@@ -167,10 +193,16 @@ fn lifted_primitives_meet_their_specification() {
 #[test]
 fn map_laws_hold_for_vectorised_closures() {
     with_large_stack(|| {
-        let f = vectorise(&lambda_c("\\(p : Int * Bool) -> if p.2 then p.1 * p.1 else 0 - p.1"));
+        let f = vectorise(&lambda_c(
+            "\\(p : Int * Bool) -> if p.2 then p.1 * p.1 else 0 - p.1",
+        ));
         let element = Type::prod(Type::Int, Type::Bool);
         let map = |xs: ExprA| {
-            ExprA::prim(Prim::MapP, &[element.clone(), Type::Int], ExprA::tuple(f.clone(), xs))
+            ExprA::prim(
+                Prim::MapP,
+                &[element.clone(), Type::Int],
+                ExprA::tuple(f.clone(), xs),
+            )
         };
         let array = |text: &str| vectorise(&lambda_c(text));
         let result = Type::array(Type::Int);
@@ -208,7 +240,10 @@ fn primitive_laws_of_figure_6_1() {
     with_large_stack(|| {
         let samples: Vec<(&str, Type)> = vec![
             ("[1, 2, 3]", Type::Int),
-            ("[(1, true), (2, false), (3, true)]", Type::prod(Type::Int, Type::Bool)),
+            (
+                "[(1, true), (2, false), (3, true)]",
+                Type::prod(Type::Int, Type::Bool),
+            ),
             (
                 "[Left<Int, Bool> 1, Right<Int, Bool> true, Left<Int, Bool> 3]",
                 Type::sum(Type::Int, Type::Bool),
@@ -218,16 +253,25 @@ fn primitive_laws_of_figure_6_1() {
         for (text, element) in samples {
             let xs = vectorise(&lambda_c(text));
             let array = Type::array(element.clone());
-            let one = |p: Prim, argument: ExprA| ExprA::prim(p, std::slice::from_ref(&element), argument);
+            let one =
+                |p: Prim, argument: ExprA| ExprA::prim(p, std::slice::from_ref(&element), argument);
             let len = |xs: ExprA| one(Prim::LenP, xs);
             // len/rep with ⊥: lenP (repP⟨n, ⊥⟩) ≅ n.
             let bottom = ExprA::prim(Prim::Bottom, std::slice::from_ref(&element), ExprA::unit());
             let rep_bottom = one(Prim::RepP, ExprA::tuple(ExprA::int(4), bottom));
-            assert_eq!(read_a(&len(rep_bottom), &Type::Int), Observation::Int(4), "len/rep ⊥ at {element}");
+            assert_eq!(
+                read_a(&len(rep_bottom), &Type::Int),
+                Observation::Int(4),
+                "len/rep ⊥ at {element}"
+            );
             // rep/nil: repP⟨0, x⟩ ≅ nilP.
             let x = one(Prim::IndexP, ExprA::tuple(xs.clone(), ExprA::int(0)));
             let rep_zero = one(Prim::RepP, ExprA::tuple(ExprA::int(0), x.clone()));
-            assert_eq!(read_a(&rep_zero, &array), Observation::Array(vec![]), "rep/nil at {element}");
+            assert_eq!(
+                read_a(&rep_zero, &array),
+                Observation::Array(vec![]),
+                "rep/nil at {element}"
+            );
             // rep/concat: repP⟨1,x⟩ ++ repP⟨2,x⟩ ≅ repP⟨3,x⟩.
             let rep = |n: i64| one(Prim::RepP, ExprA::tuple(ExprA::int(n), x.clone()));
             assert_eq!(
@@ -245,17 +289,26 @@ fn primitive_laws_of_figure_6_1() {
             );
             // combine/concat: combineP⟨F…F T…T, ⟨xs, ys⟩⟩ ≅ xs ++ ys.
             let flags = vectorise(&lambda_c("[false, false, false, true, true, true]"));
-            let combined = one(Prim::CombineP, ExprA::tuple(flags, ExprA::tuple(xs.clone(), xs.clone())));
+            let combined = one(
+                Prim::CombineP,
+                ExprA::tuple(flags, ExprA::tuple(xs.clone(), xs.clone())),
+            );
             assert_eq!(
                 read_a(&combined, &array),
-                read_a(&one(Prim::ConcatP, ExprA::tuple(xs.clone(), xs.clone())), &array),
+                read_a(
+                    &one(Prim::ConcatP, ExprA::tuple(xs.clone(), xs.clone())),
+                    &array
+                ),
                 "combine/concat at {element}"
             );
             // pack/take: packP⟨T F F, xs⟩ ≅ takeP⟨1, xs⟩.
             let flags = vectorise(&lambda_c("[true, false, false]"));
             assert_eq!(
                 read_a(&one(Prim::PackP, ExprA::tuple(flags, xs.clone())), &array),
-                read_a(&one(Prim::TakeP, ExprA::tuple(ExprA::int(1), xs.clone())), &array),
+                read_a(
+                    &one(Prim::TakeP, ExprA::tuple(ExprA::int(1), xs.clone())),
+                    &array
+                ),
                 "pack/take at {element}"
             );
             // attach/len: attachP⟨lenP xs, xs⟩ ≅ xs.
@@ -264,7 +317,11 @@ fn primitive_laws_of_figure_6_1() {
                 std::slice::from_ref(&element),
                 ExprA::tuple(len(xs.clone()), xs.clone()),
             );
-            assert_eq!(read_a(&attach, &array), read_a(&xs, &array), "attach/len at {element}");
+            assert_eq!(
+                read_a(&attach, &array),
+                read_a(&xs, &array),
+                "attach/len at {element}"
+            );
         }
     });
 }
@@ -277,11 +334,16 @@ fn printed_programs_parse_back_to_the_same_term() {
         for entry in std::fs::read_dir(directory).expect("tests/nested") {
             let path = entry.expect("entry").path();
             let text = std::fs::read_to_string(&path).expect("readable");
-            let checked = typing_p::check_program(&parse_program(FileId(0), &text).expect("parses"))
-                .expect("checks");
+            let checked =
+                typing_p::check_program(&parse_program(FileId(0), &text).expect("parses"))
+                    .expect("checks");
             let printed = checked.to_string();
-            let reparsed = parse_program(FileId(0), &printed)
-                .unwrap_or_else(|d| panic!("{}: printed form does not parse: {d:?}\n{printed}", path.display()));
+            let reparsed = parse_program(FileId(0), &printed).unwrap_or_else(|d| {
+                panic!(
+                    "{}: printed form does not parse: {d:?}\n{printed}",
+                    path.display()
+                )
+            });
             let rechecked = typing_p::check_program(&reparsed).expect("printed form checks");
             assert_eq!(rechecked, checked, "{}", path.display());
             count += 1;
@@ -305,5 +367,8 @@ fn a_constant_of_the_wrong_arity_is_a_located_error_not_a_panic() {
     let parsed = parse_program(FileId(0), text).expect("parses");
     let error = typing_p::check_program(&parsed).expect_err("wrong arity");
     assert_eq!(error.rule, "CONST");
-    assert!(error.message.contains("expects 1 type argument"), "{error:?}");
+    assert!(
+        error.message.contains("expects 1 type argument"),
+        "{error:?}"
+    );
 }

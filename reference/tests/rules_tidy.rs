@@ -19,7 +19,8 @@ fn listed_rules() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(path).expect("proofs-notes/rules.toml");
     let mut rules = Vec::new();
     let mut current: Option<(Option<String>, Option<String>)> = None;
-    let flush = |current: &mut Option<(Option<String>, Option<String>)>, rules: &mut Vec<(String, String)>| {
+    let flush = |current: &mut Option<(Option<String>, Option<String>)>,
+                 rules: &mut Vec<(String, String)>| {
         if let Some((id, paper)) = current.take() {
             let id = id.expect("every [[rule]] has an id");
             let paper = paper.unwrap_or_else(|| panic!("rule {id} has no paper"));
@@ -69,7 +70,10 @@ const PAPERS: [&str; 4] = ["ICFP18", "ICFP99", "TFP18", "L05"];
 /// it starts with a paper prefix, up to the end of the line.
 fn tags_in_source() -> BTreeMap<String, usize> {
     let mut files = Vec::new();
-    source_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut files);
+    source_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
     let mut tags = BTreeMap::new();
     for file in files {
         let text = std::fs::read_to_string(&file).expect("readable source");
@@ -137,5 +141,9 @@ fn every_listed_rule_fires_on_the_test_programs() {
         .map(|(id, _)| id)
         .filter(|id| !fired.contains_key(id.as_str()))
         .collect();
-    assert!(never.is_empty(), "rules that never fire:\n{}", never.join("\n"));
+    assert!(
+        never.is_empty(),
+        "rules that never fire:\n{}",
+        never.join("\n")
+    );
 }

@@ -36,7 +36,10 @@ pub struct Args {
 }
 
 fn parse_duration(text: &str) -> Option<Duration> {
-    let (number, unit) = text.split_at(text.find(|c: char| !c.is_ascii_digit()).unwrap_or(text.len()));
+    let (number, unit) = text.split_at(
+        text.find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(text.len()),
+    );
     let n: u64 = number.parse().ok()?;
     match unit {
         "" | "s" => Some(Duration::from_secs(n)),
@@ -56,7 +59,10 @@ pub fn run(args: Args) -> ExitCode {
     }
     let time = match args.time.as_deref().map(parse_duration) {
         Some(None) => {
-            eprintln!("runestone fuzz: cannot read the duration `{}` (use 30s, 5m, 1h)", args.time.unwrap_or_default());
+            eprintln!(
+                "runestone fuzz: cannot read the duration `{}` (use 30s, 5m, 1h)",
+                args.time.unwrap_or_default()
+            );
             return ExitCode::from(2);
         }
         Some(Some(duration)) => Some(duration),
@@ -64,7 +70,11 @@ pub fn run(args: Args) -> ExitCode {
     };
     let config = CampaignConfig {
         seed: args.seed,
-        count: if time.is_some() { None } else { Some(args.count.unwrap_or(1000)) },
+        count: if time.is_some() {
+            None
+        } else {
+            Some(args.count.unwrap_or(1000))
+        },
         time,
         jobs: args.jobs.max(1),
         term_budget: args.size,
@@ -101,7 +111,10 @@ pub fn run(args: Args) -> ExitCode {
         progress.ill_typed,
         progress.violations
     );
-    println!("\n{:<50} {:>8} {:>8} {:>8}", "check", "holds", "unknown", "violated");
+    println!(
+        "\n{:<50} {:>8} {:>8} {:>8}",
+        "check", "holds", "unknown", "violated"
+    );
     for (check, (holds, unknown, violated)) in &summary.verdicts {
         println!("{check:<50} {holds:>8} {unknown:>8} {violated:>8}");
     }

@@ -8,7 +8,7 @@
 use reference::nested::concrete::expected_observation;
 use reference::nested::machine::with_large_stack;
 use reference::nested::pipeline::{run_source, Options, Rejection, Report};
-use reference::nested::theorems::{Outcome, Verdict};
+use reference::nested::theorems::Verdict;
 use spec::source::SourceMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -106,8 +106,14 @@ fn print_report(report: &Report, stages: &[Stage]) {
         }
     }
     println!("type       {}", report.type_p);
-    println!("λC         {}   ({} steps)", report.outcome_c, report.steps_c);
-    println!("λA         {}   ({} steps)", report.outcome_a, report.steps_a);
+    println!(
+        "λC         {}   ({} steps)",
+        report.outcome_c, report.steps_c
+    );
+    println!(
+        "λA         {}   ({} steps)",
+        report.outcome_a, report.steps_a
+    );
     for check in &report.checks {
         let verdict = match &check.verdict {
             Verdict::Holds => "holds".to_string(),
@@ -116,5 +122,4 @@ fn print_report(report: &Report, stages: &[Stage]) {
         };
         println!("check      {:<48} {verdict}", check.name);
     }
-    let _ = Outcome::Unknown(String::new());
 }

@@ -275,8 +275,12 @@ pub fn run_campaign(
     let (sender, receiver) = mpsc::channel();
     let mut workers = Vec::new();
     for _ in 0..config.jobs.max(1) {
-        let (config, next_index, stop, sender) =
-            (config.clone(), next_index.clone(), stop.clone(), sender.clone());
+        let (config, next_index, stop, sender) = (
+            config.clone(),
+            next_index.clone(),
+            stop.clone(),
+            sender.clone(),
+        );
         let worker = std::thread::Builder::new()
             .stack_size(512 << 20)
             .spawn(move || loop {

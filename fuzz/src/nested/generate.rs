@@ -90,7 +90,13 @@ pub fn int_list() -> Type {
 
 /// A type; `first_order` leaves out function types.
 pub fn generate_type(choices: &mut Choices, depth: usize, first_order: bool) -> Type {
-    let options = if depth == 0 { 3 } else if first_order { 7 } else { 8 };
+    let options = if depth == 0 {
+        3
+    } else if first_order {
+        7
+    } else {
+        8
+    };
     match choices.pick(options) {
         0 => Type::Int,
         1 => Type::Bool,
@@ -141,9 +147,17 @@ impl Generator<'_, '_> {
             Type::Prod(a, b) => tuple(self.minimal(context, a), self.minimal(context, b)),
             Type::Sum(a, b) => {
                 if self.choices.pick(2) == 0 {
-                    call(Prim::Left, vec![(**a).clone(), (**b).clone()], self.minimal(context, a))
+                    call(
+                        Prim::Left,
+                        vec![(**a).clone(), (**b).clone()],
+                        self.minimal(context, a),
+                    )
                 } else {
-                    call(Prim::Right, vec![(**a).clone(), (**b).clone()], self.minimal(context, b))
+                    call(
+                        Prim::Right,
+                        vec![(**a).clone(), (**b).clone()],
+                        self.minimal(context, b),
+                    )
                 }
             }
             Type::Array(element) => match self.choices.pick(3) {
@@ -205,7 +219,8 @@ impl Generator<'_, '_> {
             3 => {
                 // (λv:σ. e) e'
                 let argument_type = generate_type(self.choices, 1, true);
-                let function = self.term(context, &Type::fun(argument_type.clone(), ty.clone()), half);
+                let function =
+                    self.term(context, &Type::fun(argument_type.clone(), ty.clone()), half);
                 let argument = self.term(context, &argument_type, half);
                 app(function, argument)
             }
@@ -234,7 +249,8 @@ impl Generator<'_, '_> {
                 // match s with Left x -> a | Right y -> b
                 let left = generate_type(self.choices, 1, true);
                 let right = generate_type(self.choices, 1, true);
-                let scrutinee = self.term(context, &Type::sum(left.clone(), right.clone()), budget / 3);
+                let scrutinee =
+                    self.term(context, &Type::sum(left.clone(), right.clone()), budget / 3);
                 let (x, y) = (self.choices.fresh_name(), self.choices.fresh_name());
                 let mut left_context = context.clone();
                 left_context.push((x.clone(), left.clone()));
@@ -269,12 +285,23 @@ impl Generator<'_, '_> {
     /// A constructor form at the top of `ty` with generated parts.
     fn structural(&mut self, context: &Context, ty: &Type, budget: usize) -> ExprP {
         match ty {
-            Type::Prod(a, b) => tuple(self.term(context, a, budget / 2), self.term(context, b, budget / 2)),
+            Type::Prod(a, b) => tuple(
+                self.term(context, a, budget / 2),
+                self.term(context, b, budget / 2),
+            ),
             Type::Sum(a, b) => {
                 if self.choices.pick(2) == 0 {
-                    call(Prim::Left, vec![(**a).clone(), (**b).clone()], self.term(context, a, budget - 1))
+                    call(
+                        Prim::Left,
+                        vec![(**a).clone(), (**b).clone()],
+                        self.term(context, a, budget - 1),
+                    )
                 } else {
-                    call(Prim::Right, vec![(**a).clone(), (**b).clone()], self.term(context, b, budget - 1))
+                    call(
+                        Prim::Right,
+                        vec![(**a).clone(), (**b).clone()],
+                        self.term(context, b, budget - 1),
+                    )
                 }
             }
             Type::Array(element) => {
@@ -283,12 +310,20 @@ impl Generator<'_, '_> {
                     .map(|_| self.term(context, element, budget / length))
                     .collect();
                 let singleton = |item: ExprP| {
-                    call(Prim::RepP, vec![(**element).clone()], tuple(e(TermP::Int(1)), item))
+                    call(
+                        Prim::RepP,
+                        vec![(**element).clone()],
+                        tuple(e(TermP::Int(1)), item),
+                    )
                 };
                 let mut iter = items.into_iter().rev();
                 let last = singleton(iter.next().unwrap_or_else(|| e(TermP::Unit)));
                 iter.fold(last, |rest, item| {
-                    call(Prim::ConcatP, vec![(**element).clone()], tuple(singleton(item), rest))
+                    call(
+                        Prim::ConcatP,
+                        vec![(**element).clone()],
+                        tuple(singleton(item), rest),
+                    )
                 })
             }
             Type::Fun(a, b) => {
@@ -300,7 +335,11 @@ impl Generator<'_, '_> {
             }
             Type::Mu(..) => {
                 let unfolded = ty.unfold().unwrap_or(Type::Unit);
-                call(Prim::In, vec![ty.clone()], self.term(context, &unfolded, budget - 1))
+                call(
+                    Prim::In,
+                    vec![ty.clone()],
+                    self.term(context, &unfolded, budget - 1),
+                )
             }
             _ => self.minimal(context, ty),
         }
@@ -341,7 +380,11 @@ impl Generator<'_, '_> {
                 let b = self.term(context, &Type::Int, half);
                 call(op, Vec::new(), tuple(a, b))
             }
-            (Type::Bool, _) => call(Prim::Not, Vec::new(), self.term(context, &Type::Bool, budget - 1)),
+            (Type::Bool, _) => call(
+                Prim::Not,
+                Vec::new(),
+                self.term(context, &Type::Bool, budget - 1),
+            ),
             (Type::Array(element), 0) => {
                 // mapP (λx:σ. e, xs)
                 let source = generate_type(self.choices, 1, true);
@@ -376,13 +419,21 @@ impl Generator<'_, '_> {
                     vec![(**element).clone(), Type::Bool],
                     tuple(lam(x, (**element).clone(), predicate), var(&v)),
                 );
-                let body = call(Prim::PackP, vec![(**element).clone()], tuple(flags, var(&v)));
+                let body = call(
+                    Prim::PackP,
+                    vec![(**element).clone()],
+                    tuple(flags, var(&v)),
+                );
                 app(lam(v, ty.clone(), body), xs)
             }
             (Type::Array(element), 3) => {
                 let n = self.index_term(context, half);
                 let xs = self.term(context, ty, half);
-                let p = if self.choices.pick(2) == 0 { Prim::TakeP } else { Prim::DropP };
+                let p = if self.choices.pick(2) == 0 {
+                    Prim::TakeP
+                } else {
+                    Prim::DropP
+                };
                 call(p, vec![(**element).clone()], tuple(n, xs))
             }
             (Type::Array(element), 4) => {
@@ -418,9 +469,8 @@ impl Generator<'_, '_> {
                         var(&f),
                     ),
                 );
-                let pack = |flags: ExprP| {
-                    call(Prim::PackP, vec![element.clone()], tuple(flags, var(&v)))
-                };
+                let pack =
+                    |flags: ExprP| call(Prim::PackP, vec![element.clone()], tuple(flags, var(&v)));
                 let body = call(
                     Prim::CombineP,
                     vec![element.clone()],
@@ -444,7 +494,11 @@ impl Generator<'_, '_> {
                         vec![(**a).clone(), (**b).clone()],
                         tuple(lam(x, (**a).clone(), body), var(&v)),
                     );
-                    let zipped = call(Prim::ZipP, vec![(**a).clone(), (**b).clone()], tuple(var(&v), ys));
+                    let zipped = call(
+                        Prim::ZipP,
+                        vec![(**a).clone(), (**b).clone()],
+                        tuple(var(&v), ys),
+                    );
                     app(lam(v, Type::array((**a).clone()), zipped), xs)
                 }
                 _ => self.structural(context, ty, budget),
@@ -463,11 +517,7 @@ impl Generator<'_, '_> {
                     vec![source.clone(), (**element).clone()],
                     tuple(lam(inner_name, source.clone(), body), var(&outer)),
                 );
-                let summed = call(
-                    Prim::LenP,
-                    vec![(**element).clone()],
-                    inner_map,
-                );
+                let summed = call(Prim::LenP, vec![(**element).clone()], inner_map);
                 let xss = self.term(context, &Type::array(Type::array(source.clone())), half);
                 let lengths = call(
                     Prim::MapP,
@@ -479,7 +529,10 @@ impl Generator<'_, '_> {
                 call(
                     Prim::MapP,
                     vec![Type::Int, (**element).clone()],
-                    tuple(lam(self.choices.fresh_name(), Type::Int, element_value), lengths),
+                    tuple(
+                        lam(self.choices.fresh_name(), Type::Int, element_value),
+                        lengths,
+                    ),
                 )
             }
             _ => self.minimal(context, ty),
@@ -517,7 +570,11 @@ impl Generator<'_, '_> {
                 ),
             ),
         );
-        let recursive = e(TermP::Mu(f, function_type, Box::new(lam(n, Type::Int, body))));
+        let recursive = e(TermP::Mu(
+            f,
+            function_type,
+            Box::new(lam(n, Type::Int, body)),
+        ));
         app(recursive, e(TermP::Int(self.choices.pick(4) as i64)))
     }
 }

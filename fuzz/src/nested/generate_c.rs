@@ -68,7 +68,10 @@ impl GeneratorC<'_, '_> {
                     call(
                         Prim::RepP,
                         vec![(**element).clone()],
-                        ExprC::tuple(ExprC::int(self.choices.pick(3) as i64 + 1), self.minimal(gamma, element)),
+                        ExprC::tuple(
+                            ExprC::int(self.choices.pick(3) as i64 + 1),
+                            self.minimal(gamma, element),
+                        ),
                     )
                 }
             }
@@ -114,7 +117,13 @@ impl GeneratorC<'_, '_> {
             ));
         }
         let environment = self.term(gamma, &environment_type, budget / 2);
-        ExprC::new(TermC::Closure(code, environment_type, a.clone(), b.clone(), environment))
+        ExprC::new(TermC::Closure(
+            code,
+            environment_type,
+            a.clone(),
+            b.clone(),
+            environment,
+        ))
     }
 
     /// A term of type `ty` under `Γ = gamma`.
@@ -128,7 +137,9 @@ impl GeneratorC<'_, '_> {
         match self.choices.pick(forms + if restricted { 0 } else { 4 }) {
             0 => self.minimal(gamma, ty),
             1 => match ty {
-                Type::Prod(a, b) => ExprC::tuple(self.term(gamma, a, half), self.term(gamma, b, half)),
+                Type::Prod(a, b) => {
+                    ExprC::tuple(self.term(gamma, a, half), self.term(gamma, b, half))
+                }
                 Type::Clo(a, b) => self.closure(gamma, a, b, budget),
                 _ => self.minimal(gamma, ty),
             },
@@ -156,10 +167,14 @@ impl GeneratorC<'_, '_> {
             }
             5 => {
                 // case⟨⟨c1, c2⟩, s⟩
-                let (left, right) = (generate_type(self.choices, 1, true), generate_type(self.choices, 1, true));
+                let (left, right) = (
+                    generate_type(self.choices, 1, true),
+                    generate_type(self.choices, 1, true),
+                );
                 let c1 = self.closure(gamma, &left, ty, budget / 3);
                 let c2 = self.closure(gamma, &right, ty, budget / 3);
-                let scrutinee = self.term(gamma, &Type::sum(left.clone(), right.clone()), budget / 3);
+                let scrutinee =
+                    self.term(gamma, &Type::sum(left.clone(), right.clone()), budget / 3);
                 call(
                     Prim::Case,
                     vec![left, right, ty.clone()],
@@ -187,24 +202,47 @@ impl GeneratorC<'_, '_> {
             Type::Int => match self.choices.pick(3) {
                 0 => {
                     let op = [Prim::Add, Prim::Sub, Prim::Mul][self.choices.pick(3)];
-                    call(op, Vec::new(), ExprC::tuple(self.term(gamma, ty, half), self.term(gamma, ty, half)))
+                    call(
+                        op,
+                        Vec::new(),
+                        ExprC::tuple(self.term(gamma, ty, half), self.term(gamma, ty, half)),
+                    )
                 }
                 1 => {
                     let element = generate_type(self.choices, 1, true);
-                    call(Prim::LenP, vec![element.clone()], self.term(gamma, &Type::array(element), budget - 1))
+                    call(
+                        Prim::LenP,
+                        vec![element.clone()],
+                        self.term(gamma, &Type::array(element), budget - 1),
+                    )
                 }
-                _ => call(Prim::SumP, Vec::new(), self.term(gamma, &Type::array(Type::Int), budget - 1)),
+                _ => call(
+                    Prim::SumP,
+                    Vec::new(),
+                    self.term(gamma, &Type::array(Type::Int), budget - 1),
+                ),
             },
             Type::Bool => {
                 let op = [Prim::Lt, Prim::Eq, Prim::Le][self.choices.pick(3)];
-                call(op, Vec::new(), ExprC::tuple(self.term(gamma, &Type::Int, half), self.term(gamma, &Type::Int, half)))
+                call(
+                    op,
+                    Vec::new(),
+                    ExprC::tuple(
+                        self.term(gamma, &Type::Int, half),
+                        self.term(gamma, &Type::Int, half),
+                    ),
+                )
             }
             Type::Array(element) => match self.choices.pick(4) {
                 0 => {
                     let sigma = generate_type(self.choices, 1, true);
                     let closure = self.closure(gamma, &sigma, element, half);
                     let xs = self.term(gamma, &Type::array(sigma.clone()), half);
-                    call(Prim::MapP, vec![sigma, (**element).clone()], ExprC::tuple(closure, xs))
+                    call(
+                        Prim::MapP,
+                        vec![sigma, (**element).clone()],
+                        ExprC::tuple(closure, xs),
+                    )
                 }
                 1 => call(
                     Prim::ConcatP,
@@ -214,12 +252,19 @@ impl GeneratorC<'_, '_> {
                 2 => {
                     let flags = self.term(gamma, &Type::array(Type::Bool), half);
                     let xs = self.term(gamma, ty, half);
-                    call(Prim::PackP, vec![(**element).clone()], ExprC::tuple(flags, xs))
+                    call(
+                        Prim::PackP,
+                        vec![(**element).clone()],
+                        ExprC::tuple(flags, xs),
+                    )
                 }
                 _ => call(
                     Prim::RepP,
                     vec![(**element).clone()],
-                    ExprC::tuple(ExprC::int(self.choices.pick(4) as i64), self.term(gamma, element, budget - 1)),
+                    ExprC::tuple(
+                        ExprC::int(self.choices.pick(4) as i64),
+                        self.term(gamma, element, budget - 1),
+                    ),
                 ),
             },
             _ => self.minimal(gamma, ty),

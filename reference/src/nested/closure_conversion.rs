@@ -119,7 +119,13 @@ pub fn convert(context: &ConversionContext, e: &ExprP) -> ExprC {
                 Type::prod(environment_type.clone(), v1.clone()),
                 ExprC::app(constant, ExprC::proj(ExprC::bullet(), 2)),
             );
-            ExprC::new(TermC::Closure(code, environment_type, v1, v2, ExprC::unit()))
+            ExprC::new(TermC::Closure(
+                code,
+                environment_type,
+                v1,
+                v2,
+                ExprC::unit(),
+            ))
         }
         // L05 Fig5.5 C-Var
         TermP::Var(name) => {

@@ -93,8 +93,12 @@ fn lex(file: FileId, text: &str) -> Result<Vec<Lexeme>, Diagnostic> {
                 end: i,
                 spaced,
             });
-        } else if c.is_ascii_alphabetic() || (c == b'_' && i + 1 < bytes.len() && bytes[i + 1].is_ascii_alphanumeric()) {
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'\'') {
+        } else if c.is_ascii_alphabetic()
+            || (c == b'_' && i + 1 < bytes.len() && bytes[i + 1].is_ascii_alphanumeric())
+        {
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b'\'')
+            {
                 i += 1;
             }
             out.push(Lexeme {
@@ -108,7 +112,10 @@ fn lex(file: FileId, text: &str) -> Result<Vec<Lexeme>, Diagnostic> {
                 let ch = text[i..].chars().next().unwrap_or('?');
                 return Err(Diagnostic::error(format!("unexpected character `{ch}`"))
                     .with_code("syntax")
-                    .with_primary(Span::new(file, i, i + ch.len_utf8()), "not part of the λP syntax"));
+                    .with_primary(
+                        Span::new(file, i, i + ch.len_utf8()),
+                        "not part of the λP syntax",
+                    ));
             };
             i += symbol.len();
             out.push(Lexeme {
@@ -211,7 +218,10 @@ impl Parser {
         };
         Diagnostic::error(format!("{message}, found {found}"))
             .with_code("syntax")
-            .with_primary(Span::new(self.file, lexeme.start, lexeme.end), message.to_string())
+            .with_primary(
+                Span::new(self.file, lexeme.start, lexeme.end),
+                message.to_string(),
+            )
     }
     fn is_symbol(&self, symbol: &str) -> bool {
         matches!(self.peek(), Token::Symbol(s) if *s == symbol)
@@ -357,14 +367,20 @@ impl Parser {
             };
             self.expect_symbol("->")?;
             let body = self.expr()?;
-            return Ok(ExprP::new(TermP::Lam(name, ty, Box::new(body)), self.span_from(start)));
+            return Ok(ExprP::new(
+                TermP::Lam(name, ty, Box::new(body)),
+                self.span_from(start),
+            ));
         }
         if self.is_keyword("mu") {
             self.advance();
             let (name, ty) = self.typed_binder()?;
             self.expect_symbol("->")?;
             let body = self.expr()?;
-            return Ok(ExprP::new(TermP::Mu(name, ty, Box::new(body)), self.span_from(start)));
+            return Ok(ExprP::new(
+                TermP::Mu(name, ty, Box::new(body)),
+                self.span_from(start),
+            ));
         }
         if self.is_keyword("let") || self.is_keyword("letrec") {
             let recursive = self.is_keyword("letrec");
@@ -391,7 +407,10 @@ impl Parser {
                 bound = ExprP::new(TermP::Mu(name.clone(), ty, Box::new(bound)), bound_span);
             }
             let function = ExprP::new(TermP::Lam(name, ty, Box::new(body)), span);
-            return Ok(ExprP::new(TermP::App(Box::new(function), Box::new(bound)), span));
+            return Ok(ExprP::new(
+                TermP::App(Box::new(function), Box::new(bound)),
+                span,
+            ));
         }
         if self.is_keyword("if") {
             self.advance();
@@ -402,16 +421,27 @@ impl Parser {
             let else_branch = self.expr()?;
             let span = self.span_from(start);
             let branch = |body: ExprP| {
-                ExprP::new(TermP::Lam("_".into(), Some(Type::Unit), Box::new(body)), span)
+                ExprP::new(
+                    TermP::Lam("_".into(), Some(Type::Unit), Box::new(body)),
+                    span,
+                )
             };
             let scrutinee = ExprP::new(
                 TermP::App(
-                    Box::new(ExprP::new(TermP::Const(Prim::BoolToSum, Some(Vec::new())), span)),
+                    Box::new(ExprP::new(
+                        TermP::Const(Prim::BoolToSum, Some(Vec::new())),
+                        span,
+                    )),
                     Box::new(condition),
                 ),
                 span,
             );
-            return Ok(case_expression(branch(else_branch), branch(then_branch), scrutinee, span));
+            return Ok(case_expression(
+                branch(else_branch),
+                branch(then_branch),
+                scrutinee,
+                span,
+            ));
         }
         if self.is_keyword("match") {
             self.advance();
@@ -445,7 +475,10 @@ impl Parser {
         let (name, ty) = self.typed_binder()?;
         self.expect_symbol("->")?;
         let body = self.expr()?;
-        Ok(ExprP::new(TermP::Lam(name, Some(ty), Box::new(body)), self.span_from(start)))
+        Ok(ExprP::new(
+            TermP::Lam(name, Some(ty), Box::new(body)),
+            self.span_from(start),
+        ))
     }
 
     fn binary(&self, prim: Prim, left: ExprP, right: ExprP, start: usize) -> ExprP {
@@ -589,14 +622,20 @@ impl Parser {
                 match self.peek().clone() {
                     Token::Int(i) => {
                         self.advance();
-                        Ok(ExprP::new(TermP::Int(i.wrapping_neg()), self.span_from(start)))
+                        Ok(ExprP::new(
+                            TermP::Int(i.wrapping_neg()),
+                            self.span_from(start),
+                        ))
                     }
                     _ => Err(self.error_here("expected an integer after `-`")),
                 }
             }
             Token::Ident(name) if name == "true" || name == "false" => {
                 self.advance();
-                Ok(ExprP::new(TermP::Bool(name == "true"), self.span_from(start)))
+                Ok(ExprP::new(
+                    TermP::Bool(name == "true"),
+                    self.span_from(start),
+                ))
             }
             Token::Ident(name) => {
                 if let Some(prim) = Prim::from_name(&name) {
@@ -621,7 +660,10 @@ impl Parser {
                     } else {
                         None
                     };
-                    return Ok(ExprP::new(TermP::Const(prim, type_args), self.span_from(start)));
+                    return Ok(ExprP::new(
+                        TermP::Const(prim, type_args),
+                        self.span_from(start),
+                    ));
                 }
                 let name = self.variable()?;
                 Ok(ExprP::new(TermP::Var(name), self.span_from(start)))
@@ -648,9 +690,8 @@ impl Parser {
             Token::Symbol("[") => {
                 self.advance();
                 if self.is_symbol("]") {
-                    return Err(self.error_here(
-                        "an empty array needs its element type: write `nilP<t> ()`",
-                    ));
+                    return Err(self
+                        .error_here("an empty array needs its element type: write `nilP<t> ()`"));
                 }
                 let mut items = vec![self.expr()?];
                 while self.is_symbol(",") {
@@ -675,7 +716,8 @@ impl Parser {
                         item_span,
                     )
                 };
-                let mut result = singleton(items.pop().unwrap_or_else(|| ExprP::new(TermP::Unit, span)));
+                let mut result =
+                    singleton(items.pop().unwrap_or_else(|| ExprP::new(TermP::Unit, span)));
                 while let Some(item) = items.pop() {
                     let argument = ExprP::new(
                         TermP::Tuple(Box::new(singleton(item)), Box::new(result)),

@@ -11,13 +11,15 @@ use super::flatten::vectorise;
 use super::lambda_a::{ExprA, TermA};
 use super::lambda_c::{ExprC, TermC};
 use super::machine::{ByNeed, Evaluator, Stop};
+use super::observation::Observation;
 use super::pipeline::{run_source, Options, Report};
 use super::reduce_a::LambdaA;
-use super::theorems::{flattening_is_correct, flattening_is_type_correct, observe_a, observe_c, Outcome};
+use super::theorems::{
+    flattening_is_correct, flattening_is_type_correct, observe_a, observe_c, Outcome,
+};
 use super::types::Type;
 use super::typing_a::check_program;
 use super::typing_c;
-use super::observation::Observation;
 use spec::source::SourceMap;
 use std::path::Path;
 use std::rc::Rc;
@@ -77,7 +79,13 @@ pub fn constructed_terms() -> Vec<String> {
     );
     // ⟨⟨⟨code, 0⟩.1, ⟨⟩, Int, Int, ⟨⟩⟩⟩ † 41: closure code to WHNF.
     let code = ExprC::proj(ExprC::tuple(add_one_code(), ExprC::int(0)), 1);
-    let closure = ExprC::new(TermC::Closure(code, Type::Unit, Type::Int, Type::Int, ExprC::unit()));
+    let closure = ExprC::new(TermC::Closure(
+        code,
+        Type::Unit,
+        Type::Int,
+        Type::Int,
+        ExprC::unit(),
+    ));
     check_lambda_c(
         "closure-code-congruence",
         &ExprC::clo_app(closure, ExprC::int(41)),
@@ -195,7 +203,10 @@ pub fn run_all() -> Vec<String> {
         match run_program(&name, &text) {
             Ok(report) => {
                 for violation in report.violations() {
-                    failures.push(format!("{name}: {} {:?}", violation.name, violation.verdict));
+                    failures.push(format!(
+                        "{name}: {} {:?}",
+                        violation.name, violation.verdict
+                    ));
                 }
             }
             Err(rejection) => failures.push(format!("{name}: {rejection}")),

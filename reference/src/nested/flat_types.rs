@@ -125,7 +125,10 @@ pub fn association(ty: &Type) -> TypeA {
             let (a, b) = (association(a), association(b));
             TypeA::tuple(
                 TypeA::sum(a.clone().proj(1), b.clone().proj(1)),
-                TypeA::prod(bool_association().proj(2), TypeA::prod(a.proj(2), b.proj(2))),
+                TypeA::prod(
+                    bool_association().proj(2),
+                    TypeA::prod(a.proj(2), b.proj(2)),
+                ),
             )
         }
         Type::Fun(a, b) => {
@@ -189,12 +192,9 @@ pub fn flat_array(ty: &Type) -> TypeA {
 /// β-normal form: every `⟨τ1,τ2⟩.i` reduced.
 pub fn normalise(ty: &TypeA) -> TypeA {
     match ty {
-        TypeA::Var(_)
-        | TypeA::Int
-        | TypeA::Bool
-        | TypeA::ArrInt
-        | TypeA::ArrBool
-        | TypeA::Unit => ty.clone(),
+        TypeA::Var(_) | TypeA::Int | TypeA::Bool | TypeA::ArrInt | TypeA::ArrBool | TypeA::Unit => {
+            ty.clone()
+        }
         TypeA::Prod(a, b) => TypeA::prod(normalise(a), normalise(b)),
         TypeA::Sum(a, b) => TypeA::sum(normalise(a), normalise(b)),
         TypeA::Fun(a, b) => TypeA::fun(normalise(a), normalise(b)),
@@ -219,7 +219,9 @@ pub fn kind_of(delta: &mut Vec<Rc<str>>, ty: &TypeA) -> Result<Kind, KindError> 
             if delta.contains(name) {
                 Ok(Kind::StarStar)
             } else {
-                Err(KindError(format!("VAR-TYPE: type variable {name} is not in Δ")))
+                Err(KindError(format!(
+                    "VAR-TYPE: type variable {name} is not in Δ"
+                )))
             }
         }
         TypeA::Int | TypeA::Bool | TypeA::ArrInt | TypeA::ArrBool | TypeA::Unit => {

@@ -97,11 +97,19 @@ pub fn lifting_context(parameter: &Type) -> ExprA {
 }
 
 fn rep(ty: &Type, l: &ExprA, x: ExprA) -> ExprA {
-    ExprA::prim(Prim::RepP, std::slice::from_ref(ty), ExprA::tuple(l.clone(), x))
+    ExprA::prim(
+        Prim::RepP,
+        std::slice::from_ref(ty),
+        ExprA::tuple(l.clone(), x),
+    )
 }
 
 fn attach(ty: &Type, l: &ExprA, xs: ExprA) -> ExprA {
-    ExprA::aux(AuxPrim::AttachP, std::slice::from_ref(ty), ExprA::tuple(l.clone(), xs))
+    ExprA::aux(
+        AuxPrim::AttachP,
+        std::slice::from_ref(ty),
+        ExprA::tuple(l.clone(), xs),
+    )
 }
 
 /// `L[l, e]`.
@@ -168,11 +176,7 @@ pub fn lift(l: &ExprA, e: &ExprC) -> ExprA {
         // L05 Fig5.8 L-Proj
         TermC::Proj(inner, i) => {
             fire("L05 Fig5.8 L-Proj");
-            attach(
-                e.ty(),
-                l,
-                ExprA::proj(ExprA::proj(lift(l, inner), 2), *i),
-            )
+            attach(e.ty(), l, ExprA::proj(ExprA::proj(lift(l, inner), 2), *i))
         }
         // L05 Fig5.8 L-Clo
         TermC::Closure(code, t1, t2, t3, env) => {

@@ -150,6 +150,9 @@ impl<C: Calculus> Evaluator<C::Term> for SmallStep<C> {
 /// Maximum nesting of forced subterms before evaluation gives up (unknown).
 pub const MAX_DEPTH: usize = 20_000;
 
+/// A memoised term (kept alive so its identity stays unique) and its WHNF or ⊥.
+type Memo<T> = (T, Result<T, String>);
+
 /// The call-by-need driver.
 pub struct ByNeed<C: Calculus> {
     pub fuel: u64,
@@ -157,7 +160,7 @@ pub struct ByNeed<C: Calculus> {
     depth: usize,
     /// Memo: term identity ↦ (the term, kept alive so the identity stays
     /// unique; its WHNF or ⊥).
-    memo: HashMap<usize, (C::Term, Result<C::Term, String>)>,
+    memo: HashMap<usize, Memo<C::Term>>,
 }
 
 impl<C: Calculus> ByNeed<C> {

@@ -6,8 +6,8 @@
 
 pub mod closure_conversion;
 pub mod concrete;
-pub mod exercises;
 pub mod constants;
+pub mod exercises;
 pub mod flat_types;
 pub mod flatten;
 pub mod lambda_a;

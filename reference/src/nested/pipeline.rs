@@ -91,8 +91,11 @@ pub fn front_end(file: FileId, text: &str) -> Result<ExprP, Diagnostic> {
 pub fn run_checked(program: &ExprP, options: &Options) -> Result<Report, Rejection> {
     let type_p = program.ty().clone();
     let converted = convert_program(program);
-    let annotated = typing_c::check_program(&converted)
-        .map_err(|e| Rejection::Internal(format!("closure conversion produced an ill-typed term: {e}")))?;
+    let annotated = typing_c::check_program(&converted).map_err(|e| {
+        Rejection::Internal(format!(
+            "closure conversion produced an ill-typed term: {e}"
+        ))
+    })?;
     let check = CheckResult {
         name: "T4 closure conversion preserves types",
         verdict: theorems::closure_conversion_preserves_types(&type_p, annotated.ty()),
@@ -116,7 +119,7 @@ pub fn run_lambda_c(annotated: &ExprC, options: &Options) -> Report {
     });
     checks.push(CheckResult {
         name: "Thm 5.27(2) L[l,e] : F[[:t:]]",
-        verdict: theorems::lifting_is_type_correct(&annotated, &type_c, 3),
+        verdict: theorems::lifting_is_type_correct(annotated, &type_c, 3),
     });
     let type_a = match super::typing_a::check_program(&flattened) {
         Ok(ty) => ty.to_string(),

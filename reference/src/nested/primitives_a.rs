@@ -196,8 +196,7 @@ fn is_lifted(prim: Prim) -> impl Fn(&ConstA) -> bool {
 /// The value `in↑ v` at `path`: returns `v`.
 fn force_in_lifted(argument: &ExprA, path: &[usize]) -> Forced<ExprA> {
     let value = force(argument, path)?;
-    constructor_payload(&value, &is_lifted(Prim::In))
-        .map_or_else(|| bottom("expected `in↑ v`"), Ok)
+    constructor_payload(&value, &is_lifted(Prim::In)).map_or_else(|| bottom("expected `in↑ v`"), Ok)
 }
 
 /// The array closure at `path`.
@@ -252,7 +251,14 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
     let t = |i: usize| c.type_args[i].clone();
     match c.prim {
         // L05 AppC arithmetic
-        Prim::Add | Prim::Sub | Prim::Mul | Prim::Div | Prim::Mod | Prim::Eq | Prim::Lt | Prim::Le => {
+        Prim::Add
+        | Prim::Sub
+        | Prim::Mul
+        | Prim::Div
+        | Prim::Mod
+        | Prim::Eq
+        | Prim::Lt
+        | Prim::Le => {
             fire("L05 AppC arithmetic");
             force_tuple(argument, &[])?;
             let a = force_int(argument, &[0])?;
@@ -370,9 +376,8 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         // Extension: L05 AppC takeP
         Prim::TakeP => {
             fire("L05 AppC takeP");
-            let (n, xs) = force_tuple(argument, &[])?;
+            let (_, xs) = force_tuple(argument, &[])?;
             let n_value = force_int(argument, &[0])?;
-            let _ = n;
             let indices = pair(
                 int(n_value),
                 kernel(
@@ -390,7 +395,10 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
             let length = len(&t(0), &xs);
             let indices = pair(
                 ExprA::prim(Prim::Sub, &[], pair(length.clone(), int(n))),
-                kernel(Kernel::RangeIndices, ExprA::triple(int(n), length.clone(), length)),
+                kernel(
+                    Kernel::RangeIndices,
+                    ExprA::triple(int(n), length.clone(), length),
+                ),
             );
             contract(gather(&t(0), indices, xs))
         }
@@ -568,10 +576,7 @@ fn replicate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         // Extension: L05 AppC repP-Mu
         Type::Mu(..) => {
             fire("L05 AppC repP-Mu");
-            contract(in_lifted(
-                ty,
-                rep(&unfold(ty), int(n), v(Prim::Out, ty, x)),
-            ))
+            contract(in_lifted(ty, rep(&unfold(ty), int(n), v(Prim::Out, ty, x))))
         }
         Type::Var(_) => bottom("type index is a variable"),
     }
@@ -646,7 +651,13 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
             fire("L05 AppC concat-Clo");
             force(argument, &[0])?;
             force(argument, &[1])?;
-            contract(choice_closure(a, b, selector_of_lengths(ty, &xs, &ys), xs, ys))
+            contract(choice_closure(
+                a,
+                b,
+                selector_of_lengths(ty, &xs, &ys),
+                xs,
+                ys,
+            ))
         }
         // L05 AppC concat-Array
         Type::Array(a) => {
@@ -815,7 +826,10 @@ fn pack_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
                 Kernel::PackBool
             };
             let count = bits.iter().filter(|b| **b).count() as i64;
-            contract(pair(trues, data_of(ty, count, kernel(k, pair(p2(&flags), p2(&xs))))))
+            contract(pair(
+                trues,
+                data_of(ty, count, kernel(k, pair(p2(&flags), p2(&xs)))),
+            ))
         }
         // L05 AppC packP-Prod
         Type::Prod(a, b) => {
@@ -866,14 +880,13 @@ fn pack_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
 /// `combineP_⟨τ⟩ :: Bool_.2 × (τ.2 × τ.2) → τ.2` (not in App. C; §4.4 gives the
 /// closure case).
 fn combine_arrays(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
-    let (selector, arrays) = force_tuple(argument, &[])?;
+    let (selector, _) = force_tuple(argument, &[])?;
     force_tuple(argument, &[0])?;
     let n = force_int(argument, &[0, 0])?;
     let bits = force_bools(argument, &[0, 1])?;
     let falses = bits.iter().filter(|b| !**b).count() as i64;
     let trues = bits.len() as i64 - falses;
     let (xs, ys) = force_tuple(argument, &[1])?;
-    let _ = arrays;
     let check_lengths = |argument: &ExprA| -> Forced<()> {
         let m1 = force_int(argument, &[1, 0, 0])?;
         let m2 = force_int(argument, &[1, 1, 0])?;
@@ -982,7 +995,12 @@ fn combine_arrays(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
             fire("L05 AppC combineP-Mu");
             contract(in_lifted(
                 ty,
-                combine(&unfold(ty), selector, out_lifted(ty, xs), out_lifted(ty, ys)),
+                combine(
+                    &unfold(ty),
+                    selector,
+                    out_lifted(ty, xs),
+                    out_lifted(ty, ys),
+                ),
             ))
         }
         Type::Var(_) => bottom("type index is a variable"),
@@ -1177,10 +1195,7 @@ fn gather_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
                 };
                 pair(
                     kernel(counter, p2(&new_selector)),
-                    kernel(
-                        Kernel::RankIndices(flag),
-                        pair(p2(&indices), p2(&selector)),
-                    ),
+                    kernel(Kernel::RankIndices(flag), pair(p2(&indices), p2(&selector))),
                 )
             };
             contract(pair(
@@ -1205,10 +1220,7 @@ fn gather_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
             let new_segments = gather(&Type::Int, indices.clone(), segments.clone());
             let element_indices = pair(
                 kernel(Kernel::SumInt, p2(&new_segments)),
-                kernel(
-                    Kernel::SegmentIndices,
-                    pair(p2(&indices), p2(&segments)),
-                ),
+                kernel(Kernel::SegmentIndices, pair(p2(&indices), p2(&segments))),
             );
             contract(pair(new_segments, gather(a, element_indices, data)))
         }
@@ -1245,7 +1257,11 @@ fn lifted_primitive(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
             contract(pair(
                 segments.clone(),
                 ExprA::new(TermA::ArrCloApp(
-                    array_closure(code, types.clone(), expand(&types[0], segments, environments)),
+                    array_closure(
+                        code,
+                        types.clone(),
+                        expand(&types[0], segments, environments),
+                    ),
                     p2(&nested),
                 )),
             ))
@@ -1274,7 +1290,14 @@ fn lifted_primitive(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
             ))
         }
         // Extension: L05 Lifted arithmetic
-        Prim::Add | Prim::Sub | Prim::Mul | Prim::Div | Prim::Mod | Prim::Eq | Prim::Lt | Prim::Le => {
+        Prim::Add
+        | Prim::Sub
+        | Prim::Mul
+        | Prim::Div
+        | Prim::Mod
+        | Prim::Eq
+        | Prim::Lt
+        | Prim::Le => {
             fire("L05 Lifted arithmetic");
             force_tuple(argument, &[])?;
             let n = force_int(argument, &[0])?;
@@ -1468,34 +1491,40 @@ fn unboxed_kernel(k: Kernel, argument: &ExprA) -> Forced<Decision<ExprA>> {
                 .map(|(x, _)| *x)
                 .collect(),
         ),
-        (Kernel::CombineInt, [Bs(flags), Is(xs), Is(ys)]) => {
-            match combine_values(flags, xs, ys) {
-                Some(v) => ints(v),
-                None => bottom("combine: the flags do not match the lengths"),
-            }
-        }
-        (Kernel::CombineBool, [Bs(flags), Bs(xs), Bs(ys)]) => {
-            match combine_values(flags, xs, ys) {
-                Some(v) => bools(v),
-                None => bottom("combine: the flags do not match the lengths"),
-            }
-        }
+        (Kernel::CombineInt, [Bs(flags), Is(xs), Is(ys)]) => match combine_values(flags, xs, ys) {
+            Some(v) => ints(v),
+            None => bottom("combine: the flags do not match the lengths"),
+        },
+        (Kernel::CombineBool, [Bs(flags), Bs(xs), Bs(ys)]) => match combine_values(flags, xs, ys) {
+            Some(v) => bools(v),
+            None => bottom("combine: the flags do not match the lengths"),
+        },
         (Kernel::GatherInt, [Is(indices), Is(a)]) => {
-            match indices.iter().map(|&i| index_ok(i, a.len()).then(|| a[i as usize])).collect() {
+            match indices
+                .iter()
+                .map(|&i| index_ok(i, a.len()).then(|| a[i as usize]))
+                .collect()
+            {
                 Some(v) => ints(v),
                 None => bottom("gather: index out of bounds"),
             }
         }
         (Kernel::GatherBool, [Is(indices), Bs(a)]) => {
-            match indices.iter().map(|&i| index_ok(i, a.len()).then(|| a[i as usize])).collect() {
+            match indices
+                .iter()
+                .map(|&i| index_ok(i, a.len()).then(|| a[i as usize]))
+                .collect()
+            {
                 Some(v) => bools(v),
                 None => bottom("gather: index out of bounds"),
             }
         }
-        (Kernel::SumInt, [Is(a)]) => contract(ExprA::int(
-            a.iter().fold(0i64, |s, x| s.wrapping_add(*x)),
-        )),
-        (Kernel::CountTrue, [Bs(a)]) => contract(ExprA::int(a.iter().filter(|b| **b).count() as i64)),
+        (Kernel::SumInt, [Is(a)]) => {
+            contract(ExprA::int(a.iter().fold(0i64, |s, x| s.wrapping_add(*x))))
+        }
+        (Kernel::CountTrue, [Bs(a)]) => {
+            contract(ExprA::int(a.iter().filter(|b| **b).count() as i64))
+        }
         (Kernel::CountFalse, [Bs(a)]) => {
             contract(ExprA::int(a.iter().filter(|b| !**b).count() as i64))
         }

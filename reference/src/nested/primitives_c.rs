@@ -227,7 +227,14 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
     let contract = |e: ExprC| Ok(Decision::Contract(e));
     match c.prim {
         // L05 AppB arithmetic
-        Prim::Add | Prim::Sub | Prim::Mul | Prim::Div | Prim::Mod | Prim::Eq | Prim::Lt | Prim::Le => {
+        Prim::Add
+        | Prim::Sub
+        | Prim::Mul
+        | Prim::Div
+        | Prim::Mod
+        | Prim::Eq
+        | Prim::Lt
+        | Prim::Le => {
             fire("L05 AppB arithmetic");
             force_tuple(argument, &[])?;
             let a = force_int(argument, &[0])?;
@@ -261,8 +268,6 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
             fire("L05 AppB case");
             force_tuple(argument, &[])?;
             let scrutinee = force(argument, &[1])?;
-            let (functions, _) = force_tuple(argument, &[0])?;
-            let _ = functions;
             let (f, g) = force_tuple(argument, &[0])?;
             let (side, payload) = match scrutinee.term() {
                 TermC::App(function, payload) => match function.term() {
@@ -285,9 +290,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
             fire("L05 AppB out");
             let value = force(argument, &[])?;
             match value.term() {
-                TermC::App(function, inner)
-                    if matches!(function.term(), TermC::Const(k) if k.prim == Prim::In) =>
-                {
+                TermC::App(function, inner) if matches!(function.term(), TermC::Const(k) if k.prim == Prim::In) => {
                     contract(inner.clone())
                 }
                 _ => bottom("out of a value that is not `in v`"),
@@ -390,7 +393,11 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
                 Some(ArrayValue::Concat(left, right)) => {
                     let array_type = Type::array(from.clone());
                     let map = |ys: ExprC| {
-                        apply(Prim::MapP, &[from.clone(), to.clone()], pair(closure.clone(), ys))
+                        apply(
+                            Prim::MapP,
+                            &[from.clone(), to.clone()],
+                            pair(closure.clone(), ys),
+                        )
                     };
                     contract(apply(
                         Prim::ConcatP,
@@ -476,7 +483,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
             let flags = bools(&force_elements(argument, &[])?)?;
             let wanted = c.prim == Prim::TruesP;
             contract(ExprC::int(
-                flags.iter().filter(|b| **b == wanted).count() as i64,
+                flags.iter().filter(|b| **b == wanted).count() as i64
             ))
         }
         // Extension: L05 AppB takeP-dropP

@@ -43,7 +43,11 @@ fn malformed<T>(what: impl Into<String>) -> Readback<T> {
 }
 
 /// Reads back the λC term `e : τ`.
-pub fn readback_c<E: Evaluator<ExprC>>(evaluator: &mut E, e: &ExprC, ty: &Type) -> Readback<Observation> {
+pub fn readback_c<E: Evaluator<ExprC>>(
+    evaluator: &mut E,
+    e: &ExprC,
+    ty: &Type,
+) -> Readback<Observation> {
     let mut budget = MAX_OBSERVATION;
     read_c(evaluator, e, ty, &mut budget)
 }
@@ -81,9 +85,9 @@ fn read_c<E: Evaluator<ExprC>>(
             TermC::Const(c) if c.prim == Prim::Left => Ok(Observation::Left(Box::new(read_c(
                 evaluator, payload, a, budget,
             )?))),
-            TermC::Const(c) if c.prim == Prim::Right => Ok(Observation::Right(Box::new(
-                read_c(evaluator, payload, b, budget)?,
-            ))),
+            TermC::Const(c) if c.prim == Prim::Right => Ok(Observation::Right(Box::new(read_c(
+                evaluator, payload, b, budget,
+            )?))),
             _ => malformed(format!("λC value `{value}` at a sum type")),
         },
         (Type::Array(element), _) => {
@@ -112,7 +116,11 @@ fn read_c<E: Evaluator<ExprC>>(
 }
 
 /// Reads back the λA term `e : F[τ]` as a value of the λC type `τ`.
-pub fn readback_a<E: Evaluator<ExprA>>(evaluator: &mut E, e: &ExprA, ty: &Type) -> Readback<Observation> {
+pub fn readback_a<E: Evaluator<ExprA>>(
+    evaluator: &mut E,
+    e: &ExprA,
+    ty: &Type,
+) -> Readback<Observation> {
     let mut budget = MAX_OBSERVATION;
     read_a(evaluator, e, ty, &mut budget)
 }
@@ -159,9 +167,13 @@ fn read_a<E: Evaluator<ExprA>>(
         )),
         (Type::Sum(a, b), _) => {
             if let Some(payload) = constant_payload(&value, Prim::Left, false) {
-                Ok(Observation::Left(Box::new(read_a(evaluator, &payload, a, budget)?)))
+                Ok(Observation::Left(Box::new(read_a(
+                    evaluator, &payload, a, budget,
+                )?)))
             } else if let Some(payload) = constant_payload(&value, Prim::Right, false) {
-                Ok(Observation::Right(Box::new(read_a(evaluator, &payload, b, budget)?)))
+                Ok(Observation::Right(Box::new(read_a(
+                    evaluator, &payload, b, budget,
+                )?)))
             } else {
                 malformed(format!("λA value `{value}` at a sum type"))
             }
@@ -250,8 +262,10 @@ fn read_array<E: Evaluator<ExprA>>(
             let TermA::Tuple(xs, ys) = parts.term() else {
                 return malformed("flat array of pairs without a pair of arrays");
             };
-            let xs = read_array(evaluator, xs, a, budget)?.unwrap_or_else(|| vec![Observation::Bottom; n as usize]);
-            let ys = read_array(evaluator, ys, b, budget)?.unwrap_or_else(|| vec![Observation::Bottom; n as usize]);
+            let xs = read_array(evaluator, xs, a, budget)?
+                .unwrap_or_else(|| vec![Observation::Bottom; n as usize]);
+            let ys = read_array(evaluator, ys, b, budget)?
+                .unwrap_or_else(|| vec![Observation::Bottom; n as usize]);
             if xs.len() as i64 != n || ys.len() as i64 != n {
                 return malformed(format!(
                     "flat array of pairs of length {n} with components of lengths {} and {}",
@@ -357,7 +371,9 @@ fn read_array<E: Evaluator<ExprA>>(
             let mut undefined_from_here = false;
             for segment in segments {
                 match (segment, &data) {
-                    (Observation::Int(length), Some(data)) if !undefined_from_here && length >= 0 => {
+                    (Observation::Int(length), Some(data))
+                        if !undefined_from_here && length >= 0 =>
+                    {
                         let end = offset + length as usize;
                         match data.get(offset..end) {
                             Some(chunk) => items.push(Observation::Array(chunk.to_vec())),
@@ -381,18 +397,22 @@ fn read_array<E: Evaluator<ExprA>>(
         }
         Type::Mu(..) => {
             let Some(inner) = constant_payload(&value, Prim::In, true) else {
-                return malformed(format!("flat array `{value}` at a recursive type is not `in↑ v`"));
+                return malformed(format!(
+                    "flat array `{value}` at a recursive type is not `in↑ v`"
+                ));
             };
             let unfolded = element.unfold().unwrap_or(Type::Unit);
-            Ok(read_array(evaluator, &inner, &unfolded, budget)?.map(|items| {
-                items
-                    .into_iter()
-                    .map(|item| match item {
-                        Observation::Bottom => Observation::Bottom,
-                        other => Observation::In(Box::new(other)),
-                    })
-                    .collect()
-            }))
+            Ok(
+                read_array(evaluator, &inner, &unfolded, budget)?.map(|items| {
+                    items
+                        .into_iter()
+                        .map(|item| match item {
+                            Observation::Bottom => Observation::Bottom,
+                            other => Observation::In(Box::new(other)),
+                        })
+                        .collect()
+                }),
+            )
         }
         Type::Var(_) => malformed("array of a type variable"),
     }

@@ -44,7 +44,9 @@ pub fn closure_conversion_preserves_types(ty_p: &Type, ty_c: &Type) -> Verdict {
     if *ty_c == expected {
         Verdict::Holds
     } else {
-        Verdict::Violated(format!("CC(e) has type `{ty_c}`, expected C_τ[τ] = `{expected}`"))
+        Verdict::Violated(format!(
+            "CC(e) has type `{ty_c}`, expected C_τ[τ] = `{expected}`"
+        ))
     }
 }
 
@@ -96,7 +98,9 @@ fn outcome(result: Result<Observation, ReadbackError>) -> Outcome {
     match result {
         Ok(o) => Outcome::Observed(o),
         Err(ReadbackError::Unknown(Stop::OutOfFuel)) => Outcome::Unknown("fuel exhausted".into()),
-        Err(ReadbackError::Unknown(Stop::TooDeep)) => Outcome::Unknown("evaluation too deep".into()),
+        Err(ReadbackError::Unknown(Stop::TooDeep)) => {
+            Outcome::Unknown("evaluation too deep".into())
+        }
         Err(ReadbackError::Unknown(Stop::Bottom(b))) => Outcome::Unknown(b),
         Err(ReadbackError::Malformed(m)) => Outcome::Malformed(m),
     }
@@ -154,7 +158,9 @@ pub fn lambda_c_subject_reduction(e: &ExprC, ty: &Type, steps: usize) -> Verdict
                         ))
                     }
                     Err(error) => {
-                        return Verdict::Violated(format!("λC step {k} is ill-typed ({error}): {next}"))
+                        return Verdict::Violated(format!(
+                            "λC step {k} is ill-typed ({error}): {next}"
+                        ))
                     }
                 }
                 let mut lambdas = Vec::new();
@@ -192,7 +198,9 @@ pub fn lambda_a_subject_reduction(e: &ExprA, ty: &Type, steps: usize) -> Verdict
                         ))
                     }
                     Err(error) => {
-                        return Verdict::Violated(format!("λA step {k} is ill-typed ({error}): {next}"))
+                        return Verdict::Violated(format!(
+                            "λA step {k} is ill-typed ({error}): {next}"
+                        ))
                     }
                 }
                 let mut lambdas = Vec::new();

@@ -68,7 +68,9 @@ impl Type {
             ),
             Type::Array(a) => Type::array(a.substitute(alpha, replacement)),
             Type::Mu(name, _) if &**name == alpha => self.clone(),
-            Type::Mu(name, body) => Type::Mu(name.clone(), Rc::new(body.substitute(alpha, replacement))),
+            Type::Mu(name, body) => {
+                Type::Mu(name.clone(), Rc::new(body.substitute(alpha, replacement)))
+            }
         }
     }
 

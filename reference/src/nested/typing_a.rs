@@ -6,7 +6,9 @@
 //! App C definitions respect them.
 
 use super::constants::{signature, Calculus, Const};
-use super::flat_types::{association, equivalent, flat, flat_array, kind_of, normalise, Kind, TypeA};
+use super::flat_types::{
+    association, equivalent, flat, flat_array, kind_of, normalise, Kind, TypeA,
+};
 use super::lambda_a::{AuxPrim, ConstA, ExprA, Kernel, TermA};
 use super::types::Type;
 use crate::coverage::fire;
@@ -69,11 +71,16 @@ pub fn constant_type(c: &ConstA) -> Result<(TypeA, TypeA), TypeError> {
         ConstA::Aux(aux, args) => {
             args.iter().try_for_each(closed)?;
             let arity = match aux {
-                AuxPrim::CappP | AuxPrim::CappPLifted | AuxPrim::IsRight | AuxPrim::RepSumParts => 2,
+                AuxPrim::CappP | AuxPrim::CappPLifted | AuxPrim::IsRight | AuxPrim::RepSumParts => {
+                    2
+                }
                 _ => 1,
             };
             if args.len() != arity {
-                return error("CONST", format!("`{}` takes {arity} type argument(s)", aux.name()));
+                return error(
+                    "CONST",
+                    format!("`{}` takes {arity} type argument(s)", aux.name()),
+                );
             }
             let t = |i: usize| args[i].clone();
             Ok(match aux {
@@ -131,9 +138,9 @@ pub fn kernel_type(kernel: Kernel) -> (TypeA, TypeA) {
         Kernel::NotArray => (ArrBool, ArrBool),
         Kernel::ZipWith(prim) => {
             let result = match prim {
-                super::constants::Prim::Eq | super::constants::Prim::Lt | super::constants::Prim::Le => {
-                    ArrBool
-                }
+                super::constants::Prim::Eq
+                | super::constants::Prim::Lt
+                | super::constants::Prim::Le => ArrBool,
                 _ => ArrInt,
             };
             (pair(ArrInt, ArrInt), result)
@@ -148,7 +155,12 @@ pub fn kernel_type(kernel: Kernel) -> (TypeA, TypeA) {
 }
 
 /// Premise `⊢ τ1 ≡ τ2` of rule CONV, used wherever a rule compares types.
-fn convertible(found: &TypeA, expected: &TypeA, rule: &'static str, what: &str) -> Result<(), TypeError> {
+fn convertible(
+    found: &TypeA,
+    expected: &TypeA,
+    rule: &'static str,
+    what: &str,
+) -> Result<(), TypeError> {
     // L05 Fig5.7 CONV
     fire("L05 Fig5.7 CONV");
     if equivalent(found, expected) {
@@ -256,15 +268,30 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
         TermA::Closure(code, types, env) => {
             fire("L05 Fig5.7 CLO");
             let (expected_code, _) = closure_code_type(types);
-            convertible(&type_of(gamma, code)?, &expected_code, "CLO", "the closure code")?;
-            convertible(&type_of(gamma, env)?, &flat(&types[0]), "CLO", "the environment")?;
+            convertible(
+                &type_of(gamma, code)?,
+                &expected_code,
+                "CLO",
+                "the closure code",
+            )?;
+            convertible(
+                &type_of(gamma, env)?,
+                &flat(&types[0]),
+                "CLO",
+                "the environment",
+            )?;
             Ok(TypeA::clo(flat(&types[1]), flat(&types[2])))
         }
         // L05 Fig5.7 ARRCLO
         TermA::ArrClosure(code, types, env) => {
             fire("L05 Fig5.7 ARRCLO");
             let (expected_code, _) = closure_code_type(types);
-            convertible(&type_of(gamma, code)?, &expected_code, "ARRCLO", "the closure code")?;
+            convertible(
+                &type_of(gamma, code)?,
+                &expected_code,
+                "ARRCLO",
+                "the closure code",
+            )?;
             convertible(
                 &type_of(gamma, env)?,
                 &flat_array(&types[0]),
@@ -278,7 +305,12 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
             fire("L05 Fig5.7 CLOAPP");
             match type_of(gamma, closure)? {
                 TypeA::Clo(domain, codomain) => {
-                    convertible(&type_of(gamma, argument)?, &domain, "CLOAPP", "the argument")?;
+                    convertible(
+                        &type_of(gamma, argument)?,
+                        &domain,
+                        "CLOAPP",
+                        "the argument",
+                    )?;
                     Ok((*codomain).clone())
                 }
                 other => error("CLOAPP", format!("† applied to a term of type `{other}`")),
@@ -289,10 +321,18 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
             fire("L05 Fig5.7 ARRCLOAPP");
             match type_of(gamma, closure)? {
                 TypeA::ArrClo(domain, codomain) => {
-                    convertible(&type_of(gamma, argument)?, &domain, "ARRCLOAPP", "the argument")?;
+                    convertible(
+                        &type_of(gamma, argument)?,
+                        &domain,
+                        "ARRCLOAPP",
+                        "the argument",
+                    )?;
                     Ok((*codomain).clone())
                 }
-                other => error("ARRCLOAPP", format!("‡ applied to a term of type `{other}`")),
+                other => error(
+                    "ARRCLOAPP",
+                    format!("‡ applied to a term of type `{other}`"),
+                ),
             }
         }
     }
@@ -303,7 +343,10 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
 pub fn closure_code_type(types: &[Type; 3]) -> (TypeA, TypeA) {
     let [t1, t2, t3] = types;
     let vectorised = TypeA::fun(TypeA::prod(flat(t1), flat(t2)), flat(t3));
-    let lifted = TypeA::fun(flat_array(&Type::prod(t1.clone(), t2.clone())), flat_array(t3));
+    let lifted = TypeA::fun(
+        flat_array(&Type::prod(t1.clone(), t2.clone())),
+        flat_array(t3),
+    );
     (TypeA::prod(vectorised, lifted.clone()), lifted)
 }
 

@@ -120,9 +120,7 @@ pub fn annotate(gamma: Option<&Type>, e: &ExprC) -> Result<ExprC, TypeError> {
             let ty = match (inner.ty(), i) {
                 (Type::Prod(a, _), 1) => (**a).clone(),
                 (Type::Prod(_, b), 2) => (**b).clone(),
-                (other, _) => {
-                    return error("PROJ", format!("projection `.{i}` of type `{other}`"))
-                }
+                (other, _) => return error("PROJ", format!("projection `.{i}` of type `{other}`")),
             };
             (TermC::Proj(inner, *i), ty)
         }
@@ -184,7 +182,10 @@ pub fn annotate(gamma: Option<&Type>, e: &ExprC) -> Result<ExprC, TypeError> {
             if env.ty() != t1 {
                 return error(
                     "CLO",
-                    format!("closure environment has type `{}`, expected `{t1}`", env.ty()),
+                    format!(
+                        "closure environment has type `{}`, expected `{t1}`",
+                        env.ty()
+                    ),
                 );
             }
             (

@@ -38,7 +38,11 @@ pub fn valid_type(delta: &mut Vec<Rc<str>>, ty: &Type, span: Span) -> Result<(),
             if delta.contains(name) {
                 Ok(())
             } else {
-                error("VAR-TYPE", span, format!("type variable `{name}` is not bound by an enclosing `mu`"))
+                error(
+                    "VAR-TYPE",
+                    span,
+                    format!("type variable `{name}` is not bound by an enclosing `mu`"),
+                )
             }
         }
         // L05 Fig5.2 PRIM-TYPE
@@ -111,7 +115,11 @@ pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
                 );
             };
             if !prim.in_lambda_p() {
-                return error("CONST", span, format!("`{}` is not a λP constant", prim.name()));
+                return error(
+                    "CONST",
+                    span,
+                    format!("`{}` is not a λP constant", prim.name()),
+                );
             }
             for ty in type_args {
                 valid_type(&mut Vec::new(), ty, span)?;
@@ -150,7 +158,9 @@ pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
                     return error(
                         "PROJ",
                         span,
-                        format!("projection `.{i}` of a term of type `{other}`, which is not a pair"),
+                        format!(
+                            "projection `.{i}` of a term of type `{other}`, which is not a pair"
+                        ),
                     )
                 }
             };
@@ -216,10 +226,16 @@ pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
                 return error(
                     "REC",
                     body.span,
-                    format!("the body of `mu {name}` has type `{}`, expected `{ty}`", body.ty()),
+                    format!(
+                        "the body of `mu {name}` has type `{}`, expected `{ty}`",
+                        body.ty()
+                    ),
                 );
             }
-            (TermP::Mu(name.clone(), ty.clone(), Box::new(body)), ty.clone())
+            (
+                TermP::Mu(name.clone(), ty.clone(), Box::new(body)),
+                ty.clone(),
+            )
         }
     };
     // L05 Fig5.2 ANN
