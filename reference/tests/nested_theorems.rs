@@ -372,3 +372,37 @@ fn a_constant_of_the_wrong_arity_is_a_located_error_not_a_panic() {
         "{error:?}"
     );
 }
+
+/// Guide P5, a genuine gap of App. C (SPEC_NOTES L05-17): `repP` at a closure
+/// association pattern-matches the closure, so mapping a diverging closure
+/// diverges in λA although λC only needs the length. Thm. 6.37 fails on this
+/// program; the generators never map a possibly diverging closure.
+#[test]
+fn known_defect_p5_mapping_a_diverging_closure() {
+    with_large_stack(|| {
+        let (c, a) = observe("lenP (mapP (bottom<Int -> Int> (), [1, 2]))");
+        assert_eq!(c, Outcome::Observed(Observation::Int(2)));
+        assert_eq!(a, Outcome::Observed(Observation::Bottom));
+    });
+}
+
+/// `expandP⟨[2,3,2], [1,2,3]⟩ = [1,1,2,2,2,3,3]` (the thesis prints
+/// `[1,1,2,2,3,3]`, L1396, erratum 13) and `repeatP⟨3, [4,5]⟩ = [4,5,4,5,4,5]`
+/// (L656).
+#[test]
+fn expand_and_repeat_follow_their_examples() {
+    with_large_stack(|| {
+        use reference::nested::lambda_a::AuxPrim;
+        let ints = |v: &[i64]| Observation::Array(v.iter().map(|i| Observation::Int(*i)).collect());
+        let counts = vectorise(&lambda_c("[2, 3, 2]"));
+        let data = vectorise(&lambda_c("[1, 2, 3]"));
+        let expanded = ExprA::aux(AuxPrim::ExpandP, &[Type::Int], ExprA::tuple(counts, data));
+        assert_eq!(read_a(&expanded, &Type::array(Type::Int)), ints(&[1, 1, 2, 2, 2, 3, 3]));
+        let repeated = ExprA::aux(
+            AuxPrim::RepeatP,
+            &[Type::Int],
+            ExprA::tuple(ExprA::int(3), vectorise(&lambda_c("[4, 5]"))),
+        );
+        assert_eq!(read_a(&repeated, &Type::array(Type::Int)), ints(&[4, 5, 4, 5, 4, 5]));
+    });
+}
