@@ -91,6 +91,14 @@ fn read_c<E: Evaluator<ExprC>>(
             _ => malformed(format!("λC value `{value}` at a sum type")),
         },
         (Type::Array(element), _) => {
+            // On total first-order data `▷` is the identity, so the spine can
+            // be read directly; only when some element is ⊥ is the (quadratic)
+            // `▷`-aware indexing needed.
+            if element.is_first_order() {
+                if let Some(items) = read_c_spine(evaluator, &value, element, budget)? {
+                    return Ok(Observation::Array(items));
+                }
+            }
             let n = array_length(&value);
             let mut items = Vec::new();
             for i in 0..n {
@@ -113,6 +121,40 @@ fn read_c<E: Evaluator<ExprC>>(
         }
         _ => malformed(format!("λC value `{value}` at type `{ty}`")),
     }
+}
+
+/// The elements of a λC array value read along its spine, or `None` when one
+/// of them contains `⊥` (then induced undefinedness must be computed).
+fn read_c_spine<E: Evaluator<ExprC>>(
+    evaluator: &mut E,
+    array: &ExprC,
+    element: &Type,
+    budget: &mut usize,
+) -> Readback<Option<Vec<Observation>>> {
+    use super::primitives_c::{array_value, ArrayValue};
+    let mut items = Vec::new();
+    let mut pending = vec![array.clone()];
+    while let Some(node) = pending.pop() {
+        match array_value(&node) {
+            Some(ArrayValue::Nil) => {}
+            Some(ArrayValue::Rep(n, x)) => {
+                let item = read_c(evaluator, &x, element, budget)?;
+                if item.has_bottom() {
+                    return Ok(None);
+                }
+                for _ in 0..n.max(0) {
+                    spend(budget)?;
+                    items.push(item.clone());
+                }
+            }
+            Some(ArrayValue::Concat(left, right)) => {
+                pending.push(right);
+                pending.push(left);
+            }
+            None => return malformed(format!("λC array value `{node}`")),
+        }
+    }
+    Ok(Some(items))
 }
 
 /// Reads back the λA term `e : F[τ]` as a value of the λC type `τ`.
