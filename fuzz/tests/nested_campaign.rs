@@ -73,3 +73,31 @@ fn a_bounded_campaign_finds_no_violation() {
     assert!(main.0 > 400, "Thm 6.37 decided on only {} terms", main.0);
     assert!(summary.coverage.contains_key("L05 Ch4 case-Lifted"));
 }
+
+#[test]
+fn printed_generated_terms_parse_back() {
+    use fuzz::nested::generate_c::decode_term_c;
+    use reference::nested::concrete::{parse_lambda_c, parse_program};
+    use spec::source::FileId;
+    reference::nested::machine::with_large_stack(|| {
+        let mut runner = TestRunner::new_with_rng(
+            Config::default(),
+            TestRng::from_seed(RngAlgorithm::ChaCha, &[11; 32]),
+        );
+        for _ in 0..200 {
+            let data = choice_sequences(64)
+                .new_tree(&mut runner)
+                .expect("tree")
+                .current();
+            let p = typing_p::check_program(&decode_term(&data, 24)).expect("λP term checks");
+            let reparsed =
+                parse_program(FileId(0), &p.to_string()).unwrap_or_else(|d| panic!("{p}: {d:?}"));
+            assert_eq!(typing_p::check_program(&reparsed).expect("rechecks"), p);
+            let c = reference::nested::typing_c::check_program(&decode_term_c(&data, 24))
+                .expect("λC term checks");
+            let reparsed =
+                parse_lambda_c(FileId(0), &c.to_string()).unwrap_or_else(|d| panic!("{c}: {d:?}"));
+            assert_eq!(reparsed, c, "{c}");
+        }
+    });
+}

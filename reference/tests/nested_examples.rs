@@ -5,7 +5,7 @@
 
 use reference::nested::concrete::expected_observation;
 use reference::nested::machine::with_large_stack;
-use reference::nested::pipeline::{run_source, Options, Rejection};
+use reference::nested::pipeline::{run_file, Options, Rejection};
 use reference::nested::theorems::Outcome;
 use spec::source::SourceMap;
 use std::path::{Path, PathBuf};
@@ -15,7 +15,7 @@ fn programs() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(&directory)
         .expect("tests/nested exists")
         .map(|entry| entry.expect("directory entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "lp"))
+        .filter(|path| path.extension().is_some_and(|e| e == "lp" || e == "lc"))
         .collect();
     files.sort();
     files
@@ -36,7 +36,7 @@ fn check(path: &Path) -> Vec<String> {
             small_step_fuel: 5_000,
             ..Options::default()
         };
-        match run_source(file, &text, &options) {
+        match run_file(file, &name, &text, &options) {
             Ok(report) => Ok(report),
             Err(Rejection::Source(d)) => Err(d.render(&sources)),
             Err(Rejection::Internal(m)) => Err(m),

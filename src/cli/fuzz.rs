@@ -131,7 +131,7 @@ pub fn run(args: Args) -> ExitCode {
         for counterexample in &summary.counterexamples {
             let extension = match counterexample.language {
                 fuzz::nested::campaign::Language::P => "lp",
-                fuzz::nested::campaign::Language::C => "rs",
+                fuzz::nested::campaign::Language::C => "lc",
             };
             let path = args.out.join(format!(
                 "seed{}_term{}.{extension}",

@@ -7,7 +7,7 @@
 
 use reference::nested::concrete::expected_observation;
 use reference::nested::machine::with_large_stack;
-use reference::nested::pipeline::{run_source, Options, Rejection, Report};
+use reference::nested::pipeline::{run_file, Options, Rejection, Report};
 use reference::nested::theorems::Verdict;
 use spec::source::SourceMap;
 use std::path::PathBuf;
@@ -59,8 +59,8 @@ pub fn run(args: Args) -> ExitCode {
     let source_text = text.clone();
     let result = with_large_stack(move || {
         let mut sources = SourceMap::new();
-        let file = sources.add(name, source_text.clone());
-        match run_source(file, &source_text, &options) {
+        let file = sources.add(name.clone(), source_text.clone());
+        match run_file(file, &name, &source_text, &options) {
             Ok(report) => Ok(report),
             Err(Rejection::Source(diagnostic)) => Err((true, diagnostic.render(&sources))),
             Err(Rejection::Internal(message)) => Err((false, message)),
@@ -100,12 +100,18 @@ pub fn run(args: Args) -> ExitCode {
 fn print_report(report: &Report, stages: &[Stage]) {
     for stage in stages {
         match stage {
+            Stage::P if report.stage_p.is_empty() => println!("λP : (the input is a λC program)\n"),
             Stage::P => println!("λP : {}\n{}\n", report.type_p, report.stage_p),
             Stage::C => println!("λC : {}\n{}\n", report.type_c, report.stage_c),
             Stage::A => println!("λA : {}\n{}\n", report.type_a, report.stage_a),
         }
     }
-    println!("type       {}", report.type_p);
+    let ty = if report.type_p.is_empty() {
+        &report.type_c
+    } else {
+        &report.type_p
+    };
+    println!("type       {ty}");
     println!(
         "λC         {}   ({} steps)",
         report.outcome_c, report.steps_c

@@ -58,7 +58,8 @@ impl Default for CampaignConfig {
     }
 }
 
-/// A shrunk violation, with the test program that exhibits it.
+/// A shrunk violation, with the test program that exhibits it (`.lp` for λP
+/// terms, `.lc` for λC terms).
 #[derive(Clone, Debug)]
 pub struct Counterexample {
     pub index: u64,
@@ -193,22 +194,21 @@ fn counterexample_program(
     language: Language,
 ) -> String {
     if language == Language::C {
-        // λC has no concrete syntax yet: the counterexample is a Rust test
-        // that decodes the shrunk choice sequence.
         let term = decode_term_c(data, config.term_budget);
+        let expect = typing_c::check_program(&term)
+            .ok()
+            .and_then(
+                |annotated| match run_lambda_c(&annotated, &config.options).outcome_c {
+                    Outcome::Observed(o) => Some(o.to_string()),
+                    _ => None,
+                },
+            )
+            .unwrap_or_else(|| "(λC gave no observation)".into());
         return format!(
-            "//! Counterexample found by `runestone fuzz --oracle nested --seed {}` (term {index}, a λC term).\n\
-             //! Check: {check}\n//! {}\n//! Term: {}\n\n\
-             #[test]\nfn seed_{}_term_{index}() {{\n    \
-             let config = fuzz::nested::campaign::CampaignConfig::default();\n    \
-             let report = reference::nested::machine::with_large_stack(move || {{\n        \
-             fuzz::nested::campaign::examine(&{data:?}, &config, fuzz::nested::campaign::Language::C)\n            \
-             .map(|r| r.violations().map(|c| c.name.to_string()).collect::<Vec<_>>())\n    \
-             }});\n    assert_eq!(report, Some(Vec::new()));\n}}\n",
+            "-- Counterexample found by `runestone fuzz --oracle nested --seed {}` (term {index}, λC).\n\
+             -- Check: {check}\n-- {}\n-- expect: {expect}\n{term}\n",
             config.seed,
             message.replace('\n', " "),
-            term.to_string().replace('\n', " "),
-            config.seed,
         );
     }
     let term = decode_term(data, config.term_budget);

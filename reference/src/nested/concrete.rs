@@ -29,7 +29,8 @@
 //! `-- expect: [81, 74, 0, 181]` (see `Observation`'s printed form), read by
 //! the test harness and by `runestone nested`.
 
-use super::constants::Prim;
+use super::constants::{Const, Prim};
+use super::lambda_c::{ExprC, TermC};
 use super::lambda_p::{ExprP, TermP};
 use super::types::Type;
 use spec::diagnostic::Diagnostic;
@@ -53,9 +54,9 @@ struct Lexeme {
     spaced: bool,
 }
 
-const SYMBOLS: [&str; 25] = [
-    "->", "=>", "<=", ">=", "==", "++", "\\", ":", "=", "(", ")", ",", "[", "]", "<", ">", "+",
-    "-", "*", "/", "%", "!", "|", ".", "_",
+const SYMBOLS: [&str; 29] = [
+    "->", "=>", "<<", ">>", "<=", ">=", "==", "++", "\\", ":", "=", "(", ")", ",", "[", "]", "<",
+    ">", "+", "-", "*", "/", "%", "!", "|", ".", "_", "#", "$",
 ];
 
 fn lex(file: FileId, text: &str) -> Result<Vec<Lexeme>, Diagnostic> {
@@ -156,6 +157,31 @@ pub fn parse_program(file: FileId, text: &str) -> Result<ExprP, Diagnostic> {
         depth: 0,
     };
     let e = parser.expr()?;
+    if parser.peek() != &Token::End {
+        return Err(parser.error_here("expected the end of the program"));
+    }
+    Ok(e)
+}
+
+/// Parses a λC program (`.lc` files): the syntax of λC terms as printed by
+/// `ExprC`'s `Display`:
+///
+/// ```text
+/// e ::= \(# : t) -> e | mu (# : t) -> e      λ•:t. e, μ•:t. e
+///     | e $ e                                e † e (left-associative, looser than application)
+///     | e == e | e < e | … | e + e | …        as in λP (constants without type arguments)
+///     | e e | e.1 | e.2 | # | 42 | true | false | () | (e) | (e, e, …)
+///     | c | c<t, …>                           constants; type arguments are required
+///     | <<e, t1, t2, t3, e>>                  the closure ⟨⟨e1, τ1, τ2, τ3, e2⟩⟩
+/// ```
+pub fn parse_lambda_c(file: FileId, text: &str) -> Result<ExprC, Diagnostic> {
+    let mut parser = Parser {
+        file,
+        tokens: lex(file, text)?,
+        position: 0,
+        depth: 0,
+    };
+    let e = parser.c_expr()?;
     if parser.peek() != &Token::End {
         return Err(parser.error_here("expected the end of the program"));
     }
@@ -736,6 +762,221 @@ impl Parser {
             _ => Err(self.error_here("expected an expression")),
         }
     }
+}
+
+// ---- λC ----------------------------------------------------------------------
+
+impl Parser {
+    fn c_expr(&mut self) -> Result<ExprC, Diagnostic> {
+        self.enter()?;
+        let result = self.c_expr_inner();
+        self.depth -= 1;
+        result
+    }
+
+    fn c_binder(&mut self) -> Result<Type, Diagnostic> {
+        self.expect_symbol("(")?;
+        self.expect_symbol("#")?;
+        self.expect_symbol(":")?;
+        let ty = self.ty()?;
+        self.expect_symbol(")")?;
+        self.expect_symbol("->")?;
+        Ok(ty)
+    }
+
+    fn c_expr_inner(&mut self) -> Result<ExprC, Diagnostic> {
+        if self.is_symbol("\\") {
+            self.advance();
+            let ty = self.c_binder()?;
+            return Ok(ExprC::lam(ty, self.c_expr()?));
+        }
+        if self.is_keyword("mu") {
+            self.advance();
+            let ty = self.c_binder()?;
+            return Ok(ExprC::new(TermC::Mu(ty, self.c_expr()?)));
+        }
+        let left = self.c_additive()?;
+        let (prim, swap) = match self.peek() {
+            Token::Symbol("==") => (Prim::Eq, false),
+            Token::Symbol("<") => (Prim::Lt, false),
+            Token::Symbol("<=") => (Prim::Le, false),
+            Token::Symbol(">") => (Prim::Lt, true),
+            Token::Symbol(">=") => (Prim::Le, true),
+            _ => return Ok(left),
+        };
+        self.advance();
+        let right = self.c_additive()?;
+        Ok(if swap {
+            c_binary(prim, right, left)
+        } else {
+            c_binary(prim, left, right)
+        })
+    }
+
+    fn c_additive(&mut self) -> Result<ExprC, Diagnostic> {
+        let mut left = self.c_multiplicative()?;
+        loop {
+            let prim = match self.peek() {
+                Token::Symbol("+") => Prim::Add,
+                Token::Symbol("-") => Prim::Sub,
+                _ => return Ok(left),
+            };
+            self.advance();
+            left = c_binary(prim, left, self.c_multiplicative()?);
+        }
+    }
+
+    fn c_multiplicative(&mut self) -> Result<ExprC, Diagnostic> {
+        let mut left = self.c_closure_application()?;
+        loop {
+            let prim = match self.peek() {
+                Token::Symbol("*") => Prim::Mul,
+                Token::Symbol("/") => Prim::Div,
+                Token::Symbol("%") => Prim::Mod,
+                _ => return Ok(left),
+            };
+            self.advance();
+            left = c_binary(prim, left, self.c_closure_application()?);
+        }
+    }
+
+    fn c_closure_application(&mut self) -> Result<ExprC, Diagnostic> {
+        let mut left = self.c_application()?;
+        while self.is_symbol("$") {
+            self.advance();
+            left = ExprC::clo_app(left, self.c_application()?);
+        }
+        Ok(left)
+    }
+
+    fn c_starts_atom(&self) -> bool {
+        match self.peek() {
+            Token::Int(_) => true,
+            Token::Ident(name) => {
+                !KEYWORDS.contains(&name.as_str()) || name == "true" || name == "false"
+            }
+            Token::Symbol(s) => matches!(*s, "(" | "#" | "<<"),
+            Token::End => false,
+        }
+    }
+
+    fn c_application(&mut self) -> Result<ExprC, Diagnostic> {
+        let mut function = self.c_postfix()?;
+        while self.c_starts_atom() {
+            function = ExprC::app(function, self.c_postfix()?);
+        }
+        Ok(function)
+    }
+
+    fn c_postfix(&mut self) -> Result<ExprC, Diagnostic> {
+        let mut e = self.c_atom()?;
+        while self.is_symbol(".") && !self.lexeme().spaced {
+            self.advance();
+            match self.peek() {
+                Token::Int(i @ (1 | 2)) => {
+                    let i = *i as u8;
+                    self.advance();
+                    e = ExprC::proj(e, i);
+                }
+                _ => return Err(self.error_here("expected `1` or `2` after `.`")),
+            }
+        }
+        Ok(e)
+    }
+
+    fn c_atom(&mut self) -> Result<ExprC, Diagnostic> {
+        match self.peek().clone() {
+            Token::Int(i) => {
+                self.advance();
+                Ok(ExprC::int(i))
+            }
+            Token::Symbol("-") => {
+                self.advance();
+                match self.peek().clone() {
+                    Token::Int(i) => {
+                        self.advance();
+                        Ok(ExprC::int(i.wrapping_neg()))
+                    }
+                    _ => Err(self.error_here("expected an integer after `-`")),
+                }
+            }
+            Token::Symbol("#") => {
+                self.advance();
+                Ok(ExprC::bullet())
+            }
+            Token::Ident(name) if name == "true" || name == "false" => {
+                self.advance();
+                Ok(ExprC::boolean(name == "true"))
+            }
+            Token::Ident(name) => {
+                let Some(prim) = Prim::from_name(&name) else {
+                    return Err(self.error_here(
+                        "λC has no named variables (use `#`) or this constant is unknown",
+                    ));
+                };
+                self.advance();
+                let mut type_args = Vec::new();
+                if self.is_symbol("<") && !self.lexeme().spaced {
+                    self.advance();
+                    if !self.is_symbol(">") {
+                        loop {
+                            type_args.push(self.ty()?);
+                            if self.is_symbol(",") {
+                                self.advance();
+                            } else {
+                                break;
+                            }
+                        }
+                    }
+                    self.expect_symbol(">")?;
+                }
+                Ok(ExprC::constant(Const { prim, type_args }))
+            }
+            Token::Symbol("(") => {
+                self.advance();
+                if self.is_symbol(")") {
+                    self.advance();
+                    return Ok(ExprC::unit());
+                }
+                let mut items = vec![self.c_expr()?];
+                while self.is_symbol(",") {
+                    self.advance();
+                    items.push(self.c_expr()?);
+                }
+                self.expect_symbol(")")?;
+                let mut result = items.pop().unwrap_or_else(ExprC::unit);
+                while let Some(item) = items.pop() {
+                    result = ExprC::tuple(item, result);
+                }
+                Ok(result)
+            }
+            Token::Symbol("<<") => {
+                self.advance();
+                let code = self.c_expr()?;
+                self.expect_symbol(",")?;
+                let t1 = self.ty()?;
+                self.expect_symbol(",")?;
+                let t2 = self.ty()?;
+                self.expect_symbol(",")?;
+                let t3 = self.ty()?;
+                self.expect_symbol(",")?;
+                let environment = self.c_expr()?;
+                self.expect_symbol(">>")?;
+                Ok(ExprC::new(TermC::Closure(code, t1, t2, t3, environment)))
+            }
+            _ => Err(self.error_here("expected a λC expression")),
+        }
+    }
+}
+
+fn c_binary(prim: Prim, left: ExprC, right: ExprC) -> ExprC {
+    ExprC::app(
+        ExprC::constant(Const {
+            prim,
+            type_args: Vec::new(),
+        }),
+        ExprC::tuple(left, right),
+    )
 }
 
 /// `case⟨⟨left, right⟩, scrutinee⟩` with the instance left to the checker.

@@ -12,7 +12,7 @@ use super::lambda_a::{ExprA, TermA};
 use super::lambda_c::{ExprC, TermC};
 use super::machine::{ByNeed, Evaluator, Stop};
 use super::observation::Observation;
-use super::pipeline::{run_source, Options, Report};
+use super::pipeline::{run_file, Options, Report};
 use super::reduce_a::LambdaA;
 use super::theorems::{
     flattening_is_correct, flattening_is_type_correct, observe_a, observe_c, Outcome,
@@ -174,7 +174,7 @@ fn quick_options() -> Options {
 pub fn run_program(name: &str, text: &str) -> Result<Report, String> {
     let mut sources = SourceMap::new();
     let file = sources.add(name, text);
-    run_source(file, text, &quick_options()).map_err(|rejection| format!("{rejection:?}"))
+    run_file(file, name, text, &quick_options()).map_err(|rejection| format!("{rejection:?}"))
 }
 
 /// Every program of `tests/nested` and every exercise; returns failures.
@@ -186,7 +186,7 @@ pub fn run_all() -> Vec<String> {
             entries
                 .filter_map(Result::ok)
                 .map(|entry| entry.path())
-                .filter(|path| path.extension().is_some_and(|e| e == "lp"))
+                .filter(|path| path.extension().is_some_and(|e| e == "lp" || e == "lc"))
                 .filter_map(|path| {
                     let text = std::fs::read_to_string(&path).ok()?;
                     Some((path.display().to_string(), text))

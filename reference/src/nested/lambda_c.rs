@@ -276,33 +276,35 @@ fn write_c(f: &mut fmt::Formatter<'_>, e: &ExprC, context: u8) -> fmt::Result {
             write_c(f, inner, 3)?;
             write!(f, ".{i}")
         }
-        TermC::App(a, b) | TermC::CloApp(a, b) => {
-            let operator = if matches!(e.term(), TermC::App(..)) {
-                " "
-            } else {
-                " $ "
-            };
+        TermC::App(a, b) => {
             if context > 1 {
                 write!(f, "(")?;
             }
             write_c(f, a, 1)?;
-            write!(f, "{operator}")?;
+            write!(f, " ")?;
             write_c(f, b, 2)?;
             if context > 1 {
                 write!(f, ")")?;
             }
             Ok(())
         }
+        TermC::CloApp(a, b) => {
+            write!(f, "(")?;
+            write_c(f, a, 2)?;
+            write!(f, " $ ")?;
+            write_c(f, b, 2)?;
+            write!(f, ")")
+        }
         TermC::Lam(ty, body) | TermC::Mu(ty, body) => {
             let keyword = if matches!(e.term(), TermC::Lam(..)) {
-                "\\#"
+                "\\"
             } else {
-                "mu #"
+                "mu "
             };
             if context > 0 {
                 write!(f, "(")?;
             }
-            write!(f, "{keyword} : {ty} -> ")?;
+            write!(f, "{keyword}(# : {ty}) -> ")?;
             write_c(f, body, 0)?;
             if context > 0 {
                 write!(f, ")")?;
@@ -314,7 +316,7 @@ fn write_c(f: &mut fmt::Formatter<'_>, e: &ExprC, context: u8) -> fmt::Result {
             write_c(f, code, 0)?;
             write!(f, ", {t1}, {t2}, {t3}, ")?;
             write_c(f, env, 0)?;
-            write!(f, ">>")
+            write!(f, " >>")
         }
     }
 }

@@ -5,7 +5,7 @@
 //! can run it on a large-stack thread (`machine::with_large_stack`).
 
 use super::closure_conversion::convert_program;
-use super::concrete::parse_program;
+use super::concrete::{parse_lambda_c, parse_program};
 use super::flatten::vectorise;
 use super::lambda_c::ExprC;
 use super::lambda_p::ExprP;
@@ -209,6 +209,41 @@ pub fn run_lambda_c(annotated: &ExprC, options: &Options) -> Report {
 pub fn run_source(file: FileId, text: &str, options: &Options) -> Result<Report, Rejection> {
     let program = front_end(file, text).map_err(Rejection::Source)?;
     run_checked(&program, options)
+}
+
+/// Parses and checks a λC program (`.lc`), then runs flattening, evaluation
+/// and the checks on it.
+pub fn run_source_lambda_c(
+    file: FileId,
+    text: &str,
+    options: &Options,
+) -> Result<Report, Rejection> {
+    let parsed = parse_lambda_c(file, text).map_err(Rejection::Source)?;
+    let annotated = typing_c::check_program(&parsed).map_err(|error| {
+        Rejection::Source(
+            Diagnostic::error(format!("type error: {}", error.message))
+                .with_code(format!("L05 Fig5.4 {}", error.rule))
+                .with_primary(
+                    spec::source::Span::new(file, 0, text.trim_end().len()),
+                    format!("rule {} fails in this λC program", error.rule),
+                ),
+        )
+    })?;
+    Ok(run_lambda_c(&annotated, options))
+}
+
+/// Runs a `.lp` (λP) or `.lc` (λC) program text, chosen by the file name.
+pub fn run_file(
+    file: FileId,
+    name: &str,
+    text: &str,
+    options: &Options,
+) -> Result<Report, Rejection> {
+    if name.ends_with(".lc") {
+        run_source_lambda_c(file, text, options)
+    } else {
+        run_source(file, text, options)
+    }
 }
 
 /// The λC type of a checked λP program's closure conversion.
