@@ -208,7 +208,8 @@ impl Generator<'_, '_> {
             1 => self.structural(context, ty, budget),
             2 => {
                 // let v = e1 in e2
-                let bound_type = generate_type(self.choices, 1, restricted);
+                let depth = if self.choices.pick(3) == 0 { 2 } else { 1 };
+                let bound_type = generate_type(self.choices, depth, restricted);
                 let bound = self.term(context, &bound_type, half);
                 let name = self.choices.fresh_name();
                 let mut inner = context.clone();
@@ -347,10 +348,10 @@ impl Generator<'_, '_> {
 
     fn specific_forms(&self, ty: &Type) -> usize {
         match ty {
-            Type::Int => 6,
+            Type::Int => 7,
             Type::Bool => 3,
             Type::Array(element) if element.mentions_function() => 2,
-            Type::Array(_) => 8,
+            Type::Array(_) => 9,
             _ => 0,
         }
     }
@@ -373,7 +374,30 @@ impl Generator<'_, '_> {
                 let xs = self.term(context, &Type::array(Type::Int), budget - 1);
                 call(Prim::SumP, Vec::new(), xs)
             }
-            (Type::Int, _) => self.bounded_recursion(context, budget),
+            (Type::Int, 5) => self.bounded_recursion(context, budget),
+            (Type::Int, _) => {
+                // match Out<list> l with Left _ -> e | Right p -> p.1
+                let list = int_list();
+                let cell = Type::prod(Type::Int, list.clone());
+                let scrutinee = call(
+                    Prim::Out,
+                    vec![list.clone()],
+                    self.term(context, &list, half),
+                );
+                let (u, p) = (self.choices.fresh_name(), self.choices.fresh_name());
+                let empty = self.term(context, &Type::Int, half);
+                call(
+                    Prim::Case,
+                    vec![Type::Unit, cell.clone(), Type::Int],
+                    tuple(
+                        tuple(
+                            lam(u, Type::Unit, empty),
+                            lam(p.clone(), cell, e(TermP::Proj(Box::new(var(&p)), 1))),
+                        ),
+                        scrutinee,
+                    ),
+                )
+            }
             (Type::Bool, 0 | 1) => {
                 let op = [Prim::Lt, Prim::Eq][which];
                 let a = self.term(context, &Type::Int, half);
@@ -503,6 +527,78 @@ impl Generator<'_, '_> {
                 }
                 _ => self.structural(context, ty, budget),
             },
+            (Type::Array(element), 8) => {
+                // mapP (λf. f x, fs) over an array of functions, which may be
+                // a concatenation or a combination of closure arrays (cappP).
+                let source = generate_type(self.choices, 0, true);
+                let function = Type::fun(source.clone(), (**element).clone());
+                let functions = Type::array(function.clone());
+                let make = |g: &mut Self| {
+                    let (k, x) = (g.choices.fresh_name(), g.choices.fresh_name());
+                    let mut inner = context.clone();
+                    inner.push((k.clone(), Type::Int));
+                    inner.push((x.clone(), source.clone()));
+                    let body = g.term(&inner, element, budget / 4);
+                    let keys = g.term(context, &Type::array(Type::Int), budget / 4);
+                    call(
+                        Prim::MapP,
+                        vec![Type::Int, function.clone()],
+                        tuple(lam(k, Type::Int, lam(x, source.clone(), body)), keys),
+                    )
+                };
+                let (first, second) = (make(self), make(self));
+                let fs = if self.choices.pick(2) == 0 {
+                    call(Prim::ConcatP, vec![function.clone()], tuple(first, second))
+                } else {
+                    // combineP (flags, (first, second)) with flags of the right shape.
+                    let (a, b) = (self.choices.fresh_name(), self.choices.fresh_name());
+                    let falses = call(
+                        Prim::MapP,
+                        vec![function.clone(), Type::Bool],
+                        tuple(
+                            lam(
+                                self.choices.fresh_name(),
+                                function.clone(),
+                                e(TermP::Bool(false)),
+                            ),
+                            var(&a),
+                        ),
+                    );
+                    let trues = call(
+                        Prim::MapP,
+                        vec![function.clone(), Type::Bool],
+                        tuple(
+                            lam(
+                                self.choices.fresh_name(),
+                                function.clone(),
+                                e(TermP::Bool(true)),
+                            ),
+                            var(&b),
+                        ),
+                    );
+                    let flags = call(Prim::ConcatP, vec![Type::Bool], tuple(trues, falses));
+                    let combined = call(
+                        Prim::CombineP,
+                        vec![function.clone()],
+                        tuple(flags, tuple(var(&a), var(&b))),
+                    );
+                    app(
+                        lam(
+                            a,
+                            functions.clone(),
+                            app(lam(b, functions.clone(), combined), first),
+                        ),
+                        second,
+                    )
+                };
+                let f = self.choices.fresh_name();
+                let argument = self.term(context, &source, budget / 4);
+                call(
+                    Prim::MapP,
+                    vec![function.clone(), (**element).clone()],
+                    tuple(lam(f.clone(), function, app(var(&f), argument)), fs),
+                )
+            }
             (Type::Array(element), _) => {
                 // mapP over a nested array: mapP (λxs. mapP (λx. e, xs), xss)
                 let source = generate_type(self.choices, 0, true);

@@ -117,6 +117,12 @@ impl GeneratorC<'_, '_> {
             ));
         }
         let environment = self.term(gamma, &environment_type, budget / 2);
+        let code = if self.choices.pick(4) == 0 {
+            // Code that is not yet a value: ⟨λ, 0⟩.1.
+            ExprC::proj(ExprC::tuple(code, ExprC::int(0)), 1)
+        } else {
+            code
+        };
         ExprC::new(TermC::Closure(
             code,
             environment_type,
