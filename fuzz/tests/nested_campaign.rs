@@ -101,3 +101,38 @@ fn printed_generated_terms_parse_back() {
         }
     });
 }
+
+/// Shrinking works on the choice sequence: a term that uses `mapP` shrinks
+/// to a much smaller term that still does.
+#[test]
+fn shrinking_finds_a_small_term_with_the_same_failure() {
+    use fuzz::nested::campaign::shrink_while;
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[5; 32]),
+    );
+    let uses_map = |data: &[u32]| {
+        let term = decode_term(data, 24).to_string();
+        term.contains("mapP").then_some(term)
+    };
+    let mut found = None;
+    for _ in 0..200 {
+        let tree = choice_sequences(64).new_tree(&mut runner).expect("tree");
+        if uses_map(&tree.current()).is_some() {
+            found = Some(tree);
+            break;
+        }
+    }
+    let mut tree = found.expect("some generated term uses mapP");
+    let original = decode_term(&tree.current(), 24).size();
+    let (shrunk, message) = shrink_while(&mut tree, uses_map);
+    let small = decode_term(&shrunk, 24);
+    assert!(message.contains("mapP"));
+    assert!(small.to_string().contains("mapP"));
+    assert!(
+        small.size() <= original,
+        "shrunk to {} nodes from {original}: {small}",
+        small.size()
+    );
+    assert!(small.size() < 40, "not small: {small}");
+}

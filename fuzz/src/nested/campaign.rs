@@ -155,16 +155,22 @@ fn shrink(
     config: &CampaignConfig,
     language: Language,
 ) -> (Vec<u32>, String) {
-    let mut best = tree.current();
-    let mut message = String::new();
-    let fails = |data: &[u32]| -> Option<String> {
+    shrink_while(tree, |data| {
         let report = examine(data, config, language)?;
         let (name, why) = first_violation(&report)?;
         (name == check).then_some(why)
-    };
-    if let Some(why) = fails(&best) {
-        message = why;
-    }
+    })
+}
+
+/// Proptest's shrinking of a choice-sequence value tree while `fails` keeps
+/// answering `Some(message)`: the smallest failing sequence found (at most
+/// 300 steps) and its message.
+pub fn shrink_while(
+    tree: &mut impl ValueTree<Value = Vec<u32>>,
+    fails: impl Fn(&[u32]) -> Option<String>,
+) -> (Vec<u32>, String) {
+    let mut best = tree.current();
+    let mut message = fails(&best).unwrap_or_default();
     for _ in 0..300 {
         if !tree.simplify() {
             break;
