@@ -53,6 +53,7 @@ impl Default for CampaignConfig {
                 subject_reduction_steps: 12,
                 small_step_fuel: 1_000,
                 small_step_size_limit: 800,
+                trace_steps: 4,
             },
         }
     }

@@ -167,6 +167,7 @@ fn quick_options() -> Options {
         subject_reduction_steps: 15,
         small_step_fuel: 3_000,
         small_step_size_limit: 2_500,
+        trace_steps: 4,
     }
 }
 

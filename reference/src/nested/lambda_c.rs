@@ -221,6 +221,14 @@ impl ExprC {
     pub fn size(&self) -> usize {
         1 + self.children().iter().map(ExprC::size).sum::<usize>()
     }
+
+    /// Whether the constant family `prim` occurs in the term.
+    pub fn mentions(&self, prim: super::constants::Prim) -> bool {
+        match self.term() {
+            TermC::Const(c) => c.prim == prim,
+            _ => self.children().iter().any(|child| child.mentions(prim)),
+        }
+    }
 }
 
 /// Structural equality (annotations ignored).

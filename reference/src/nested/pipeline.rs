@@ -31,6 +31,9 @@ pub struct Options {
     /// call-by-need) run only on λA terms of at most this many nodes; each step
     /// re-checks or rebuilds the whole term.
     pub small_step_size_limit: usize,
+    /// λC small steps whose reducts are flattened and observed (Lemma 6.33;
+    /// 0: skip).
+    pub trace_steps: usize,
 }
 
 impl Default for Options {
@@ -41,6 +44,7 @@ impl Default for Options {
             subject_reduction_steps: 40,
             small_step_fuel: 20_000,
             small_step_size_limit: 2_500,
+            trace_steps: 6,
         }
     }
 }
@@ -147,6 +151,26 @@ pub fn run_lambda_c(annotated: &ExprC, options: &Options) -> Report {
             flattened.size()
         ))
     };
+    checks.push(CheckResult {
+        name: "Lemma 6.34 V[v] converges for the λC value v",
+        verdict: theorems::values_vectorise_to_values(annotated, options.fuel),
+    });
+    if options.trace_steps > 0 {
+        checks.push(CheckResult {
+            name: "Lemma 6.33 reducts flatten to the same observation",
+            verdict: if type_c.is_first_order() {
+                theorems::reducts_flatten_equivalently(
+                    annotated,
+                    &type_c,
+                    &outcome_c,
+                    options.trace_steps,
+                    options.fuel.saturating_mul(options.lambda_a_fuel_factor),
+                )
+            } else {
+                Verdict::Unknown("the result type is not first-order".into())
+            },
+        });
+    }
     if options.subject_reduction_steps > 0 {
         checks.push(CheckResult {
             name: "Lemma 6.3/Thm 6.8 on λC",

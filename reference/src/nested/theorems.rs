@@ -275,3 +275,68 @@ pub fn vectorisation_is_substitutive(e: &ExprC, argument: &ExprC) -> Verdict {
         Verdict::Violated(format!("V[e][V[e']/•] = {left} but V[e[e'/•]] = {right}"))
     }
 }
+
+/// Lemma 6.33 on observations (guide T13): every λC reduct `e_k` of the first
+/// `steps` small steps of `e` flattens to a λA program whose observation still
+/// simulates the λC observation `expected` of `e`. Reducts mentioning `▷`
+/// (introduced by λC's `!:`/`mapP` on `++`, SPEC_NOTES L05-21) have no λA
+/// counterpart and stop the check.
+pub fn reducts_flatten_equivalently(
+    e: &ExprC,
+    ty: &Type,
+    expected: &Outcome,
+    steps: usize,
+    fuel: u64,
+) -> Verdict {
+    let Outcome::Observed(_) = expected else {
+        return Verdict::Unknown("no λC observation".into());
+    };
+    let mut current = e.clone();
+    for k in 0..steps {
+        match machine::step::<LambdaC>(&current) {
+            Ok(Some(next)) => current = next,
+            Ok(None) | Err(Stop::Bottom(_)) => return Verdict::Holds,
+            Err(other) => return Verdict::Unknown(format!("{other:?}")),
+        }
+        if current.mentions(super::constants::Prim::Impose) {
+            return Verdict::Holds;
+        }
+        let annotated = match typing_c::check_program(&current) {
+            Ok(annotated) => annotated,
+            Err(error) => return Verdict::Violated(format!("reduct {k} is ill-typed: {error}")),
+        };
+        let (flat_outcome, _) = observe_a(&vectorise(&annotated), ty, fuel);
+        match flattening_is_correct(expected, &flat_outcome) {
+            Verdict::Violated(why) => {
+                return Verdict::Violated(format!("after {} λC steps: {why}", k + 1))
+            }
+            Verdict::Unknown(why) => return Verdict::Unknown(why),
+            Verdict::Holds => {}
+        }
+    }
+    Verdict::Holds
+}
+
+/// Lemma 6.34 (guide T14): the WHNF `v` that `e` reduces to in λC has a
+/// converging vectorisation, `V[v] ⇓`.
+pub fn values_vectorise_to_values(e: &ExprC, fuel: u64) -> Verdict {
+    let mut evaluator = ByNeed::<LambdaC>::new(fuel);
+    let value = match evaluator.whnf(e) {
+        Ok(value) => value,
+        Err(Stop::Bottom(_)) => return Verdict::Holds,
+        Err(other) => return Verdict::Unknown(format!("λC: {other:?}")),
+    };
+    if value.mentions(super::constants::Prim::Impose) {
+        return Verdict::Unknown("the λC value mentions ▷".into());
+    }
+    let annotated = match typing_c::check_program(&value) {
+        Ok(annotated) => annotated,
+        Err(error) => return Verdict::Violated(format!("the λC value is ill-typed: {error}")),
+    };
+    let mut flat_evaluator = ByNeed::<LambdaA>::new(fuel.saturating_mul(20));
+    match flat_evaluator.whnf(&vectorise(&annotated)) {
+        Ok(_) => Verdict::Holds,
+        Err(Stop::Bottom(why)) => Verdict::Violated(format!("V[{value}] diverges: {why}")),
+        Err(other) => Verdict::Unknown(format!("λA: {other:?}")),
+    }
+}
