@@ -65,6 +65,26 @@ fn an_ill_typed_program_gets_a_located_diagnostic_and_exit_1() {
 }
 
 #[test]
+fn checks_can_be_selected_and_lambda_c_files_run() {
+    let (code, stdout, stderr) = runestone(&[
+        "nested",
+        "tests/nested/lambda_c_terms.lc",
+        "--check",
+        "6.37",
+        "--stage",
+        "p",
+    ]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("the input is a λC program"), "{stdout}");
+    assert!(stdout.contains("Thm 6.37"), "{stdout}");
+    assert!(!stdout.contains("Thm 5.27"), "{stdout}");
+    assert!(
+        stdout.contains("both sides observe (42, ([6, 7], (42, 10)))"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn a_wrong_expectation_fails_the_run() {
     let directory =
         std::env::temp_dir().join(format!("runestone-cli-expect-{}", std::process::id()));

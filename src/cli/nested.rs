@@ -26,7 +26,7 @@ pub enum Stage {
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The λP program (`.lp`).
+    /// The program: λP (`.lp`) or λC (`.lc`).
     file: PathBuf,
     /// Print a stage (repeatable): p, c or a.
     #[arg(long = "stage", value_enum)]
@@ -37,6 +37,10 @@ pub struct Args {
     /// Skip the subject-reduction and small-step cross-checks (faster).
     #[arg(long)]
     quick: bool,
+    /// Report and judge only the checks whose name contains this text
+    /// (repeatable), e.g. `--check 6.37 --check 5.27`.
+    #[arg(long = "check")]
+    checks: Vec<String>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -76,6 +80,14 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let mut report = report;
+    if !args.checks.is_empty() {
+        report.checks.retain(|check| {
+            args.checks
+                .iter()
+                .any(|wanted| check.name.contains(wanted.as_str()))
+        });
+    }
     print_report(&report, &args.stages);
     let mut failed = report.violations().count() > 0;
     if let Some(expected) = expected_observation(&text) {
