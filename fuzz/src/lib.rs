@@ -1,6 +1,11 @@
 //! Differential testing: generators of well-typed programs, the oracles that
 //! compare implementations and check the papers' theorems, and campaigns.
 //!
-//! Nothing is implemented yet (the differential-testing issue). The generators of
-//! surface syntax trees used by the parser's round-trip property live with the
-//! parser's tests in `spec/tests/` until this crate takes them over.
+//! - [`gen`]: type-directed generators of well-typed programs (module level
+//!   and core), their ill-typed mutants, proptest strategies with
+//!   type-preserving shrinking, quickcheck wrappers and coverage reports.
+//!
+//! The oracles and campaigns arrive with the rest of the differential-testing
+//! issue.
+
+pub mod gen;

@@ -1,0 +1,219 @@
+//! Type-directed generators of well-typed programs (issue 6, part 1).
+//!
+//! Every program is generated *typed*: the generator carries a typing
+//! environment ([`env::Env`]) and, for each requested type, picks a construct
+//! that produces it ([`core`]); declarations, functions, modules and the entry
+//! point are built around that ([`program`], [`modules`]). All decisions read
+//! one stream of [`choices::Choices`], so a program is a pure function of its
+//! choice sequence and a seed names a program forever.
+//!
+//! - [`generate`]: the deterministic entry point for campaigns.
+//! - [`mutate::mutate`]: an ill-typed neighbour of a well-typed program, with
+//!   the premise it breaks.
+//! - [`shrink`]: proptest strategies whose shrinking edits the choice sequence
+//!   (well-typed by construction after every step).
+//! - [`arbitrary`]: quickcheck `Arbitrary` wrappers.
+//! - [`coverage`]: which constructs a program uses (tests, campaign reports).
+//!
+//! The typing rules the generator assumes are in `typing_notes.md`.
+
+pub mod arbitrary;
+mod build;
+pub mod choices;
+pub mod core;
+pub mod coverage;
+pub mod env;
+pub mod modules;
+pub mod mutate;
+pub mod program;
+pub mod shrink;
+pub mod types;
+
+use choices::Choices;
+use mutate::MutationKind;
+use spec::syntax::ast::{Program, TypeExp};
+use spec::value::Value;
+
+/// Relative weights of the main alternatives of the expression generator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub leaf: u32,
+    pub let_binding: u32,
+    pub branch: u32,
+    pub loops: u32,
+    pub application: u32,
+    pub arithmetic: u32,
+    pub soac: u32,
+    pub lambda: u32,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights {
+            leaf: 6,
+            let_binding: 3,
+            branch: 2,
+            loops: 1,
+            application: 4,
+            arithmetic: 3,
+            soac: 3,
+            lambda: 4,
+        }
+    }
+}
+
+/// Size controls and switches for generation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenConfig {
+    /// Depth of expression trees in function bodies.
+    pub depth: u32,
+    /// Most top-level function declarations (besides the entry point).
+    pub max_declarations: u32,
+    /// Generate module types, structures, functors and applications.
+    pub modules: bool,
+    /// Allow unguarded indexing that may fail at run time (the program's
+    /// result may then be an index-out-of-bounds error on every backend).
+    pub may_fail: bool,
+    /// The seed [`generate`] uses when called through [`generate_default`].
+    pub seed: u64,
+    pub weights: Weights,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            depth: 3,
+            max_declarations: 3,
+            modules: true,
+            may_fail: false,
+            seed: 0,
+            weights: Weights::default(),
+        }
+    }
+}
+
+/// A generated program with what a differential test needs to run it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GeneratedProgram {
+    pub program: Program,
+    /// The entry point's name (`main`).
+    pub entry: String,
+    /// Values for the entry point's parameters, in order.
+    pub arguments: Vec<Value>,
+    /// The entry point's declared result type.
+    pub result_type: TypeExp,
+    /// The choice sequence that regenerates this program
+    /// ([`generate_from_choices`]).
+    pub choices: Vec<u32>,
+    /// Whether the program may end in a run-time error (`GenConfig::may_fail`).
+    pub may_fail: bool,
+}
+
+impl GeneratedProgram {
+    /// The program as Futhark source.
+    pub fn source(&self) -> String {
+        spec::syntax::printer::print_program(&self.program)
+    }
+
+    /// Lines of the printed source.
+    pub fn line_count(&self) -> usize {
+        self.source().lines().count()
+    }
+}
+
+/// Counters of rare events, for tests and reports.
+#[derive(Clone, Debug, Default)]
+pub struct EventCounters {
+    pub shadowing: usize,
+}
+
+/// The state of one generation run.
+pub struct Generator {
+    pub(crate) choices: Choices,
+    pub(crate) config: GenConfig,
+    next_name: usize,
+    /// The mutation site to break (`None`: generate a well-typed program).
+    target_site: Option<usize>,
+    sites_seen: usize,
+    applied: Option<MutationKind>,
+    pub(crate) counters: EventCounters,
+    /// Operator names already defined (each at most once per program).
+    pub(crate) used_operators: Vec<String>,
+    /// Names defined so far in the structure body being generated (a
+    /// structure may not define one name twice).
+    pub(crate) names_in_level: Vec<String>,
+    pub(crate) world: modules::World,
+}
+
+impl Generator {
+    pub fn new(choices: Choices, config: GenConfig) -> Generator {
+        Generator {
+            choices,
+            config,
+            next_name: 0,
+            target_site: None,
+            sites_seen: 0,
+            applied: None,
+            counters: EventCounters::default(),
+            used_operators: Vec::new(),
+            names_in_level: Vec::new(),
+            world: modules::World::default(),
+        }
+    }
+
+    /// A name never used before in this program.
+    pub(crate) fn fresh(&mut self, prefix: &str) -> String {
+        self.next_name += 1;
+        format!("{prefix}{}", self.next_name)
+    }
+
+    /// Counts a place where `kind` could break a premise; `true` when this
+    /// is the site to break.
+    pub(crate) fn mutation_site(&mut self, kind: MutationKind) -> bool {
+        let site = self.sites_seen;
+        self.sites_seen += 1;
+        if self.target_site == Some(site) && self.applied.is_none() {
+            self.applied = Some(kind);
+            return true;
+        }
+        false
+    }
+}
+
+/// The program named by `seed` under `config` (deterministic).
+pub fn generate(seed: u64, config: &GenConfig) -> GeneratedProgram {
+    run(Choices::random(seed), config, None).0
+}
+
+/// The program named by `config.seed`.
+pub fn generate_default(config: &GenConfig) -> GeneratedProgram {
+    generate(config.seed, config)
+}
+
+/// The program a choice sequence names (shrinking replays edited sequences).
+pub fn generate_from_choices(choices: Vec<u32>, config: &GenConfig) -> GeneratedProgram {
+    run(Choices::replay(choices), config, None).0
+}
+
+/// One run: the program, the number of mutation sites seen and the mutation
+/// applied (if `target_site` was given and reached).
+pub(crate) fn run(
+    choices: Choices,
+    config: &GenConfig,
+    target_site: Option<usize>,
+) -> (GeneratedProgram, usize, Option<MutationKind>) {
+    let mut generator = Generator::new(choices, config.clone());
+    generator.target_site = target_site;
+    let (program, arguments, result_type) = generator.program();
+    let sites = generator.sites_seen;
+    let applied = generator.applied;
+    let generated = GeneratedProgram {
+        program,
+        entry: "main".to_string(),
+        arguments,
+        result_type,
+        choices: generator.choices.into_used(),
+        may_fail: config.may_fail,
+    };
+    (generated, sites, applied)
+}
