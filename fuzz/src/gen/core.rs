@@ -387,7 +387,8 @@ impl Generator {
             Alt::Loop => self.loop_expr(env, ty, d),
             Alt::Ascribe => {
                 let inner = self.expr(env, ty, d);
-                if self.choices.chance(1, 3) && !ty.has_opaque_part() {
+                let coercible = ty.order_zero() && !ty.has_unknown_size() && !ty.has_opaque_part();
+                if coercible && self.choices.chance(1, 3) {
                     Expr::Coerce {
                         expr: Box::new(inner),
                         ty: env.type_exp(ty),
@@ -664,12 +665,7 @@ impl Generator {
                 alts.push((w.loops, Alt::Loop));
             }
         }
-        if order_zero
-            && !ty.has_unknown_size()
-            && Self::arrays_with_constant_size(env).next().is_some()
-        {
-            alts.push((1, Alt::LetWith));
-        }
+        alts.push((1, Alt::LetWith));
         alts.push((1, Alt::LetSized));
         if !self.application_candidates(env, ty).is_empty() {
             alts.push((w.application, Alt::Apply));
@@ -914,35 +910,56 @@ impl Generator {
         }
     }
 
-    fn arrays_with_constant_size(env: &Env) -> impl Iterator<Item = (String, u64, Ty)> + '_ {
-        env.visible()
-            .into_iter()
-            .filter_map(|b| match &b.scheme.ty {
-                Ty::Array(Size::Const(k), element)
-                    if *k >= 1 && b.qualifiers.is_empty() && b.scheme.is_mono() =>
-                {
-                    Some((b.name.clone(), *k, (**element).clone()))
-                }
-                _ => None,
-            })
+    /// An array of constant size that aliases no variable (a literal, a
+    /// `replicate` or a `map`), so that Futhark's uniqueness rules allow an
+    /// in-place update of it.
+    fn fresh_array(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
+        let Ty::Array(Size::Const(k), element) = ty else {
+            unreachable!()
+        };
+        match self.choices.weighted(&[2, if *k <= 4 { 2 } else { 0 }, 1]) {
+            1 => Expr::Array {
+                elements: (0..*k).map(|_| self.expr(env, element, depth)).collect(),
+                span: span(),
+            },
+            2 => {
+                let input = self.random_type(env, true, 0);
+                let xs = self.expr(env, &array(Size::Const(*k), input.clone()), depth);
+                let function = self.expr(env, &arrow(input, (**element).clone()), depth);
+                call("map", vec![function, xs])
+            }
+            _ => {
+                let value = self.expr(env, element, depth);
+                call("replicate", vec![i64_literal(*k), value])
+            }
+        }
     }
 
-    /// `let xs[i] = v in body` on a visible array of constant size.
+    /// `let xs = fresh in let xs[i] = v in body`.
     fn let_with(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
-        let candidates: Vec<(String, u64, Ty)> = Self::arrays_with_constant_size(env).collect();
-        let index = self.choices.below(candidates.len() as u32) as usize;
-        let (name, k, element) = candidates[index].clone();
+        let k = u64::from(self.choices.range(1, 3));
+        let element = self.random_type(env, true, 0);
+        let array_ty = array(Size::Const(k), element.clone());
+        let initial = self.fresh_array(env, &array_ty, depth);
+        let name = self.fresh("xs");
         let position = u64::from(self.choices.below(k as u32));
         let value = self.expr(env, &element, depth);
+        let mark = env.mark();
+        env.bind(&name, array_ty, false);
         let body = self.expr(env, ty, depth);
-        Expr::LetWith {
-            name,
-            name_span: span(),
-            indices: vec![DimIndex::Index(i64_literal(position))],
-            value: Box::new(value),
-            body: Box::new(body),
-            span: span(),
-        }
+        env.truncate(mark);
+        let_in(
+            pat_var(&name),
+            initial,
+            Expr::LetWith {
+                name,
+                name_span: span(),
+                indices: vec![DimIndex::Index(i64_literal(position))],
+                value: Box::new(value),
+                body: Box::new(body),
+                span: span(),
+            },
+        )
     }
 
     // -----------------------------------------------------------------------

@@ -50,7 +50,7 @@ pub struct Weights {
 impl Default for Weights {
     fn default() -> Self {
         Weights {
-            leaf: 6,
+            leaf: 10,
             let_binding: 3,
             branch: 2,
             loops: 1,
@@ -83,7 +83,7 @@ impl Default for GenConfig {
     fn default() -> Self {
         GenConfig {
             depth: 3,
-            max_declarations: 3,
+            max_declarations: 2,
             modules: true,
             may_fail: false,
             seed: 0,
