@@ -623,7 +623,7 @@ impl Generator {
                         liftedness: Liftedness::Unlifted,
                         name: "t".to_string(),
                         params: Vec::new(),
-                        definition: env.type_exp(&i32_ty()),
+                        definition: env.type_exp(param.refinement.as_ref().unwrap_or(&i32_ty())),
                         span: span(),
                     })],
                     span: span(),
