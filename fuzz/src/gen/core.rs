@@ -547,16 +547,24 @@ impl Generator {
             }
             Alt::Slice => self.slice(env, ty, d),
             Alt::Range => {
-                let end = u64::from(self.choices.below(5));
+                // Always well formed: `0...k`, `0..<k`, `k..>0`, `0..2...k`.
+                let bound = i64_literal(u64::from(self.choices.below(5)));
+                let (start, step, end, end_kind) = match self.choices.below(4) {
+                    0 => (i64_literal(0), None, bound, RangeEnd::UpToExclusive),
+                    1 => (i64_literal(0), None, bound, RangeEnd::Inclusive),
+                    2 => (bound, None, i64_literal(0), RangeEnd::DownToExclusive),
+                    _ => (
+                        i64_literal(0),
+                        Some(Box::new(i64_literal(2))),
+                        bound,
+                        RangeEnd::Inclusive,
+                    ),
+                };
                 Expr::Range {
-                    start: Box::new(i64_literal(0)),
-                    step: None,
-                    end: Box::new(i64_literal(end)),
-                    end_kind: if self.choices.chance(1, 2) {
-                        RangeEnd::Inclusive
-                    } else {
-                        RangeEnd::UpToExclusive
-                    },
+                    start: Box::new(start),
+                    step,
+                    end: Box::new(end),
+                    end_kind,
                     span: span(),
                 }
             }

@@ -38,6 +38,7 @@ pub const PROMISED: &[&str] = &[
     "higher-order function",
     "function-returning function",
     "operator definition",
+    "existential return type",
     // expressions
     "literal",
     "variable",
@@ -47,6 +48,8 @@ pub const PROMISED: &[&str] = &[
     "record",
     "array literal",
     "range",
+    "range with step",
+    "downward range",
     "index",
     "slice",
     "application",
@@ -152,6 +155,9 @@ impl Walker {
                         self.add("higher-order function");
                     }
                     self.pat(param);
+                }
+                if let Some(TypeExp::Existential { .. }) = &bind.return_type {
+                    self.add("existential return type");
                 }
                 if let Some(TypeExp::Arrow { .. }) = &bind.return_type {
                     if !bind.params.is_empty() {
@@ -362,11 +368,19 @@ impl Walker {
                 elements.iter().for_each(|e| self.expr(e));
             }
             Expr::Range {
-                start, step, end, ..
+                start,
+                step,
+                end,
+                end_kind,
+                ..
             } => {
                 self.add("range");
+                if *end_kind == RangeEnd::DownToExclusive {
+                    self.add("downward range");
+                }
                 self.expr(start);
                 if let Some(step) = step {
+                    self.add("range with step");
                     self.expr(step);
                 }
                 self.expr(end);

@@ -255,7 +255,18 @@ impl Generator {
         if self.mutation_site(MutationKind::ReturnTypeMismatch) {
             body = super::core::wrong_literal(&result);
         }
-        let return_type = env.type_exp(&result);
+        let mut return_type = env.type_exp(&result);
+        if let Ty::Array(Size::Unknown, element) = &result {
+            if self.choices.chance(1, 4) {
+                // `?[m].[m]t`: the existential size written out.
+                let size = self.fresh("m");
+                return_type = TypeExp::Existential {
+                    sizes: vec![size.clone()],
+                    ty: Box::new(env.type_exp(&array(Size::Named(size), (**element).clone()))),
+                    span: span(),
+                };
+            }
+        }
         env.truncate(mark);
         let ty = param_types
             .iter()
