@@ -206,7 +206,7 @@ impl Generator {
             .map(|b| (b.qualifiers.clone(), b.name.clone()))
             .collect();
         let projections = self.projections_of(env, ty);
-        let opaque = matches!(ty, Ty::Param(_) | Ty::Abstract(_));
+        let opaque = matches!(ty, Ty::Param(_) | Ty::LiftedParam(_) | Ty::Abstract(_));
         let weights = [
             if opaque { 0 } else { 2 },
             variables.len().min(3) as u32 * 2,
@@ -316,7 +316,7 @@ impl Generator {
                 let param = pat_ascribe(pat_var(&name), env.type_exp(from));
                 self.lambda_site(env, ty, lambda(vec![param], None, body))
             }
-            Ty::Param(_) | Ty::Abstract(_) => {
+            Ty::Param(_) | Ty::LiftedParam(_) | Ty::Abstract(_) => {
                 let witnesses: Vec<(Vec<String>, String, Vec<Ty>)> = env
                     .opaque_witnesses(ty)
                     .into_iter()
@@ -726,7 +726,7 @@ impl Generator {
                     }
                     if let Ty::Tuple(parts) = element.as_ref() {
                         if parts.len() == 2 {
-                            alts.push((1, Alt::Zip));
+                            alts.push((3, Alt::Zip));
                         }
                     }
                     if let Ty::Array(inner, _) = element.as_ref() {
@@ -1008,7 +1008,11 @@ impl Generator {
             let (params, _) = scheme.ty.uncurry();
             params[..*arity].iter().all(|p| {
                 let instantiated = substitution.apply(p).map_opaque(&|t| match t {
-                    Ty::Param(name) if scheme.type_params.contains(name) => Some(i32_ty()),
+                    Ty::Param(name) | Ty::LiftedParam(name)
+                        if scheme.type_params.contains(name) =>
+                    {
+                        Some(i32_ty())
+                    }
                     _ => None,
                 });
                 let instantiated = instantiated.map_sizes(&|size| match size {
@@ -1027,7 +1031,14 @@ impl Generator {
         let (qualifiers, name, scheme, arity, mut substitution) = candidates[index].clone();
         for type_param in &scheme.type_params {
             if !substitution.types.iter().any(|(n, _)| n == type_param) {
-                let chosen = Ty::Prim(self.random_prim());
+                let lifted = Ty::LiftedParam(type_param.clone());
+                let is_lifted = scheme.ty.map_opaque(&|t| (*t == lifted).then(i32_ty)) != scheme.ty;
+                let chosen = if is_lifted && self.choices.chance(1, 2) {
+                    // A lifted type parameter may stand for a function type.
+                    arrow(Ty::Prim(self.random_prim()), Ty::Prim(self.random_prim()))
+                } else {
+                    Ty::Prim(self.random_prim())
+                };
                 substitution.types.push((type_param.clone(), chosen));
             }
         }
@@ -1049,6 +1060,16 @@ impl Generator {
             let mut argument = self.expr(env, &instantiated, depth);
             if !param.has_opaque_part() && self.mutation_site(MutationKind::ArgumentMismatch) {
                 argument = wrong_literal(&instantiated);
+            }
+            if let Ty::Param(_) = param {
+                if self.mutation_site(MutationKind::FunctionForUnliftedParameter) {
+                    let name = self.fresh("p");
+                    argument = lambda(
+                        vec![pat_ascribe(pat_var(&name), env.type_exp(&i32_ty()))],
+                        None,
+                        var(&name),
+                    );
+                }
             }
             if let Ty::Abstract(path) = &instantiated {
                 if let Some((_, carrier)) = env.carriers.iter().find(|(p, _)| p == path) {
@@ -1528,10 +1549,10 @@ impl Generator {
         let Ty::Array(size, element) = ty else {
             unreachable!()
         };
-        let input = match self.choices.weighted(&[6, 1, 1]) {
+        let input = match self.choices.weighted(&[6, 1, 1, 1]) {
             0 => self.random_type(env, true, 1),
             // Inputs a projection or index section can map from.
-            1 => {
+            1 | 2 => {
                 let other = self.random_type(env, true, 0);
                 Ty::Tuple(vec![other, (**element).clone()])
             }

@@ -35,6 +35,7 @@ pub const PROMISED: &[&str] = &[
     "entry",
     "size parameter",
     "type parameter",
+    "lifted type parameter",
     "higher-order function",
     "function-returning function",
     "operator definition",
@@ -143,6 +144,10 @@ impl Walker {
                 for param in &bind.type_params {
                     self.add(match param {
                         TypeParam::Size { .. } => "size parameter",
+                        TypeParam::Type {
+                            liftedness: Liftedness::Lifted,
+                            ..
+                        } => "lifted type parameter",
                         TypeParam::Type { .. } => "type parameter",
                     });
                 }

@@ -147,7 +147,9 @@ impl Env {
                 .iter()
                 .any(|(_, payload)| payload.iter().all(|t| self.inhabited(t))),
             Ty::Arrow(_, to) => self.inhabited(to),
-            Ty::Param(_) | Ty::Abstract(_) => !self.opaque_witnesses(ty).is_empty(),
+            Ty::Param(_) | Ty::LiftedParam(_) | Ty::Abstract(_) => {
+                !self.opaque_witnesses(ty).is_empty()
+            }
         }
     }
 
@@ -190,7 +192,7 @@ impl Env {
                 span: span(),
             },
             Ty::Sum { abbreviation, .. } => TypeExp::Var(qual(&[], abbreviation)),
-            Ty::Param(name) => TypeExp::Var(qual(&[], name)),
+            Ty::Param(name) | Ty::LiftedParam(name) => TypeExp::Var(qual(&[], name)),
             Ty::Abstract(path) => {
                 let (name, qualifiers) = path.split_last().expect("abstract path is not empty");
                 TypeExp::Var(qual(qualifiers, name))

@@ -31,11 +31,13 @@ pub enum MutationKind {
     HigherOrderEntryPoint,
     ReturnTypeMismatch,
     MissingValInFunctorArgument,
+    FunctionForUnliftedParameter,
+    LiftedValueFromIf,
 }
 
 impl MutationKind {
     /// Every kind, for coverage reports.
-    pub const ALL: [MutationKind; 17] = [
+    pub const ALL: [MutationKind; 19] = [
         MutationKind::IfConditionNotBool,
         MutationKind::IfBranchesDiffer,
         MutationKind::OperandMismatch,
@@ -53,6 +55,8 @@ impl MutationKind {
         MutationKind::HigherOrderEntryPoint,
         MutationKind::ReturnTypeMismatch,
         MutationKind::MissingValInFunctorArgument,
+        MutationKind::FunctionForUnliftedParameter,
+        MutationKind::LiftedValueFromIf,
     ];
 
     /// The premise broken, in words.
@@ -81,6 +85,12 @@ impl MutationKind {
                 "function body differs from its declared return type"
             }
             MutationKind::MissingValInFunctorArgument => "missing val in functor argument",
+            MutationKind::FunctionForUnliftedParameter => {
+                "TFP'18: a function passed where an unlifted type parameter 'a is expected"
+            }
+            MutationKind::LiftedValueFromIf => {
+                "TFP'18: an if returns a value of lifted type '^a (not orderZero)"
+            }
         }
     }
 }

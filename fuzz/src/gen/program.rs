@@ -142,7 +142,7 @@ impl Generator {
     /// A top-level `def` (also used inside structures and functor bodies):
     /// the declaration, its name and its type scheme.
     pub fn function_dec(&mut self, env: &mut Env, nested: bool) -> (Dec, String, Scheme) {
-        let mut kind = self.choices.weighted(&[6, 3, 2, 2, 1, 1, 1]);
+        let mut kind = self.choices.weighted(&[6, 3, 2, 2, 1, 1, 1, 1]);
         let operator = OPERATORS
             .iter()
             .find(|op| !self.used_operators.iter().any(|used| used == *op));
@@ -231,6 +231,24 @@ impl Generator {
                 name = self.function_name(env, "c", nested);
                 result = self.random_type(env, true, 1);
             }
+            7 => {
+                // `def f '^a (x: a) (y: a) ... : a`: a lifted type parameter,
+                // never used where TFP'18 requires orderZero.
+                name = self.function_name(env, "f", nested);
+                let parameter = self.fresh("a");
+                type_params.push(parameter.clone());
+                let element = Ty::LiftedParam(parameter);
+                param_types.push(element.clone());
+                param_types.push(element.clone());
+                if self.choices.chance(1, 2) {
+                    param_types.push(Ty::Prim(self.random_prim()));
+                }
+                result = if self.choices.chance(1, 3) {
+                    Ty::Tuple(vec![element, Ty::Prim(self.random_prim())])
+                } else {
+                    element
+                };
+            }
             _ => {
                 name = self.function_name(env, "f", nested);
                 let count = self.choices.range(1, 3);
@@ -254,6 +272,15 @@ impl Generator {
         let mut body = self.expr(env, &result, depth);
         if self.mutation_site(MutationKind::ReturnTypeMismatch) {
             body = super::core::wrong_literal(&result);
+        }
+        if let Ty::LiftedParam(_) = &result {
+            if self.mutation_site(MutationKind::LiftedValueFromIf) {
+                body = if_then_else(
+                    literal(PrimType::Bool, 1),
+                    var(&param_names[0]),
+                    var(&param_names[1]),
+                );
+            }
         }
         let mut return_type = env.type_exp(&result);
         if let Ty::Array(Size::Unknown, element) = &result {
@@ -283,7 +310,11 @@ impl Generator {
                 })
                 .chain(type_params.iter().map(|n| TypeParam::Type {
                     name: n.clone(),
-                    liftedness: Liftedness::Unlifted,
+                    liftedness: if param_types.contains(&Ty::LiftedParam(n.clone())) {
+                        Liftedness::Lifted
+                    } else {
+                        Liftedness::Unlifted
+                    },
                     span: span(),
                 }))
                 .collect(),

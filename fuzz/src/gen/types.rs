@@ -35,6 +35,9 @@ pub enum Ty {
     /// A type parameter `'a` (rigid inside its function; a unification
     /// variable in a [`Scheme`]).
     Param(String),
+    /// A lifted type parameter `'^a`: may stand for a function type, so it
+    /// is never order zero (TFP'18 §2.2).
+    LiftedParam(String),
     /// An abstract type `M.t` (or `t` inside a signature description).
     Abstract(Vec<String>),
 }
@@ -84,6 +87,7 @@ impl Ty {
     pub fn order_zero(&self) -> bool {
         match self {
             Ty::Prim(_) | Ty::Param(_) | Ty::Abstract(_) => true,
+            Ty::LiftedParam(_) => false,
             Ty::Array(_, element) => element.order_zero(),
             Ty::Tuple(elements) => elements.iter().all(Ty::order_zero),
             Ty::Record(fields) => fields.iter().all(|(_, t)| t.order_zero()),
@@ -97,7 +101,7 @@ impl Ty {
     /// Whether some array size in the type is [`Size::Unknown`].
     pub fn has_unknown_size(&self) -> bool {
         match self {
-            Ty::Prim(_) | Ty::Param(_) | Ty::Abstract(_) => false,
+            Ty::Prim(_) | Ty::Param(_) | Ty::LiftedParam(_) | Ty::Abstract(_) => false,
             Ty::Array(size, element) => *size == Size::Unknown || element.has_unknown_size(),
             Ty::Tuple(elements) => elements.iter().any(Ty::has_unknown_size),
             Ty::Record(fields) => fields.iter().any(|(_, t)| t.has_unknown_size()),
@@ -112,7 +116,7 @@ impl Ty {
     pub fn has_opaque_part(&self) -> bool {
         match self {
             Ty::Prim(_) => false,
-            Ty::Param(_) | Ty::Abstract(_) => true,
+            Ty::Param(_) | Ty::LiftedParam(_) | Ty::Abstract(_) => true,
             Ty::Array(_, element) => element.has_opaque_part(),
             Ty::Tuple(elements) => elements.iter().any(Ty::has_opaque_part),
             Ty::Record(fields) => fields.iter().any(|(_, t)| t.has_opaque_part()),
@@ -126,7 +130,7 @@ impl Ty {
     /// Whether the type mentions the size name `name`.
     pub fn mentions_size(&self, name: &str) -> bool {
         match self {
-            Ty::Prim(_) | Ty::Param(_) | Ty::Abstract(_) => false,
+            Ty::Prim(_) | Ty::Param(_) | Ty::LiftedParam(_) | Ty::Abstract(_) => false,
             Ty::Array(size, element) => {
                 matches!(size, Size::Named(n) if n == name) || element.mentions_size(name)
             }
@@ -161,7 +165,7 @@ impl Ty {
 
     pub fn map_sizes(&self, f: &dyn Fn(&Size) -> Size) -> Ty {
         match self {
-            Ty::Prim(_) | Ty::Param(_) | Ty::Abstract(_) => self.clone(),
+            Ty::Prim(_) | Ty::Param(_) | Ty::LiftedParam(_) | Ty::Abstract(_) => self.clone(),
             Ty::Array(size, element) => Ty::Array(f(size), Box::new(element.map_sizes(f))),
             Ty::Tuple(elements) => Ty::Tuple(elements.iter().map(|t| t.map_sizes(f)).collect()),
             Ty::Record(fields) => Ty::Record(
@@ -192,7 +196,7 @@ impl Ty {
             return replacement;
         }
         match self {
-            Ty::Prim(_) | Ty::Param(_) | Ty::Abstract(_) => self.clone(),
+            Ty::Prim(_) | Ty::Param(_) | Ty::LiftedParam(_) | Ty::Abstract(_) => self.clone(),
             Ty::Array(size, element) => Ty::Array(size.clone(), Box::new(element.map_opaque(f))),
             Ty::Tuple(elements) => Ty::Tuple(elements.iter().map(|t| t.map_opaque(f)).collect()),
             Ty::Record(fields) => Ty::Record(
@@ -246,7 +250,7 @@ pub struct Substitution {
 impl Substitution {
     pub fn apply(&self, ty: &Ty) -> Ty {
         let with_types = ty.map_opaque(&|t| match t {
-            Ty::Param(name) => self
+            Ty::Param(name) | Ty::LiftedParam(name) => self
                 .types
                 .iter()
                 .find(|(n, _)| n == name)
@@ -276,6 +280,17 @@ pub fn unify(scheme: &Scheme, pattern: &Ty, target: &Ty, substitution: &mut Subs
                 return bound.fits(target);
             }
             if !target.order_zero() || target.has_unknown_size() {
+                return false;
+            }
+            substitution.types.push((name.clone(), target.clone()));
+            true
+        }
+        (Ty::LiftedParam(name), _) if scheme.type_params.contains(name) => {
+            if let Some((_, bound)) = substitution.types.iter().find(|(n, _)| n == name) {
+                let bound = bound.clone();
+                return bound.fits(target);
+            }
+            if target.has_unknown_size() {
                 return false;
             }
             substitution.types.push((name.clone(), target.clone()));
