@@ -5,7 +5,7 @@
 
 use super::mutate::{mutate, Mutant};
 use super::shrink::shrink_candidates;
-use super::{generate, generate_from_choices, GenConfig, GeneratedProgram};
+use super::{choice_spans, generate, generate_from_choices, GenConfig, GeneratedProgram};
 use quickcheck::{Arbitrary, Gen};
 
 /// The configuration for a quickcheck size: depth grows slowly with it.
@@ -36,7 +36,8 @@ impl Arbitrary for WellTypedProgram {
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
         let config = self.config.clone();
         let choices = self.generated.choices.clone();
-        let candidates: Vec<Vec<u32>> = shrink_candidates(&choices).collect();
+        let spans = choice_spans(choices.clone(), &config);
+        let candidates: Vec<Vec<u32>> = shrink_candidates(&choices, &spans).collect();
         Box::new(
             candidates
                 .into_iter()
@@ -79,7 +80,8 @@ impl Arbitrary for IllTypedProgram {
     fn shrink(&self) -> Box<dyn Iterator<Item = Self>> {
         let config = self.config.clone();
         let selector = self.selector;
-        let candidates: Vec<Vec<u32>> = shrink_candidates(&self.original_choices).collect();
+        let spans = choice_spans(self.original_choices.clone(), &config);
+        let candidates: Vec<Vec<u32>> = shrink_candidates(&self.original_choices, &spans).collect();
         Box::new(candidates.into_iter().filter_map(move |candidate| {
             let original = generate_from_choices(candidate, &config);
             mutate(&original, selector, &config).map(|mutant| IllTypedProgram {

@@ -12,7 +12,7 @@ use super::build::*;
 use super::env::Env;
 use super::mutate::MutationKind;
 use super::types::*;
-use super::Generator;
+use super::{ChoiceSpan, Generator};
 use spec::syntax::ast::*;
 use spec::value::PrimType;
 
@@ -364,8 +364,22 @@ impl Generator {
         }
         let alternatives = self.alternatives(env, ty);
         let weights: Vec<u32> = alternatives.iter().map(|(w, _)| *w).collect();
+        let decision = self.choices.used().len();
         let alt = alternatives[self.choices.weighted(&weights)].1;
-        let d = depth - 1;
+        let start = self.choices.used().len();
+        let built = self.build_alternative(env, ty, alt, depth - 1);
+        if alt != Alt::Leaf {
+            let end = self.choices.used().len();
+            self.spans.push(ChoiceSpan {
+                decision,
+                start,
+                end,
+            });
+        }
+        built
+    }
+
+    fn build_alternative(&mut self, env: &mut Env, ty: &Ty, alt: Alt, d: u32) -> Expr {
         match alt {
             Alt::Leaf => self.leaf(env, ty),
             Alt::Let => self.let_expr(env, ty, d),

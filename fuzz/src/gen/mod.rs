@@ -121,6 +121,16 @@ impl GeneratedProgram {
     }
 }
 
+/// The choices one compound construct consumed: `decision` picked it
+/// (zero picks the simplest alternative), `start..end` built it. Shrinking
+/// tries deleting `start..end` and zeroing `decision` (see [`shrink`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChoiceSpan {
+    pub decision: usize,
+    pub start: usize,
+    pub end: usize,
+}
+
 /// Counters of rare events, for tests and reports.
 #[derive(Clone, Debug, Default)]
 pub struct EventCounters {
@@ -143,6 +153,8 @@ pub struct Generator {
     /// structure may not define one name twice).
     pub(crate) names_in_level: Vec<String>,
     pub(crate) world: modules::World,
+    /// Spans of compound constructs, for shrinking.
+    pub(crate) spans: Vec<ChoiceSpan>,
 }
 
 impl Generator {
@@ -158,6 +170,7 @@ impl Generator {
             used_operators: Vec::new(),
             names_in_level: Vec::new(),
             world: modules::World::default(),
+            spans: Vec::new(),
         }
     }
 
@@ -193,6 +206,13 @@ pub fn generate_default(config: &GenConfig) -> GeneratedProgram {
 /// The program a choice sequence names (shrinking replays edited sequences).
 pub fn generate_from_choices(choices: Vec<u32>, config: &GenConfig) -> GeneratedProgram {
     run(Choices::replay(choices), config, None).0
+}
+
+/// The spans of compound constructs in the program `choices` names.
+pub fn choice_spans(choices: Vec<u32>, config: &GenConfig) -> Vec<ChoiceSpan> {
+    let mut generator = Generator::new(Choices::replay(choices), config.clone());
+    generator.program();
+    generator.spans
 }
 
 /// One run: the program, the number of mutation sites seen and the mutation

@@ -26,8 +26,16 @@ impl Generator {
         let mut env = Env::default();
         let mut decs = Vec::new();
         self.type_abbreviations(&mut env, &mut decs);
+        let decision = self.choices.used().len();
         if self.config.modules && self.choices.chance(3, 4) {
+            let start = self.choices.used().len();
             self.module_section(&mut env, &mut decs);
+            let end = self.choices.used().len();
+            self.spans.push(super::ChoiceSpan {
+                decision,
+                start,
+                end,
+            });
         }
         let count = self.choices.range(1, self.config.max_declarations.max(1));
         for _ in 0..count {

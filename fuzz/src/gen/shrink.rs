@@ -10,13 +10,35 @@
 
 use super::choices::Choices;
 use super::mutate::{mutate, Mutant};
-use super::{generate_from_choices, run, GenConfig, GeneratedProgram};
+use super::{choice_spans, generate_from_choices, run, ChoiceSpan, GenConfig, GeneratedProgram};
 use proptest::prelude::Rng;
 use proptest::strategy::{NewTree, Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 
-/// The edits tried on a choice sequence, simplest result first.
-pub fn shrink_candidates(choices: &[u32]) -> impl Iterator<Item = Vec<u32>> + '_ {
+/// The edits tried on a choice sequence, simplest result first: replacing
+/// a compound construct by the simplest alternative (delete its span, zero
+/// its decision; largest spans first), then deleting blocks, zeroing,
+/// halving and decrementing single choices.
+pub fn shrink_candidates<'a>(
+    choices: &'a [u32],
+    spans: &'a [ChoiceSpan],
+) -> impl Iterator<Item = Vec<u32>> + 'a {
+    let mut ordered: Vec<ChoiceSpan> = spans
+        .iter()
+        .copied()
+        .filter(|s| s.end <= choices.len() && s.start < s.end && s.decision < s.start)
+        .collect();
+    ordered.sort_by_key(|s| std::cmp::Reverse(s.end - s.start));
+    let simplifications = ordered.into_iter().map(move |span| {
+        let mut edited = choices[..span.start].to_vec();
+        edited[span.decision] = 0;
+        edited.extend_from_slice(&choices[span.end..]);
+        edited
+    });
+    simplifications.chain(block_candidates(choices))
+}
+
+fn block_candidates(choices: &[u32]) -> impl Iterator<Item = Vec<u32>> + '_ {
     let length = choices.len();
     let deletions = [64usize, 16, 4, 1].into_iter().flat_map(move |block| {
         (0..length.div_ceil(block)).rev().filter_map(move |k| {
@@ -50,15 +72,20 @@ pub fn shrink_candidates(choices: &[u32]) -> impl Iterator<Item = Vec<u32>> + '_
 /// The shrinking state shared by both value trees.
 #[derive(Clone, Debug)]
 struct ChoiceShrinker {
+    config: GenConfig,
     accepted: Vec<u32>,
+    /// The construct spans of `accepted`.
+    spans: Vec<ChoiceSpan>,
     current: Vec<u32>,
     /// How many candidates of `accepted` were tried.
     cursor: usize,
 }
 
 impl ChoiceShrinker {
-    fn new(choices: Vec<u32>) -> ChoiceShrinker {
+    fn new(choices: Vec<u32>, config: &GenConfig) -> ChoiceShrinker {
         ChoiceShrinker {
+            config: config.clone(),
+            spans: choice_spans(choices.clone(), config),
             accepted: choices.clone(),
             current: choices,
             cursor: 0,
@@ -67,7 +94,7 @@ impl ChoiceShrinker {
 
     /// The next candidate of `accepted` satisfying `valid`, if any.
     fn advance(&mut self, valid: &dyn Fn(&[u32]) -> bool) -> bool {
-        let candidate = shrink_candidates(&self.accepted)
+        let candidate = shrink_candidates(&self.accepted, &self.spans)
             .enumerate()
             .skip(self.cursor)
             .find(|(_, candidate)| valid(candidate));
@@ -87,7 +114,10 @@ impl ChoiceShrinker {
 
     /// The current candidate still fails: keep it and start over from it.
     fn simplify(&mut self, valid: &dyn Fn(&[u32]) -> bool) -> bool {
-        self.accepted = self.current.clone();
+        if self.accepted != self.current {
+            self.accepted = self.current.clone();
+            self.spans = choice_spans(self.accepted.clone(), &self.config);
+        }
         self.cursor = 0;
         self.advance(valid)
     }
@@ -137,7 +167,7 @@ impl Strategy for WellTypedPrograms {
         let (program, _, _) = run(Choices::random(seed), &self.config, None);
         Ok(ProgramTree {
             config: self.config.clone(),
-            shrinker: ChoiceShrinker::new(program.choices),
+            shrinker: ChoiceShrinker::new(program.choices, &self.config),
         })
     }
 }
@@ -203,7 +233,7 @@ impl Strategy for IllTypedPrograms {
                 return Ok(MutantTree {
                     config: self.config.clone(),
                     selector,
-                    shrinker: ChoiceShrinker::new(program.choices),
+                    shrinker: ChoiceShrinker::new(program.choices, &self.config),
                 });
             }
         }
