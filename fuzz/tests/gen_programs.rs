@@ -197,3 +197,34 @@ fn quickcheck_wrappers_shrink_to_parseable_programs() {
         }
     }
 }
+
+#[test]
+fn shrinking_finds_a_small_counterexample() {
+    use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng};
+    let mut runner = TestRunner::new_with_rng(
+        Config {
+            cases: 256,
+            failure_persistence: None,
+            ..Config::default()
+        },
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
+    // A property that fails on every program using `filter`.
+    let result = runner.run(&well_typed_programs(GenConfig::default()), |program| {
+        if program.source().contains("filter") {
+            return Err(TestCaseError::fail("uses filter"));
+        }
+        Ok(())
+    });
+    let Err(TestError::Fail(_, minimal)) = result else {
+        panic!("no program with filter in 256 cases");
+    };
+    let text = minimal.source();
+    println!(
+        "minimal counterexample ({} lines):\n{text}",
+        minimal.line_count()
+    );
+    assert!(text.contains("filter"));
+    assert!(parse_program(FileId(0), &text).is_ok());
+    assert!(minimal.line_count() <= 20, "{text}");
+}
