@@ -4,9 +4,9 @@
 //! originals.
 
 use fuzz::gen::coverage::{constructs, PROMISED};
-use fuzz::gen::mutate::{mutate, MutationKind};
+use fuzz::gen::mutate::{mutate, mutate_kind, Mutant, MutationKind};
 use fuzz::gen::shrink::{ill_typed_programs, well_typed_programs};
-use fuzz::gen::{generate, generate_from_choices, GenConfig};
+use fuzz::gen::{generate, generate_from_choices, site_kinds, GenConfig, GeneratedProgram};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::TestRunner;
@@ -96,39 +96,51 @@ fn every_promised_construct_appears_in_2000_programs() {
     assert!(missing.is_empty(), "never generated: {missing:?}");
 }
 
+fn check_mutant(seed: u64, original: &GeneratedProgram, mutant: &Mutant) {
+    let text = mutant.program.source();
+    let parsed = parse_program(FileId(0), &text)
+        .unwrap_or_else(|d| panic!("seed {seed}: mutant does not parse: {d:?}\n{text}"));
+    assert!(
+        parsed == mutant.program.program,
+        "seed {seed}: mutant round trip\n{text}"
+    );
+    assert!(
+        mutant.program.program != original.program,
+        "seed {seed}: mutant {:?} equals its original",
+        mutant.kind
+    );
+}
+
 #[test]
 fn mutants_parse_and_differ_from_their_originals() {
     let config = GenConfig::default();
-    let mut kinds: BTreeSet<String> = BTreeSet::new();
+    let mut applied: BTreeSet<MutationKind> = BTreeSet::new();
     let mut mutated = 0;
     for seed in 0..1_500u64 {
         let original = generate(seed, &config);
-        let Some(mutant) = mutate(&original, seed as u32 * 7919, &config) else {
-            continue;
-        };
-        mutated += 1;
-        let text = mutant.program.source();
-        let parsed = parse_program(FileId(0), &text)
-            .unwrap_or_else(|d| panic!("seed {seed}: mutant does not parse: {d:?}\n{text}"));
-        assert!(
-            parsed == mutant.program.program,
-            "seed {seed}: mutant round trip\n{text}"
-        );
-        assert!(
-            mutant.program.program != original.program,
-            "seed {seed}: mutant {:?} equals its original",
-            mutant.kind
-        );
-        kinds.insert(format!("{:?}", mutant.kind));
+        if let Some(mutant) = mutate(&original, seed as u32 * 7919, &config) {
+            mutated += 1;
+            check_mutant(seed, &original, &mutant);
+            applied.insert(mutant.kind);
+        }
+        // Every kind of site the program has, once per kind over the run.
+        for kind in site_kinds(original.choices.clone(), &config) {
+            if applied.contains(&kind) {
+                continue;
+            }
+            let mutant = mutate_kind(&original, kind, 0, &config).expect("a site of this kind");
+            assert_eq!(mutant.kind, kind);
+            check_mutant(seed, &original, &mutant);
+            applied.insert(kind);
+        }
     }
     assert!(
         mutated >= 1_400,
         "only {mutated} programs had a mutation site"
     );
-    let missing: Vec<String> = MutationKind::ALL
+    let missing: Vec<&MutationKind> = MutationKind::ALL
         .iter()
-        .map(|k| format!("{k:?}"))
-        .filter(|k| !kinds.contains(k))
+        .filter(|k| !applied.contains(k))
         .collect();
     assert!(
         missing.is_empty(),

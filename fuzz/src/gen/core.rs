@@ -727,9 +727,9 @@ impl Generator {
                 }
                 alts.push((1, Alt::Replicate));
                 if **element == i64_ty() {
-                    alts.push((1, Alt::Iota));
+                    alts.push((2, Alt::Iota));
                     if *size == Size::Unknown {
-                        alts.push((1, Alt::Range));
+                        alts.push((6, Alt::Range));
                     }
                 }
                 if element_known {
@@ -740,7 +740,7 @@ impl Generator {
                     }
                     if let Ty::Tuple(parts) = element.as_ref() {
                         if parts.len() == 2 {
-                            alts.push((3, Alt::Zip));
+                            alts.push((6, Alt::Zip));
                         }
                     }
                     if let Ty::Array(inner, _) = element.as_ref() {
@@ -769,7 +769,7 @@ impl Generator {
             Ty::Arrow(..) => {
                 alts.push((w.lambda, Alt::Lambda));
                 if self.section_possible(ty) {
-                    alts.push((2, Alt::Section));
+                    alts.push((5, Alt::Section));
                 }
             }
             _ => {}

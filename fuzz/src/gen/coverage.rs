@@ -10,6 +10,8 @@ pub const PROMISED: &[&str] = &[
     // module level
     "module type",
     "abstract type spec",
+    "manifest type spec",
+    "functor result signature",
     "val spec",
     "include",
     "with refinement",
@@ -201,7 +203,11 @@ impl Walker {
                     }
                 }
                 if let Some(signature) = &bind.signature {
-                    self.add("opaque ascription");
+                    self.add(if bind.params.is_empty() {
+                        "opaque ascription"
+                    } else {
+                        "functor result signature"
+                    });
                     self.mod_type(signature);
                 }
                 if matches!(bind.body, ModExp::Apply { .. }) {
@@ -241,9 +247,18 @@ impl Walker {
                 self.mod_exp(module);
                 self.mod_type(mod_type);
             }
-            ModExp::Lambda { param, body, .. } => {
+            ModExp::Lambda {
+                param,
+                result,
+                body,
+                ..
+            } => {
                 self.add("functor");
                 self.add("module lambda");
+                if let Some(result) = result {
+                    self.add("functor result signature");
+                    self.mod_type(result);
+                }
                 self.mod_type(&param.mod_type);
                 self.mod_exp(body);
             }
@@ -272,7 +287,7 @@ impl Walker {
                         Spec::Type {
                             definition: None, ..
                         } => self.add("abstract type spec"),
-                        Spec::Type { .. } => {}
+                        Spec::Type { .. } => self.add("manifest type spec"),
                         Spec::Module { mod_type, .. } => self.mod_type(mod_type),
                         Spec::Include { mod_type, .. } => {
                             self.add("include");

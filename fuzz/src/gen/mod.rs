@@ -155,6 +155,8 @@ pub struct Generator {
     pub(crate) world: modules::World,
     /// Spans of compound constructs, for shrinking.
     pub(crate) spans: Vec<ChoiceSpan>,
+    /// The kind of every mutation site seen, in order.
+    pub(crate) site_kinds: Vec<MutationKind>,
 }
 
 impl Generator {
@@ -171,6 +173,7 @@ impl Generator {
             names_in_level: Vec::new(),
             world: modules::World::default(),
             spans: Vec::new(),
+            site_kinds: Vec::new(),
         }
     }
 
@@ -185,6 +188,7 @@ impl Generator {
     pub(crate) fn mutation_site(&mut self, kind: MutationKind) -> bool {
         let site = self.sites_seen;
         self.sites_seen += 1;
+        self.site_kinds.push(kind);
         if self.target_site == Some(site) && self.applied.is_none() {
             self.applied = Some(kind);
             return true;
@@ -213,6 +217,13 @@ pub fn choice_spans(choices: Vec<u32>, config: &GenConfig) -> Vec<ChoiceSpan> {
     let mut generator = Generator::new(Choices::replay(choices), config.clone());
     generator.program();
     generator.spans
+}
+
+/// The kind of every mutation site of the program `choices` names, in order.
+pub fn site_kinds(choices: Vec<u32>, config: &GenConfig) -> Vec<MutationKind> {
+    let mut generator = Generator::new(Choices::replay(choices), config.clone());
+    generator.program();
+    generator.site_kinds
 }
 
 /// One run: the program, the number of mutation sites seen and the mutation

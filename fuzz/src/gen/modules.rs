@@ -27,6 +27,8 @@ pub struct SignatureInfo {
     pub vals: Vec<(String, Ty)>,
     /// Signatures this one includes (so a module of this type matches them).
     pub includes: Vec<usize>,
+    /// A manifest type spec `type u = τ`, which implementations repeat.
+    pub manifest: Option<(String, Ty)>,
 }
 
 /// A structure that implements signature `signature`: `t_view` is what its
@@ -88,6 +90,18 @@ impl World {
                 .includes
                 .iter()
                 .any(|included| self.matches(*included, want))
+    }
+
+    /// The manifest type specs of a signature, included ones first.
+    fn all_manifest(&self, signature: usize) -> Vec<(String, Ty)> {
+        let info = &self.signatures[signature];
+        let mut out: Vec<(String, Ty)> = info
+            .includes
+            .iter()
+            .flat_map(|i| self.all_manifest(*i))
+            .collect();
+        out.extend(info.manifest.iter().cloned());
+        out
     }
 
     /// The value specs of a signature, included ones first.
@@ -193,7 +207,13 @@ impl Generator {
             };
             vals.push((self.fresh("op"), ty));
         }
-        self.push_signature(env, decs, name, vals, None);
+        let manifest = if self.choices.chance(1, 3) {
+            let ty = self.concrete_type(env);
+            Some((self.fresh("u"), ty))
+        } else {
+            None
+        };
+        self.push_signature(env, decs, name, vals, None, manifest);
     }
 
     /// `module type S' = { include S  val extra : t -> t }`.
@@ -201,7 +221,7 @@ impl Generator {
         let name = self.fresh("S");
         let t = abstract_local();
         let vals = vec![(self.fresh("op"), arrow(t.clone(), t))];
-        self.push_signature(env, decs, name, vals, Some(parent));
+        self.push_signature(env, decs, name, vals, Some(parent), None);
     }
 
     fn push_signature(
@@ -211,6 +231,7 @@ impl Generator {
         name: String,
         vals: Vec<(String, Ty)>,
         include: Option<usize>,
+        manifest: Option<(String, Ty)>,
     ) {
         let mut specs = Vec::new();
         match include {
@@ -225,6 +246,15 @@ impl Generator {
                 definition: None,
                 span: span(),
             }),
+        }
+        if let Some((type_name, ty)) = &manifest {
+            specs.push(Spec::Type {
+                liftedness: Liftedness::Unlifted,
+                name: type_name.clone(),
+                params: Vec::new(),
+                definition: Some(env.type_exp(ty)),
+                span: span(),
+            });
         }
         for (val, ty) in &vals {
             specs.push(Spec::Val {
@@ -246,6 +276,7 @@ impl Generator {
             name,
             vals,
             includes: include.into_iter().collect(),
+            manifest,
         });
     }
 
@@ -259,6 +290,15 @@ impl Generator {
             definition: env.type_exp(carrier),
             span: span(),
         })];
+        for (type_name, ty) in self.world.all_manifest(signature) {
+            decs.push(Dec::Type(TypeBind {
+                liftedness: Liftedness::Unlifted,
+                name: type_name,
+                params: Vec::new(),
+                definition: env.type_exp(&ty),
+                span: span(),
+            }));
+        }
         let mark = env.mark();
         // Implementations stay small: the core generator is exercised elsewhere.
         let depth = (self.config.depth / 2).max(1);
@@ -521,6 +561,32 @@ impl Generator {
             exports.push((def_name, scheme));
             body.push(dec);
         }
+        let mut result_signature = None;
+        if self.choices.chance(1, 3) {
+            // `module F (X: S) : { val f : … } = …`: the result signature
+            // keeps some exports (it may mention `X.t`).
+            let kept: Vec<(String, Scheme)> = exports
+                .iter()
+                .filter(|(_, s)| !s.ty.has_unknown_size())
+                .cloned()
+                .collect();
+            if !kept.is_empty() {
+                let specs = kept
+                    .iter()
+                    .map(|(val, scheme)| Spec::Val {
+                        name: val.clone(),
+                        type_params: scheme_type_params(scheme),
+                        ty: env.type_exp(&scheme.ty),
+                        span: span(),
+                    })
+                    .collect();
+                result_signature = Some(ModTypeExp::Signature {
+                    specs,
+                    span: span(),
+                });
+                exports = kept;
+            }
+        }
         env.truncate(mark);
         let structure = ModExp::Struct {
             decs: body,
@@ -538,7 +604,7 @@ impl Generator {
                         mod_type: param_exps[0].clone(),
                         span: span(),
                     }),
-                    result: None,
+                    result: result_signature,
                     body: Box::new(structure),
                     span: span(),
                 },
@@ -556,7 +622,7 @@ impl Generator {
                         span: span(),
                     })
                     .collect(),
-                signature: None,
+                signature: result_signature,
                 body: structure,
                 span: span(),
             }
@@ -773,4 +839,26 @@ fn concrete_export(functor: &FunctorInfo) -> Option<(String, Ty)> {
         .iter()
         .find(|(_, s)| s.is_mono() && !s.ty.has_opaque_part() && !s.ty.has_unknown_size())
         .map(|(n, s)| (n.clone(), s.ty.clone()))
+}
+
+/// The type parameters of a val spec for `scheme`: `[n]`, `'a`, `'^a`.
+fn scheme_type_params(scheme: &Scheme) -> Vec<TypeParam> {
+    let sizes = scheme.size_params.iter().map(|n| TypeParam::Size {
+        name: n.clone(),
+        span: span(),
+    });
+    let types = scheme.type_params.iter().map(|n| {
+        let lifted = Ty::LiftedParam(n.clone());
+        let is_lifted = scheme.ty.map_opaque(&|t| (*t == lifted).then(i32_ty)) != scheme.ty;
+        TypeParam::Type {
+            name: n.clone(),
+            liftedness: if is_lifted {
+                Liftedness::Lifted
+            } else {
+                Liftedness::Unlifted
+            },
+            span: span(),
+        }
+    });
+    sizes.chain(types).collect()
 }

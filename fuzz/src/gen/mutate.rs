@@ -9,10 +9,10 @@
 //! differs from a well-typed program in exactly one premise.
 
 use super::choices::Choices;
-use super::{run, GenConfig, GeneratedProgram};
+use super::{run, site_kinds, GenConfig, GeneratedProgram};
 
 /// Which premise a mutation breaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MutationKind {
     IfConditionNotBool,
     IfBranchesDiffer,
@@ -127,4 +127,28 @@ pub fn mutate_site(choices: &[u32], site: usize, config: &GenConfig) -> Option<M
         kind,
         site,
     })
+}
+
+/// Breaks a site of kind `kind` (the `selector % n`-th of the `n` such sites)
+/// of `original`, if it has one: for campaigns that test one premise.
+pub fn mutate_kind(
+    original: &GeneratedProgram,
+    kind: MutationKind,
+    selector: u32,
+    config: &GenConfig,
+) -> Option<Mutant> {
+    let sites: Vec<usize> = site_kinds(original.choices.clone(), config)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, k)| *k == kind)
+        .map(|(site, _)| site)
+        .collect();
+    if sites.is_empty() {
+        return None;
+    }
+    mutate_site(
+        &original.choices,
+        sites[selector as usize % sites.len()],
+        config,
+    )
 }
