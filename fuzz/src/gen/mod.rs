@@ -7,9 +7,11 @@
 //! one stream of [`choices::Choices`], so a program is a pure function of its
 //! choice sequence and a seed names a program forever.
 //!
-//! - [`generate`]: the deterministic entry point for campaigns.
-//! - [`mutate::mutate`]: an ill-typed neighbour of a well-typed program, with
-//!   the premise it breaks.
+//! - [`generate`]`(seed, &config)`: the deterministic entry point for
+//!   campaigns; [`generate_from_choices`] replays a recorded choice sequence.
+//! - [`mutate::mutate`], [`mutate::mutate_kind`]: an ill-typed neighbour of a
+//!   well-typed program (one premise broken), with the premise it breaks;
+//!   [`site_kinds`] lists the premises a program could have broken.
 //! - [`shrink`]: proptest strategies whose shrinking edits the choice sequence
 //!   (well-typed by construction after every step).
 //! - [`arbitrary`]: quickcheck `Arbitrary` wrappers.
