@@ -808,7 +808,18 @@ impl Generator {
     }
 
     fn let_expr(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
-        let bound = self.random_type(env, false, 1);
+        let bound = if self.choices.chance(1, 10) {
+            // A record holding a function (TFP'18 allows it; such a record is
+            // itself not order zero).
+            let from = Ty::Prim(self.random_prim());
+            let to = Ty::Prim(self.random_prim());
+            Ty::Record(vec![
+                ("a".to_string(), Ty::Prim(self.random_prim())),
+                ("b".to_string(), arrow(from, to)),
+            ])
+        } else {
+            self.random_type(env, false, 1)
+        };
         let value = self.expr(env, &bound, depth);
         let name = self.local_name(env);
         let mut pat = pat_var(&name);

@@ -49,6 +49,7 @@ pub const PROMISED: &[&str] = &[
     "projection",
     "tuple",
     "record",
+    "record holding a function",
     "array literal",
     "range",
     "range with step",
@@ -381,6 +382,17 @@ impl Walker {
             }
             Expr::Record { fields, .. } => {
                 self.add("record");
+                if fields.iter().any(|(_, e)| {
+                    matches!(
+                        e,
+                        Expr::Lambda { .. }
+                            | Expr::OpSection { .. }
+                            | Expr::LeftSection { .. }
+                            | Expr::RightSection { .. }
+                    )
+                }) {
+                    self.add("record holding a function");
+                }
                 fields.iter().for_each(|(_, e)| self.expr(e));
             }
             Expr::Array { elements, .. } => {
