@@ -13,6 +13,7 @@ pub const PROMISED: &[&str] = &[
     "manifest type spec",
     "functor result signature",
     "val spec",
+    "module spec",
     "include",
     "with refinement",
     "structure",
@@ -198,8 +199,18 @@ impl Walker {
                     }
                     for param in &bind.params {
                         self.mod_type(&param.mod_type);
-                        if matches!(param.mod_type, ModTypeExp::Arrow { .. }) {
-                            self.add("higher-order functor");
+                        if let ModTypeExp::Signature { specs, .. } = &param.mod_type {
+                            if specs.iter().any(|spec| {
+                                matches!(
+                                    spec,
+                                    Spec::Module {
+                                        mod_type: ModTypeExp::Arrow { .. },
+                                        ..
+                                    }
+                                )
+                            }) {
+                                self.add("higher-order functor");
+                            }
                         }
                     }
                 }
@@ -289,7 +300,10 @@ impl Walker {
                             definition: None, ..
                         } => self.add("abstract type spec"),
                         Spec::Type { .. } => self.add("manifest type spec"),
-                        Spec::Module { mod_type, .. } => self.mod_type(mod_type),
+                        Spec::Module { mod_type, .. } => {
+                            self.add("module spec");
+                            self.mod_type(mod_type);
+                        }
                         Spec::Include { mod_type, .. } => {
                             self.add("include");
                             self.mod_type(mod_type);

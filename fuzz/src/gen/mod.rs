@@ -76,6 +76,11 @@ pub struct GenConfig {
     /// Allow unguarded indexing that may fail at run time (the program's
     /// result may then be an index-out-of-bounds error on every backend).
     pub may_fail: bool,
+    /// Restrict the core to ICFP'18's paper core (`i32`, abstract types,
+    /// functions; variables, literals, `+ - *`, application, `λ`,
+    /// ascription), so the module-level programs can be checked by the
+    /// reference's module elaborator before the full core exists there.
+    pub paper_core: bool,
     /// The seed [`generate`] uses when called through [`generate_default`].
     pub seed: u64,
     pub weights: Weights,
@@ -88,6 +93,7 @@ impl Default for GenConfig {
             max_declarations: 2,
             modules: true,
             may_fail: false,
+            paper_core: false,
             seed: 0,
             weights: Weights::default(),
         }

@@ -4,7 +4,8 @@
 //! declarations and nested modules, `open` and `local open`, parametric
 //! modules (functors, also as `\(X: S) -> me`), their application to named
 //! and anonymous structures, curried functors and their partial application,
-//! and higher-order functors taking a functor argument.
+//! and higher-order functors taking a functor argument (inside a structure,
+//! as ICFP'18 rule 28 requires).
 //!
 //! Core fragments fill every structure: each `def` body comes from
 //! [`super::core`], generated in the environment the elaborator will see at
@@ -733,8 +734,8 @@ impl Generator {
         None
     }
 
-    /// `module H (G: (X: S) -> { val g : a -> b }) (A: S) = G A` and
-    /// `module Z = H F M`.
+    /// `module H (P: { module G : (X: S) -> { val g : a -> b } }) (A: S) = P.G A`
+    /// and `module Z = H { module G = F } M`.
     fn higher_order_dec(&mut self, env: &mut Env, decs: &mut Vec<Dec>) {
         let functors: Vec<FunctorInfo> = self
             .world
@@ -775,12 +776,23 @@ impl Generator {
             to: Box::new(result_signature),
             span: span(),
         };
+        // ICFP'18 rule 28: a parameter's module type is non-parameterised, so
+        // the functor argument travels inside a structure:
+        // `module H (P: { module G : (X: S) -> R }) (A: S) = P.G A`.
+        let wrapper = self.fresh("P");
         decs.push(Dec::Module(ModuleBind {
             name: name.clone(),
             params: vec![
                 ModParam {
-                    name: g.clone(),
-                    mod_type: functor_type,
+                    name: wrapper.clone(),
+                    mod_type: ModTypeExp::Signature {
+                        specs: vec![Spec::Module {
+                            name: g.clone(),
+                            mod_type: functor_type,
+                            span: span(),
+                        }],
+                        span: span(),
+                    },
                     span: span(),
                 },
                 ModParam {
@@ -791,7 +803,7 @@ impl Generator {
             ],
             signature: None,
             body: ModExp::Apply {
-                functor: Box::new(ModExp::Var(qual(&[], &g))),
+                functor: Box::new(ModExp::Var(qual(std::slice::from_ref(&wrapper), &g))),
                 argument: Box::new(ModExp::Var(qual(&[], &a))),
                 span: span(),
             },
@@ -811,7 +823,16 @@ impl Generator {
             body: ModExp::Apply {
                 functor: Box::new(ModExp::Apply {
                     functor: Box::new(ModExp::Var(qual(&[], &name))),
-                    argument: Box::new(ModExp::Var(qual(&[], &functor.name))),
+                    argument: Box::new(ModExp::Struct {
+                        decs: vec![Dec::Module(ModuleBind {
+                            name: g,
+                            params: Vec::new(),
+                            signature: None,
+                            body: ModExp::Var(qual(&[], &functor.name)),
+                            span: span(),
+                        })],
+                        span: span(),
+                    }),
                     span: span(),
                 }),
                 argument: Box::new(module_argument),

@@ -25,7 +25,9 @@ impl Generator {
     pub fn program(&mut self) -> (Program, Vec<Value>, TypeExp) {
         let mut env = Env::default();
         let mut decs = Vec::new();
-        self.type_abbreviations(&mut env, &mut decs);
+        if !self.config.paper_core {
+            self.type_abbreviations(&mut env, &mut decs);
+        }
         let decision = self.choices.used().len();
         if self.config.modules && self.choices.chance(3, 4) {
             let start = self.choices.used().len();
@@ -157,6 +159,10 @@ impl Generator {
         if kind == 5 && operator.is_none() {
             kind = 0;
         }
+        if self.config.paper_core && !matches!(kind, 3 | 4 | 6) {
+            // The paper's core has no type or size parameters and no arrays.
+            kind = 0;
+        }
         let mark = env.mark();
         let mut size_params: Vec<String> = Vec::new();
         let mut type_params: Vec<String> = Vec::new();
@@ -212,7 +218,7 @@ impl Generator {
                 let input = self.random_type(env, true, 0);
                 let output = self.random_type(env, true, 0);
                 param_types.push(arrow(input.clone(), output));
-                if self.choices.chance(1, 2) {
+                if self.config.paper_core || self.choices.chance(1, 2) {
                     param_types.push(input);
                 } else {
                     param_types.push(array(Size::Unknown, input));
@@ -279,7 +285,7 @@ impl Generator {
         let depth = self.config.depth;
         let mut body = self.expr(env, &result, depth);
         if self.mutation_site(MutationKind::ReturnTypeMismatch) {
-            body = super::core::wrong_literal(&result);
+            body = self.wrong_value(&result);
         }
         if let Ty::LiftedParam(_) = &result {
             if self.mutation_site(MutationKind::LiftedValueFromIf) {
@@ -342,7 +348,12 @@ impl Generator {
     /// `entry main [n] (x: [n]i32) ... : t = body`, with argument values.
     fn entry_point(&mut self, env: &mut Env) -> (Dec, Vec<Value>, TypeExp) {
         let mark = env.mark();
-        let declared_sizes: Vec<(String, u64)> = (0..self.choices.range(0, 2))
+        let size_count = if self.config.paper_core {
+            0
+        } else {
+            self.choices.range(0, 2)
+        };
+        let declared_sizes: Vec<(String, u64)> = (0..size_count)
             .map(|_| {
                 let length = u64::from(self.choices.below(5));
                 (self.fresh("n"), length)
@@ -362,7 +373,12 @@ impl Generator {
                     Size::Const(u64::from(generator.choices.range(1, 4)))
                 }
             };
-            let ty = match self.choices.weighted(&[3, 3, 1]) {
+            let shapes = if self.config.paper_core {
+                [1, 0, 0]
+            } else {
+                [3, 3, 1]
+            };
+            let ty = match self.choices.weighted(&shapes) {
                 0 => Ty::Prim(prim),
                 1 => array(choose_size(self), Ty::Prim(prim)),
                 _ => {

@@ -6,7 +6,6 @@ use super::super::env::Env;
 use super::super::mutate::MutationKind;
 use super::super::types::*;
 use super::super::Generator;
-use super::wrong_literal;
 use spec::syntax::ast::*;
 
 impl Generator {
@@ -96,7 +95,7 @@ impl Generator {
             }
             let mut argument = self.expr(env, &instantiated, depth);
             if !param.has_opaque_part() && self.mutation_site(MutationKind::ArgumentMismatch) {
-                argument = wrong_literal(&instantiated);
+                argument = self.wrong_value(&instantiated);
             }
             if let Ty::Param(_) = param {
                 if self.mutation_site(MutationKind::FunctionForUnliftedParameter) {
@@ -119,7 +118,8 @@ impl Generator {
             arguments.push(argument);
         }
         let is_operator = spec::syntax::operators::is_operator_name(&name);
-        if arity == 2 && (is_operator || self.choices.chance(1, 6)) {
+        let paper_core = self.config.paper_core;
+        if arity == 2 && (is_operator || (!paper_core && self.choices.chance(1, 6))) {
             let op = if self.mutation_site(MutationKind::UnboundVariable) {
                 BinOp::Backtick(qual(&[], "unbound_variable"))
             } else if is_operator {
@@ -138,7 +138,7 @@ impl Generator {
         }
         // Operators as values become sections: `(+^) x`.
         let function = self.variable_reference(&qualifiers, &name);
-        if arity >= 1 && !is_operator && self.choices.chance(1, 8) {
+        if arity >= 1 && !is_operator && !paper_core && self.choices.chance(1, 8) {
             let last = arguments.pop().expect("at least one argument");
             return binop("|>", last, apply_all(function, arguments));
         }

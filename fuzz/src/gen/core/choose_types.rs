@@ -24,6 +24,9 @@ const PRIM_WEIGHTS: [(PrimType, u32); 11] = [
 
 impl Generator {
     pub fn random_prim(&mut self) -> PrimType {
+        if self.config.paper_core {
+            return PrimType::I32;
+        }
         let weights: Vec<u32> = PRIM_WEIGHTS.iter().map(|(_, w)| *w).collect();
         PRIM_WEIGHTS[self.choices.weighted(&weights)].0
     }
@@ -51,6 +54,14 @@ impl Generator {
     /// size is known; otherwise the outermost size may be unknown.
     pub fn random_type(&mut self, env: &Env, known_only: bool, depth: u32) -> Ty {
         let opaque = self.inhabited_opaque_types(env);
+        if self.config.paper_core {
+            // The paper's core has `i32` and abstract types (and arrows).
+            if !opaque.is_empty() && self.choices.chance(1, 3) {
+                let index = self.choices.below(opaque.len() as u32) as usize;
+                return opaque[index].clone();
+            }
+            return i32_ty();
+        }
         let weights = [
             8,
             if depth > 0 { 4 } else { 0 },

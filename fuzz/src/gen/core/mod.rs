@@ -118,7 +118,7 @@ impl Generator {
                 let then_branch = self.expr(env, ty, d);
                 let mut else_branch = self.expr(env, ty, d);
                 if self.mutation_site(MutationKind::IfBranchesDiffer) {
-                    else_branch = wrong_literal(ty);
+                    else_branch = self.wrong_value(ty);
                 }
                 if_then_else(condition, then_branch, else_branch)
             }
@@ -127,7 +127,10 @@ impl Generator {
             Alt::Loop => self.loop_expr(env, ty, d),
             Alt::Ascribe => {
                 let inner = self.expr(env, ty, d);
-                let coercible = ty.order_zero() && !ty.has_unknown_size() && !ty.has_opaque_part();
+                let coercible = ty.order_zero()
+                    && !ty.has_unknown_size()
+                    && !ty.has_opaque_part()
+                    && !self.config.paper_core;
                 if coercible && self.choices.chance(1, 3) {
                     Expr::Coerce {
                         expr: Box::new(inner),
@@ -161,7 +164,7 @@ impl Generator {
                 let lhs = self.expr(env, ty, d);
                 let mut rhs = self.expr(env, ty, d);
                 if self.mutation_site(MutationKind::OperandMismatch) {
-                    rhs = wrong_literal(ty);
+                    rhs = self.wrong_value(ty);
                 }
                 binop(op, lhs, rhs)
             }
@@ -198,7 +201,7 @@ impl Generator {
                     (0..count).map(|_| self.expr(env, &element, d)).collect();
                 if self.mutation_site(MutationKind::ArrayElementsDiffer) {
                     let last = elements.len() - 1;
-                    elements[last] = wrong_literal(&element);
+                    elements[last] = self.wrong_value(&element);
                 }
                 Expr::Array {
                     elements,
@@ -401,6 +404,9 @@ impl Generator {
     }
 
     fn alternatives(&mut self, env: &Env, ty: &Ty) -> Vec<(u32, Alt)> {
+        if self.config.paper_core {
+            return self.paper_core_alternatives(env, ty);
+        }
         let w = &self.config.weights;
         let mut alts = vec![(w.leaf, Alt::Leaf), (w.let_binding, Alt::Let)];
         alts.push((w.let_binding / 3 + 1, Alt::LetDestructure));
@@ -504,6 +510,40 @@ impl Generator {
             alts.push((1, Alt::Index));
         }
         alts
+    }
+
+    /// ICFP'18's paper core: variables, literals, `+ - *`, application,
+    /// `λ`, ascription.
+    fn paper_core_alternatives(&mut self, env: &Env, ty: &Ty) -> Vec<(u32, Alt)> {
+        let w = &self.config.weights;
+        let mut alts = vec![(w.leaf, Alt::Leaf), (1, Alt::Ascribe)];
+        if !self.application_candidates(env, ty).is_empty() {
+            alts.push((w.application, Alt::Apply));
+        }
+        match ty {
+            Ty::Prim(_) => alts.push((w.arithmetic, Alt::Arith)),
+            Ty::Arrow(..) => alts.push((w.lambda, Alt::Lambda)),
+            _ => {}
+        }
+        alts
+    }
+
+    /// A value whose type certainly differs from `ty` (for mutants). In the
+    /// paper's core, which has no booleans, `i32`'s wrong value is a `λ`.
+    pub(crate) fn wrong_value(&mut self, ty: &Ty) -> Expr {
+        if !self.config.paper_core {
+            return wrong_literal(ty);
+        }
+        if *ty == i32_ty() {
+            let name = self.fresh("p");
+            lambda(
+                vec![pat_ascribe(pat_var(&name), TypeExp::Var(qual(&[], "i32")))],
+                None,
+                var(&name),
+            )
+        } else {
+            literal(PrimType::I32, 1)
+        }
     }
 
     pub(crate) fn condition(&mut self, env: &mut Env, depth: u32) -> Expr {

@@ -6,14 +6,15 @@ use super::super::env::Env;
 use super::super::mutate::MutationKind;
 use super::super::types::*;
 use super::super::Generator;
-use super::wrong_literal;
 use spec::syntax::ast::*;
 use spec::value::PrimType;
 
 impl Generator {
     pub(crate) fn arith(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
         let Ty::Prim(prim) = ty else { unreachable!() };
-        let ops: &[&str] = if prim.is_float() {
+        let ops: &[&str] = if self.config.paper_core {
+            &["+", "-", "*"]
+        } else if prim.is_float() {
             &["+", "-", "*", "/"]
         } else {
             &["+", "-", "*", "&", "|", "^", "/", "%"]
@@ -27,7 +28,7 @@ impl Generator {
             self.expr(env, ty, depth)
         };
         if self.mutation_site(MutationKind::OperandMismatch) {
-            rhs = wrong_literal(ty);
+            rhs = self.wrong_value(ty);
         }
         binop(op, lhs, rhs)
     }
