@@ -2,7 +2,11 @@
 //! judgments (ICFP'18 module calculus, TFP'18 core and defunctionalisation,
 //! Leshchinskiy's λP → λC → λA). It is the oracle of the differential tests.
 //!
-//! [`modules`] transcribes ICFP'18 §4–§8 over a pluggable core language.
+//! - [`modules`]: ICFP'18 §4–§8, the module calculus over a pluggable core language;
+//! - [`nested`]: Leshchinskiy's λP → λC → λA (closure conversion, flattening,
+//!   small-step semantics, the thesis' theorems as checks);
+//! - [`coverage`]: which rules fired, for the tidy tests and the campaigns.
 
 pub mod coverage;
 pub mod modules;
+pub mod nested;
