@@ -4,9 +4,13 @@
 //! character), every such tag is listed, and every listed id fires at least
 //! once while the test programs run (`coverage::record`).
 //!
-//! The programs run here are the Leshchinskiy examples (`tests/nested/*.lp`)
-//! and the coverage exercises of `reference::nested::exercises`; the other
-//! papers add their programs when their rules are listed.
+//! The programs run here, per paper: Leshchinskiy — the examples
+//! (`tests/nested/*.lp`) and the coverage exercises of
+//! `reference::nested::exercises`; ICFP'18 — every program of `tests/modules/`
+//! and `tests/modules/errors/` (a rejected program fires the rules up to the
+//! failing premise).
+
+mod icfp18_common;
 
 use reference::coverage::{record, RuleCounts};
 use std::collections::{BTreeMap, BTreeSet};
@@ -126,11 +130,31 @@ fn rule_ids_are_unique_and_name_their_paper() {
 }
 
 fn fired_by_test_programs() -> RuleCounts {
-    reference::nested::machine::with_large_stack(|| {
+    let mut counts = reference::nested::machine::with_large_stack(|| {
         let (failures, counts) = record(reference::nested::exercises::run_all);
         assert!(failures.is_empty(), "{}", failures.join("\n"));
         counts
-    })
+    });
+    let mut module_programs = icfp18_common::programs("tests/modules");
+    module_programs.extend(icfp18_common::programs("tests/modules/errors"));
+    let ((), module_counts) = record(|| {
+        for path in &module_programs {
+            let _ = icfp18_common::check_file(path);
+        }
+    });
+    for (rule, n) in module_counts {
+        *counts.entry(rule).or_insert(0) += n;
+    }
+    counts
+}
+
+#[test]
+fn icfp18_lists_rules_9_to_70() {
+    let numbered: BTreeSet<u32> = listed_rules()
+        .into_iter()
+        .filter_map(|(id, _)| id.strip_prefix("ICFP18 rule ")?.parse().ok())
+        .collect();
+    assert_eq!(numbered, (9..=70).collect::<BTreeSet<u32>>());
 }
 
 #[test]
