@@ -1,0 +1,189 @@
+//! Primitive operations: arithmetic, conversions, `reduce`, `scan`, guarded
+//! indexing and slicing.
+
+use super::super::build::*;
+use super::super::env::Env;
+use super::super::mutate::MutationKind;
+use super::super::types::*;
+use super::super::Generator;
+use spec::syntax::ast::*;
+use spec::value::PrimType;
+
+impl Generator {
+    pub(crate) fn arith(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
+        let Ty::Prim(prim) = ty else { unreachable!() };
+        let ops: &[&str] = if self.config.paper_core {
+            &["+", "-", "*"]
+        } else if prim.is_float() {
+            &["+", "-", "*", "/"]
+        } else {
+            &["+", "-", "*", "&", "|", "^", "/", "%"]
+        };
+        let op = ops[self.choices.below(ops.len() as u32) as usize];
+        let lhs = self.expr(env, ty, depth);
+        let mut rhs = if !prim.is_float() && (op == "/" || op == "%") {
+            // Integer division only by a positive constant: never by zero.
+            literal(*prim, u64::from(self.choices.range(2, 9)))
+        } else {
+            self.expr(env, ty, depth)
+        };
+        if self.mutation_site(MutationKind::OperandMismatch) {
+            rhs = self.wrong_value(ty);
+        }
+        binop(op, lhs, rhs)
+    }
+
+    pub(crate) fn convert(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
+        let Ty::Prim(target) = ty else { unreachable!() };
+        let source = if self.choices.chance(1, 6) {
+            if target.is_float() {
+                PrimType::F32
+            } else {
+                PrimType::Bool
+            }
+        } else {
+            // Integers convert to anything; floats only to floats.
+            let candidate = self.random_numeric();
+            if candidate.is_float() && !target.is_float() {
+                PrimType::I32
+            } else {
+                candidate
+            }
+        };
+        let argument = self.expr(env, &Ty::Prim(source), depth);
+        apply(
+            qualified_var(&[target.name().to_string()], source.name()),
+            argument,
+        )
+    }
+
+    /// An associative operator with its neutral element for `element`.
+    pub(crate) fn scan_operator(element: &Ty) -> Option<(&'static str, u64)> {
+        match element {
+            Ty::Prim(PrimType::Bool) => Some(("&&", 1)),
+            Ty::Prim(prim) if prim.is_float() => Some(("+", 0)),
+            Ty::Prim(_) => Some(("+", 0)),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn operator_function(&mut self, env: &Env, element: &Ty) -> (Expr, Expr) {
+        let Ty::Prim(prim) = element else {
+            unreachable!()
+        };
+        let (op, neutral) = match prim {
+            PrimType::Bool => {
+                if self.choices.chance(1, 2) {
+                    ("||", 0)
+                } else {
+                    ("&&", 1)
+                }
+            }
+            p if p.is_float() => ("+", 0),
+            _ => {
+                if self.choices.chance(1, 3) {
+                    ("*", 1)
+                } else {
+                    ("+", 0)
+                }
+            }
+        };
+        let function = if self.choices.chance(1, 3) {
+            let a = self.fresh("a");
+            let b = self.fresh("b");
+            let annotation = env.type_exp(element);
+            lambda(
+                vec![
+                    pat_ascribe(pat_var(&a), annotation.clone()),
+                    pat_ascribe(pat_var(&b), annotation),
+                ],
+                None,
+                binop(op, var(&a), var(&b)),
+            )
+        } else {
+            op_section(op)
+        };
+        (function, literal(*prim, neutral))
+    }
+
+    pub(crate) fn reduce(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
+        let xs = self.expr(env, &array(Size::Unknown, ty.clone()), depth);
+        let (function, neutral) = self.operator_function(env, ty);
+        if self.choices.chance(1, 5) {
+            binop("|>", xs, call("reduce", vec![function, neutral]))
+        } else {
+            call("reduce", vec![function, neutral, xs])
+        }
+    }
+
+    pub(crate) fn scan(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
+        let Ty::Array(_, element) = ty else {
+            unreachable!()
+        };
+        let xs = self.expr(env, ty, depth);
+        let (function, neutral) = self.operator_function(env, element);
+        call("scan", vec![function, neutral, xs])
+    }
+
+    /// A non-negative `i64` for indexing: a constant, a loop counter or a size.
+    pub(crate) fn index_base(&mut self, env: &Env) -> Expr {
+        if !env.index_bases.is_empty() && self.choices.chance(1, 2) {
+            let index = self.choices.below(env.index_bases.len() as u32) as usize;
+            let name = &env.index_bases[index];
+            if env.is_visible(name) {
+                return var(name);
+            }
+        }
+        i64_literal(u64::from(self.choices.below(4)))
+    }
+
+    /// `xs[i]` in bounds: a constant below a constant size, or a guarded
+    /// `if length xs > 0 then xs[i % length xs] else d` (unguarded in
+    /// may-fail mode).
+    pub(crate) fn index_expr(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
+        let size = if self.choices.chance(1, 2) {
+            Size::Const(u64::from(self.choices.range(1, 3)))
+        } else {
+            Size::Unknown
+        };
+        let source_ty = array(size.clone(), ty.clone());
+        let source = self.expr(env, &source_ty, depth);
+        if let Size::Const(k) = size {
+            let position = u64::from(self.choices.below(k as u32));
+            return index(source, i64_literal(position));
+        }
+        let base = self.index_base(env);
+        if self.config.may_fail {
+            return index(source, base);
+        }
+        let name = self.fresh("arr");
+        let length = call("length", vec![var(&name)]);
+        let guarded = if_then_else(
+            binop(">", length.clone(), i64_literal(0)),
+            index(var(&name), binop("%", base, length)),
+            self.leaf(env, ty),
+        );
+        let_in(pat_var(&name), source, guarded)
+    }
+
+    pub(crate) fn slice(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
+        let source = self.expr(env, ty, depth);
+        let name = self.fresh("arr");
+        let half = binop("/", call("length", vec![var(&name)]), i64_literal(2));
+        let (start, end) = if self.choices.chance(1, 2) {
+            (Some(half), None)
+        } else {
+            (None, Some(half))
+        };
+        let sliced = Expr::Index {
+            array: Box::new(var(&name)),
+            indices: vec![DimIndex::Slice {
+                start,
+                end,
+                stride: None,
+            }],
+            span: span(),
+        };
+        let_in(pat_var(&name), source, sliced)
+    }
+}
