@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod common;
+mod compile;
 mod fuzz;
 mod nested;
 mod not_yet;
@@ -33,6 +34,9 @@ enum Command {
     Nested(nested::Args),
     /// Run a differential-testing or theorem-checking campaign.
     Fuzz(fuzz::Args),
+    /// Compile a program with the optimising compiler (today: parse and type-check;
+    /// `--dump typed` prints the type of every top-level binding).
+    Compile(compile::Args),
     /// Run the reference on a program: elaborate, interpret statically, check
     /// Proposition 6.1 (not implemented yet).
     Check(not_yet::Args),
@@ -52,6 +56,7 @@ pub fn main() -> ExitCode {
         Command::Values(args) => values::run(args),
         Command::Nested(args) => nested::run(args),
         Command::Fuzz(args) => fuzz::run(args),
+        Command::Compile(args) => compile::run(args),
         Command::Check(args) => not_yet::run(
             "check",
             "elaborate FILE with the ICFP'18 rules, interpret it statically, and check Proposition 6.1",

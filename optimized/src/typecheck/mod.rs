@@ -1,0 +1,126 @@
+//! Type inference for the core language, with diagnostics.
+//!
+//! Hindley–Milner with levels (`unify`), extended as Futhark is: overloaded
+//! literals and operators (constrained variables defaulted to `i32`/`f64` at the
+//! end of each top-level definition), structural records, tuples and sum types
+//! (with `HasFields`/`HasConstructors` constraints while a type is unknown),
+//! arrays with sizes, lifted type variables, and TFP'18's restrictions on
+//! functions (no functions from `if`/`match`, in arrays, from loops, or at entry
+//! points). What sizes are checked is documented in ARCHITECTURE-notes.md.
+//!
+//! The module language (`module`, `open`, qualified names, `m.(e)`) is not
+//! handled yet: it is reported as unsupported, never silently accepted.
+//!
+//! Error recovery: each top-level declaration is checked on its own. A failing
+//! one is reported once and its name is bound to [`Type::Error`], which unifies
+//! silently with everything, so later uses do not cascade.
+
+mod builtins;
+mod decs;
+pub mod env;
+mod errors;
+mod exprs;
+mod operators;
+mod pats;
+mod type_exps;
+pub mod unify;
+
+use spec::diagnostic::Diagnostic;
+use spec::source::Span;
+use spec::syntax::ast::{Name, Program, ValueBindKind};
+
+use crate::types::printer::TypePrinter;
+use crate::types::{RigidName, Scheme, Type};
+use unify::Substitution;
+
+/// The result of checking a program: the type of every top-level value
+/// binding, in source order.
+#[derive(Clone, Debug)]
+pub struct CheckedProgram {
+    pub bindings: Vec<CheckedBinding>,
+}
+
+/// One top-level `def` or `entry` and its inferred type scheme.
+#[derive(Clone, Debug)]
+pub struct CheckedBinding {
+    pub name: Name,
+    pub kind: ValueBindKind,
+    pub scheme: Scheme,
+    pub span: Span,
+}
+
+impl CheckedBinding {
+    /// `name 'a : type` in source syntax: type parameters written out (with
+    /// `'^`/`'~` for lifted ones), size parameters implicit in the type.
+    pub fn signature(&self) -> String {
+        let mut printer = TypePrinter::new();
+        let mut text = self.name.clone();
+        if spec::syntax::operators::is_operator_name(&self.name) {
+            text = format!("({})", self.name);
+        }
+        for (param, liftedness) in &self.scheme.type_params {
+            let marker = match liftedness {
+                spec::syntax::ast::Liftedness::Unlifted => "'",
+                spec::syntax::ast::Liftedness::SizeLifted => "'~",
+                spec::syntax::ast::Liftedness::Lifted => "'^",
+            };
+            text.push_str(&format!(" {marker}{}", param.name));
+        }
+        text.push_str(" : ");
+        text.push_str(&printer.print(&self.scheme.ty));
+        text
+    }
+}
+
+/// Type-checks a whole program. On failure, returns every diagnostic (at most
+/// one per top-level declaration), in source order.
+pub fn check_program(program: &Program) -> Result<CheckedProgram, Vec<Diagnostic>> {
+    let mut checker = Checker::new();
+    let env = builtins::initial_env(&mut checker);
+    let mut bindings = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut env = env;
+    for dec in &program.decs {
+        env = checker.check_top_dec(&env, dec, &mut bindings, &mut diagnostics);
+    }
+    if diagnostics.is_empty() {
+        Ok(CheckedProgram { bindings })
+    } else {
+        Err(diagnostics)
+    }
+}
+
+/// The state of one checking run.
+pub(crate) struct Checker {
+    pub(crate) subst: Substitution,
+    /// The let-nesting depth: variables created at a deeper level than a
+    /// binding's are generalised by it.
+    pub(crate) level: u32,
+    /// Implicit size parameters (anonymous `[]` in parameter types) of the
+    /// definition whose parameters are being checked, if any.
+    pub(crate) implicit_sizes: Option<Vec<RigidName>>,
+}
+
+type CheckResult<T> = Result<T, Diagnostic>;
+
+impl Checker {
+    fn new() -> Checker {
+        Checker {
+            subst: Substitution::new(),
+            level: 0,
+            implicit_sizes: None,
+        }
+    }
+
+    /// Runs `work` one level deeper.
+    pub(crate) fn deeper<T>(&mut self, work: impl FnOnce(&mut Checker) -> T) -> T {
+        self.level += 1;
+        let result = work(self);
+        self.level -= 1;
+        result
+    }
+
+    pub(crate) fn resolve_deep(&self, ty: &Type) -> Type {
+        self.subst.resolve_deep(ty)
+    }
+}
