@@ -17,7 +17,9 @@ use super::type_exps::{rigid_size_ids, AnonymousSizes};
 use super::unify::{default_prim, Constraint};
 use super::{CheckResult, CheckedBinding, Checker};
 use crate::types::printer::print_type;
-use crate::types::{for_each_leaf, for_each_size, RigidName, Scheme, Size, Type};
+use crate::types::{
+    for_each_leaf, for_each_size, RigidName, RigidSubstitution, Scheme, Size, Type,
+};
 
 /// A function's inferred type with its declared and implicit parameters.
 pub(crate) struct FunctionType {
@@ -251,6 +253,14 @@ impl Checker {
             );
             type_params.push((rigid, liftedness));
         }
+        // Implicit size parameters (`[]` in a parameter type) get names now
+        // that every name used in the type is known.
+        let mut renaming = RigidSubstitution::default();
+        for param in size_params.iter_mut().filter(|param| param.name.is_empty()) {
+            param.name = fresh_name(&mut used_size_names, &["n", "m", "k", "l", "p", "q"]);
+            renaming.sizes.insert(param.id, Size::Rigid(param.clone()));
+        }
+        let ty = renaming.apply(&ty);
         let mut flexible = Vec::new();
         for_each_size(&ty, &mut |size| {
             if let Size::Flexible(id) = size {

@@ -22,9 +22,9 @@ pub const ORDER_ZERO_NOTE: &str =
 
 fn print_size(size: &Size) -> String {
     match size {
-        Size::Constant(value) => value.to_string(),
-        Size::Rigid(name) if !name.name.is_empty() => name.name.clone(),
-        _ => "an anonymous size".to_string(),
+        Size::Constant(value) => format!("`{value}`"),
+        Size::Rigid(name) if !name.name.is_empty() => format!("`{}`", name.name),
+        _ => "the anonymous size `[]` of a parameter".to_string(),
     }
 }
 
@@ -70,7 +70,7 @@ impl Checker {
             .with_code("size-mismatch")
             .with_primary(span, format!("{context}: expected `{expected_text}`"))
             .with_note(format!(
-                "size {} is not size {}",
+                "{} and {} are different sizes",
                 print_size(&inner_expected),
                 print_size(&inner_actual)
             ))
@@ -104,13 +104,31 @@ impl Checker {
             } => {
                 let ty = printer.print(&self.resolve_deep(&ty));
                 let mut diagnostic = Diagnostic::error(format!(
-                    "mismatched types: `{ty}` is not {} (required by {what}); expected `{expected_text}`, found `{actual_text}`",
+                    "mismatched types: `{ty}` is not {} (required by {what})",
                     allowed.describe()
                 ))
                 .with_code("type-mismatch")
                 .with_primary(span, format!("{context}: found `{actual_text}`"));
                 if origin.file == span.file && !origin.same_location(&span) {
                     diagnostic = diagnostic.with_secondary(origin, format!("{what} is here"));
+                }
+                diagnostic
+            }
+            UnifyError::IncompatibleOverloads {
+                first: (first_what, first_allowed, first_origin),
+                second: (second_what, second_allowed, second_origin),
+            } => {
+                let mut diagnostic = Diagnostic::error(format!(
+                    "mismatched types: {first_what} must have {}, but {second_what} must have {}",
+                    first_allowed.describe(),
+                    second_allowed.describe()
+                ))
+                .with_code("type-mismatch")
+                .with_primary(span, format!("{context}: no type is both"));
+                for (origin, what) in [(first_origin, first_what), (second_origin, second_what)] {
+                    if origin.file == span.file && !origin.same_location(&span) {
+                        diagnostic = diagnostic.with_secondary(origin, format!("{what} is here"));
+                    }
                 }
                 diagnostic
             }
@@ -121,7 +139,7 @@ impl Checker {
             } => {
                 let record = printer.print(&self.resolve_deep(&record));
                 let mut diagnostic = Diagnostic::error(format!(
-                    "type `{record}` has no field `{}` (expected `{expected_text}`, found `{actual_text}`)",
+                    "type `{record}` has no field `{}`",
                     field.0
                 ))
                 .with_code("type-mismatch")
@@ -138,7 +156,7 @@ impl Checker {
             } => {
                 let sum = printer.print(&self.resolve_deep(&sum));
                 let mut diagnostic = Diagnostic::error(format!(
-                    "type `{sum}` has no constructor `#{constructor}` of this arity (expected `{expected_text}`, found `{actual_text}`)"
+                    "type `{sum}` has no constructor `#{constructor}` of this arity"
                 ))
                 .with_code("type-mismatch")
                 .with_primary(span, format!("{context}: found `{actual_text}`"));

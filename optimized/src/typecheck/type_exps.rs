@@ -49,13 +49,13 @@ impl Checker {
                 constructor, args, ..
             } => self.type_name(env, constructor, args, anonymous),
             TypeExp::Array { size, element, .. } => {
+                let size = self.elaborate_size(env, size, type_exp.span(), anonymous)?;
                 let element_type = self.elaborate_type(env, element, anonymous)?;
                 self.require_order_zero(
                     element.span(),
                     "the element type of an array",
                     &element_type,
                 )?;
-                let size = self.elaborate_size(env, size, type_exp.span(), anonymous)?;
                 Ok(Type::array(size, element_type))
             }
             TypeExp::Tuple { elements, .. } => {

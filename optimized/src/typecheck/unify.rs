@@ -78,6 +78,12 @@ pub enum UnifyError {
         what: String,
         origin: Span,
     },
+    /// Two overloaded uses that no primitive type satisfies both: what each
+    /// is, what it allows, and where it is.
+    IncompatibleOverloads {
+        first: (String, PrimSet, Span),
+        second: (String, PrimSet, Span),
+    },
     /// A record lacks a field that was projected.
     MissingField {
         field: FieldName,
@@ -364,20 +370,21 @@ impl Substitution {
                     origin: var.origin,
                 })?;
         }
-        // Bind first, then check the constraint: the constraint's own types may
-        // mention the variable only through a link, which is now in place.
+        if let Constraint::Overloaded { allowed, what } = &var.constraint {
+            if !matches!(ty, Type::Prim(prim) if allowed.contains(*prim)) {
+                return Err(UnifyError::NotOverloaded {
+                    ty: ty.clone(),
+                    allowed: *allowed,
+                    what: what.clone(),
+                    origin: var.origin,
+                });
+            }
+        }
+        // Bind first, then check the structural constraints: their own types
+        // may mention the variable only through a link, which is now in place.
         self.types[id as usize] = TypeVarState::Bound(ty.clone());
         match var.constraint {
-            Constraint::None => Ok(()),
-            Constraint::Overloaded { allowed, what } => match ty {
-                Type::Prim(prim) if allowed.contains(*prim) => Ok(()),
-                _ => Err(UnifyError::NotOverloaded {
-                    ty: ty.clone(),
-                    allowed,
-                    what,
-                    origin: var.origin,
-                }),
-            },
+            Constraint::None | Constraint::Overloaded { .. } => Ok(()),
             Constraint::HasFields(fields) => {
                 let Type::Record(record) = ty else {
                     return Err(UnifyError::MissingField {
@@ -454,11 +461,9 @@ impl Substitution {
             ) => {
                 let allowed = allowed_a.intersection(allowed_b);
                 if allowed.is_empty() {
-                    return Err(UnifyError::NotOverloaded {
-                        ty: Type::Var(b),
-                        allowed: allowed_a,
-                        what: format!("{what_a} (also used as {what_b})"),
-                        origin: var_a.origin,
+                    return Err(UnifyError::IncompatibleOverloads {
+                        first: (what_a, allowed_a, var_a.origin),
+                        second: (what_b, allowed_b, var_b.origin),
                     });
                 }
                 (

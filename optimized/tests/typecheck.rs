@@ -1,0 +1,674 @@
+//! Data-driven tests of the core-language type checker.
+//!
+//! Each table row is a small program. Accepted programs list the expected
+//! signature of their *last* top-level binding (`name 'a : type`, as
+//! `runestone compile --dump typed` prints it). Rejected programs list a
+//! fragment of the (single) diagnostic's message and the `line:col` of its
+//! primary label: one mistake must give exactly one diagnostic.
+//!
+//! Larger programs live in `tests/typecheck/*.fut`; their first line says
+//! what is expected (`-- accept` or `-- reject: fragment @ line:col`).
+
+use optimized::typecheck::check_program;
+use spec::source::SourceMap;
+
+/// Why a row failed, for a report that lists every failing row at once.
+fn run_row(program: &str, expectation: &Expectation) -> Result<(), String> {
+    let mut sources = SourceMap::new();
+    let file = sources.add("test.fut", program);
+    let parsed = spec::syntax::parse_program(file, program)
+        .map_err(|diagnostic| format!("does not parse: {}", diagnostic.render(&sources)))?;
+    let result = spec::recursion::with_stack(|| check_program(&parsed));
+    match (expectation, result) {
+        (Expectation::Accept(signature), Ok(checked)) => {
+            let last = checked
+                .bindings
+                .last()
+                .map(|binding| binding.signature())
+                .unwrap_or_default();
+            if &last == signature {
+                Ok(())
+            } else {
+                Err(format!("accepted with `{last}`, expected `{signature}`"))
+            }
+        }
+        (Expectation::Accept(_), Err(diagnostics)) => Err(format!(
+            "rejected: {}",
+            diagnostics
+                .iter()
+                .map(|d| d.render(&sources))
+                .collect::<String>()
+        )),
+        (Expectation::Reject { .. }, Ok(checked)) => Err(format!(
+            "accepted: {:?}",
+            checked
+                .bindings
+                .iter()
+                .map(|binding| binding.signature())
+                .collect::<Vec<_>>()
+        )),
+        (Expectation::Reject { fragment, location }, Err(diagnostics)) => {
+            if diagnostics.len() != 1 {
+                return Err(format!(
+                    "{} diagnostics (expected one): {}",
+                    diagnostics.len(),
+                    diagnostics
+                        .iter()
+                        .map(|d| d.render(&sources))
+                        .collect::<String>()
+                ));
+            }
+            let diagnostic = &diagnostics[0];
+            let rendered = diagnostic.render(&sources);
+            let Some(span) = diagnostic.primary_span() else {
+                return Err(format!("no primary label: {rendered}"));
+            };
+            let (line, column) = sources.get(span.file).line_column(span.start as usize);
+            let found_location = format!("{line}:{column}");
+            if !diagnostic.message.contains(fragment) {
+                return Err(format!("message lacks `{fragment}`: {rendered}"));
+            }
+            if &found_location != location {
+                return Err(format!(
+                    "primary label at {found_location}, expected {location}: {rendered}"
+                ));
+            }
+            Ok(())
+        }
+    }
+}
+
+enum Expectation {
+    Accept(String),
+    Reject { fragment: String, location: String },
+}
+
+/// Checks every row of a table of accepted programs.
+fn check_accepts(rows: &[(&str, &str)]) {
+    let failures: Vec<String> = rows
+        .iter()
+        .filter_map(|(program, signature)| {
+            run_row(program, &Expectation::Accept(signature.to_string()))
+                .err()
+                .map(|why| format!("--- {program}\n{why}"))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows failed:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
+/// Checks every row of a table of rejected programs.
+fn check_rejects(rows: &[(&str, &str, &str)]) {
+    let failures: Vec<String> = rows
+        .iter()
+        .filter_map(|(program, fragment, location)| {
+            run_row(
+                program,
+                &Expectation::Reject {
+                    fragment: fragment.to_string(),
+                    location: location.to_string(),
+                },
+            )
+            .err()
+            .map(|why| format!("--- {program}\n{why}"))
+        })
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} rows failed:\n{}",
+        failures.len(),
+        rows.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn literals_and_primitive_types() {
+    check_accepts(&[
+        ("def x = 1", "x : i32"),
+        ("def x = 1.5", "x : f64"),
+        ("def x = 1u8", "x : u8"),
+        ("def x = 2.0f32", "x : f32"),
+        ("def x = true", "x : bool"),
+        ("def x : i64 = 1", "x : i64"),
+        ("def x : f32 = 1", "x : f32"),
+        ("def x = 1 + 2.0", "x : f64"),
+        ("def x = 1 + 2u16", "x : u16"),
+        ("def x = -3i8", "x : i8"),
+        ("def x = !true", "x : bool"),
+        ("def x = !5u32", "x : u32"),
+        ("def f x = x + 1", "f : i32 -> i32"),
+        ("def f x y = x < y", "f : i32 -> i32 -> bool"),
+        ("def f (x: f32) = x * 2", "f : f32 -> f32"),
+        ("def f (x: u64) = x & 255", "f : u64 -> u64"),
+        (
+            "def f (x: i32) (y: i32) = x == y || x != y && x >= y",
+            "f : i32 -> i32 -> bool",
+        ),
+        ("def x = 7 // 2 + 7 %% 2", "x : i32"),
+    ]);
+    check_rejects(&[
+        ("def x = 1 + true", "`bool` is not a numeric type", "1:13"),
+        ("def x : bool = 1", "`bool` is not a numeric type", "1:16"),
+        (
+            "def x : i32 = 1.5",
+            "`i32` is not a floating-point type",
+            "1:15",
+        ),
+        (
+            "def x = 1.5 & 2",
+            "the decimal literal must have a floating-point type",
+            "1:9",
+        ),
+        ("def x = -true", "`bool` is not a numeric type", "1:9"),
+        (
+            "def f (x: i32) (y: i64) = x + y",
+            "expected `i32`, found `i64`",
+            "1:31",
+        ),
+        (
+            "def x = true && 1i32",
+            "expected `bool`, found `i32`",
+            "1:17",
+        ),
+        ("def x = 2.0f32 // 1.0f32", "is not an integer type", "1:9"),
+    ]);
+}
+
+#[test]
+fn tuples_and_records() {
+    check_accepts(&[
+        ("def p = (1, true)", "p : (i32, bool)"),
+        ("def u = ()", "u : ()"),
+        ("def p = (1, 2.0).1", "p : f64"),
+        ("def r = {y = 1.0, x = 2}", "r : {x: i32, y: f64}"),
+        ("def r = {a = 1}\ndef b = r.a", "b : i32"),
+        (
+            "def f (r: {a: i32, b: bool}) = r.b",
+            "f : {a: i32, b: bool} -> bool",
+        ),
+        (
+            "def f (r: {a: i32}) = r with a = 2",
+            "f : {a: i32} -> {a: i32}",
+        ),
+        (
+            "def f (p: (i32, f32)) = let (a, b) = p in b",
+            "f : (i32, f32) -> f32",
+        ),
+        (
+            "def f ({a, b}: {a: i32, b: i32}) = a + b",
+            "f : {a: i32, b: i32} -> i32",
+        ),
+        (
+            "def f (x: i32) = let r = {a = {b = x}} in r.a.b",
+            "f : i32 -> i32",
+        ),
+        ("def g = map (.a) [{a = 1}, {a = 2}]", "g : [2]i32"),
+        ("def g = map (\\r -> r.a) [{a = 1u8}]", "g : [1]u8"),
+        ("def t = {0 = 1, 1 = true}", "t : (i32, bool)"),
+    ]);
+    check_rejects(&[
+        ("def r = {a = 1}\ndef b = r.c", "has no field `c`", "2:9"),
+        (
+            "def f (r: {a: i32}) = r with a = true",
+            "expected `i32`, found `bool`",
+            "1:34",
+        ),
+        (
+            "def f (p: (i32, i32)) = let (a, b, c) = p in a",
+            "expected `(i32, i32)`",
+            "1:29",
+        ),
+        ("def r = {a = 1, a = 2}", "field `a` appears twice", "1:21"),
+        ("def f r = r.x", "ambiguous type", "1:11"),
+        ("def f (x: i32) = x.a", "has no field `a`", "1:18"),
+        (
+            "def f (x: i32) = let (a, a) = (x, x) in a",
+            "bound twice",
+            "1:26",
+        ),
+    ]);
+}
+
+#[test]
+fn arrays_sizes_and_indexing() {
+    check_accepts(&[
+        ("def a = [1, 2, 3]", "a : [3]i32"),
+        ("def a = [[1, 2], [3, 4]]", "a : [2][2]i32"),
+        ("def f [n] (xs: [n]i32) : i32 = xs[0]", "f : [n]i32 -> i32"),
+        ("def f (xs: [][]f32) = xs[1, 2]", "f : [n][m]f32 -> f32"),
+        ("def f (xs: [][]f32) = xs[1]", "f : [n][m]f32 -> [m]f32"),
+        ("def f (xs: []i32) = xs[1:3]", "f : [n]i32 -> []i32"),
+        ("def f (xs: []i32) = xs[::-1]", "f : [n]i32 -> []i32"),
+        (
+            "def f [n] (xs: [n]i32) (ys: [n]i32) = zip xs ys",
+            "f : [n]i32 -> [n]i32 -> [n](i32, i32)",
+        ),
+        ("def f (n: i64) : [n]i64 = iota n", "f : (n: i64) -> [n]i64"),
+        (
+            "def f (n: i64) = replicate n 0f32",
+            "f : (n: i64) -> [n]f32",
+        ),
+        ("def x = iota 5", "x : [5]i64"),
+        (
+            "def f (xs: *[]i32) = xs with [0] = 1",
+            "f : [n]i32 -> [n]i32",
+        ),
+        (
+            "def f (xs: *[]i32) = let xs[1] = 2 in xs",
+            "f : [n]i32 -> [n]i32",
+        ),
+        ("def r = 0..<10", "r : []i32"),
+        ("def r = 1..3...9i64", "r : []i64"),
+        (
+            "def f [n] (xs: [n]i32) = xs :> [3]i32",
+            "f : [n]i32 -> [3]i32",
+        ),
+        (
+            "def f (xs: []i32) = let [m] (ys: [m]i32) = filter (>0) xs in ys",
+            "f : [n]i32 -> [m]i32",
+        ),
+        (
+            "type vec [n] = [n]f32\ndef f [n] (v: vec [n]) : vec [n] = v",
+            "f : [n]f32 -> [n]f32",
+        ),
+        ("def f = \\xs -> xs[0] + 1i64", "f : [n]i64 -> i64"),
+    ]);
+    check_rejects(&[
+        (
+            "def a = [1, true]",
+            "`bool` is not a numeric type (required by the integer literal)",
+            "1:13",
+        ),
+        (
+            "def f (x: i32) = x[0]",
+            "cannot index into a value of type `i32`",
+            "1:18",
+        ),
+        (
+            "def f (xs: []i32) = xs[true]",
+            "expected `i64`, found `bool`",
+            "1:24",
+        ),
+        (
+            "def f (xs: []i32) = xs[0, 1]",
+            "cannot index into a value of type `i32`",
+            "1:21",
+        ),
+        (
+            "def f [n][m] (xs: [n]i32) (ys: [m]i32) = zip xs ys",
+            "sizes do not match: expected `[n]t0`, found `[m]i32`",
+            "1:49",
+        ),
+        ("def x = zip [1, 2] [3, 4, 5]", "sizes do not match", "1:20"),
+        ("def f (xs: [k]i32) = xs", "unknown size `k`", "1:13"),
+        (
+            "def f (b: bool) (xs: [b]i32) = xs",
+            "must be an `i64`",
+            "1:23",
+        ),
+        (
+            "def f (xs: *[]i32) = xs with [0] = 1.0",
+            "`i32` is not a floating-point type",
+            "1:36",
+        ),
+    ]);
+}
+
+#[test]
+fn functions_polymorphism_and_sections() {
+    check_accepts(&[
+        ("def id x = x", "id '^a : a -> a"),
+        ("def id 'a (x: a) : a = x", "id 'a : a -> a"),
+        (
+            "def apply '^a '^b (f: a -> b) (x: a) = f x",
+            "apply '^a '^b : (a -> b) -> a -> b",
+        ),
+        (
+            "def compose f g x = f (g x)",
+            "compose '^a '^b '^c : (a -> b) -> (c -> a) -> c -> b",
+        ),
+        (
+            "def twice (g: i32 -> i32) = \\x -> g (g x)",
+            "twice : (i32 -> i32) -> i32 -> i32",
+        ),
+        ("def x = let id y = y in (id 1, id true)", "x : (i32, bool)"),
+        ("def x = let f y = y in f", "x '^a : a -> a"),
+        ("def id x = x\ndef y = (id 1i8, id 2.0)", "y : (i8, f64)"),
+        ("def x = let f y = y + 1 in f 2u8", "x : u8"),
+        ("def inc = (+ 1)", "inc : i32 -> i32"),
+        ("def dec = (10 -)", "dec : i32 -> i32"),
+        ("def add = (+)", "add : i32 -> i32 -> i32"),
+        ("def x = 3 |> (* 2)", "x : i32"),
+        ("def x = (\\y -> y * 2.0) <| 1.5", "x : f64"),
+        (
+            "def max (a: i32) (b: i32) = if a > b then a else b\ndef x = 1 `max` 2",
+            "x : i32",
+        ),
+        (
+            "def (+^) (a: i32) (b: i32) = a + b * 2\ndef x = 1 +^ 2",
+            "x : i32",
+        ),
+        (
+            "def (+) (a: bool) (b: bool) = a || b\ndef x = true + false",
+            "x : bool",
+        ),
+        ("def fst (a, _) = a", "fst '^a '^b : (a, b) -> a"),
+        ("def k = \\(x: i32) : i32 -> x", "k : i32 -> i32"),
+    ]);
+    check_rejects(&[
+        (
+            "def f (x: i32) = x 1",
+            "`x` is not a function: it has type `i32`",
+            "1:18",
+        ),
+        (
+            "def f (g: i32 -> i32) = g 1 2",
+            "applied to too many arguments",
+            "1:29",
+        ),
+        (
+            "def f (g: i32 -> i32) = g true",
+            "expected `i32`, found `bool`",
+            "1:27",
+        ),
+        ("def x = y", "unknown name `y`", "1:9"),
+        ("def x = 1 +^ 2", "unknown operator `+^`", "1:11"),
+        (
+            "def id 'a (x: a) : a = 1",
+            "`a` is not a numeric type",
+            "1:24",
+        ),
+        (
+            "def f 'a 'b (x: a) : b = x",
+            "expected `b`, found `a`",
+            "1:26",
+        ),
+        (
+            "def f (x: i32) = let g y = y.a in g x",
+            "type `i32` has no field `a`",
+            "1:37",
+        ),
+        ("def f x = x x", "infinite", "1:13"),
+    ]);
+}
+
+#[test]
+fn control_flow_loops_and_matches() {
+    check_accepts(&[
+        ("def f (b: bool) = if b then 1 else 2", "f : bool -> i32"),
+        ("def f (n: i32) = loop acc = 0 for i < n do acc + i", "f : i32 -> i32"),
+        ("def f (n: i64) = loop (a, b) = (0, 1) for _i < n do (b, a + b)", "f : i64 -> (i32, i32)"),
+        ("def f (xs: []f32) = loop s = 0 for x in xs do s + x", "f : [n]f32 -> f32"),
+        ("def f (x: i32) = loop x while x < 100 do x * 2", "f : i32 -> i32"),
+        ("def f (n: i64) = loop xs = [1] for _i < n do xs ++ xs", "f : i64 -> []i32"),
+        ("def f (x: i32) = match x case 0 -> true case _ -> false", "f : i32 -> bool"),
+        ("def f (o: #some i32 | #none) = match o case #some v -> v case #none -> 0", "f : (#none | #some i32) -> i32"),
+        ("def s = #red", "s : #red"),
+        ("type color = #red | #green\ndef c : color = #green", "c : #green | #red"),
+        ("type opt 'a = #some a | #none\ndef f (x: opt i32) : i32 = match x case #some v -> v case #none -> -1", "f : (#none | #some i32) -> i32"),
+        ("def f x = match x case (a, b) -> a + b + 1u8", "f : (u8, u8) -> u8"),
+        ("def f (x: i32) = match x case -1 -> 0 case y -> y", "f : i32 -> i32"),
+    ]);
+    check_rejects(&[
+        (
+            "def f (b: i32) = if b then 1 else 2",
+            "expected `bool`, found `i32`",
+            "1:21",
+        ),
+        (
+            "def f (b: bool) = if b then 1 else true",
+            "`bool` is not a numeric type",
+            "1:36",
+        ),
+        (
+            "def f (n: i32) = loop acc = 0 for i < n do acc > i",
+            "expected `i32`, found `bool`",
+            "1:44",
+        ),
+        (
+            "def f (n: bool) = loop acc = 0 for i < n do acc",
+            "`bool` is not an integer type",
+            "1:40",
+        ),
+        (
+            "def f (x: i32) = loop x while x do x * 2",
+            "expected `bool`, found `i32`",
+            "1:31",
+        ),
+        (
+            "def f (x: i32) = match x case true -> 0 case _ -> 1",
+            "expected `i32`, found `bool`",
+            "1:31",
+        ),
+        (
+            "def f (o: #a | #b) = match o case #c -> 0 case _ -> 1",
+            "no constructor `#c`",
+            "1:35",
+        ),
+        (
+            "def f (x: i32) = match x case 0 -> 1 case _ -> true",
+            "`bool` is not a numeric type",
+            "1:48",
+        ),
+        (
+            "type t = #a | #a\ndef x : t = #a",
+            "constructor `#a` appears twice",
+            "1:15",
+        ),
+    ]);
+}
+
+#[test]
+fn soacs_and_builtins() {
+    check_accepts(&[
+        ("def f (xs: []i32) = map (\\x -> x * 2) xs", "f : [n]i32 -> [n]i32"),
+        ("def f [n] (xs: [n]f32) = reduce (+) 0 xs", "f : [n]f32 -> f32"),
+        ("def f [n] (xs: [n]i64) = scan (+) 0 xs", "f : [n]i64 -> [n]i64"),
+        ("def f [n] (xs: [n]i32) = filter (\\x -> x > 0) xs", "f : [n]i32 -> []i32"),
+        ("def f [n] (xs: [n]i32) = partition (< 0) xs", "f : [n]i32 -> ([]i32, []i32)"),
+        ("def f [n] (xs: [n]i32) (ys: [n]bool) = map2 (\\x y -> if y then x else 0) xs ys", "f : [n]i32 -> [n]bool -> [n]i32"),
+        ("def f [n] (a: [n]i32) (b: [n]i32) (c: [n]i32) = map3 (\\x y z -> x + y + z) a b c", "f : [n]i32 -> [n]i32 -> [n]i32 -> [n]i32"),
+        ("def f [k][n] (dest: *[k]i32) (is: [n]i64) (vs: [n]i32) = scatter dest is vs", "f : [k]i32 -> [n]i64 -> [n]i32 -> [k]i32"),
+        ("def f [m][n] (bins: *[m]i32) (is: [n]i64) (vs: [n]i32) = reduce_by_index bins (+) 0 is vs", "f : [m]i32 -> [n]i64 -> [n]i32 -> [m]i32"),
+        ("def f [n] (xs: [n](i32, bool)) = unzip xs", "f : [n](i32, bool) -> ([n]i32, [n]bool)"),
+        ("def f [n] (a: [n]i32) (b: [n]i32) (c: [n]i32) = zip3 a b c", "f : [n]i32 -> [n]i32 -> [n]i32 -> [n](i32, i32, i32)"),
+        ("def f [n] (xs: [n]i32) = length xs", "f : [n]i32 -> i64"),
+        ("def f (xs: []i32) (ys: []i32) = concat xs ys", "f : [n]i32 -> [m]i32 -> []i32"),
+        ("def f [n][m] (xss: [n][m]i32) = flatten xss", "f : [n][m]i32 -> []i32"),
+        ("def f [n][m] (xss: [n][m]i32) = transpose xss", "f : [n][m]i32 -> [m][n]i32"),
+        ("def f (xs: []i32) = unflatten 2 3 xs", "f : [n]i32 -> [2][3]i32"),
+        ("def f [n] (xs: [n]i32) = reverse (rotate 1 xs)", "f : [n]i32 -> [n]i32"),
+        ("def f (xs: [][]i32) = map (map (+1)) xs", "f : [n][m]i32 -> [n][m]i32"),
+        ("def f = map (\\(a, b) -> a + b) (zip [1, 2] [3, 4])", "f : [2]i32"),
+    ]);
+    check_rejects(&[
+        (
+            "def f (xs: []i32) = map (\\x -> x && true) xs",
+            "expected `[]bool`, found `[]i32`",
+            "1:43",
+        ),
+        (
+            "def f (xs: []bool) = reduce (+) 0 xs",
+            "`bool` is not a numeric type",
+            "1:35",
+        ),
+        (
+            "def f (xs: []i32) = map xs (\\x -> x)",
+            "expected `t0 -> t1`",
+            "1:25",
+        ),
+        (
+            "def f (xs: []i32) = length xs xs",
+            "applied to too many arguments",
+            "1:31",
+        ),
+        (
+            "def f [k] (dest: *[k]i32) (is: []i64) (vs: []i32) = scatter dest is vs",
+            "sizes do not match",
+            "1:69",
+        ),
+        (
+            "def f (xs: []i32) = scatter xs [0i32] [1]",
+            "expected `[1]i64`, found `[1]i32`",
+            "1:32",
+        ),
+    ]);
+}
+
+#[test]
+fn higher_order_restrictions_of_tfp18() {
+    check_accepts(&[
+        (
+            "def f (b: bool) = let g = if b then 1 else 2 in \\(x: i32) -> x + g",
+            "f : bool -> i32 -> i32",
+        ),
+        (
+            "def r = {f = \\(x: i32) -> x + 1, n = 3}",
+            "r : {f: i32 -> i32, n: i32}",
+        ),
+        ("def apply '^a (f: a) = f", "apply '^a : a -> a"),
+        (
+            "type^ fn = i32 -> i32\ndef g (f: fn) : fn = f",
+            "g : (i32 -> i32) -> i32 -> i32",
+        ),
+        (
+            "entry main (xs: []i32) : i32 = reduce (+) 0 xs",
+            "main : [n]i32 -> i32",
+        ),
+    ]);
+    check_rejects(&[
+        ("def f (b: bool) = if b then (\\(x: i32) -> x) else (\\x -> x + 1)", "the result of `if` may not be a function", "1:19"),
+        ("def a = [\\(x: i32) -> x]", "the elements of an array may not be a function", "1:9"),
+        ("def a = map (\\(x: i32) -> \\(y: i32) -> x + y) [1, 2]", "a function type is not allowed here", "1:14"),
+        ("def f (n: i32) = loop g = (\\(x: i32) -> x) for i < n do g", "a loop parameter may not be a function", "1:28"),
+        ("entry main (f: i32 -> i32) : i32 = f 1", "a parameter of entry point `main` may not be a function", "1:13"),
+        ("entry main (x: i32) = \\(y: i32) -> x + y", "the result of entry point `main` may not be a function", "1:23"),
+        ("def main (x: i32) : i32 -> i32 = \\y -> x + y", "the result of entry point `main`", "1:21"),
+        ("entry e 'a (x: a) : a = x", "may not be polymorphic", "1:9"),
+        ("entry e x = x", "may not be polymorphic", "1:1"),
+        ("def ite 'a (b: bool) (x: a) (y: a) : a = if b then x else y\ndef g = ite true (\\(x: i32) -> x) (\\x -> x)", "a function type is not allowed here", "2:19"),
+        ("def f '^a (b: bool) (x: a) (y: a) : a = if b then x else y", "the result of `if` may not be a function", "1:41"),
+        ("def f (x: i32) = match x case 0 -> (\\(y: i32) -> y) case _ -> (\\y -> y + 1)", "the result of `match` may not be a function", "1:18"),
+        ("type fn = i32 -> i32", "not declared lifted", "1:11"),
+        ("type t = []i32", "not declared size-lifted", "1:10"),
+        ("def f (xs: [](i32 -> i32)) = xs", "the element type of an array may not be a function", "1:15"),
+    ]);
+}
+
+#[test]
+fn type_abbreviations_and_ascriptions() {
+    check_accepts(&[
+        (
+            "type point = {x: f64, y: f64}\ndef origin : point = {x = 0, y = 0}",
+            "origin : {x: f64, y: f64}",
+        ),
+        (
+            "type pair 'a 'b = (a, b)\ndef p : pair i32 bool = (1, true)",
+            "p : (i32, bool)",
+        ),
+        ("type~ vec = []f32\ndef v : vec = [1, 2]", "v : []f32"),
+        ("def x = (1 : i64)", "x : i64"),
+        ("def x = 1 + (2 : u32)", "x : u32"),
+        (
+            "def f (x: i32) : (i32, i32) = (x, x)",
+            "f : i32 -> (i32, i32)",
+        ),
+    ]);
+    check_rejects(&[
+        ("def x : foo = 1", "unknown type `foo`", "1:9"),
+        (
+            "type pair 'a 'b = (a, b)\ndef p : pair i32 = (1, true)",
+            "takes 2 arguments",
+            "2:9",
+        ),
+        (
+            "def x = (true : i32)",
+            "expected `i32`, found `bool`",
+            "1:10",
+        ),
+        (
+            "type t 'a = a\ndef x : t (i32 -> i32) = \\x -> x",
+            "may not be a function",
+            "2:12",
+        ),
+        (
+            "def f (x: i32) : bool = x",
+            "expected `bool`, found `i32`",
+            "1:25",
+        ),
+    ]);
+}
+
+#[test]
+fn one_error_per_mistake_and_recovery() {
+    // A broken definition is reported once; its later uses are silent.
+    check_rejects(&[
+        (
+            "def bad = 1 + true\ndef ok = bad + 1\ndef ok2 = bad.x.y 3",
+            "`bool` is not a numeric type",
+            "1:15",
+        ),
+        (
+            "def f (x: i32) = x + y\ndef g = f 1 true",
+            "unknown name `y`",
+            "1:22",
+        ),
+        (
+            "type t = []i32\ndef x : t = [1]",
+            "not declared size-lifted",
+            "1:10",
+        ),
+    ]);
+}
+
+#[test]
+fn module_language_is_reported_unsupported() {
+    check_rejects(&[
+        ("module m = { def x = 1 }", "not supported", "1:1"),
+        ("def x = f32.sqrt 2.0", "not supported", "1:9"),
+        ("def x = m.(1)", "not supported", "1:9"),
+        ("open m", "not supported", "1:1"),
+    ]);
+}
+
+#[test]
+fn larger_programs() {
+    let directory = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/typecheck");
+    let mut entries: Vec<_> = std::fs::read_dir(&directory)
+        .expect("tests/typecheck exists")
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "fut"))
+        .collect();
+    entries.sort();
+    assert!(!entries.is_empty());
+    let mut failures = Vec::new();
+    for path in &entries {
+        let text = std::fs::read_to_string(path).expect("readable test program");
+        let first_line = text.lines().next().unwrap_or_default();
+        let expectation = if let Some(rest) = first_line.strip_prefix("-- reject: ") {
+            let (fragment, location) = rest
+                .rsplit_once(" @ ")
+                .expect("`-- reject: fragment @ line:col`");
+            Expectation::Reject {
+                fragment: fragment.to_string(),
+                location: location.to_string(),
+            }
+        } else {
+            let signature = first_line
+                .strip_prefix("-- accept: ")
+                .expect("first line `-- accept: signature` or `-- reject: fragment @ line:col`");
+            Expectation::Accept(signature.to_string())
+        };
+        if let Err(why) = run_row(&text, &expectation) {
+            failures.push(format!("--- {}\n{why}", path.display()));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
