@@ -360,6 +360,16 @@ fn functions_polymorphism_and_sections() {
         ),
         ("def fst (a, _) = a", "fst '^a '^b : (a, b) -> a"),
         ("def k = \\(x: i32) : i32 -> x", "k : i32 -> i32"),
+        ("def p = (.1) (1, 2.0)", "p : f64"),
+        ("def q = map (.0) [(1u8, true)]", "q : [1]u8"),
+        (
+            "def app (g: (n: i64) -> [n]i64) = g 3\ndef x = app iota",
+            "x : [3]i64",
+        ),
+        (
+            "def app (g: (n: i64) -> [n]i64) (k: i64) = g k",
+            "app : ((n: i64) -> [n]i64) -> (k: i64) -> [k]i64",
+        ),
     ]);
     check_rejects(&[
         (

@@ -18,7 +18,9 @@ use std::rc::Rc;
 use spec::source::Span;
 use spec::syntax::ast::{Liftedness, Name};
 
-use crate::types::{FieldName, PrimSet, PrimType, RigidName, Size, SizeVarId, Type, TypeVarId};
+use crate::types::{
+    FieldName, PrimSet, PrimType, RigidName, RigidSubstitution, Size, SizeVarId, Type, TypeVarId,
+};
 
 /// What an unbound type variable must satisfy beyond its liftedness.
 #[derive(Clone, Debug)]
@@ -303,18 +305,39 @@ impl Substitution {
             }
             (
                 Type::Arrow {
+                    param: expected_param,
                     from: expected_from,
                     to: expected_to,
-                    ..
                 },
                 Type::Arrow {
+                    param: actual_param,
                     from: actual_from,
                     to: actual_to,
-                    ..
                 },
             ) => {
                 self.unify(expected_from, actual_from, mode)?;
-                self.unify(expected_to, actual_to, mode)
+                // `(n: i64) -> [n]t` and `(m: i64) -> [m]t` are the same type:
+                // the actual side's parameter is renamed to the expected one's;
+                // a parameter name with no counterpart stands for an unknown size.
+                let (expected_to, actual_to) = match (expected_param, actual_param) {
+                    (None, None) => ((**expected_to).clone(), (**actual_to).clone()),
+                    (Some(e), Some(a)) if e.id == a.id => {
+                        ((**expected_to).clone(), (**actual_to).clone())
+                    }
+                    (Some(e), Some(a)) => (
+                        (**expected_to).clone(),
+                        rename_size(&self.resolve_deep(actual_to), a.id, Size::Rigid(e.clone())),
+                    ),
+                    (Some(e), None) => (
+                        rename_size(&self.resolve_deep(expected_to), e.id, Size::Unknown),
+                        (**actual_to).clone(),
+                    ),
+                    (None, Some(a)) => (
+                        (**expected_to).clone(),
+                        rename_size(&self.resolve_deep(actual_to), a.id, Size::Unknown),
+                    ),
+                };
+                self.unify(&expected_to, &actual_to, mode)
             }
             _ => Err(UnifyError::Mismatch { expected, actual }),
         }
@@ -687,6 +710,13 @@ impl Substitution {
             }),
         }
     }
+}
+
+/// `ty` with the rigid size `id` replaced by `size`.
+fn rename_size(ty: &Type, id: u32, size: Size) -> Type {
+    let mut substitution = RigidSubstitution::default();
+    substitution.sizes.insert(id, size);
+    substitution.apply(ty)
 }
 
 /// The types mentioned by a constraint.
