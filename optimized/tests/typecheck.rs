@@ -475,6 +475,57 @@ fn control_flow_loops_and_matches() {
 }
 
 #[test]
+fn exhaustiveness_and_refutable_patterns() {
+    check_accepts(&[
+        ("def f (x: bool) = match x case true -> 1 case false -> 0", "f : bool -> i32"),
+        ("def f (x: (bool, bool)) = match x case (true, _) -> 1 case (_, true) -> 2 case (false, false) -> 3", "f : (bool, bool) -> i32"),
+        ("def f (o: #some i32 | #none) = match o case #none -> 0 case #some 0 -> 1 case #some _ -> 2", "f : (#none | #some i32) -> i32"),
+        ("def f = match #foo 1 case #foo x -> x", "f : i32"),
+        ("def f (x: i32) = match x case 0 -> 1 case n -> n", "f : i32 -> i32"),
+        ("def f ({a, b}: {a: i32, b: bool}) = if b then a else 0", "f : {a: i32, b: bool} -> i32"),
+        ("def f (x: #only i32) = let #only y = x in y", "f : (#only i32) -> i32"),
+    ]);
+    check_rejects(&[
+        (
+            "def f (o: #some i32 | #none) = match o case #some v -> v",
+            "unmatched cases in `match`: for example `#none`",
+            "1:32",
+        ),
+        (
+            "def f (x: (bool, bool)) = match x case (true, _) -> 1 case (_, true) -> 2",
+            "for example `(false, false)`",
+            "1:27",
+        ),
+        (
+            "def f (x: i32) = match x case 0 -> 1 case 1 -> 2",
+            "for example `_`",
+            "1:18",
+        ),
+        (
+            "def f (o: #some (#a | #b) | #none) = match o case #some (#a) -> 1 case #none -> 2",
+            "for example `#some (#b)`",
+            "1:38",
+        ),
+        (
+            "def f (x: #a i32 | #b) = let #a y = x in y",
+            "refutable pattern: it does not match `#b`",
+            "1:30",
+        ),
+        (
+            "def f ({a = true, b}: {a: bool, b: i32}) = b",
+            "it does not match `{a = false, b = _}`",
+            "1:8",
+        ),
+        (
+            "def f (n: i64) = loop (0, x) = (0, 1) for i < n do (0, x + 1)",
+            "refutable pattern",
+            "1:23",
+        ),
+        ("def f 0 = 1", "refutable pattern", "1:7"),
+    ]);
+}
+
+#[test]
 fn soacs_and_builtins() {
     check_accepts(&[
         ("def f (xs: []i32) = map (\\x -> x * 2) xs", "f : [n]i32 -> [n]i32"),

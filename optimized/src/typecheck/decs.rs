@@ -12,6 +12,7 @@ use spec::syntax::ast::{
 };
 
 use super::env::{AbbreviationParam, Env, TypeBinding, ValueBinding};
+use super::exhaustiveness::PatternSite;
 use super::pats::{simple_var, PatBindings};
 use super::type_exps::{rigid_size_ids, AnonymousSizes};
 use super::unify::{default_prim, Constraint};
@@ -110,6 +111,12 @@ impl Checker {
                     .find(|(bound, ..)| bound == var)
                     .map(|(_, _, rigid, _)| rigid.clone())
             });
+            self.postpone_pattern_check(
+                PatternSite::Binding,
+                vec![param.clone()],
+                &param_type,
+                param.span(),
+            );
             inner = bindings.extend(&inner);
             param_types.push(param_type);
             param_rigids.push(rigid);
@@ -436,6 +443,7 @@ impl Checker {
                 ));
             }
         }
+        self.pending_pattern_checks.clear();
         let watermark = self.subst.type_var_count();
         let function = self.infer_generalisable(
             env,
@@ -446,6 +454,7 @@ impl Checker {
             &bind.body,
         )?;
         self.default_variables(watermark)?;
+        self.check_pending_patterns()?;
         if is_entry {
             self.check_entry_point(bind, &function)?;
         }

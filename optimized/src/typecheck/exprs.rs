@@ -13,6 +13,7 @@ use spec::syntax::ast::{
 };
 
 use super::env::{Env, ValueBinding};
+use super::exhaustiveness::PatternSite;
 use super::operators::builtin_operator;
 use super::pats::PatBindings;
 use super::type_exps::AnonymousSizes;
@@ -257,6 +258,12 @@ impl Checker {
                     AnonymousSizes::Flexible,
                     &mut bindings,
                 )?;
+                self.postpone_pattern_check(
+                    PatternSite::Binding,
+                    vec![pat.clone()],
+                    &value_type,
+                    pat.span(),
+                );
                 let inner = bindings.extend(&inner);
                 self.infer(&inner, body)
             }
@@ -435,6 +442,12 @@ impl Checker {
                         )?,
                     }
                 }
+                self.postpone_pattern_check(
+                    PatternSite::Match,
+                    cases.iter().map(|case| case.pat.clone()).collect(),
+                    &scrutinee_type,
+                    *span,
+                );
                 let result = result.unwrap_or_else(|| self.fresh_var(*span));
                 self.require_order_zero(*span, "the result of `match`", &result)?;
                 Ok(result)
@@ -872,6 +885,12 @@ impl Checker {
             AnonymousSizes::Unknown,
             &mut bindings,
         )?;
+        self.postpone_pattern_check(
+            PatternSite::Binding,
+            vec![pat.clone()],
+            &param_type,
+            pat.span(),
+        );
         let mut inner = bindings.extend(env);
         match form {
             LoopForm::For {
@@ -926,6 +945,12 @@ impl Checker {
                     AnonymousSizes::Unknown,
                     &mut element_bindings,
                 )?;
+                self.postpone_pattern_check(
+                    PatternSite::Binding,
+                    vec![element_pat.clone()],
+                    &element,
+                    element_pat.span(),
+                );
                 inner = element_bindings.extend(&inner);
             }
             LoopForm::While { condition } => {

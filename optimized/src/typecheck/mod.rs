@@ -19,6 +19,7 @@ mod builtins;
 mod decs;
 pub mod env;
 mod errors;
+mod exhaustiveness;
 mod exprs;
 mod operators;
 mod pats;
@@ -99,6 +100,9 @@ pub(crate) struct Checker {
     /// Implicit size parameters (anonymous `[]` in parameter types) of the
     /// definition whose parameters are being checked, if any.
     pub(crate) implicit_sizes: Option<Vec<RigidName>>,
+    /// Pattern checks postponed to the end of the current top-level
+    /// definition (exhaustiveness needs the final types).
+    pub(crate) pending_pattern_checks: Vec<exhaustiveness::PendingPatternCheck>,
 }
 
 type CheckResult<T> = Result<T, Diagnostic>;
@@ -109,6 +113,7 @@ impl Checker {
             subst: Substitution::new(),
             level: 0,
             implicit_sizes: None,
+            pending_pattern_checks: Vec::new(),
         }
     }
 
