@@ -197,6 +197,10 @@ fn tuples_and_records() {
             "f : {a: i32} -> {a: i32}",
         ),
         (
+            "def f (r: {a: i32, b: {c: i32}}) = r with b.c = true",
+            "f : {a: i32, b: {c: i32}} -> {a: i32, b: {c: bool}}",
+        ),
+        (
             "def f (p: (i32, f32)) = let (a, b) = p in b",
             "f : (i32, f32) -> f32",
         ),
@@ -214,10 +218,11 @@ fn tuples_and_records() {
     ]);
     check_rejects(&[
         ("def r = {a = 1}\ndef b = r.c", "has no field `c`", "2:9"),
+        ("def f r = r with a = true", "ambiguous type", "1:11"),
         (
-            "def f (r: {a: i32}) = r with a = true",
-            "expected `i32`, found `bool`",
-            "1:34",
+            "def f (x: i32) = (\\r -> r with a = x) {a = 0i64}",
+            "expected `{a: i32}`, found `{a: i64}`",
+            "1:39",
         ),
         (
             "def f (p: (i32, i32)) = let (a, b, c) = p in a",

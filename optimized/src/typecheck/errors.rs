@@ -40,15 +40,15 @@ impl Checker {
         error: UnifyError,
     ) -> Diagnostic {
         let mut printer = TypePrinter::new();
-        let expected_text = printer.print(&self.resolve_deep(expected));
-        let actual_text = printer.print(&self.resolve_deep(actual));
+        let expected_text = printer.print(&self.subst.resolve_for_display(expected));
+        let actual_text = printer.print(&self.subst.resolve_for_display(actual));
         match error {
             UnifyError::Mismatch {
                 expected: inner_expected,
                 actual: inner_actual,
             } => {
-                let inner_expected = printer.print(&self.resolve_deep(&inner_expected));
-                let inner_actual = printer.print(&self.resolve_deep(&inner_actual));
+                let inner_expected = printer.print(&self.subst.resolve_for_display(&inner_expected));
+                let inner_actual = printer.print(&self.subst.resolve_for_display(&inner_actual));
                 let mut diagnostic = Diagnostic::error(format!(
                     "mismatched types: expected `{expected_text}`, found `{actual_text}`"
                 ))
@@ -83,7 +83,7 @@ impl Checker {
             .with_code("type-mismatch")
             .with_primary(span, format!("{context}: the type would contain itself")),
             UnifyError::NotOrderZero { offending, origin } => {
-                let offending = printer.print(&self.resolve_deep(&offending));
+                let offending = printer.print(&self.subst.resolve_for_display(&offending));
                 let mut diagnostic = Diagnostic::error(format!(
                     "a function type is not allowed here: `{offending}` would stand for a type parameter that excludes functions"
                 ))
@@ -102,7 +102,7 @@ impl Checker {
                 what,
                 origin,
             } => {
-                let ty = printer.print(&self.resolve_deep(&ty));
+                let ty = printer.print(&self.subst.resolve_for_display(&ty));
                 let mut diagnostic = Diagnostic::error(format!(
                     "mismatched types: `{ty}` is not {} (required by {what})",
                     allowed.describe()
@@ -137,7 +137,7 @@ impl Checker {
                 record,
                 origin,
             } => {
-                let record = printer.print(&self.resolve_deep(&record));
+                let record = printer.print(&self.subst.resolve_for_display(&record));
                 let mut diagnostic = Diagnostic::error(format!(
                     "type `{record}` has no field `{}`",
                     field.0
@@ -154,7 +154,7 @@ impl Checker {
                 sum,
                 origin,
             } => {
-                let sum = printer.print(&self.resolve_deep(&sum));
+                let sum = printer.print(&self.subst.resolve_for_display(&sum));
                 let mut diagnostic = Diagnostic::error(format!(
                     "type `{sum}` has no constructor `#{constructor}` of this arity"
                 ))
@@ -192,7 +192,7 @@ impl Checker {
     ) -> Result<(), Diagnostic> {
         self.subst.require_order_zero(ty).map_err(|offending| {
             let mut printer = TypePrinter::new();
-            let whole = printer.print(&self.resolve_deep(ty));
+            let whole = printer.print(&self.subst.resolve_for_display(ty));
             let offending = printer.print(&offending);
             let mut diagnostic =
                 Diagnostic::error(format!("{what} may not be a function: found `{whole}`"))

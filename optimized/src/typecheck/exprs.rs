@@ -370,11 +370,16 @@ impl Checker {
                 span,
             } => {
                 let target_type = self.infer(env, target)?;
+                let value_type = self.infer(env, value)?;
+                // As in Futhark, the update may change the field's type when the
+                // record type is known; otherwise the field keeps its type.
+                if let Some(updated) = self.replace_field(&target_type, fields, &value_type) {
+                    return Ok(updated);
+                }
                 let mut field_type = target_type.clone();
                 for field in fields {
                     field_type = self.project_field(&field_type, field, *span)?;
                 }
-                let value_type = self.infer(env, value)?;
                 self.expect_type(
                     value.span(),
                     "the new value of the updated field",
@@ -625,6 +630,25 @@ impl Checker {
             }
         }
         diagnostic
+    }
+
+    /// `record` with the field at `path` replaced by a value of type `value`,
+    /// if `record` is known to be a record with that path.
+    fn replace_field(&self, record: &Type, path: &[Name], value: &Type) -> Option<Type> {
+        let (first, rest) = path.split_first()?;
+        let Type::Record(fields) = self.subst.resolve(record) else {
+            return None;
+        };
+        let key = FieldName(first.clone());
+        let current = fields.get(&key)?;
+        let replacement = if rest.is_empty() {
+            value.clone()
+        } else {
+            self.replace_field(current, rest, value)?
+        };
+        let mut updated = (*fields).clone();
+        updated.insert(key, replacement);
+        Some(Type::Record(Rc::new(updated)))
     }
 
     /// Checks index expressions (`i64`) and says which dimensions are sliced.

@@ -6,7 +6,8 @@
 //! (with `HasFields`/`HasConstructors` constraints while a type is unknown),
 //! arrays with sizes, lifted type variables, and TFP'18's restrictions on
 //! functions (no functions from `if`/`match`, in arrays, from loops, or at entry
-//! points). What sizes are checked is documented in ARCHITECTURE-notes.md.
+//! points), exhaustive `match` and irrefutable binding patterns. What sizes
+//! are checked is documented in ARCHITECTURE-notes.md.
 //!
 //! The module language (`module`, `open`, qualified names, `m.(e)`) is not
 //! handled yet: it is reported as unsupported, never silently accepted.

@@ -237,6 +237,66 @@ impl Substitution {
         })
     }
 
+    /// Like [`Substitution::resolve_deep`], for messages: a variable known only
+    /// by its fields or constructors shows as that record or sum type.
+    pub fn resolve_for_display(&self, ty: &Type) -> Type {
+        spec::recursion::with_stack(|| match self.resolve(ty) {
+            Type::Var(id) => match self.unbound(id).map(|var| &var.constraint) {
+                Some(Constraint::HasFields(fields)) => Type::Record(Rc::new(
+                    fields
+                        .iter()
+                        .map(|(name, ty)| (name.clone(), self.resolve_for_display(ty)))
+                        .collect(),
+                )),
+                Some(Constraint::HasConstructors(constructors)) => Type::Sum(Rc::new(
+                    constructors
+                        .iter()
+                        .map(|(name, payload)| {
+                            (
+                                name.clone(),
+                                payload
+                                    .iter()
+                                    .map(|ty| self.resolve_for_display(ty))
+                                    .collect(),
+                            )
+                        })
+                        .collect(),
+                )),
+                _ => Type::Var(id),
+            },
+            Type::Array { size, element } => Type::Array {
+                size: self.resolve_size(&size),
+                element: Rc::new(self.resolve_for_display(&element)),
+            },
+            Type::Record(fields) => Type::Record(Rc::new(
+                fields
+                    .iter()
+                    .map(|(name, ty)| (name.clone(), self.resolve_for_display(ty)))
+                    .collect(),
+            )),
+            Type::Sum(constructors) => Type::Sum(Rc::new(
+                constructors
+                    .iter()
+                    .map(|(name, payload)| {
+                        (
+                            name.clone(),
+                            payload
+                                .iter()
+                                .map(|ty| self.resolve_for_display(ty))
+                                .collect(),
+                        )
+                    })
+                    .collect(),
+            )),
+            Type::Arrow { param, from, to } => Type::Arrow {
+                param,
+                from: Rc::new(self.resolve_for_display(&from)),
+                to: Rc::new(self.resolve_for_display(&to)),
+            },
+            other => other,
+        })
+    }
+
     // -- Unification ----------------------------------------------------------
 
     /// Makes `expected` and `actual` equal, or says where they differ.
@@ -406,6 +466,23 @@ impl Substitution {
         // Bind first, then check the structural constraints: their own types
         // may mention the variable only through a link, which is now in place.
         self.types[id as usize] = TypeVarState::Bound(ty.clone());
+        let saved = var.clone();
+        let checked = self.check_structural_constraint(var, ty, mode);
+        if checked.is_err() {
+            // Unbind, so that the message shows the variable's requirements
+            // rather than the type that failed them.
+            self.types[id as usize] = TypeVarState::Unbound(saved);
+        }
+        checked
+    }
+
+    /// Checks a `HasFields`/`HasConstructors` constraint of `var` against `ty`.
+    fn check_structural_constraint(
+        &mut self,
+        var: UnboundTypeVar,
+        ty: &Type,
+        mode: SizeMode,
+    ) -> Result<(), UnifyError> {
         match var.constraint {
             Constraint::None | Constraint::Overloaded { .. } => Ok(()),
             Constraint::HasFields(fields) => {
