@@ -83,11 +83,76 @@ enum Expectation {
     Reject { fragment: String, location: String },
 }
 
+/// Replacements tried at every token of every table program: the checker
+/// must answer each variant that parses with a result or with diagnostics that
+/// have a primary label inside the file, and never panic.
+const MUTATIONS: &[&str] = &[
+    "1",
+    "true",
+    "x",
+    "[]",
+    "#a",
+    "1.0",
+    "(\\y -> y)",
+    "f32",
+    "(1, 2)",
+    "{a = 1}",
+    "xs[0]",
+    "_",
+];
+
+fn mutations_never_panic(program: &str) -> Result<(), String> {
+    let tokens: Vec<&str> = program.split(' ').collect();
+    for position in 0..tokens.len() {
+        for replacement in MUTATIONS {
+            let mut variant = tokens.clone();
+            variant[position] = replacement;
+            let text = variant.join(" ");
+            let mut sources = SourceMap::new();
+            let file = sources.add("variant.fut", text.as_str());
+            let Ok(parsed) = spec::syntax::parse_program(file, &text) else {
+                continue;
+            };
+            let outcome =
+                std::panic::catch_unwind(|| spec::recursion::with_stack(|| check_program(&parsed)));
+            let diagnostics = match outcome {
+                Err(_) => return Err(format!("the checker panicked on `{text}`")),
+                Ok(Ok(_)) => continue,
+                Ok(Err(diagnostics)) => diagnostics,
+            };
+            for diagnostic in &diagnostics {
+                let Some(span) = diagnostic.primary_span() else {
+                    return Err(format!(
+                        "a diagnostic without location on `{text}`: {diagnostic:?}"
+                    ));
+                };
+                if span.file != file || span.end as usize > text.len() || span.start > span.end {
+                    return Err(format!(
+                        "a diagnostic outside the file on `{text}`: {diagnostic:?}"
+                    ));
+                }
+                if diagnostic
+                    .render(&sources)
+                    .contains("could not render location")
+                {
+                    return Err(format!(
+                        "an unrenderable diagnostic on `{text}`: {diagnostic:?}"
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Checks every row of a table of accepted programs.
 fn check_accepts(rows: &[(&str, &str)]) {
     let failures: Vec<String> = rows
         .iter()
         .filter_map(|(program, signature)| {
+            if let Err(why) = mutations_never_panic(program) {
+                return Some(format!("--- {program}\n{why}"));
+            }
             run_row(program, &Expectation::Accept(signature.to_string()))
                 .err()
                 .map(|why| format!("--- {program}\n{why}"))
@@ -107,6 +172,9 @@ fn check_rejects(rows: &[(&str, &str, &str)]) {
     let failures: Vec<String> = rows
         .iter()
         .filter_map(|(program, fragment, location)| {
+            if let Err(why) = mutations_never_panic(program) {
+                return Some(format!("--- {program}\n{why}"));
+            }
             run_row(
                 program,
                 &Expectation::Reject {

@@ -8,6 +8,7 @@
 //! diagnostic (instantiated variables carry the span of the use).
 
 use std::rc::Rc;
+use std::sync::OnceLock;
 
 use spec::source::FileId;
 use spec::syntax::ast::{ModTypeExp, Spec};
@@ -57,18 +58,24 @@ pub const BUILTIN_SIGNATURE: &str = r#"{
 /// The file id given to the built-in signature; never rendered.
 const BUILTIN_FILE: FileId = FileId(u32::MAX);
 
+/// The specifications of [`BUILTIN_SIGNATURE`], parsed once per process.
+fn builtin_specs() -> &'static [Spec] {
+    static SPECS: OnceLock<Vec<Spec>> = OnceLock::new();
+    SPECS.get_or_init(
+        || match spec::syntax::parse_mod_type(BUILTIN_FILE, BUILTIN_SIGNATURE) {
+            Ok(ModTypeExp::Signature { specs, .. }) => specs,
+            _ => Vec::new(),
+        },
+    )
+}
+
 /// The environment every program starts in: the built-in functions.
 pub(crate) fn initial_env(checker: &mut Checker) -> Env {
     let mut env = Env::default();
     // The signature is a constant of this crate, tested below to parse and
     // elaborate; were it ever broken, programs would see no built-ins rather
     // than a panic.
-    let Ok(ModTypeExp::Signature { specs, .. }) =
-        spec::syntax::parse_mod_type(BUILTIN_FILE, BUILTIN_SIGNATURE)
-    else {
-        return env;
-    };
-    for spec in &specs {
+    for spec in builtin_specs() {
         let Spec::Val {
             name,
             type_params,
