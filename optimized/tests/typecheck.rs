@@ -3,8 +3,10 @@
 //! Each table row is a small program. Accepted programs list the expected
 //! signature of their *last* top-level binding (`name 'a : type`, as
 //! `runestone compile --dump typed` prints it). Rejected programs list a
-//! fragment of the (single) diagnostic's message and the `line:col` of its
-//! primary label: one mistake must give exactly one diagnostic.
+//! fragment of the (single) diagnostic's message or notes and the `line:col`
+//! of its primary label: one mistake must give exactly one diagnostic. Every
+//! table program is also mutated token by token to check that no input makes
+//! the checker panic or report outside the file.
 //!
 //! Larger programs live in `tests/typecheck/*.fut`; their first line says
 //! what is expected (`-- accept` or `-- reject: fragment @ line:col`).
@@ -65,7 +67,12 @@ fn run_row(program: &str, expectation: &Expectation) -> Result<(), String> {
             };
             let (line, column) = sources.get(span.file).line_column(span.start as usize);
             let found_location = format!("{line}:{column}");
-            if !diagnostic.message.contains(fragment) {
+            let text = std::iter::once(&diagnostic.message)
+                .chain(&diagnostic.notes)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n");
+            if !text.contains(fragment) {
                 return Err(format!("message lacks `{fragment}`: {rendered}"));
             }
             if &found_location != location {
@@ -644,7 +651,7 @@ fn soacs_and_builtins() {
         ),
         (
             "def f [k] (dest: *[k]i32) (is: []i64) (vs: []i32) = scatter dest is vs",
-            "sizes do not match",
+            "an anonymous size `[]` of parameter `is` and an anonymous size `[]` of parameter `vs` are different sizes",
             "1:69",
         ),
         (

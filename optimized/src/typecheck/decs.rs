@@ -95,7 +95,11 @@ impl Checker {
         let mut param_types = Vec::with_capacity(params.len());
         let mut param_rigids = Vec::with_capacity(params.len());
         let mut failure = None;
-        for param in params {
+        for (position, param) in params.iter().enumerate() {
+            self.current_parameter = Some(match simple_var(param) {
+                Some(name) => format!("parameter `{name}`"),
+                None => format!("parameter {}", position + 1),
+            });
             let param_type = self.fresh_var(param.span());
             let mut bindings = PatBindings::default();
             if let Err(diagnostic) =
@@ -121,6 +125,7 @@ impl Checker {
             param_types.push(param_type);
             param_rigids.push(rigid);
         }
+        self.current_parameter = None;
         let implicit =
             std::mem::replace(&mut self.implicit_sizes, saved_implicit).unwrap_or_default();
         if let Some(diagnostic) = failure {

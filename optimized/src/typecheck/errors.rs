@@ -20,15 +20,21 @@ pub const ORDER_ZERO_NOTE: &str =
      used as loop parameters, or passed to or returned from entry points \
      (TFP'18 §2.2); this is what lets defunctionalisation remove every function";
 
-fn print_size(size: &Size) -> String {
-    match size {
-        Size::Constant(value) => format!("`{value}`"),
-        Size::Rigid(name) if !name.name.is_empty() => format!("`{}`", name.name),
-        _ => "the anonymous size `[]` of a parameter".to_string(),
-    }
-}
-
 impl Checker {
+    /// A size as messages name it.
+    fn describe_size(&self, size: &Size) -> String {
+        match size {
+            Size::Constant(value) => format!("`{value}`"),
+            Size::Rigid(name) if !name.name.is_empty() => format!("`{}`", name.name),
+            Size::Rigid(name) => self
+                .size_descriptions
+                .get(&name.id)
+                .cloned()
+                .unwrap_or_else(|| "an anonymous size `[]`".to_string()),
+            Size::Flexible(_) | Size::Unknown => "an unknown size".to_string(),
+        }
+    }
+
     /// The diagnostic for a failed `unify(expected, actual)` at `span`; `context`
     /// says what was being checked ("the argument of `f`").
     pub(crate) fn unify_error(
@@ -71,8 +77,8 @@ impl Checker {
             .with_primary(span, format!("{context}: expected `{expected_text}`"))
             .with_note(format!(
                 "{} and {} are different sizes",
-                print_size(&inner_expected),
-                print_size(&inner_actual)
+                self.describe_size(&inner_expected),
+                self.describe_size(&inner_actual)
             ))
             .with_note(
                 "hint: if the sizes are equal at run time, say so with a size coercion `e :> [n]t`",

@@ -101,6 +101,10 @@ pub(crate) struct Checker {
     /// Implicit size parameters (anonymous `[]` in parameter types) of the
     /// definition whose parameters are being checked, if any.
     pub(crate) implicit_sizes: Option<Vec<RigidName>>,
+    /// What the parameter being checked is called in messages (`` `xs` ``).
+    pub(crate) current_parameter: Option<String>,
+    /// How messages describe anonymous implicit sizes, by rigid id.
+    pub(crate) size_descriptions: std::collections::HashMap<u32, String>,
     /// Pattern checks postponed to the end of the current top-level
     /// definition (exhaustiveness needs the final types).
     pub(crate) pending_pattern_checks: Vec<exhaustiveness::PendingPatternCheck>,
@@ -114,6 +118,8 @@ impl Checker {
             subst: Substitution::new(),
             level: 0,
             implicit_sizes: None,
+            current_parameter: None,
+            size_descriptions: std::collections::HashMap::new(),
             pending_pattern_checks: Vec::new(),
         }
     }

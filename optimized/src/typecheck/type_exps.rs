@@ -164,6 +164,10 @@ impl Checker {
                     Some(collected) => {
                         let rigid = self.subst.fresh_rigid(String::new());
                         collected.push(rigid.clone());
+                        if let Some(parameter) = &self.current_parameter {
+                            self.size_descriptions
+                                .insert(rigid.id, format!("an anonymous size `[]` of {parameter}"));
+                        }
                         Size::Rigid(rigid)
                     }
                     None => self.subst.fresh_size_var(self.level),
