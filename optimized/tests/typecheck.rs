@@ -715,6 +715,15 @@ fn type_abbreviations_and_ascriptions() {
         ),
         ("type~ vec = []f32\ndef v : vec = [1, 2]", "v : []f32"),
         ("def x = (1 : i64)", "x : i64"),
+        (
+            "type t 'a = a\ndef x : t (i32 -> i32) = \\x -> x",
+            "x : i32 -> i32",
+        ),
+        (
+            "type^ fun 'a = a -> a\ndef twice '^a (f: fun a) (x: a) : a = f (f x)",
+            "twice '^a : (a -> a) -> a -> a",
+        ),
+        ("def f (xs: []i32) = copy xs", "f : [n]i32 -> [n]i32"),
         ("def x = 1 + (2 : u32)", "x : u32"),
         (
             "def f (x: i32) : (i32, i32) = (x, x)",
@@ -734,9 +743,9 @@ fn type_abbreviations_and_ascriptions() {
             "1:10",
         ),
         (
-            "type t 'a = a\ndef x : t (i32 -> i32) = \\x -> x",
-            "may not be a function",
-            "2:12",
+            "type t 'a = [2]a\ndef x : t (i32 -> i32) = [\\x -> x, \\x -> x]",
+            "the element type of an array may not be a function",
+            "2:9",
         ),
         (
             "def f (x: i32) : bool = x",

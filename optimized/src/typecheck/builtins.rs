@@ -53,6 +53,7 @@ pub const BUILTIN_SIGNATURE: &str = r#"{
   val transpose 't [n] [m] : [n][m]t -> *[m][n]t
   val reverse 't [n] : [n]t -> [n]t
   val rotate 't [n] : i64 -> [n]t -> [n]t
+  val copy 't : t -> *t
 }"#;
 
 /// The file id given to the built-in signature; never rendered.

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
 use spec::diagnostic::Diagnostic;
-use spec::syntax::ast::{Liftedness, QualName, SizeExp, TypeArg, TypeExp};
+use spec::syntax::ast::{QualName, SizeExp, TypeArg, TypeExp};
 
 use super::env::{AbbreviationParam, Env, TypeBinding, ValueBinding};
 use super::{CheckResult, Checker};
@@ -260,22 +260,11 @@ impl Checker {
             match (param, arg) {
                 (
                     AbbreviationParam::Type {
-                        name: param_name,
-                        liftedness,
+                        name: param_name, ..
                     },
                     TypeArg::Type(arg_exp),
                 ) => {
                     let arg_type = self.elaborate_type(env, arg_exp, anonymous)?;
-                    if *liftedness != Liftedness::Lifted {
-                        self.require_order_zero(
-                            arg_exp.span(),
-                            &format!(
-                                "the argument for type parameter '{} of `{}`",
-                                param_name.name, name.name
-                            ),
-                            &arg_type,
-                        )?;
-                    }
                     substitution.types.insert(param_name.id, arg_type);
                 }
                 (AbbreviationParam::Size(param_name), TypeArg::Size { size, span }) => {
@@ -305,7 +294,45 @@ impl Checker {
                 }
             }
         }
-        Ok(substitution.apply(&body))
+        // Abbreviations are transparent, so a type argument may be of any
+        // liftedness; only what the expansion builds is checked (no array of
+        // functions).
+        let expanded = substitution.apply(&body);
+        if !substitution.is_empty() {
+            self.require_order_zero_array_elements(name.span, &expanded)?;
+        }
+        Ok(expanded)
+    }
+
+    /// Requires every array element type inside `ty` to be of order zero.
+    fn require_order_zero_array_elements(
+        &mut self,
+        span: spec::source::Span,
+        ty: &Type,
+    ) -> CheckResult<()> {
+        spec::recursion::with_stack(|| match ty {
+            Type::Array { element, .. } => {
+                self.require_order_zero(span, "the element type of an array", element)?;
+                self.require_order_zero_array_elements(span, element)
+            }
+            Type::Record(fields) => {
+                for field in fields.values() {
+                    self.require_order_zero_array_elements(span, field)?;
+                }
+                Ok(())
+            }
+            Type::Sum(constructors) => {
+                for payload in constructors.values().flatten() {
+                    self.require_order_zero_array_elements(span, payload)?;
+                }
+                Ok(())
+            }
+            Type::Arrow { from, to, .. } => {
+                self.require_order_zero_array_elements(span, from)?;
+                self.require_order_zero_array_elements(span, to)
+            }
+            Type::Prim(_) | Type::Var(_) | Type::Param { .. } | Type::Error => Ok(()),
+        })
     }
 }
 
