@@ -8,7 +8,7 @@ use std::rc::Rc;
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
 use spec::syntax::ast::{
-    Dec, Expr, Liftedness, Name, Pat, TypeBind, TypeExp, TypeParam, ValueBind, ValueBindKind,
+    Expr, Liftedness, Name, Pat, TypeBind, TypeExp, TypeParam, ValueBind, ValueBindKind,
 };
 
 use super::env::{AbbreviationParam, Env, TypeBinding, ValueBinding};
@@ -16,7 +16,7 @@ use super::exhaustiveness::PatternSite;
 use super::pats::{simple_var, PatBindings};
 use super::type_exps::{rigid_size_ids, AnonymousSizes};
 use super::unify::{default_prim, Constraint};
-use super::{CheckResult, CheckedBinding, Checker};
+use super::{CheckResult, Checker};
 use crate::types::printer::print_type;
 use crate::types::{
     for_each_leaf, for_each_size, RigidName, RigidSubstitution, Scheme, Size, Type,
@@ -334,103 +334,9 @@ impl Checker {
         Ok(())
     }
 
-    /// Checks one top-level declaration, recording its binding or its
-    /// diagnostic, and returns the environment after it.
-    pub(crate) fn check_top_dec(
-        &mut self,
-        env: &Env,
-        dec: &Dec,
-        bindings: &mut Vec<CheckedBinding>,
-        diagnostics: &mut Vec<Diagnostic>,
-    ) -> Env {
-        match dec {
-            Dec::Value(bind) => match self.check_value_bind(env, bind) {
-                Ok(scheme) => {
-                    bindings.push(CheckedBinding {
-                        name: bind.name.clone(),
-                        kind: bind.kind,
-                        scheme: scheme.clone(),
-                        span: bind.span,
-                    });
-                    env.with_value(
-                        bind.name.clone(),
-                        ValueBinding::Polymorphic {
-                            scheme: Rc::new(scheme),
-                            defined_at: Some(bind.span),
-                        },
-                    )
-                }
-                Err(diagnostic) => {
-                    diagnostics.push(diagnostic);
-                    env.with_value(
-                        bind.name.clone(),
-                        ValueBinding::Polymorphic {
-                            scheme: Rc::new(Scheme::monomorphic(Type::Error)),
-                            defined_at: Some(bind.span),
-                        },
-                    )
-                }
-            },
-            Dec::Type(bind) => match self.check_type_bind(env, bind) {
-                Ok(binding) => env.with_type(bind.name.clone(), binding),
-                Err(diagnostic) => {
-                    diagnostics.push(diagnostic);
-                    let params = bind
-                        .params
-                        .iter()
-                        .map(|param| match param {
-                            TypeParam::Size { name, .. } => AbbreviationParam::Size(RigidName {
-                                id: 0,
-                                name: name.clone(),
-                            }),
-                            TypeParam::Type {
-                                name, liftedness, ..
-                            } => AbbreviationParam::Type {
-                                name: RigidName {
-                                    id: 0,
-                                    name: name.clone(),
-                                },
-                                liftedness: *liftedness,
-                            },
-                        })
-                        .collect();
-                    env.with_type(
-                        bind.name.clone(),
-                        TypeBinding::Abbreviation {
-                            liftedness: Liftedness::Lifted,
-                            params: Rc::new(params),
-                            body: Type::Error,
-                        },
-                    )
-                }
-            },
-            Dec::Local { dec, .. } | Dec::Attr { dec, .. } => {
-                self.check_top_dec(env, dec, bindings, diagnostics)
-            }
-            Dec::Module(bind) => {
-                diagnostics.push(Checker::unsupported(bind.span, "`module` declarations"));
-                env.clone()
-            }
-            Dec::ModuleType(bind) => {
-                diagnostics.push(Checker::unsupported(
-                    bind.span,
-                    "`module type` declarations",
-                ));
-                env.clone()
-            }
-            Dec::Open { span, .. } => {
-                diagnostics.push(Checker::unsupported(*span, "`open`"));
-                env.clone()
-            }
-            Dec::Import { span, .. } => {
-                diagnostics.push(Checker::unsupported(*span, "`import`"));
-                env.clone()
-            }
-        }
-    }
-
-    fn check_value_bind(&mut self, env: &Env, bind: &ValueBind) -> CheckResult<Scheme> {
-        let is_entry = bind.kind == ValueBindKind::Entry || bind.name == "main";
+    pub(crate) fn check_value_bind(&mut self, env: &Env, bind: &ValueBind) -> CheckResult<Scheme> {
+        let is_entry = bind.kind == ValueBindKind::Entry
+            || (self.module_path.is_empty() && bind.name == "main");
         if is_entry {
             if let Some(TypeParam::Type { span, name, .. }) = bind
                 .type_params
@@ -499,7 +405,11 @@ impl Checker {
         )
     }
 
-    fn check_type_bind(&mut self, env: &Env, bind: &TypeBind) -> CheckResult<TypeBinding> {
+    pub(crate) fn check_type_bind(
+        &mut self,
+        env: &Env,
+        bind: &TypeBind,
+    ) -> CheckResult<TypeBinding> {
         let mut inner = env.clone();
         let mut params = Vec::new();
         let mut seen: BTreeMap<&Name, Span> = BTreeMap::new();

@@ -50,25 +50,53 @@ pub enum TypeBinding {
     Parameter(Type),
 }
 
-/// Value and type names in scope.
+/// What a module name is bound to.
+#[derive(Clone, Debug)]
+pub enum ModuleValue {
+    /// A structure: the bindings it declares.
+    Structure(Rc<Env>),
+    /// A module whose definition was already reported as wrong (or uses a
+    /// construct not supported yet): every name looked up in it has
+    /// [`Type::Error`], silently, so its uses do not cascade.
+    Poisoned,
+}
+
+/// Value, type and module names in scope (or declared by a structure).
 #[derive(Clone, Debug, Default)]
 pub struct Env {
     pub values: HashMap<Name, ValueBinding>,
     pub types: HashMap<Name, TypeBinding>,
+    pub modules: HashMap<Name, ModuleValue>,
 }
 
 impl Env {
     pub fn with_value(&self, name: Name, binding: ValueBinding) -> Env {
         Env {
             values: self.values.update(name, binding),
-            types: self.types.clone(),
+            ..self.clone()
         }
     }
 
     pub fn with_type(&self, name: Name, binding: TypeBinding) -> Env {
         Env {
-            values: self.values.clone(),
             types: self.types.update(name, binding),
+            ..self.clone()
+        }
+    }
+
+    pub fn with_module(&self, name: Name, module: ModuleValue) -> Env {
+        Env {
+            modules: self.modules.update(name, module),
+            ..self.clone()
+        }
+    }
+
+    /// `self` with every binding of `other` added, shadowing.
+    pub fn extended_by(&self, other: &Env) -> Env {
+        Env {
+            values: other.values.clone().union(self.values.clone()),
+            types: other.types.clone().union(self.types.clone()),
+            modules: other.modules.clone().union(self.modules.clone()),
         }
     }
 }

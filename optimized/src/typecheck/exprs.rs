@@ -14,6 +14,7 @@ use spec::syntax::ast::{
 
 use super::env::{Env, ValueBinding};
 use super::exhaustiveness::PatternSite;
+use super::modules::unknown_in;
 use super::operators::builtin_operator;
 use super::pats::PatBindings;
 use super::type_exps::AnonymousSizes;
@@ -475,10 +476,10 @@ impl Checker {
                     *span,
                 ))
             }
-            Expr::OpenIn { span, .. } => Err(Checker::unsupported(
-                *span,
-                "`m.(e)` (opening a module locally)",
-            )),
+            Expr::OpenIn { module, body, .. } => match self.open_in_scope(env, module)? {
+                Some(inner) => self.infer(&inner, body),
+                None => Ok(Type::Error),
+            },
             Expr::Attr { expr: inner, .. } => self.infer(env, inner),
         }
     }
@@ -526,14 +527,17 @@ impl Checker {
                 }
                 return Ok(current);
             }
-            return Err(Checker::unsupported(
-                name.span,
-                &format!(
-                    "the qualified name `{}.{}` (modules)",
-                    name.qualifiers.join("."),
-                    name.name
-                ),
-            ));
+            let Some(contents) = self.lookup_module_path(env, &name.qualifiers, name.span)? else {
+                return Ok(Type::Error);
+            };
+            return match contents.values.get(&name.name) {
+                Some(ValueBinding::Variable { ty, .. }) => Ok(ty.clone()),
+                Some(ValueBinding::Polymorphic { scheme, .. }) => {
+                    let scheme = scheme.clone();
+                    Ok(self.instantiate(&scheme, name.span))
+                }
+                None => Err(unknown_in(&name.qualifiers, &name.name, "name", name.span)),
+            };
         }
         match env.values.get(&name.name) {
             Some(ValueBinding::Variable { ty, .. }) => Ok(ty.clone()),
@@ -815,17 +819,7 @@ impl Checker {
     /// scope, else the built-in.
     fn operator_type(&mut self, env: &Env, op: &BinOp, span: Span) -> CheckResult<Type> {
         let name = op.name();
-        if !name.qualifiers.is_empty() {
-            return Err(Checker::unsupported(
-                name.span,
-                &format!(
-                    "the qualified operator `{}.{}` (modules)",
-                    name.qualifiers.join("."),
-                    name.name
-                ),
-            ));
-        }
-        if env.values.contains_key(&name.name) {
+        if !name.qualifiers.is_empty() || env.values.contains_key(&name.name) {
             return self.infer_var(env, name);
         }
         match (op, builtin_operator(&name.name)) {

@@ -9,12 +9,15 @@
 //! points), exhaustive `match` and irrefutable binding patterns. What sizes
 //! are checked is documented in ARCHITECTURE-notes.md.
 //!
-//! The module language (`module`, `open`, qualified names, `m.(e)`) is not
-//! handled yet: it is reported as unsupported, never silently accepted.
+//! Of the module language, structures, aliases, qualified names, `open`,
+//! `local` and `m.(e)` are handled (`modules`); module types, ascription,
+//! functors and `import` are reported as unsupported, never silently
+//! accepted.
 //!
-//! Error recovery: each top-level declaration is checked on its own. A failing
-//! one is reported once and its name is bound to [`Type::Error`], which unifies
-//! silently with everything, so later uses do not cascade.
+//! Error recovery: each declaration is checked on its own. A failing one is
+//! reported once and its name is bound to [`Type::Error`] (a module to
+//! `ModuleValue::Poisoned`), which is silent wherever it is used, so later uses
+//! do not cascade.
 
 mod builtins;
 mod decs;
@@ -22,6 +25,7 @@ pub mod env;
 mod errors;
 mod exhaustiveness;
 mod exprs;
+mod modules;
 mod operators;
 mod pats;
 mod type_exps;
@@ -35,14 +39,15 @@ use crate::types::printer::TypePrinter;
 use crate::types::{RigidName, Scheme, Type};
 use unify::Substitution;
 
-/// The result of checking a program: the type of every top-level value
-/// binding, in source order.
+/// The result of checking a program: the type of every value binding at the
+/// top level or in a module, in source order.
 #[derive(Clone, Debug)]
 pub struct CheckedProgram {
     pub bindings: Vec<CheckedBinding>,
 }
 
-/// One top-level `def` or `entry` and its inferred type scheme.
+/// One `def` or `entry` and its inferred type scheme; `name` is qualified by
+/// the enclosing modules (`m.f`).
 #[derive(Clone, Debug)]
 pub struct CheckedBinding {
     pub name: Name,
@@ -81,10 +86,13 @@ pub fn check_program(program: &Program) -> Result<CheckedProgram, Vec<Diagnostic
     let env = builtins::initial_env(&mut checker);
     let mut bindings = Vec::new();
     let mut diagnostics = Vec::new();
-    let mut env = env;
-    for dec in &program.decs {
-        env = checker.check_top_dec(&env, dec, &mut bindings, &mut diagnostics);
-    }
+    let mut declarations = modules::Declarations {
+        scope: env,
+        exports: env::Env::default(),
+        bindings: &mut bindings,
+        diagnostics: &mut diagnostics,
+    };
+    checker.check_decs(&program.decs, &mut declarations);
     if diagnostics.is_empty() {
         Ok(CheckedProgram { bindings })
     } else {
@@ -101,6 +109,9 @@ pub(crate) struct Checker {
     /// Implicit size parameters (anonymous `[]` in parameter types) of the
     /// definition whose parameters are being checked, if any.
     pub(crate) implicit_sizes: Option<Vec<RigidName>>,
+    /// The names of the modules being checked, outermost first (empty at the
+    /// top level, where entry points live).
+    pub(crate) module_path: Vec<Name>,
     /// What the parameter being checked is called in messages (`` `xs` ``).
     pub(crate) current_parameter: Option<String>,
     /// How messages describe anonymous implicit sizes, by rigid id.
@@ -118,6 +129,7 @@ impl Checker {
             subst: Substitution::new(),
             level: 0,
             implicit_sizes: None,
+            module_path: Vec::new(),
             current_parameter: None,
             size_descriptions: std::collections::HashMap::new(),
             pending_pattern_checks: Vec::new(),

@@ -12,6 +12,7 @@ use spec::diagnostic::Diagnostic;
 use spec::syntax::ast::{QualName, SizeExp, TypeArg, TypeExp};
 
 use super::env::{AbbreviationParam, Env, TypeBinding, ValueBinding};
+use super::modules::unknown_in;
 use super::{CheckResult, Checker};
 use crate::types::printer::print_type;
 use crate::types::{FieldName, PrimType, RigidSubstitution, Size, Type};
@@ -224,13 +225,17 @@ impl Checker {
         args: &[TypeArg],
         anonymous: AnonymousSizes,
     ) -> CheckResult<Type> {
-        if !name.qualifiers.is_empty() {
-            return Err(Checker::unsupported(
-                name.span,
-                "a qualified type name (modules)",
-            ));
-        }
-        let binding = env.types.get(&name.name).cloned();
+        let binding = if name.qualifiers.is_empty() {
+            env.types.get(&name.name).cloned()
+        } else {
+            let Some(contents) = self.lookup_module_path(env, &name.qualifiers, name.span)? else {
+                return Ok(Type::Error);
+            };
+            match contents.types.get(&name.name) {
+                Some(binding) => Some(binding.clone()),
+                None => return Err(unknown_in(&name.qualifiers, &name.name, "type", name.span)),
+            }
+        };
         let (params, body) = match binding {
             Some(TypeBinding::Parameter(ty)) => (Rc::new(Vec::new()), ty),
             Some(TypeBinding::Abbreviation { params, body, .. }) => (params, body),

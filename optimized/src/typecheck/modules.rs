@@ -1,0 +1,313 @@
+//! Declarations in sequence, and the first layer of the module language:
+//! structures `module m = { decs }`, module aliases, nested modules, qualified
+//! names (`m.x`, `m.n.t`, `m.+`), `open`, `local`, and `m.(e)`.
+//!
+//! Not supported yet, each reported with an `unsupported` diagnostic (and the
+//! module bound as [`ModuleValue::Poisoned`], so its uses stay silent):
+//! module types and ascription, functors and their application, `import`.
+//!
+//! A structure is the [`Env`] of the bindings it declares; `open m` declares
+//! the bindings of `m` (as ICFP'18's rule for `open`), `local dec` only
+//! brings `dec`'s bindings into scope.
+
+use std::rc::Rc;
+
+use spec::diagnostic::Diagnostic;
+use spec::source::Span;
+use spec::syntax::ast::{Dec, Liftedness, ModExp, Name, QualName, TypeParam};
+
+use super::env::{AbbreviationParam, Env, ModuleValue, TypeBinding, ValueBinding};
+use super::{CheckResult, CheckedBinding, Checker};
+use crate::types::{RigidName, Scheme, Type};
+
+/// Where a sequence of declarations puts what it declares.
+pub(crate) struct Declarations<'a> {
+    /// What is in scope for the next declaration.
+    pub(crate) scope: Env,
+    /// What the enclosing structure (or program) declares.
+    pub(crate) exports: Env,
+    pub(crate) bindings: &'a mut Vec<CheckedBinding>,
+    pub(crate) diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+impl Declarations<'_> {
+    fn declare_value(&mut self, name: &Name, binding: ValueBinding) {
+        self.scope = self.scope.with_value(name.clone(), binding.clone());
+        self.exports = self.exports.with_value(name.clone(), binding);
+    }
+
+    fn declare_type(&mut self, name: &Name, binding: TypeBinding) {
+        self.scope = self.scope.with_type(name.clone(), binding.clone());
+        self.exports = self.exports.with_type(name.clone(), binding);
+    }
+
+    fn declare_module(&mut self, name: &Name, module: ModuleValue) {
+        self.scope = self.scope.with_module(name.clone(), module.clone());
+        self.exports = self.exports.with_module(name.clone(), module);
+    }
+}
+
+impl Checker {
+    /// Checks `decs` in order, each in the scope left by the previous ones.
+    pub(crate) fn check_decs(&mut self, decs: &[Dec], declarations: &mut Declarations<'_>) {
+        for dec in decs {
+            self.check_dec(dec, declarations);
+        }
+    }
+
+    fn check_dec(&mut self, dec: &Dec, declarations: &mut Declarations<'_>) {
+        spec::recursion::with_stack(|| self.check_dec_inner(dec, declarations))
+    }
+
+    fn check_dec_inner(&mut self, dec: &Dec, declarations: &mut Declarations<'_>) {
+        match dec {
+            Dec::Value(bind) => {
+                let scheme = match self.check_value_bind(&declarations.scope, bind) {
+                    Ok(scheme) => {
+                        let mut name = self.module_path.clone();
+                        name.push(bind.name.clone());
+                        declarations.bindings.push(CheckedBinding {
+                            name: name.join("."),
+                            kind: bind.kind,
+                            scheme: scheme.clone(),
+                            span: bind.span,
+                        });
+                        scheme
+                    }
+                    Err(diagnostic) => {
+                        declarations.diagnostics.push(diagnostic);
+                        Scheme::monomorphic(Type::Error)
+                    }
+                };
+                declarations.declare_value(
+                    &bind.name,
+                    ValueBinding::Polymorphic {
+                        scheme: Rc::new(scheme),
+                        defined_at: Some(bind.span),
+                    },
+                );
+            }
+            Dec::Type(bind) => {
+                let binding = match self.check_type_bind(&declarations.scope, bind) {
+                    Ok(binding) => binding,
+                    Err(diagnostic) => {
+                        declarations.diagnostics.push(diagnostic);
+                        poisoned_abbreviation(&bind.params)
+                    }
+                };
+                declarations.declare_type(&bind.name, binding);
+            }
+            Dec::Local { dec, .. } => {
+                let mut local = Declarations {
+                    scope: declarations.scope.clone(),
+                    exports: Env::default(),
+                    bindings: &mut *declarations.bindings,
+                    diagnostics: &mut *declarations.diagnostics,
+                };
+                self.check_dec(dec, &mut local);
+                declarations.scope = local.scope;
+            }
+            Dec::Attr { dec, .. } => self.check_dec(dec, declarations),
+            Dec::Module(bind) => {
+                let module = if !bind.params.is_empty() {
+                    declarations.diagnostics.push(Checker::unsupported(
+                        bind.span,
+                        "a parametric module (functor)",
+                    ));
+                    ModuleValue::Poisoned
+                } else if let Some(signature) = &bind.signature {
+                    declarations.diagnostics.push(Checker::unsupported(
+                        signature.span(),
+                        "module type ascription",
+                    ));
+                    ModuleValue::Poisoned
+                } else {
+                    self.module_path.push(bind.name.clone());
+                    let scope = declarations.scope.clone();
+                    let module = self.eval_mod_exp(
+                        &scope,
+                        &bind.body,
+                        &mut *declarations.bindings,
+                        &mut *declarations.diagnostics,
+                    );
+                    self.module_path.pop();
+                    module
+                };
+                declarations.declare_module(&bind.name, module);
+            }
+            Dec::ModuleType(bind) => {
+                declarations.diagnostics.push(Checker::unsupported(
+                    bind.span,
+                    "`module type` declarations",
+                ));
+            }
+            Dec::Open { module, .. } => {
+                let scope = declarations.scope.clone();
+                match self.eval_mod_exp(
+                    &scope,
+                    module,
+                    &mut *declarations.bindings,
+                    &mut *declarations.diagnostics,
+                ) {
+                    ModuleValue::Structure(contents) => {
+                        declarations.scope = declarations.scope.extended_by(&contents);
+                        declarations.exports = declarations.exports.extended_by(&contents);
+                    }
+                    ModuleValue::Poisoned => {
+                        // The names it would have brought are unknown: later
+                        // uses of them may be reported as unknown names.
+                    }
+                }
+            }
+            Dec::Import { span, .. } => {
+                declarations
+                    .diagnostics
+                    .push(Checker::unsupported(*span, "`import`"));
+            }
+        }
+    }
+
+    /// The module a module expression denotes; failures are reported into
+    /// `declarations` and give [`ModuleValue::Poisoned`].
+    fn eval_mod_exp(
+        &mut self,
+        scope: &Env,
+        module: &ModExp,
+        bindings: &mut Vec<CheckedBinding>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> ModuleValue {
+        match module {
+            ModExp::Var(name) => match self.lookup_module(scope, name) {
+                Ok(module) => module,
+                Err(diagnostic) => {
+                    diagnostics.push(diagnostic);
+                    ModuleValue::Poisoned
+                }
+            },
+            ModExp::Struct { decs, .. } => {
+                let mut inner = Declarations {
+                    scope: scope.clone(),
+                    exports: Env::default(),
+                    bindings,
+                    diagnostics,
+                };
+                self.check_decs(decs, &mut inner);
+                ModuleValue::Structure(Rc::new(inner.exports))
+            }
+            ModExp::Ascribe { mod_type, .. } => {
+                diagnostics.push(Checker::unsupported(
+                    mod_type.span(),
+                    "module type ascription",
+                ));
+                ModuleValue::Poisoned
+            }
+            ModExp::Lambda { span, .. } => {
+                diagnostics.push(Checker::unsupported(*span, "an anonymous functor"));
+                ModuleValue::Poisoned
+            }
+            ModExp::Apply { span, .. } => {
+                diagnostics.push(Checker::unsupported(*span, "functor application"));
+                ModuleValue::Poisoned
+            }
+            ModExp::Import { span, .. } => {
+                diagnostics.push(Checker::unsupported(*span, "`import`"));
+                ModuleValue::Poisoned
+            }
+        }
+    }
+
+    /// The module named by `name` (all of it: qualifiers and last name).
+    pub(crate) fn lookup_module(&self, scope: &Env, name: &QualName) -> CheckResult<ModuleValue> {
+        let contents = self.lookup_module_path(scope, &name.qualifiers, name.span)?;
+        let Some(contents) = contents else {
+            return Ok(ModuleValue::Poisoned);
+        };
+        match contents.modules.get(&name.name) {
+            Some(module) => Ok(module.clone()),
+            None => Err(unknown_in(
+                &name.qualifiers,
+                &name.name,
+                "module",
+                name.span,
+            )),
+        }
+    }
+
+    /// The contents of the module at `path` (`None` for a poisoned module;
+    /// the scope itself for an empty path).
+    pub(crate) fn lookup_module_path(
+        &self,
+        scope: &Env,
+        path: &[Name],
+        span: Span,
+    ) -> CheckResult<Option<Rc<Env>>> {
+        let mut current = Rc::new(scope.clone());
+        for (depth, name) in path.iter().enumerate() {
+            let next = match current.modules.get(name) {
+                Some(ModuleValue::Structure(contents)) => contents.clone(),
+                Some(ModuleValue::Poisoned) => return Ok(None),
+                None if depth == 0 && crate::types::PrimType::from_name(name).is_some() => {
+                    return Err(Checker::unsupported(
+                        span,
+                        &format!("the prelude module `{name}`"),
+                    )
+                    .with_note("the numeric modules of the prelude (`i32`, `f32`, ...) are not available yet"))
+                }
+                None => return Err(unknown_in(&path[..depth], name, "module", span)),
+            };
+            current = next;
+        }
+        Ok(Some(current))
+    }
+
+    /// `m.(e)`: `e` in the scope extended by `m`'s bindings.
+    pub(crate) fn open_in_scope(&self, scope: &Env, module: &QualName) -> CheckResult<Option<Env>> {
+        match self.lookup_module(scope, module)? {
+            ModuleValue::Structure(contents) => Ok(Some(scope.extended_by(&contents))),
+            ModuleValue::Poisoned => Ok(None),
+        }
+    }
+}
+
+/// `unknown module `m.n``-style diagnostics.
+pub(crate) fn unknown_in(path: &[Name], name: &Name, what: &str, span: Span) -> Diagnostic {
+    let (full, place) = if path.is_empty() {
+        (name.clone(), "not found in this scope".to_string())
+    } else {
+        (
+            format!("{}.{name}", path.join(".")),
+            format!("module `{}` has no {what} `{name}`", path.join(".")),
+        )
+    };
+    Diagnostic::error(format!("unknown {what} `{full}`"))
+        .with_code("unknown-name")
+        .with_primary(span, place)
+}
+
+/// The binding of a type whose definition failed: its declared arity, and
+/// [`Type::Error`] as its meaning, so that uses are silent.
+fn poisoned_abbreviation(params: &[TypeParam]) -> TypeBinding {
+    let params = params
+        .iter()
+        .map(|param| match param {
+            TypeParam::Size { name, .. } => AbbreviationParam::Size(RigidName {
+                id: 0,
+                name: name.clone(),
+            }),
+            TypeParam::Type {
+                name, liftedness, ..
+            } => AbbreviationParam::Type {
+                name: RigidName {
+                    id: 0,
+                    name: name.clone(),
+                },
+                liftedness: *liftedness,
+            },
+        })
+        .collect();
+    TypeBinding::Abbreviation {
+        liftedness: Liftedness::Lifted,
+        params: Rc::new(params),
+        body: Type::Error,
+    }
+}
