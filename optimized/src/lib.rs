@@ -7,8 +7,8 @@
 //! after every pass → simplify, inline, fusion, hoisting → CPU backend (rayon).
 //!
 //! Implemented so far: the semantic types ([`types`]) and the type checker
-//! ([`typecheck`]) for the core language and structures; module types,
-//! ascription, functors and `import` are reported as unsupported.
+//! ([`typecheck`]) for the core language, structures and module types with
+//! ascription; functors and `import` are reported as unsupported.
 //!
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.

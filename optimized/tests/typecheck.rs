@@ -868,23 +868,48 @@ fn structures_and_qualified_names() {
 }
 
 #[test]
+fn module_types_and_ascription() {
+    check_accepts(&[
+        ("module type N = { type t  val zero : t }\nmodule n : N with t = i32 = { type t = i32  def zero = 0i32 }\ndef z = n.zero + 1", "z : i32"),
+        ("module type N = { type t  val zero : t  val add : t -> t -> t }\nmodule o : N = { type t = f32  def zero = 0f32  def add (x: f32) (y: f32) = x + y }\ndef z = o.add o.zero o.zero", "z : t"),
+        ("module type M = { val f 'a : a -> a }\nmodule p : M = { def f x = x }\ndef z = p.f 1u8", "z : u8"),
+        ("module type M = { module inner : { val x : i32 } }\nmodule p : M = { module inner = { def x = 1  def y = 2 } }\ndef z = p.inner.x", "z : i32"),
+        ("module type A = { val x : i32 }\nmodule type B = { include A  val y : bool }\nmodule p : B = { def x = 1  def y = true }\ndef z = (p.x, p.y)", "z : (i32, bool)"),
+        ("module type M = { type t = i32  val x : t }\nmodule p : M = { type t = i32  def x = 3 }\ndef z : i32 = p.x", "z : i32"),
+        ("module type M = { val sum [n] : [n]i32 -> i32 }\nmodule p : M = { def sum (xs: []i32) = reduce (+) 0 xs }\ndef z = p.sum [1, 2]", "z : i32"),
+        ("module p = { def x = 1 } : { val x : i32 }\ndef z = p.x", "z : i32"),
+        ("module type M = { type^ f  val apply : f -> i32 -> i32 }\nmodule p : M = { type^ f = i32 -> i32  def apply (g: f) (x: i32) = g x }\ndef z = p.apply", "z : f -> i32 -> i32"),
+    ]);
+    check_rejects(&[
+        ("module type N = { type t  val zero : t }\nmodule o : N = { type t = f32  def zero = 0f32 }\ndef b : f32 = o.zero", "expected `f32`, found `t`", "3:15"),
+        ("module type M = { val f 'a : a -> a }\nmodule p : M = { def f (x: i32) = x }", "value `f` has type `i32 -> i32`, but the module type specifies `a -> a`", "2:12"),
+        ("module type M = { val x : i32 }\nmodule p : M = { def y = 1 }", "lacks the value `x`", "2:12"),
+        ("module type M = { type t }\nmodule p : M = { def y = 1 }", "lacks the type `t`", "2:12"),
+        ("module type M = { type t = i32 }\nmodule p : M = { type t = bool }", "type `t` is `bool`, but the module type specifies `i32`", "2:12"),
+        ("module type M = { type t }\nmodule p : M = { type^ t = i32 -> i32 }", "is a function type", "2:12"),
+        ("module type M = { type t }\nmodule type N = M with u = i32", "`u` is not an abstract type", "2:24"),
+        ("module p : Q = { def x = 1 }", "unknown module type `Q`", "1:12"),
+        ("module type M = { val x : i32 }\nmodule p : M = { def x = true }\ndef y = p.x + 1\ndef z = p.w", "value `x` has type `bool`", "2:12"),
+    ]);
+}
+
+#[test]
 fn module_language_is_reported_unsupported() {
     check_rejects(&[
-        ("module type mt = { val x : i32 }", "not supported", "1:1"),
         (
             "module F (X: { val x : i32 }) = { def y = X.x }",
             "a parametric module (functor) is not supported",
             "1:1",
         ),
         (
-            "module m : { val x : i32 } = { def x = 1 }",
-            "module type ascription is not supported",
-            "1:12",
+            "module type M = { type t 'a }",
+            "an abstract type with parameters is not supported",
+            "1:19",
         ),
         (
-            "module m = { def x = 1 }\nmodule n = m : { val x : i32 }",
-            "module type ascription",
-            "2:16",
+            "module type M = (X: { val x : i32 }) -> { val y : i32 }",
+            "a functor module type is not supported",
+            "1:17",
         ),
         (
             "def x = f32.sqrt 2.0",

@@ -10,7 +10,7 @@ use imbl::HashMap;
 use spec::source::Span;
 use spec::syntax::ast::{Liftedness, Name};
 
-use crate::types::{RigidName, Scheme, Type};
+use crate::types::{RigidName, RigidSubstitution, Scheme, Type};
 
 /// What a value name is bound to.
 #[derive(Clone, Debug)]
@@ -61,12 +61,37 @@ pub enum ModuleValue {
     Poisoned,
 }
 
-/// Value, type and module names in scope (or declared by a structure).
+/// An abstract type of a module type (`type t` without definition).
+#[derive(Clone, Debug)]
+pub struct AbstractType {
+    /// Its identity: the [`Type::Param`] that stands for it in the contents.
+    pub name: RigidName,
+    pub liftedness: Liftedness,
+    /// Where it is declared inside the module type: module names, then the
+    /// type's name (`["inner", "t"]`).
+    pub path: Vec<Name>,
+}
+
+/// A module type: its abstract types and, for each specification, a binding
+/// (values as schemes, types as abbreviations, abstract ones standing for
+/// their [`Type::Param`], modules as structures of their specifications).
+#[derive(Clone, Debug)]
+pub struct Signature {
+    pub abstract_types: Vec<AbstractType>,
+    pub contents: Env,
+    /// The module type's definition was reported as wrong: a module ascribed
+    /// with it is poisoned rather than empty, so its uses stay silent.
+    pub poisoned: bool,
+}
+
+/// Value, type, module and module type names in scope (or declared by a
+/// structure).
 #[derive(Clone, Debug, Default)]
 pub struct Env {
     pub values: HashMap<Name, ValueBinding>,
     pub types: HashMap<Name, TypeBinding>,
     pub modules: HashMap<Name, ModuleValue>,
+    pub module_types: HashMap<Name, Rc<Signature>>,
 }
 
 impl Env {
@@ -91,12 +116,99 @@ impl Env {
         }
     }
 
+    pub fn with_module_type(&self, name: Name, signature: Rc<Signature>) -> Env {
+        Env {
+            module_types: self.module_types.update(name, signature),
+            ..self.clone()
+        }
+    }
+
     /// `self` with every binding of `other` added, shadowing.
     pub fn extended_by(&self, other: &Env) -> Env {
         Env {
             values: other.values.clone().union(self.values.clone()),
             types: other.types.clone().union(self.types.clone()),
             modules: other.modules.clone().union(self.modules.clone()),
+            module_types: other.module_types.clone().union(self.module_types.clone()),
+        }
+    }
+
+    /// Every type in `self` with the rigid names of `substitution` replaced.
+    pub fn substitute(&self, substitution: &RigidSubstitution) -> Env {
+        if substitution.is_empty() {
+            return self.clone();
+        }
+        Env {
+            values: self
+                .values
+                .iter()
+                .map(|(name, binding)| {
+                    let binding = match binding {
+                        ValueBinding::Variable { rigid, ty } => ValueBinding::Variable {
+                            rigid: rigid.clone(),
+                            ty: substitution.apply(ty),
+                        },
+                        ValueBinding::Polymorphic { scheme, defined_at } => {
+                            ValueBinding::Polymorphic {
+                                scheme: Rc::new(Scheme {
+                                    ty: substitution.apply(&scheme.ty),
+                                    ..(**scheme).clone()
+                                }),
+                                defined_at: *defined_at,
+                            }
+                        }
+                    };
+                    (name.clone(), binding)
+                })
+                .collect(),
+            types: self
+                .types
+                .iter()
+                .map(|(name, binding)| {
+                    let binding = match binding {
+                        TypeBinding::Abbreviation {
+                            liftedness,
+                            params,
+                            body,
+                        } => TypeBinding::Abbreviation {
+                            liftedness: *liftedness,
+                            params: params.clone(),
+                            body: substitution.apply(body),
+                        },
+                        TypeBinding::Parameter(ty) => {
+                            TypeBinding::Parameter(substitution.apply(ty))
+                        }
+                    };
+                    (name.clone(), binding)
+                })
+                .collect(),
+            modules: self
+                .modules
+                .iter()
+                .map(|(name, module)| {
+                    let module = match module {
+                        ModuleValue::Structure(contents) => {
+                            ModuleValue::Structure(Rc::new(contents.substitute(substitution)))
+                        }
+                        ModuleValue::Poisoned => ModuleValue::Poisoned,
+                    };
+                    (name.clone(), module)
+                })
+                .collect(),
+            module_types: self
+                .module_types
+                .iter()
+                .map(|(name, signature)| {
+                    (
+                        name.clone(),
+                        Rc::new(Signature {
+                            abstract_types: signature.abstract_types.clone(),
+                            contents: signature.contents.substitute(substitution),
+                            poisoned: signature.poisoned,
+                        }),
+                    )
+                })
+                .collect(),
         }
     }
 }

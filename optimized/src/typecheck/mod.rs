@@ -10,9 +10,9 @@
 //! are checked is documented in ARCHITECTURE-notes.md.
 //!
 //! Of the module language, structures, aliases, qualified names, `open`,
-//! `local` and `m.(e)` are handled (`modules`); module types, ascription,
-//! functors and `import` are reported as unsupported, never silently
-//! accepted.
+//! `local` and `m.(e)` are handled (`modules`), and module types with opaque
+//! ascription (`signatures`); functors and `import` are reported as
+//! unsupported, never silently accepted.
 //!
 //! Error recovery: each declaration is checked on its own. A failing one is
 //! reported once and its name is bound to [`Type::Error`] (a module to
@@ -28,6 +28,7 @@ mod exprs;
 mod modules;
 mod operators;
 mod pats;
+mod signatures;
 mod type_exps;
 pub mod unify;
 

@@ -2,9 +2,10 @@
 //! structures `module m = { decs }`, module aliases, nested modules, qualified
 //! names (`m.x`, `m.n.t`, `m.+`), `open`, `local`, and `m.(e)`.
 //!
-//! Not supported yet, each reported with an `unsupported` diagnostic (and the
-//! module bound as [`ModuleValue::Poisoned`], so its uses stay silent):
-//! module types and ascription, functors and their application, `import`.
+//! Module types and ascription are in `signatures`. Not supported yet, each
+//! reported with an `unsupported` diagnostic (and the module bound as
+//! [`ModuleValue::Poisoned`], so its uses stay silent): functors and their
+//! application, `import`.
 //!
 //! A structure is the [`Env`] of the bindings it declares; `open m` declares
 //! the bindings of `m` (as ICFP'18's rule for `open`), `local dec` only
@@ -14,9 +15,10 @@ use std::rc::Rc;
 
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
-use spec::syntax::ast::{Dec, Liftedness, ModExp, Name, QualName, TypeParam};
+use spec::syntax::ast::{Dec, Liftedness, ModExp, ModTypeExp, Name, QualName, TypeParam};
 
 use super::env::{AbbreviationParam, Env, ModuleValue, TypeBinding, ValueBinding};
+use super::signatures::poisoned_signature;
 use super::{CheckResult, CheckedBinding, Checker};
 use crate::types::{RigidName, Scheme, Type};
 
@@ -115,12 +117,6 @@ impl Checker {
                         "a parametric module (functor)",
                     ));
                     ModuleValue::Poisoned
-                } else if let Some(signature) = &bind.signature {
-                    declarations.diagnostics.push(Checker::unsupported(
-                        signature.span(),
-                        "module type ascription",
-                    ));
-                    ModuleValue::Poisoned
                 } else {
                     self.module_path.push(bind.name.clone());
                     let scope = declarations.scope.clone();
@@ -131,15 +127,31 @@ impl Checker {
                         &mut *declarations.diagnostics,
                     );
                     self.module_path.pop();
-                    module
+                    match &bind.signature {
+                        None => module,
+                        Some(mod_type) => {
+                            self.ascribe_checked(&scope, module, mod_type, declarations.diagnostics)
+                        }
+                    }
                 };
                 declarations.declare_module(&bind.name, module);
             }
             Dec::ModuleType(bind) => {
-                declarations.diagnostics.push(Checker::unsupported(
-                    bind.span,
-                    "`module type` declarations",
-                ));
+                let signature = match self.elaborate_mod_type(&declarations.scope, &bind.definition)
+                {
+                    Ok(signature) => signature,
+                    Err(diagnostic) => {
+                        declarations.diagnostics.push(diagnostic);
+                        poisoned_signature()
+                    }
+                };
+                let signature = Rc::new(signature);
+                declarations.scope = declarations
+                    .scope
+                    .with_module_type(bind.name.clone(), signature.clone());
+                declarations.exports = declarations
+                    .exports
+                    .with_module_type(bind.name.clone(), signature);
             }
             Dec::Open { module, .. } => {
                 let scope = declarations.scope.clone();
@@ -194,12 +206,11 @@ impl Checker {
                 self.check_decs(decs, &mut inner);
                 ModuleValue::Structure(Rc::new(inner.exports))
             }
-            ModExp::Ascribe { mod_type, .. } => {
-                diagnostics.push(Checker::unsupported(
-                    mod_type.span(),
-                    "module type ascription",
-                ));
-                ModuleValue::Poisoned
+            ModExp::Ascribe {
+                module, mod_type, ..
+            } => {
+                let value = self.eval_mod_exp(scope, module, bindings, diagnostics);
+                self.ascribe_checked(scope, value, mod_type, diagnostics)
             }
             ModExp::Lambda { span, .. } => {
                 diagnostics.push(Checker::unsupported(*span, "an anonymous functor"));
@@ -211,6 +222,30 @@ impl Checker {
             }
             ModExp::Import { span, .. } => {
                 diagnostics.push(Checker::unsupported(*span, "`import`"));
+                ModuleValue::Poisoned
+            }
+        }
+    }
+
+    /// `module : mod_type`, reporting failures into `diagnostics`.
+    fn ascribe_checked(
+        &mut self,
+        scope: &Env,
+        module: ModuleValue,
+        mod_type: &ModTypeExp,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> ModuleValue {
+        let signature = match self.elaborate_mod_type(scope, mod_type) {
+            Ok(signature) => signature,
+            Err(diagnostic) => {
+                diagnostics.push(diagnostic);
+                return ModuleValue::Poisoned;
+            }
+        };
+        match self.ascribe(&module, signature, mod_type.span()) {
+            Ok(module) => module,
+            Err(diagnostic) => {
+                diagnostics.push(diagnostic);
                 ModuleValue::Poisoned
             }
         }

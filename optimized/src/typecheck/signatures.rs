@@ -1,0 +1,544 @@
+//! Module types and (opaque) ascription.
+//!
+//! A module type elaborates to a [`Signature`]: abstract types (fresh rigid
+//! [`Type::Param`]s, new at every elaboration and at every use of a module
+//! type's name, so two ascriptions never share them) and a binding per
+//! specification. Matching a structure against a signature finds what each
+//! abstract type is in the structure, then checks every specification against
+//! the structure under that instantiation: types are equal, each value's
+//! scheme is at least as general as its specification (the specification is
+//! skolemised, the structure's scheme instantiated, then unified), nested
+//! modules match recursively. Ascription is opaque, as in Futhark: the result
+//! is the signature itself, so its abstract types stay abstract.
+//!
+//! Not supported yet: abstract types with parameters (`type t 'a`), functor
+//! module types `(X: mt) -> mt`.
+
+use std::rc::Rc;
+
+use spec::diagnostic::Diagnostic;
+use spec::source::Span;
+use spec::syntax::ast::{Liftedness, ModTypeExp, Name, Spec, TypeBind};
+
+use super::env::{AbstractType, Env, ModuleValue, Signature, TypeBinding, ValueBinding};
+use super::modules::unknown_in;
+use super::unify::SizeMode;
+use super::{CheckResult, Checker};
+use crate::types::printer::TypePrinter;
+use crate::types::{RigidSubstitution, Scheme, Type};
+
+impl Checker {
+    /// The signature a module type expression denotes.
+    pub(crate) fn elaborate_mod_type(
+        &mut self,
+        scope: &Env,
+        mod_type: &ModTypeExp,
+    ) -> CheckResult<Signature> {
+        spec::recursion::with_stack(|| self.elaborate_mod_type_inner(scope, mod_type))
+    }
+
+    fn elaborate_mod_type_inner(
+        &mut self,
+        scope: &Env,
+        mod_type: &ModTypeExp,
+    ) -> CheckResult<Signature> {
+        match mod_type {
+            ModTypeExp::Var(name) => {
+                let Some(contents) = self.lookup_module_path(scope, &name.qualifiers, name.span)?
+                else {
+                    return Ok(poisoned_signature());
+                };
+                match contents.module_types.get(&name.name) {
+                    Some(signature) => Ok(self.freshen(signature)),
+                    None => Err(unknown_in(
+                        &name.qualifiers,
+                        &name.name,
+                        "module type",
+                        name.span,
+                    )),
+                }
+            }
+            ModTypeExp::Signature { specs, .. } => {
+                let mut abstract_types = Vec::new();
+                let mut exports = Env::default();
+                for spec in specs {
+                    let inner_scope = scope.extended_by(&exports);
+                    self.elaborate_spec(&inner_scope, spec, &mut abstract_types, &mut exports)?;
+                }
+                Ok(Signature {
+                    abstract_types,
+                    contents: exports,
+                    poisoned: false,
+                })
+            }
+            ModTypeExp::With {
+                mod_type: inner,
+                refinement,
+                span,
+            } => {
+                let mut signature = self.elaborate_mod_type(scope, inner)?;
+                if !refinement.params.is_empty() {
+                    return Err(Checker::unsupported(
+                        *span,
+                        "a `with` refinement with type parameters",
+                    ));
+                }
+                let mut path = refinement.name.qualifiers.clone();
+                path.push(refinement.name.name.clone());
+                let Some(position) = signature.abstract_types.iter().position(|a| a.path == path)
+                else {
+                    return Err(Diagnostic::error(format!(
+                        "`{}` is not an abstract type of this module type",
+                        path.join(".")
+                    ))
+                    .with_code("invalid-type")
+                    .with_primary(refinement.name.span, "cannot be refined with `with`")
+                    .with_note(
+                        "only types specified without a definition (`type t`) can be refined",
+                    ));
+                };
+                let refined = signature.abstract_types.remove(position);
+                let definition = self.elaborate_type(
+                    scope,
+                    &refinement.definition,
+                    super::type_exps::AnonymousSizes::Unknown,
+                )?;
+                let definition = self.resolve_deep(&definition);
+                if refined.liftedness != Liftedness::Lifted {
+                    self.require_order_zero(
+                        refinement.definition.span(),
+                        "a type refining a non-lifted abstract type",
+                        &definition,
+                    )?;
+                }
+                let mut substitution = RigidSubstitution::default();
+                substitution.types.insert(refined.name.id, definition);
+                signature.contents = signature.contents.substitute(&substitution);
+                Ok(signature)
+            }
+            ModTypeExp::Arrow { span, .. } => {
+                Err(Checker::unsupported(*span, "a functor module type"))
+            }
+        }
+    }
+
+    fn elaborate_spec(
+        &mut self,
+        scope: &Env,
+        spec: &Spec,
+        abstract_types: &mut Vec<AbstractType>,
+        exports: &mut Env,
+    ) -> CheckResult<()> {
+        match spec {
+            Spec::Val {
+                name,
+                type_params,
+                ty,
+                ..
+            } => {
+                let scheme = self.deeper(|checker| {
+                    let (inner, size_params, type_params) =
+                        checker.bind_type_params(scope, type_params);
+                    let ty = checker.elaborate_type(
+                        &inner,
+                        ty,
+                        super::type_exps::AnonymousSizes::Unknown,
+                    )?;
+                    Ok::<Scheme, Diagnostic>(Scheme {
+                        type_params,
+                        size_params,
+                        ty: checker.resolve_deep(&ty),
+                    })
+                })?;
+                *exports = exports.with_value(
+                    name.clone(),
+                    ValueBinding::Polymorphic {
+                        scheme: Rc::new(scheme),
+                        defined_at: None,
+                    },
+                );
+            }
+            Spec::Type {
+                liftedness,
+                name,
+                params,
+                definition: None,
+                span,
+            } => {
+                if !params.is_empty() {
+                    return Err(Checker::unsupported(
+                        *span,
+                        "an abstract type with parameters",
+                    ));
+                }
+                let rigid = self.subst.fresh_rigid(name.clone());
+                abstract_types.push(AbstractType {
+                    name: rigid.clone(),
+                    liftedness: *liftedness,
+                    path: vec![name.clone()],
+                });
+                *exports = exports.with_type(
+                    name.clone(),
+                    TypeBinding::Abbreviation {
+                        liftedness: *liftedness,
+                        params: Rc::new(Vec::new()),
+                        body: Type::Param {
+                            name: rigid,
+                            liftedness: *liftedness,
+                        },
+                    },
+                );
+            }
+            Spec::Type {
+                liftedness,
+                name,
+                params,
+                definition: Some(definition),
+                span,
+            } => {
+                let binding = self.check_type_bind(
+                    scope,
+                    &TypeBind {
+                        liftedness: *liftedness,
+                        name: name.clone(),
+                        params: params.clone(),
+                        definition: definition.clone(),
+                        span: *span,
+                    },
+                )?;
+                *exports = exports.with_type(name.clone(), binding);
+            }
+            Spec::Module { name, mod_type, .. } => {
+                let nested = self.elaborate_mod_type(scope, mod_type)?;
+                for mut abstract_type in nested.abstract_types {
+                    abstract_type.path.insert(0, name.clone());
+                    abstract_types.push(abstract_type);
+                }
+                *exports = exports.with_module(
+                    name.clone(),
+                    ModuleValue::Structure(Rc::new(nested.contents)),
+                );
+            }
+            Spec::Include { mod_type, .. } => {
+                let included = self.elaborate_mod_type(scope, mod_type)?;
+                abstract_types.extend(included.abstract_types);
+                *exports = exports.extended_by(&included.contents);
+            }
+        }
+        Ok(())
+    }
+
+    /// A copy of `signature` with new abstract types.
+    fn freshen(&mut self, signature: &Signature) -> Signature {
+        let mut substitution = RigidSubstitution::default();
+        let abstract_types = signature
+            .abstract_types
+            .iter()
+            .map(|abstract_type| {
+                let fresh = self.subst.fresh_rigid(abstract_type.name.name.clone());
+                substitution.types.insert(
+                    abstract_type.name.id,
+                    Type::Param {
+                        name: fresh.clone(),
+                        liftedness: abstract_type.liftedness,
+                    },
+                );
+                AbstractType {
+                    name: fresh,
+                    ..abstract_type.clone()
+                }
+            })
+            .collect();
+        Signature {
+            abstract_types,
+            contents: signature.contents.substitute(&substitution),
+            poisoned: signature.poisoned,
+        }
+    }
+
+    /// Opaque ascription `module : signature`: checks that the structure
+    /// matches, and gives the module as the signature describes it.
+    pub(crate) fn ascribe(
+        &mut self,
+        module: &ModuleValue,
+        signature: Signature,
+        span: Span,
+    ) -> CheckResult<ModuleValue> {
+        let ModuleValue::Structure(structure) = module else {
+            return Ok(ModuleValue::Poisoned);
+        };
+        if signature.poisoned {
+            return Ok(ModuleValue::Poisoned);
+        }
+        let mut instantiation = RigidSubstitution::default();
+        for abstract_type in &signature.abstract_types {
+            let found = self.type_at_path(structure, &abstract_type.path, span)?;
+            if abstract_type.liftedness != Liftedness::Lifted {
+                self.subst.require_order_zero(&found).map_err(|offending| {
+                    signature_mismatch(
+                        span,
+                        format!(
+                            "type `{}` is a function type (`{}`), but the module type declares it without `^`",
+                            abstract_type.path.join("."),
+                            TypePrinter::new().print(&offending)
+                        ),
+                    )
+                })?;
+            }
+            instantiation.types.insert(abstract_type.name.id, found);
+        }
+        let expected = signature.contents.substitute(&instantiation);
+        self.match_contents(structure, &expected, &[], span)?;
+        Ok(ModuleValue::Structure(Rc::new(signature.contents)))
+    }
+
+    /// The (parameterless) type at `path` in `structure`.
+    fn type_at_path(&self, structure: &Env, path: &[Name], span: Span) -> CheckResult<Type> {
+        let Some((type_name, modules)) = path.split_last() else {
+            return Ok(Type::Error);
+        };
+        let mut current = Rc::new(structure.clone());
+        for module in modules {
+            let next = match current.modules.get(module) {
+                Some(ModuleValue::Structure(contents)) => contents.clone(),
+                Some(ModuleValue::Poisoned) => return Ok(Type::Error),
+                None => {
+                    return Err(signature_mismatch(
+                        span,
+                        format!(
+                            "the module lacks the module `{module}` that the module type specifies"
+                        ),
+                    ))
+                }
+            };
+            current = next;
+        }
+        match current.types.get(type_name) {
+            Some(TypeBinding::Abbreviation { params, body, .. }) if params.is_empty() => {
+                Ok(body.clone())
+            }
+            Some(TypeBinding::Parameter(ty)) => Ok(ty.clone()),
+            Some(TypeBinding::Abbreviation { .. }) => Err(signature_mismatch(
+                span,
+                format!(
+                    "type `{}` has parameters, but the module type specifies it without",
+                    path.join(".")
+                ),
+            )),
+            None => Err(signature_mismatch(
+                span,
+                format!(
+                    "the module lacks the type `{}` that the module type specifies",
+                    path.join(".")
+                ),
+            )),
+        }
+    }
+
+    /// Checks `structure` against the specifications `expected` (abstract
+    /// types already instantiated), in name order for deterministic reports.
+    fn match_contents(
+        &mut self,
+        structure: &Env,
+        expected: &Env,
+        path: &[Name],
+        span: Span,
+    ) -> CheckResult<()> {
+        let qualified = |name: &Name| {
+            let mut full = path.to_vec();
+            full.push(name.clone());
+            full.join(".")
+        };
+        let mut type_names: Vec<&Name> = expected.types.keys().collect();
+        type_names.sort();
+        for name in type_names {
+            let Some(found) = structure.types.get(name) else {
+                return Err(signature_mismatch(
+                    span,
+                    format!(
+                        "the module lacks the type `{}` that the module type specifies",
+                        qualified(name)
+                    ),
+                ));
+            };
+            let wanted = &expected.types[name];
+            self.match_type(found, wanted, &qualified(name), span)?;
+        }
+        let mut value_names: Vec<&Name> = expected.values.keys().collect();
+        value_names.sort();
+        for name in value_names {
+            let Some(found) = structure.values.get(name) else {
+                return Err(signature_mismatch(
+                    span,
+                    format!(
+                        "the module lacks the value `{}` that the module type specifies",
+                        qualified(name)
+                    ),
+                ));
+            };
+            let ValueBinding::Polymorphic { scheme: wanted, .. } = &expected.values[name] else {
+                continue;
+            };
+            let (found_type, defined_at) = match found {
+                ValueBinding::Variable { ty, .. } => (ty.clone(), None),
+                ValueBinding::Polymorphic { scheme, defined_at } => {
+                    let scheme = scheme.clone();
+                    (self.instantiate(&scheme, span), *defined_at)
+                }
+            };
+            if let Err(error) = self.subst.unify(&wanted.ty, &found_type, SizeMode::Check) {
+                let mut printer = TypePrinter::new();
+                let wanted_text = printer.print(&self.subst.resolve_for_display(&wanted.ty));
+                let found_text = printer.print(&self.subst.resolve_for_display(&found_type));
+                let mut diagnostic = signature_mismatch(
+                    span,
+                    format!(
+                        "value `{}` has type `{found_text}`, but the module type specifies `{wanted_text}`",
+                        qualified(name)
+                    ),
+                );
+                if let Some(defined_at) = defined_at {
+                    if defined_at.file == span.file {
+                        diagnostic = diagnostic.with_secondary(defined_at, "defined here");
+                    }
+                }
+                let detail = self.unify_error(span, "", &wanted.ty, &found_type, error);
+                return Err(diagnostic.with_note(format!("in detail: {}", detail.message)));
+            }
+        }
+        let mut module_names: Vec<&Name> = expected.modules.keys().collect();
+        module_names.sort();
+        for name in module_names {
+            let Some(found) = structure.modules.get(name) else {
+                return Err(signature_mismatch(
+                    span,
+                    format!(
+                        "the module lacks the module `{}` that the module type specifies",
+                        qualified(name)
+                    ),
+                ));
+            };
+            if let (ModuleValue::Structure(found), ModuleValue::Structure(wanted)) =
+                (found, &expected.modules[name])
+            {
+                let mut inner_path = path.to_vec();
+                inner_path.push(name.clone());
+                self.match_contents(found, wanted, &inner_path, span)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A type of the structure against a type specification: same arity,
+    /// no more lifted, and the same type.
+    fn match_type(
+        &mut self,
+        found: &TypeBinding,
+        wanted: &TypeBinding,
+        name: &str,
+        span: Span,
+    ) -> CheckResult<()> {
+        let (found_liftedness, found_params, found_body) = binding_parts(found);
+        let (wanted_liftedness, wanted_params, wanted_body) = binding_parts(wanted);
+        if found_params.len() != wanted_params.len() {
+            return Err(signature_mismatch(
+                span,
+                format!(
+                    "type `{name}` takes {} parameter(s), but the module type specifies {}",
+                    found_params.len(),
+                    wanted_params.len()
+                ),
+            ));
+        }
+        if found_liftedness > wanted_liftedness {
+            return Err(signature_mismatch(
+                span,
+                format!("type `{name}` is more lifted than the module type allows"),
+            ));
+        }
+        // Rename both sides' parameters to shared fresh ones, then compare.
+        let mut found_renaming = RigidSubstitution::default();
+        let mut wanted_renaming = RigidSubstitution::default();
+        for (found_param, wanted_param) in found_params.iter().zip(wanted_params.iter()) {
+            use super::env::AbbreviationParam;
+            match (found_param, wanted_param) {
+                (
+                    AbbreviationParam::Type {
+                        name: f,
+                        liftedness,
+                    },
+                    AbbreviationParam::Type { name: w, .. },
+                ) => {
+                    let shared = Type::Param {
+                        name: self.subst.fresh_rigid(w.name.clone()),
+                        liftedness: *liftedness,
+                    };
+                    found_renaming.types.insert(f.id, shared.clone());
+                    wanted_renaming.types.insert(w.id, shared);
+                }
+                (AbbreviationParam::Size(f), AbbreviationParam::Size(w)) => {
+                    let shared = crate::types::Size::Rigid(self.subst.fresh_rigid(w.name.clone()));
+                    found_renaming.sizes.insert(f.id, shared.clone());
+                    wanted_renaming.sizes.insert(w.id, shared);
+                }
+                _ => {
+                    return Err(signature_mismatch(
+                        span,
+                        format!(
+                            "the parameters of type `{name}` differ in kind from the module type's"
+                        ),
+                    ))
+                }
+            }
+        }
+        let found_body = found_renaming.apply(&found_body);
+        let wanted_body = wanted_renaming.apply(&wanted_body);
+        if self
+            .subst
+            .unify(&wanted_body, &found_body, SizeMode::Check)
+            .is_err()
+        {
+            let mut printer = TypePrinter::new();
+            return Err(signature_mismatch(
+                span,
+                format!(
+                    "type `{name}` is `{}`, but the module type specifies `{}`",
+                    printer.print(&self.resolve_deep(&found_body)),
+                    printer.print(&self.resolve_deep(&wanted_body))
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn binding_parts(
+    binding: &TypeBinding,
+) -> (Liftedness, Rc<Vec<super::env::AbbreviationParam>>, Type) {
+    match binding {
+        TypeBinding::Abbreviation {
+            liftedness,
+            params,
+            body,
+        } => (*liftedness, params.clone(), body.clone()),
+        TypeBinding::Parameter(ty) => (Liftedness::Lifted, Rc::new(Vec::new()), ty.clone()),
+    }
+}
+
+fn signature_mismatch(span: Span, message: String) -> Diagnostic {
+    Diagnostic::error(format!(
+        "the module does not match its module type: {message}"
+    ))
+    .with_code("signature-mismatch")
+    .with_primary(span, "in this ascription")
+}
+
+/// The signature of a module type whose definition failed: no abstract
+/// types, nothing specified.
+pub(crate) fn poisoned_signature() -> Signature {
+    Signature {
+        abstract_types: Vec::new(),
+        contents: Env::default(),
+        poisoned: true,
+    }
+}
