@@ -7,8 +7,9 @@
 //! after every pass → simplify, inline, fusion, hoisting → CPU backend (rayon).
 //!
 //! Implemented so far: the semantic types ([`types`]) and the type checker
-//! ([`typecheck`]) for the core language, structures and module types with
-//! ascription; functors and `import` are reported as unsupported.
+//! ([`typecheck`]) for the core language and first-order modules (structures,
+//! module types, opaque ascription, functors); higher-order modules and
+//! `import` are reported as unsupported.
 //!
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.

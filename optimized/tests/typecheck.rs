@@ -894,35 +894,59 @@ fn module_types_and_ascription() {
 }
 
 #[test]
+fn functors() {
+    let monoid = "module type Monoid = { type t  val ne : t  val op : t -> t -> t }\n\
+                  module I = { type t = i32  def ne = 0i32  def op (a: i32) (b: i32) = a + b }\n";
+    let accepted = [
+        ("module Sum (M: Monoid) = { def sum [n] (xs: [n]M.t) : M.t = reduce M.op M.ne xs }\nmodule S = Sum(I)\ndef total (xs: []i32) = S.sum xs", "total : [n]i32 -> i32"),
+        ("module Pair (A: Monoid) (B: Monoid) = { type t = (A.t, B.t)  def ne : t = (A.ne, B.ne) }\nmodule P = Pair I I\ndef z = P.ne", "z : (i32, i32)"),
+        ("module T = (\\(X: Monoid) -> { def twice (x: X.t) = X.op x x }) I\ndef z = T.twice 3", "z : i32"),
+        ("module Id (X: Monoid) : Monoid = X\nmodule J = Id I\ndef z = J.op J.ne J.ne", "z : t"),
+        ("module Sealed = (\\(X: Monoid) -> X) (I : Monoid)\ndef z = Sealed.ne", "z : t"),
+        ("module F (X: Monoid) = { module Inner = { def e = X.ne } }\nmodule G = F I\ndef z = G.Inner.e", "z : i32"),
+        ("module type Monoid2 = Monoid with t = f32\nmodule G (X: Monoid2) = { def z = X.op X.ne 1.5 }\nmodule H = G { type t = f32  def ne = 0f32  def op (a: f32) (b: f32) = a * b }\ndef z = H.z", "z : f32"),
+    ];
+    let rejected = [
+        ("module Sum (M: Monoid) = { def bad (x: M.t) : i32 = x }", "expected `i32`, found `t`", "3:53"),
+        ("module Sum (M: Monoid) = { def s = M.ne }\nmodule S = Sum { def ne = 0i32 }", "lacks the type `t`", "4:16"),
+        ("module Sum (M: Monoid) = { def s = M.ne }\nmodule S = Sum { type t = bool  def ne = 1i32  def op (a: bool) (b: bool) = a }", "value `ne` has type `i32`, but the module type specifies `bool`", "4:16"),
+        ("module S = I I", "not a functor", "3:12"),
+        ("module F (X: Monoid) = { def x = 1 }\ndef y = F.x", "is a functor", "4:9"),
+        ("module F (X: Monoid) = { def x = 1 }\nopen F", "cannot open a functor", "4:6"),
+        ("module F (X: Monoid) = { def x = X.nope }", "unknown name `X.nope`", "3:34"),
+    ];
+    let accepted: Vec<(String, &str)> = accepted
+        .iter()
+        .map(|(program, signature)| (format!("{monoid}{program}"), *signature))
+        .collect();
+    let rejected: Vec<(String, &str, &str)> = rejected
+        .iter()
+        .map(|(program, fragment, location)| (format!("{monoid}{program}"), *fragment, *location))
+        .collect();
+    check_accepts(
+        &accepted
+            .iter()
+            .map(|(p, s)| (p.as_str(), *s))
+            .collect::<Vec<_>>(),
+    );
+    check_rejects(
+        &rejected
+            .iter()
+            .map(|(p, f, l)| (p.as_str(), *f, *l))
+            .collect::<Vec<_>>(),
+    );
+}
+
+#[test]
 fn module_language_is_reported_unsupported() {
     check_rejects(&[
-        (
-            "module F (X: { val x : i32 }) = { def y = X.x }",
-            "a parametric module (functor) is not supported",
-            "1:1",
-        ),
-        (
-            "module type M = { type t 'a }",
-            "an abstract type with parameters is not supported",
-            "1:19",
-        ),
-        (
-            "module type M = (X: { val x : i32 }) -> { val y : i32 }",
-            "a functor module type is not supported",
-            "1:17",
-        ),
-        (
-            "def x = f32.sqrt 2.0",
-            "the prelude module `f32` is not supported",
-            "1:9",
-        ),
+        ("module type M = { type t 'a }", "an abstract type with parameters is not supported", "1:19"),
+        ("module type M = (X: { val x : i32 }) -> { val y : i32 }", "a functor module type is not supported", "1:17"),
+        ("module F (X: { val x : i32 }) = { def y = X.x }\nmodule G (Y: { val y : i32 }) = Y\nmodule H = G F", "a functor as a functor argument", "3:14"),
+        ("def x = f32.sqrt 2.0", "the prelude module `f32` is not supported", "1:9"),
         ("import \"lib\"", "`import` is not supported", "1:1"),
         // A module that cannot be checked is reported once; its uses are silent.
-        (
-            "module m = F(G)\ndef x = m.y + 1\ndef z : m.t = x",
-            "functor application is not supported",
-            "1:12",
-        ),
+        ("module G = {}\nmodule m = F(G)\ndef x = m.y + 1\ndef z : m.t = x", "unknown module `F`", "2:12"),
     ]);
 }
 

@@ -50,11 +50,22 @@ pub enum TypeBinding {
     Parameter(Type),
 }
 
+/// A functor, checked once: its parameter's module type (whose abstract
+/// types stand for whatever an argument has there) and the module its body
+/// denotes in terms of those abstract types.
+#[derive(Clone, Debug)]
+pub struct Functor {
+    pub parameter_signature: Signature,
+    pub result: ModuleValue,
+}
+
 /// What a module name is bound to.
 #[derive(Clone, Debug)]
 pub enum ModuleValue {
     /// A structure: the bindings it declares.
     Structure(Rc<Env>),
+    /// A parametric module.
+    Functor(Rc<Functor>),
     /// A module whose definition was already reported as wrong (or uses a
     /// construct not supported yet): every name looked up in it has
     /// [`Type::Error`], silently, so its uses do not cascade.
@@ -92,6 +103,30 @@ pub struct Env {
     pub types: HashMap<Name, TypeBinding>,
     pub modules: HashMap<Name, ModuleValue>,
     pub module_types: HashMap<Name, Rc<Signature>>,
+}
+
+impl ModuleValue {
+    /// Every type in the module with the rigid names of `substitution`
+    /// replaced.
+    pub fn substitute(&self, substitution: &RigidSubstitution) -> ModuleValue {
+        spec::recursion::with_stack(|| match self {
+            ModuleValue::Structure(contents) => {
+                ModuleValue::Structure(Rc::new(contents.substitute(substitution)))
+            }
+            ModuleValue::Functor(functor) => ModuleValue::Functor(Rc::new(Functor {
+                parameter_signature: Signature {
+                    abstract_types: functor.parameter_signature.abstract_types.clone(),
+                    contents: functor
+                        .parameter_signature
+                        .contents
+                        .substitute(substitution),
+                    poisoned: functor.parameter_signature.poisoned,
+                },
+                result: functor.result.substitute(substitution),
+            })),
+            ModuleValue::Poisoned => ModuleValue::Poisoned,
+        })
+    }
 }
 
 impl Env {
@@ -185,15 +220,7 @@ impl Env {
             modules: self
                 .modules
                 .iter()
-                .map(|(name, module)| {
-                    let module = match module {
-                        ModuleValue::Structure(contents) => {
-                            ModuleValue::Structure(Rc::new(contents.substitute(substitution)))
-                        }
-                        ModuleValue::Poisoned => ModuleValue::Poisoned,
-                    };
-                    (name.clone(), module)
-                })
+                .map(|(name, module)| (name.clone(), module.substitute(substitution)))
                 .collect(),
             module_types: self
                 .module_types

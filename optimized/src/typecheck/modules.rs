@@ -2,10 +2,13 @@
 //! structures `module m = { decs }`, module aliases, nested modules, qualified
 //! names (`m.x`, `m.n.t`, `m.+`), `open`, `local`, and `m.(e)`.
 //!
-//! Module types and ascription are in `signatures`. Not supported yet, each
-//! reported with an `unsupported` diagnostic (and the module bound as
-//! [`ModuleValue::Poisoned`], so its uses stay silent): functors and their
-//! application, `import`.
+//! Module types and ascription are in `signatures`. Functors (first-order):
+//! the body is checked once, with the parameter bound to its module type's
+//! specifications (abstract types rigid); an application matches the argument
+//! against the parameter's module type and instantiates the result. Not
+//! supported yet, each reported with an `unsupported` diagnostic (and the
+//! module bound as [`ModuleValue::Poisoned`], so its uses stay silent):
+//! functors as functor arguments, functor module types, `import`.
 //!
 //! A structure is the [`Env`] of the bindings it declares; `open m` declares
 //! the bindings of `m` (as ICFP'18's rule for `open`), `local dec` only
@@ -15,9 +18,9 @@ use std::rc::Rc;
 
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
-use spec::syntax::ast::{Dec, Liftedness, ModExp, ModTypeExp, Name, QualName, TypeParam};
+use spec::syntax::ast::{Dec, Liftedness, ModExp, ModParam, ModTypeExp, Name, QualName, TypeParam};
 
-use super::env::{AbbreviationParam, Env, ModuleValue, TypeBinding, ValueBinding};
+use super::env::{AbbreviationParam, Env, Functor, ModuleValue, TypeBinding, ValueBinding};
 use super::signatures::poisoned_signature;
 use super::{CheckResult, CheckedBinding, Checker};
 use crate::types::{RigidName, Scheme, Type};
@@ -111,29 +114,17 @@ impl Checker {
             }
             Dec::Attr { dec, .. } => self.check_dec(dec, declarations),
             Dec::Module(bind) => {
-                let module = if !bind.params.is_empty() {
-                    declarations.diagnostics.push(Checker::unsupported(
-                        bind.span,
-                        "a parametric module (functor)",
-                    ));
-                    ModuleValue::Poisoned
-                } else {
-                    self.module_path.push(bind.name.clone());
-                    let scope = declarations.scope.clone();
-                    let module = self.eval_mod_exp(
-                        &scope,
-                        &bind.body,
-                        &mut *declarations.bindings,
-                        &mut *declarations.diagnostics,
-                    );
-                    self.module_path.pop();
-                    match &bind.signature {
-                        None => module,
-                        Some(mod_type) => {
-                            self.ascribe_checked(&scope, module, mod_type, declarations.diagnostics)
-                        }
-                    }
-                };
+                self.module_path.push(bind.name.clone());
+                let scope = declarations.scope.clone();
+                let module = self.eval_functor(
+                    &scope,
+                    &bind.params,
+                    bind.signature.as_ref(),
+                    &bind.body,
+                    &mut *declarations.bindings,
+                    &mut *declarations.diagnostics,
+                );
+                self.module_path.pop();
                 declarations.declare_module(&bind.name, module);
             }
             Dec::ModuleType(bind) => {
@@ -164,6 +155,15 @@ impl Checker {
                     ModuleValue::Structure(contents) => {
                         declarations.scope = declarations.scope.extended_by(&contents);
                         declarations.exports = declarations.exports.extended_by(&contents);
+                    }
+                    ModuleValue::Functor(_) => {
+                        declarations.diagnostics.push(
+                            Diagnostic::error(
+                                "cannot open a functor: only structures can be opened",
+                            )
+                            .with_code("invalid-module")
+                            .with_primary(module.span(), "this is a functor"),
+                        );
                     }
                     ModuleValue::Poisoned => {
                         // The names it would have brought are unknown: later
@@ -212,16 +212,132 @@ impl Checker {
                 let value = self.eval_mod_exp(scope, module, bindings, diagnostics);
                 self.ascribe_checked(scope, value, mod_type, diagnostics)
             }
-            ModExp::Lambda { span, .. } => {
-                diagnostics.push(Checker::unsupported(*span, "an anonymous functor"));
-                ModuleValue::Poisoned
-            }
-            ModExp::Apply { span, .. } => {
-                diagnostics.push(Checker::unsupported(*span, "functor application"));
-                ModuleValue::Poisoned
+            ModExp::Lambda {
+                param,
+                result,
+                body,
+                ..
+            } => self.eval_functor(
+                scope,
+                std::slice::from_ref(&**param),
+                result.as_ref(),
+                body,
+                bindings,
+                diagnostics,
+            ),
+            ModExp::Apply {
+                functor, argument, ..
+            } => {
+                let functor_value = self.eval_mod_exp(scope, functor, bindings, diagnostics);
+                let argument_value = self.eval_mod_exp(scope, argument, bindings, diagnostics);
+                self.apply_functor(
+                    functor,
+                    &functor_value,
+                    argument,
+                    &argument_value,
+                    diagnostics,
+                )
             }
             ModExp::Import { span, .. } => {
                 diagnostics.push(Checker::unsupported(*span, "`import`"));
+                ModuleValue::Poisoned
+            }
+        }
+    }
+
+    /// `params` (curried) `: result_signature = body`: a functor when there are
+    /// parameters, checked once with each parameter bound to its module type.
+    fn eval_functor(
+        &mut self,
+        scope: &Env,
+        params: &[ModParam],
+        result_signature: Option<&ModTypeExp>,
+        body: &ModExp,
+        bindings: &mut Vec<CheckedBinding>,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> ModuleValue {
+        let Some((first, rest)) = params.split_first() else {
+            let value = self.eval_mod_exp(scope, body, bindings, diagnostics);
+            return match result_signature {
+                None => value,
+                Some(mod_type) => self.ascribe_checked(scope, value, mod_type, diagnostics),
+            };
+        };
+        let signature = match self.elaborate_mod_type(scope, &first.mod_type) {
+            Ok(signature) => signature,
+            Err(diagnostic) => {
+                diagnostics.push(diagnostic);
+                poisoned_signature()
+            }
+        };
+        let parameter = if signature.poisoned {
+            ModuleValue::Poisoned
+        } else {
+            ModuleValue::Structure(Rc::new(signature.contents.clone()))
+        };
+        let inner = scope.with_module(first.name.clone(), parameter);
+        let result = self.eval_functor(&inner, rest, result_signature, body, bindings, diagnostics);
+        ModuleValue::Functor(Rc::new(Functor {
+            parameter_signature: signature,
+            result,
+        }))
+    }
+
+    /// `functor argument`: the argument must match the parameter's module
+    /// type; the result is the functor's, with the parameter's abstract types
+    /// replaced by what they are in the argument.
+    fn apply_functor(
+        &mut self,
+        functor: &ModExp,
+        functor_value: &ModuleValue,
+        argument: &ModExp,
+        argument_value: &ModuleValue,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> ModuleValue {
+        let functor_value = match functor_value {
+            ModuleValue::Functor(functor_value) => functor_value,
+            ModuleValue::Poisoned => return ModuleValue::Poisoned,
+            ModuleValue::Structure(_) => {
+                diagnostics.push(
+                    Diagnostic::error("this module is not a functor: it cannot be applied")
+                        .with_code("invalid-module")
+                        .with_primary(functor.span(), "a structure, applied to an argument"),
+                );
+                return ModuleValue::Poisoned;
+            }
+        };
+        if functor_value.parameter_signature.poisoned {
+            return ModuleValue::Poisoned;
+        }
+        let structure = match argument_value {
+            ModuleValue::Structure(structure) => structure,
+            ModuleValue::Poisoned => return ModuleValue::Poisoned,
+            ModuleValue::Functor(_) => {
+                diagnostics.push(Checker::unsupported(
+                    argument.span(),
+                    "a functor as a functor argument",
+                ));
+                return ModuleValue::Poisoned;
+            }
+        };
+        match self.match_signature(
+            structure,
+            &functor_value.parameter_signature,
+            argument.span(),
+        ) {
+            Ok(instantiation) => functor_value.result.substitute(&instantiation),
+            Err(mut diagnostic) => {
+                diagnostic.message = diagnostic.message.replacen(
+                    "the module does not match its module type",
+                    "the functor argument does not match the parameter's module type",
+                    1,
+                );
+                for label in &mut diagnostic.labels {
+                    if label.primary {
+                        label.message = "this argument".to_string();
+                    }
+                }
+                diagnostics.push(diagnostic);
                 ModuleValue::Poisoned
             }
         }
@@ -281,6 +397,14 @@ impl Checker {
             let next = match current.modules.get(name) {
                 Some(ModuleValue::Structure(contents)) => contents.clone(),
                 Some(ModuleValue::Poisoned) => return Ok(None),
+                Some(ModuleValue::Functor(_)) => {
+                    return Err(Diagnostic::error(format!(
+                        "`{}` is a functor: apply it before taking names from it",
+                        path[..=depth].join(".")
+                    ))
+                    .with_code("invalid-module")
+                    .with_primary(span, "a name taken from a functor"))
+                }
                 None if depth == 0 && crate::types::PrimType::from_name(name).is_some() => {
                     return Err(Checker::unsupported(
                         span,
@@ -299,6 +423,11 @@ impl Checker {
     pub(crate) fn open_in_scope(&self, scope: &Env, module: &QualName) -> CheckResult<Option<Env>> {
         match self.lookup_module(scope, module)? {
             ModuleValue::Structure(contents) => Ok(Some(scope.extended_by(&contents))),
+            ModuleValue::Functor(_) => Err(Diagnostic::error(
+                "cannot open a functor: only structures can be opened",
+            )
+            .with_code("invalid-module")
+            .with_primary(module.span, "this is a functor")),
             ModuleValue::Poisoned => Ok(None),
         }
     }

@@ -11,6 +11,9 @@
 //! modules match recursively. Ascription is opaque, as in Futhark: the result
 //! is the signature itself, so its abstract types stay abstract.
 //!
+//! Functor application matches its argument the same way and instantiates
+//! the functor's result with what the abstract types of the parameter are.
+//!
 //! Not supported yet: abstract types with parameters (`type t 'a`), functor
 //! module types `(X: mt) -> mt`.
 
@@ -264,12 +267,31 @@ impl Checker {
         signature: Signature,
         span: Span,
     ) -> CheckResult<ModuleValue> {
-        let ModuleValue::Structure(structure) = module else {
-            return Ok(ModuleValue::Poisoned);
+        let structure = match module {
+            ModuleValue::Structure(structure) => structure,
+            ModuleValue::Functor(_) => {
+                return Err(Checker::unsupported(
+                    span,
+                    "ascribing a module type to a functor",
+                ))
+            }
+            ModuleValue::Poisoned => return Ok(ModuleValue::Poisoned),
         };
         if signature.poisoned {
             return Ok(ModuleValue::Poisoned);
         }
+        self.match_signature(structure, &signature, span)?;
+        Ok(ModuleValue::Structure(Rc::new(signature.contents)))
+    }
+
+    /// Matches `structure` against `signature`; returns what each abstract
+    /// type of the signature is in the structure.
+    pub(crate) fn match_signature(
+        &mut self,
+        structure: &Env,
+        signature: &Signature,
+        span: Span,
+    ) -> CheckResult<RigidSubstitution> {
         let mut instantiation = RigidSubstitution::default();
         for abstract_type in &signature.abstract_types {
             let found = self.type_at_path(structure, &abstract_type.path, span)?;
@@ -289,7 +311,7 @@ impl Checker {
         }
         let expected = signature.contents.substitute(&instantiation);
         self.match_contents(structure, &expected, &[], span)?;
-        Ok(ModuleValue::Structure(Rc::new(signature.contents)))
+        Ok(instantiation)
     }
 
     /// The (parameterless) type at `path` in `structure`.
@@ -302,7 +324,7 @@ impl Checker {
             let next = match current.modules.get(module) {
                 Some(ModuleValue::Structure(contents)) => contents.clone(),
                 Some(ModuleValue::Poisoned) => return Ok(Type::Error),
-                None => {
+                Some(ModuleValue::Functor(_)) | None => {
                     return Err(signature_mismatch(
                         span,
                         format!(
