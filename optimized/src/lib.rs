@@ -7,9 +7,10 @@
 //! after every pass → simplify, inline, fusion, hoisting → CPU backend (rayon).
 //!
 //! Implemented so far: the semantic types ([`types`]) and the type checker
-//! ([`typecheck`]) for the core language and first-order modules (structures,
-//! module types, opaque ascription, functors); higher-order modules and
-//! `import` are reported as unsupported.
+//! ([`typecheck`]) for the core language and the module language
+//! (structures, module types, opaque ascription, functors, higher-order
+//! included); parametric abstract types and `import` are reported as
+//! unsupported.
 //!
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.

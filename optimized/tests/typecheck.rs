@@ -938,15 +938,70 @@ fn functors() {
 }
 
 #[test]
+fn higher_order_modules() {
+    let prefix =
+        "module type B = { val b : i32 }\nmodule type FB = (X: B) -> { val f : i32 -> i32 }\n";
+    let accepted = [
+        ("module Apply (F: FB) = F { def b = 1 }\nmodule R = Apply (\\(X: B) -> { def f (x: i32) = X.b + x })\ndef z = R.f 2", "z : i32"),
+        ("module G : FB = \\(X: B) -> { def f (x: i32) = x + X.b  def extra = 1 }\nmodule R = G { def b = 2 }\ndef z = R.f 1", "z : i32"),
+        ("module Apply (F: (X: { val b : i32  val c : bool }) -> { val f : i32 -> i32 }) = F { def b = 1  def c = true }\nmodule R = Apply (\\(X: B) -> { def f (x: i32) = X.b + x })\ndef z = R.f", "z : i32 -> i32"),
+        ("module type MT = { module F : FB }\nmodule H = \\(M: MT) -> M.F { def b = 8 }\nmodule Main = H { module F = \\(X: B) -> { def f (x: i32) = X.b + x } }\ndef main (a: i32) : i32 = Main.f a", "main : i32 -> i32"),
+        ("module type T = { type t  val x : t }\nmodule Twice (F: (X: T) -> T) (Y: T) = F (F Y)\nmodule Id (X: T) = X\nmodule R = Twice Id { type t = i32  def x = 3 }\ndef z = R.x", "z : t"),
+    ];
+    let rejected = [
+        ("module Apply (F: FB) = F { def b = 1 }\nmodule R = Apply (\\(X: { val b : i32  val c : bool }) -> { def f (x: i32) = X.b + x })", "lacks the value `c`", "4:19"),
+        ("module Apply (F: FB) = F { def b = 1 }\nmodule R = Apply (\\(X: B) -> { def g (x: i32) = x })", "lacks the value `f`", "4:19"),
+        ("module Apply (F: FB) = F { def b = 1 }\nmodule R = Apply { def f (x: i32) = x }", "a structure where the module type specifies a functor", "4:18"),
+        ("module M : B = \\(X: B) -> { def b = 1 }", "a functor where the module type specifies a structure", "3:12"),
+        ("module Apply (F: FB) = F { def c = 1 }", "lacks the value `b`", "3:26"),
+    ];
+    let accepted: Vec<(String, &str)> = accepted
+        .iter()
+        .map(|(program, signature)| (format!("{prefix}{program}"), *signature))
+        .collect();
+    let rejected: Vec<(String, &str, &str)> = rejected
+        .iter()
+        .map(|(program, fragment, location)| (format!("{prefix}{program}"), *fragment, *location))
+        .collect();
+    check_accepts(
+        &accepted
+            .iter()
+            .map(|(p, s)| (p.as_str(), *s))
+            .collect::<Vec<_>>(),
+    );
+    check_rejects(
+        &rejected
+            .iter()
+            .map(|(p, f, l)| (p.as_str(), *f, *l))
+            .collect::<Vec<_>>(),
+    );
+}
+
+#[test]
 fn module_language_is_reported_unsupported() {
     check_rejects(&[
-        ("module type M = { type t 'a }", "an abstract type with parameters is not supported", "1:19"),
-        ("module type M = (X: { val x : i32 }) -> { val y : i32 }", "a functor module type is not supported", "1:17"),
-        ("module F (X: { val x : i32 }) = { def y = X.x }\nmodule G (Y: { val y : i32 }) = Y\nmodule H = G F", "a functor as a functor argument", "3:14"),
-        ("def x = f32.sqrt 2.0", "the prelude module `f32` is not supported", "1:9"),
+        (
+            "module type M = { type t 'a }",
+            "an abstract type with parameters is not supported",
+            "1:19",
+        ),
+        (
+            "def x = f32.sqrt 2.0",
+            "the prelude module `f32` is not supported",
+            "1:9",
+        ),
         ("import \"lib\"", "`import` is not supported", "1:1"),
+        (
+            "module m = import \"lib\"",
+            "`import` is not supported",
+            "1:12",
+        ),
         // A module that cannot be checked is reported once; its uses are silent.
-        ("module G = {}\nmodule m = F(G)\ndef x = m.y + 1\ndef z : m.t = x", "unknown module `F`", "2:12"),
+        (
+            "module G = {}\nmodule m = F(G)\ndef x = m.y + 1\ndef z : m.t = x",
+            "unknown module `F`",
+            "2:12",
+        ),
     ]);
 }
 

@@ -57,6 +57,44 @@ pub enum TypeBinding {
 pub struct Functor {
     pub parameter_signature: Signature,
     pub result: ModuleValue,
+    /// For a functor *specification* (`(X: mt1) -> mt2`): the abstract types
+    /// of `mt2`, instantiated anew whenever a functor is matched against it.
+    /// Empty for a functor defined in the program.
+    pub result_abstract_types: Vec<AbstractType>,
+}
+
+impl Functor {
+    /// The module type its result must match, for a specification.
+    pub fn result_signature(&self) -> Signature {
+        match &self.result {
+            ModuleValue::Functor(inner) => Signature {
+                abstract_types: self.result_abstract_types.clone(),
+                contents: Env::default(),
+                poisoned: false,
+                functor: Some(inner.clone()),
+            },
+            ModuleValue::Structure(contents) => Signature {
+                abstract_types: self.result_abstract_types.clone(),
+                contents: (**contents).clone(),
+                poisoned: false,
+                functor: None,
+            },
+            ModuleValue::Poisoned => Signature {
+                abstract_types: Vec::new(),
+                contents: Env::default(),
+                poisoned: true,
+                functor: None,
+            },
+        }
+    }
+
+    pub fn substitute(&self, substitution: &RigidSubstitution) -> Functor {
+        Functor {
+            parameter_signature: self.parameter_signature.substitute(substitution),
+            result: self.result.substitute(substitution),
+            result_abstract_types: self.result_abstract_types.clone(),
+        }
+    }
 }
 
 /// What a module name is bound to.
@@ -93,6 +131,36 @@ pub struct Signature {
     /// The module type's definition was reported as wrong: a module ascribed
     /// with it is poisoned rather than empty, so its uses stay silent.
     pub poisoned: bool,
+    /// A functor module type `(X: mt1) -> mt2` (then `contents` and
+    /// `abstract_types` are empty: the functor's own are inside it).
+    pub functor: Option<Rc<Functor>>,
+}
+
+impl Signature {
+    /// Every type in the signature with the rigid names of `substitution`
+    /// replaced.
+    pub fn substitute(&self, substitution: &RigidSubstitution) -> Signature {
+        Signature {
+            abstract_types: self.abstract_types.clone(),
+            contents: self.contents.substitute(substitution),
+            poisoned: self.poisoned,
+            functor: self
+                .functor
+                .as_ref()
+                .map(|functor| Rc::new(functor.substitute(substitution))),
+        }
+    }
+
+    /// The module a parameter with this module type stands for.
+    pub fn as_module(&self) -> ModuleValue {
+        if self.poisoned {
+            ModuleValue::Poisoned
+        } else if let Some(functor) = &self.functor {
+            ModuleValue::Functor(functor.clone())
+        } else {
+            ModuleValue::Structure(Rc::new(self.contents.clone()))
+        }
+    }
 }
 
 /// Value, type, module and module type names in scope (or declared by a
@@ -113,17 +181,9 @@ impl ModuleValue {
             ModuleValue::Structure(contents) => {
                 ModuleValue::Structure(Rc::new(contents.substitute(substitution)))
             }
-            ModuleValue::Functor(functor) => ModuleValue::Functor(Rc::new(Functor {
-                parameter_signature: Signature {
-                    abstract_types: functor.parameter_signature.abstract_types.clone(),
-                    contents: functor
-                        .parameter_signature
-                        .contents
-                        .substitute(substitution),
-                    poisoned: functor.parameter_signature.poisoned,
-                },
-                result: functor.result.substitute(substitution),
-            })),
+            ModuleValue::Functor(functor) => {
+                ModuleValue::Functor(Rc::new(functor.substitute(substitution)))
+            }
             ModuleValue::Poisoned => ModuleValue::Poisoned,
         })
     }
@@ -226,14 +286,7 @@ impl Env {
                 .module_types
                 .iter()
                 .map(|(name, signature)| {
-                    (
-                        name.clone(),
-                        Rc::new(Signature {
-                            abstract_types: signature.abstract_types.clone(),
-                            contents: signature.contents.substitute(substitution),
-                            poisoned: signature.poisoned,
-                        }),
-                    )
+                    (name.clone(), Rc::new(signature.substitute(substitution)))
                 })
                 .collect(),
         }

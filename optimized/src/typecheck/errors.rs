@@ -221,6 +221,6 @@ impl Checker {
         ))
         .with_code("unsupported")
         .with_primary(span, "not supported yet")
-        .with_note("the optimising type checker covers the core language and first-order modules; higher-order modules, parametric abstract types, the prelude and `import` come next")
+        .with_note("the optimising type checker does not cover parametric abstract types, the prelude and `import` yet")
     }
 }

@@ -9,11 +9,11 @@
 //! points), exhaustive `match` and irrefutable binding patterns. What sizes
 //! are checked is documented in ARCHITECTURE-notes.md.
 //!
-//! Of the module language, the first-order part is handled: structures,
-//! aliases, qualified names, `open`, `local`, `m.(e)` and functors
-//! (`modules`), module types with opaque ascription (`signatures`);
-//! higher-order modules, parametric abstract types and `import` are reported
-//! as unsupported, never silently accepted.
+//! The module language: structures, aliases, qualified names, `open`,
+//! `local`, `m.(e)` and functors, higher-order included (`modules`), module
+//! types with opaque ascription and matching (`signatures`); parametric
+//! abstract types and `import` are reported as unsupported, never silently
+//! accepted.
 //!
 //! Error recovery: each declaration is checked on its own. A failing one is
 //! reported once and its name is bound to [`Type::Error`] (a module to

@@ -2,13 +2,13 @@
 //! structures `module m = { decs }`, module aliases, nested modules, qualified
 //! names (`m.x`, `m.n.t`, `m.+`), `open`, `local`, and `m.(e)`.
 //!
-//! Module types and ascription are in `signatures`. Functors (first-order):
-//! the body is checked once, with the parameter bound to its module type's
+//! Module types and ascription are in `signatures`. Functors: the body is
+//! checked once, with the parameter bound to its module type's
 //! specifications (abstract types rigid); an application matches the argument
-//! against the parameter's module type and instantiates the result. Not
-//! supported yet, each reported with an `unsupported` diagnostic (and the
-//! module bound as [`ModuleValue::Poisoned`], so its uses stay silent):
-//! functors as functor arguments, functor module types, `import`.
+//! (a structure or, for higher-order functors, a functor) against the
+//! parameter's module type and instantiates the result. Not supported yet,
+//! reported with an `unsupported` diagnostic (and the module bound as
+//! [`ModuleValue::Poisoned`], so its uses stay silent): `import`.
 //!
 //! A structure is the [`Env`] of the bindings it declares; `open m` declares
 //! the bindings of `m` (as ICFP'18's rule for `open`), `local dec` only
@@ -270,16 +270,13 @@ impl Checker {
                 poisoned_signature()
             }
         };
-        let parameter = if signature.poisoned {
-            ModuleValue::Poisoned
-        } else {
-            ModuleValue::Structure(Rc::new(signature.contents.clone()))
-        };
+        let parameter = signature.as_module();
         let inner = scope.with_module(first.name.clone(), parameter);
         let result = self.eval_functor(&inner, rest, result_signature, body, bindings, diagnostics);
         ModuleValue::Functor(Rc::new(Functor {
             parameter_signature: signature,
             result,
+            result_abstract_types: Vec::new(),
         }))
     }
 
@@ -306,22 +303,13 @@ impl Checker {
                 return ModuleValue::Poisoned;
             }
         };
-        if functor_value.parameter_signature.poisoned {
+        if functor_value.parameter_signature.poisoned
+            || matches!(argument_value, ModuleValue::Poisoned)
+        {
             return ModuleValue::Poisoned;
         }
-        let structure = match argument_value {
-            ModuleValue::Structure(structure) => structure,
-            ModuleValue::Poisoned => return ModuleValue::Poisoned,
-            ModuleValue::Functor(_) => {
-                diagnostics.push(Checker::unsupported(
-                    argument.span(),
-                    "a functor as a functor argument",
-                ));
-                return ModuleValue::Poisoned;
-            }
-        };
-        match self.match_signature(
-            structure,
+        match self.match_module(
+            argument_value,
             &functor_value.parameter_signature,
             argument.span(),
         ) {

@@ -14,8 +14,12 @@
 //! Functor application matches its argument the same way and instantiates
 //! the functor's result with what the abstract types of the parameter are.
 //!
-//! Not supported yet: abstract types with parameters (`type t 'a`), functor
-//! module types `(X: mt) -> mt`.
+//! Higher-order modules: a functor module type `(X: mt1) -> mt2` elaborates
+//! to a signature holding a functor specification; a functor matches it when
+//! the specification's parameter matches the functor's (contravariance) and
+//! the functor's result, so instantiated, matches the specified result.
+//!
+//! Not supported yet: abstract types with parameters (`type t 'a`).
 
 use std::rc::Rc;
 
@@ -23,7 +27,7 @@ use spec::diagnostic::Diagnostic;
 use spec::source::Span;
 use spec::syntax::ast::{Liftedness, ModTypeExp, Name, Spec, TypeBind};
 
-use super::env::{AbstractType, Env, ModuleValue, Signature, TypeBinding, ValueBinding};
+use super::env::{AbstractType, Env, Functor, ModuleValue, Signature, TypeBinding, ValueBinding};
 use super::modules::unknown_in;
 use super::unify::SizeMode;
 use super::{CheckResult, Checker};
@@ -72,6 +76,7 @@ impl Checker {
                     abstract_types,
                     contents: exports,
                     poisoned: false,
+                    functor: None,
                 })
             }
             ModTypeExp::With {
@@ -119,8 +124,26 @@ impl Checker {
                 signature.contents = signature.contents.substitute(&substitution);
                 Ok(signature)
             }
-            ModTypeExp::Arrow { span, .. } => {
-                Err(Checker::unsupported(*span, "a functor module type"))
+            ModTypeExp::Arrow {
+                param, from, to, ..
+            } => {
+                let parameter_signature = self.elaborate_mod_type(scope, from)?;
+                let inner = match param {
+                    Some(name) => scope.with_module(name.clone(), parameter_signature.as_module()),
+                    None => scope.clone(),
+                };
+                let result_signature = self.elaborate_mod_type(&inner, to)?;
+                let result = result_signature.as_module();
+                Ok(Signature {
+                    abstract_types: Vec::new(),
+                    contents: Env::default(),
+                    poisoned: parameter_signature.poisoned || result_signature.poisoned,
+                    functor: Some(Rc::new(Functor {
+                        parameter_signature,
+                        result,
+                        result_abstract_types: result_signature.abstract_types,
+                    })),
+                })
             }
         }
     }
@@ -213,14 +236,12 @@ impl Checker {
             }
             Spec::Module { name, mod_type, .. } => {
                 let nested = self.elaborate_mod_type(scope, mod_type)?;
+                let module = nested.as_module();
                 for mut abstract_type in nested.abstract_types {
                     abstract_type.path.insert(0, name.clone());
                     abstract_types.push(abstract_type);
                 }
-                *exports = exports.with_module(
-                    name.clone(),
-                    ModuleValue::Structure(Rc::new(nested.contents)),
-                );
+                *exports = exports.with_module(name.clone(), module);
             }
             Spec::Include { mod_type, .. } => {
                 let included = self.elaborate_mod_type(scope, mod_type)?;
@@ -254,8 +275,7 @@ impl Checker {
             .collect();
         Signature {
             abstract_types,
-            contents: signature.contents.substitute(&substitution),
-            poisoned: signature.poisoned,
+            ..signature.substitute(&substitution)
         }
     }
 
@@ -267,21 +287,65 @@ impl Checker {
         signature: Signature,
         span: Span,
     ) -> CheckResult<ModuleValue> {
-        let structure = match module {
-            ModuleValue::Structure(structure) => structure,
-            ModuleValue::Functor(_) => {
-                return Err(Checker::unsupported(
-                    span,
-                    "ascribing a module type to a functor",
-                ))
-            }
-            ModuleValue::Poisoned => return Ok(ModuleValue::Poisoned),
-        };
-        if signature.poisoned {
+        if signature.poisoned || matches!(module, ModuleValue::Poisoned) {
             return Ok(ModuleValue::Poisoned);
         }
-        self.match_signature(structure, &signature, span)?;
+        self.match_module(module, &signature, span)?;
+        if let Some(functor) = &signature.functor {
+            return Ok(ModuleValue::Functor(functor.clone()));
+        }
         Ok(ModuleValue::Structure(Rc::new(signature.contents)))
+    }
+
+    /// Matches a module (structure or functor) against a module type;
+    /// returns the instantiation of the module type's abstract types.
+    pub(crate) fn match_module(
+        &mut self,
+        module: &ModuleValue,
+        signature: &Signature,
+        span: Span,
+    ) -> CheckResult<RigidSubstitution> {
+        if signature.poisoned {
+            return Ok(RigidSubstitution::default());
+        }
+        match (module, &signature.functor) {
+            (ModuleValue::Poisoned, _) => Ok(RigidSubstitution::default()),
+            (ModuleValue::Structure(structure), None) => {
+                self.match_signature(structure, signature, span)
+            }
+            (ModuleValue::Functor(actual), Some(specified)) => {
+                let (actual, specified) = (actual.clone(), specified.clone());
+                self.match_functor(&actual, &specified, span)?;
+                Ok(RigidSubstitution::default())
+            }
+            (ModuleValue::Structure(_), Some(_)) => Err(signature_mismatch(
+                span,
+                "a structure where the module type specifies a functor".to_string(),
+            )),
+            (ModuleValue::Functor(_), None) => Err(signature_mismatch(
+                span,
+                "a functor where the module type specifies a structure".to_string(),
+            )),
+        }
+    }
+
+    /// A functor against a functor specification: the specification's
+    /// parameter must match the functor's (contravariance), and the functor's
+    /// result, instantiated accordingly, the specification's result.
+    fn match_functor(
+        &mut self,
+        actual: &Functor,
+        specified: &Functor,
+        span: Span,
+    ) -> CheckResult<()> {
+        let specified_parameter = specified.parameter_signature.as_module();
+        let instantiation =
+            self.match_module(&specified_parameter, &actual.parameter_signature, span)?;
+        let actual_result = actual.result.substitute(&instantiation);
+        let wanted_result = specified.result_signature();
+        let wanted_result = self.freshen(&wanted_result);
+        self.match_module(&actual_result, &wanted_result, span)?;
+        Ok(())
     }
 
     /// Matches `structure` against `signature`; returns what each abstract
@@ -440,12 +504,27 @@ impl Checker {
                     ),
                 ));
             };
-            if let (ModuleValue::Structure(found), ModuleValue::Structure(wanted)) =
-                (found, &expected.modules[name])
-            {
-                let mut inner_path = path.to_vec();
-                inner_path.push(name.clone());
-                self.match_contents(found, wanted, &inner_path, span)?;
+            let wanted = expected.modules[name].clone();
+            match (found, &wanted) {
+                (ModuleValue::Structure(found), ModuleValue::Structure(wanted)) => {
+                    let mut inner_path = path.to_vec();
+                    inner_path.push(name.clone());
+                    self.match_contents(found, wanted, &inner_path, span)?;
+                }
+                (ModuleValue::Functor(found), ModuleValue::Functor(wanted)) => {
+                    let (found, wanted) = (found.clone(), wanted.clone());
+                    self.match_functor(&found, &wanted, span)?;
+                }
+                (ModuleValue::Poisoned, _) | (_, ModuleValue::Poisoned) => {}
+                _ => {
+                    return Err(signature_mismatch(
+                        span,
+                        format!(
+                        "module `{}` is a structure where a functor is specified, or the reverse",
+                        qualified(name)
+                    ),
+                    ))
+                }
             }
         }
         Ok(())
@@ -562,5 +641,6 @@ pub(crate) fn poisoned_signature() -> Signature {
         abstract_types: Vec::new(),
         contents: Env::default(),
         poisoned: true,
+        functor: None,
     }
 }
