@@ -871,17 +871,17 @@ fn structures_and_qualified_names() {
 fn module_types_and_ascription() {
     check_accepts(&[
         ("module type N = { type t  val zero : t }\nmodule n : N with t = i32 = { type t = i32  def zero = 0i32 }\ndef z = n.zero + 1", "z : i32"),
-        ("module type N = { type t  val zero : t  val add : t -> t -> t }\nmodule o : N = { type t = f32  def zero = 0f32  def add (x: f32) (y: f32) = x + y }\ndef z = o.add o.zero o.zero", "z : t"),
+        ("module type N = { type t  val zero : t  val add : t -> t -> t }\nmodule o : N = { type t = f32  def zero = 0f32  def add (x: f32) (y: f32) = x + y }\ndef z = o.add o.zero o.zero", "z : o.t"),
         ("module type M = { val f 'a : a -> a }\nmodule p : M = { def f x = x }\ndef z = p.f 1u8", "z : u8"),
         ("module type M = { module inner : { val x : i32 } }\nmodule p : M = { module inner = { def x = 1  def y = 2 } }\ndef z = p.inner.x", "z : i32"),
         ("module type A = { val x : i32 }\nmodule type B = { include A  val y : bool }\nmodule p : B = { def x = 1  def y = true }\ndef z = (p.x, p.y)", "z : (i32, bool)"),
         ("module type M = { type t = i32  val x : t }\nmodule p : M = { type t = i32  def x = 3 }\ndef z : i32 = p.x", "z : i32"),
         ("module type M = { val sum [n] : [n]i32 -> i32 }\nmodule p : M = { def sum (xs: []i32) = reduce (+) 0 xs }\ndef z = p.sum [1, 2]", "z : i32"),
         ("module p = { def x = 1 } : { val x : i32 }\ndef z = p.x", "z : i32"),
-        ("module type M = { type^ f  val apply : f -> i32 -> i32 }\nmodule p : M = { type^ f = i32 -> i32  def apply (g: f) (x: i32) = g x }\ndef z = p.apply", "z : f -> i32 -> i32"),
+        ("module type M = { type^ f  val apply : f -> i32 -> i32 }\nmodule p : M = { type^ f = i32 -> i32  def apply (g: f) (x: i32) = g x }\ndef z = p.apply", "z : p.f -> i32 -> i32"),
     ]);
     check_rejects(&[
-        ("module type N = { type t  val zero : t }\nmodule o : N = { type t = f32  def zero = 0f32 }\ndef b : f32 = o.zero", "expected `f32`, found `t`", "3:15"),
+        ("module type N = { type t  val zero : t }\nmodule o : N = { type t = f32  def zero = 0f32 }\ndef b : f32 = o.zero", "expected `f32`, found `o.t`", "3:15"),
         ("module type M = { val f 'a : a -> a }\nmodule p : M = { def f (x: i32) = x }", "value `f` has type `i32 -> i32`, but the module type specifies `a -> a`", "2:12"),
         ("module type M = { val x : i32 }\nmodule p : M = { def y = 1 }", "lacks the value `x`", "2:12"),
         ("module type M = { type t }\nmodule p : M = { def y = 1 }", "lacks the type `t`", "2:12"),
@@ -901,8 +901,8 @@ fn functors() {
         ("module Sum (M: Monoid) = { def sum [n] (xs: [n]M.t) : M.t = reduce M.op M.ne xs }\nmodule S = Sum(I)\ndef total (xs: []i32) = S.sum xs", "total : [n]i32 -> i32"),
         ("module Pair (A: Monoid) (B: Monoid) = { type t = (A.t, B.t)  def ne : t = (A.ne, B.ne) }\nmodule P = Pair I I\ndef z = P.ne", "z : (i32, i32)"),
         ("module T = (\\(X: Monoid) -> { def twice (x: X.t) = X.op x x }) I\ndef z = T.twice 3", "z : i32"),
-        ("module Id (X: Monoid) : Monoid = X\nmodule J = Id I\ndef z = J.op J.ne J.ne", "z : t"),
-        ("module Sealed = (\\(X: Monoid) -> X) (I : Monoid)\ndef z = Sealed.ne", "z : t"),
+        ("module Id (X: Monoid) : Monoid = X\nmodule J = Id I\ndef z = J.op J.ne J.ne", "z : Id.t"),
+        ("module Sealed = (\\(X: Monoid) -> X) (I : Monoid)\ndef z = Sealed.ne", "z : Sealed.t"),
         ("module F (X: Monoid) = { module Inner = { def e = X.ne } }\nmodule G = F I\ndef z = G.Inner.e", "z : i32"),
         ("module type Monoid2 = Monoid with t = f32\nmodule G (X: Monoid2) = { def z = X.op X.ne 1.5 }\nmodule H = G { type t = f32  def ne = 0f32  def op (a: f32) (b: f32) = a * b }\ndef z = H.z", "z : f32"),
     ];

@@ -294,7 +294,26 @@ impl Checker {
         if let Some(functor) = &signature.functor {
             return Ok(ModuleValue::Functor(functor.clone()));
         }
-        Ok(ModuleValue::Structure(Rc::new(signature.contents)))
+        // The abstract types now belong to the module being defined: name them
+        // after it in messages (`o.t`), keeping their identities.
+        let mut naming = RigidSubstitution::default();
+        for abstract_type in &signature.abstract_types {
+            let mut qualified = self.module_path.clone();
+            qualified.extend(abstract_type.path.iter().cloned());
+            naming.types.insert(
+                abstract_type.name.id,
+                Type::Param {
+                    name: crate::types::RigidName {
+                        id: abstract_type.name.id,
+                        name: qualified.join("."),
+                    },
+                    liftedness: abstract_type.liftedness,
+                },
+            );
+        }
+        Ok(ModuleValue::Structure(Rc::new(
+            signature.contents.substitute(&naming),
+        )))
     }
 
     /// Matches a module (structure or functor) against a module type;
