@@ -11,8 +11,13 @@
 //! Larger programs live in `tests/typecheck/*.fut`; their first line says
 //! what is expected (`-- accept` or `-- reject: fragment @ line:col`).
 
-use optimized::typecheck::check_program;
-use spec::source::SourceMap;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use optimized::typecheck::{check_program, check_program_with_imports, ImportLoader};
+use spec::diagnostic::Diagnostic;
+use spec::source::{FileId, SourceMap, Span};
+use spec::syntax::ast::Program;
 
 /// Why a row failed, for a report that lists every failing row at once.
 fn run_row(program: &str, expectation: &Expectation) -> Result<(), String> {
@@ -990,11 +995,10 @@ fn module_language_is_reported_unsupported() {
             "the prelude module `f32` is not supported",
             "1:9",
         ),
-        ("import \"lib\"", "`import` is not supported", "1:1"),
         (
-            "module m = import \"lib\"",
-            "`import` is not supported",
-            "1:12",
+            "import \"lib\"",
+            "cannot import \"lib\": no files can be read here",
+            "1:1",
         ),
         // A module that cannot be checked is reported once; its uses are silent.
         (
@@ -1039,4 +1043,100 @@ fn larger_programs() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Imports from an in-memory file system.
+struct MemoryLoader {
+    sources: SourceMap,
+    files: HashMap<&'static str, &'static str>,
+    loaded: HashMap<String, (FileId, Rc<Program>)>,
+}
+
+impl ImportLoader for MemoryLoader {
+    fn load(&mut self, from: Span, path: &str) -> Result<(FileId, Rc<Program>), Diagnostic> {
+        if let Some(found) = self.loaded.get(path) {
+            return Ok(found.clone());
+        }
+        let Some(text) = self.files.get(path) else {
+            return Err(
+                Diagnostic::error(format!("cannot import \"{path}\": no such file"))
+                    .with_primary(from, "this import"),
+            );
+        };
+        let file = self.sources.add(format!("{path}.fut"), *text);
+        let program = Rc::new(spec::syntax::parse_program(file, text)?);
+        self.loaded
+            .insert(path.to_string(), (file, program.clone()));
+        Ok((file, program))
+    }
+}
+
+/// Checks `main` with `files` importable; the signatures of `main`'s bindings
+/// or the rendered diagnostics with their `file:line:col`.
+fn check_with_files(
+    main: &str,
+    files: &[(&'static str, &'static str)],
+) -> Result<Vec<String>, Vec<String>> {
+    let mut loader = MemoryLoader {
+        sources: SourceMap::new(),
+        files: files.iter().copied().collect(),
+        loaded: HashMap::new(),
+    };
+    let file = loader.sources.add("main.fut", main);
+    let program = spec::syntax::parse_program(file, main).expect("test program parses");
+    let result = check_program_with_imports(&program, Some(&mut loader));
+    match result {
+        Ok(checked) => Ok(checked.bindings.iter().map(|b| b.signature()).collect()),
+        Err(diagnostics) => Err(diagnostics
+            .iter()
+            .map(|d| {
+                let span = d.primary_span().expect("located");
+                format!("{} @ {}", d.message, loader.sources.describe(span))
+            })
+            .collect()),
+    }
+}
+
+#[test]
+fn imports() {
+    let lib = ("lib", "def x = 1\ntype t = i32");
+    assert_eq!(
+        check_with_files("import \"lib\"\ndef y : t = x + 1", &[lib]),
+        Ok(vec!["y : i32".to_string()])
+    );
+    assert_eq!(
+        check_with_files("module l = import \"lib\"\ndef y = l.x", &[lib]),
+        Ok(vec!["y : i32".to_string()])
+    );
+    // Imported names are not re-exported by `import`.
+    assert_eq!(
+        check_with_files(
+            "import \"mid\"\ndef y = x",
+            &[lib, ("mid", "import \"lib\"\ndef z = x")]
+        ),
+        Err(vec!["unknown name `x` @ main.fut:2:9".to_string()])
+    );
+    // A file is checked once: its mistake is reported once.
+    assert_eq!(
+        check_with_files(
+            "import \"bad\"\nmodule b = import \"bad\"\ndef y = b.w + 1",
+            &[("bad", "def w = 1 + true")]
+        ),
+        Err(vec!["mismatched types: `bool` is not a numeric type (required by the integer literal) @ bad.fut:1:13".to_string()])
+    );
+    assert_eq!(
+        check_with_files(
+            "import \"a\"",
+            &[("a", "import \"b\""), ("b", "import \"a\"")]
+        ),
+        Err(vec![
+            "import cycle: \"a\" is already being imported @ b.fut:1:1".to_string()
+        ])
+    );
+    assert_eq!(
+        check_with_files("import \"nowhere\"\ndef y = 1", &[]),
+        Err(vec![
+            "cannot import \"nowhere\": no such file @ main.fut:1:1".to_string()
+        ])
+    );
 }

@@ -1,13 +1,20 @@
 //! `runestone compile FILE`: the optimising compiler's front end.
 //!
-//! Today it parses and type-checks (`--dump typed` prints the inferred type of
-//! every top-level binding, `main : [n]i32 -> i32`); `--timings` prints the
+//! Today it parses and type-checks, reading `import "path"` as `path.fut`
+//! next to the importing file (`--dump typed` prints the inferred type of
+//! every binding of FILE, `main : [n]i32 -> i32`); `--timings` prints the
 //! wall time of each phase on stderr. Later phases are offered as `--dump`
 //! values only once they exist.
 
 use clap::ValueEnum;
-use std::path::PathBuf;
+use optimized::typecheck::ImportLoader;
+use spec::diagnostic::Diagnostic;
+use spec::source::{FileId, SourceMap, Span};
+use spec::syntax::ast::Program;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use super::common::{read_source, report};
@@ -32,7 +39,7 @@ enum Phase {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let loaded = match read_source(&args.file) {
+    let mut loaded = match read_source(&args.file) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
@@ -48,7 +55,13 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let started = Instant::now();
-    let checked = spec::recursion::with_stack(|| optimized::typecheck::check_program(&program));
+    let mut loader = FileLoader {
+        sources: &mut loaded.sources,
+        cache: HashMap::new(),
+    };
+    let checked = spec::recursion::with_stack(|| {
+        optimized::typecheck::check_program_with_imports(&program, Some(&mut loader))
+    });
     timings.push(("typecheck", started.elapsed()));
     print_timings(args.timings, &timings);
     let checked = match checked {
@@ -72,6 +85,38 @@ pub fn run(args: Args) -> ExitCode {
         ),
     }
     ExitCode::SUCCESS
+}
+
+/// Reads `import "path"` as `path.fut` next to the importing file, adding
+/// each file once to the source map (so diagnostics in it render).
+struct FileLoader<'a> {
+    sources: &'a mut SourceMap,
+    cache: HashMap<PathBuf, (FileId, Rc<Program>)>,
+}
+
+impl ImportLoader for FileLoader<'_> {
+    fn load(&mut self, from: Span, path: &str) -> Result<(FileId, Rc<Program>), Diagnostic> {
+        let importer = Path::new(&self.sources.get(from.file).name);
+        let directory = importer.parent().unwrap_or_else(|| Path::new("."));
+        let candidate = directory.join(format!("{path}.fut"));
+        let not_found = |why: String| {
+            Diagnostic::error(format!("cannot import \"{path}\": {why}"))
+                .with_code("import")
+                .with_primary(from, format!("looked for {}", candidate.display()))
+        };
+        let canonical = candidate
+            .canonicalize()
+            .map_err(|err| not_found(err.to_string()))?;
+        if let Some(found) = self.cache.get(&canonical) {
+            return Ok(found.clone());
+        }
+        let text = std::fs::read_to_string(&canonical).map_err(|err| not_found(err.to_string()))?;
+        let file = self.sources.add(candidate.display().to_string(), text);
+        let program = spec::syntax::parse_program(file, &self.sources.get(file).text)?;
+        let loaded = (file, Rc::new(program));
+        self.cache.insert(canonical, loaded.clone());
+        Ok(loaded)
+    }
 }
 
 fn print_timings(enabled: bool, timings: &[(&str, Duration)]) {

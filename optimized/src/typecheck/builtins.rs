@@ -71,7 +71,7 @@ fn builtin_specs() -> &'static [Spec] {
 }
 
 /// The environment every program starts in: the built-in functions.
-pub(crate) fn initial_env(checker: &mut Checker) -> Env {
+pub(crate) fn initial_env(checker: &mut Checker<'_>) -> Env {
     let mut env = Env::default();
     // The signature is a constant of this crate, tested below to parse and
     // elaborate; were it ever broken, programs would see no built-ins rather
@@ -118,7 +118,7 @@ mod tests {
             Ok(ModTypeExp::Signature { specs, .. }) => specs,
             other => panic!("the built-in signature does not parse: {other:?}"),
         };
-        let mut checker = Checker::new();
+        let mut checker = Checker::new(None);
         let env = initial_env(&mut checker);
         for spec in specs {
             if let Spec::Val { name, .. } = spec {

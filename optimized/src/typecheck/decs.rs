@@ -32,7 +32,7 @@ pub(crate) struct FunctionType {
     pub(crate) result_type: Type,
 }
 
-impl Checker {
+impl Checker<'_> {
     /// Binds type parameters: sizes `[n]` as `i64` variables that are rigid
     /// sizes, types `'a` as rigid type parameters.
     pub(crate) fn bind_type_params(

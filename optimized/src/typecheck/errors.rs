@@ -20,7 +20,7 @@ pub const ORDER_ZERO_NOTE: &str =
      used as loop parameters, or passed to or returned from entry points \
      (TFP'18 §2.2); this is what lets defunctionalisation remove every function";
 
-impl Checker {
+impl Checker<'_> {
     /// A size as messages name it.
     fn describe_size(&self, size: &Size) -> String {
         match size {
@@ -221,6 +221,6 @@ impl Checker {
         ))
         .with_code("unsupported")
         .with_primary(span, "not supported yet")
-        .with_note("the optimising type checker does not cover parametric abstract types, the prelude and `import` yet")
+        .with_note("the optimising type checker does not cover parametric abstract types and the prelude yet")
     }
 }

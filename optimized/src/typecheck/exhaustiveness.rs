@@ -277,7 +277,7 @@ fn print_witness(witness: &Witness, nested: bool) -> String {
     }
 }
 
-impl Checker {
+impl Checker<'_> {
     /// Runs the postponed pattern checks of the definition just checked.
     pub(crate) fn check_pending_patterns(&mut self) -> Result<(), Diagnostic> {
         let pending = std::mem::take(&mut self.pending_pattern_checks);

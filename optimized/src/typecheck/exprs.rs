@@ -32,7 +32,7 @@ enum IndexKind {
     Slice,
 }
 
-impl Checker {
+impl Checker<'_> {
     pub(crate) fn infer(&mut self, env: &Env, expr: &Expr) -> CheckResult<Type> {
         spec::recursion::with_stack(|| self.infer_inner(env, expr))
     }

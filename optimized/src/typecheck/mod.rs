@@ -11,9 +11,9 @@
 //!
 //! The module language: structures, aliases, qualified names, `open`,
 //! `local`, `m.(e)` and functors, higher-order included (`modules`), module
-//! types with opaque ascription and matching (`signatures`); parametric
-//! abstract types and `import` are reported as unsupported, never silently
-//! accepted.
+//! types with opaque ascription and matching (`signatures`), and `import`
+//! through an [`ImportLoader`]; parametric abstract types and the prelude's
+//! numeric modules are reported as unsupported, never silently accepted.
 //!
 //! Error recovery: each declaration is checked on its own. A failing one is
 //! reported once and its name is bound to [`Type::Error`] (a module to
@@ -34,8 +34,9 @@ mod type_exps;
 pub mod unify;
 
 use spec::diagnostic::Diagnostic;
-use spec::source::Span;
+use spec::source::{FileId, Span};
 use spec::syntax::ast::{Name, Program, ValueBindKind};
+use std::rc::Rc;
 
 use crate::types::printer::TypePrinter;
 use crate::types::{RigidName, Scheme, Type};
@@ -81,11 +82,32 @@ impl CheckedBinding {
     }
 }
 
-/// Type-checks a whole program. On failure, returns every diagnostic (at most
-/// one per top-level declaration), in source order.
+/// Reads the files a program imports (`import "path"`), for the checker.
+pub trait ImportLoader {
+    /// The file `path` (as written, without `.fut`) imported by the
+    /// declaration at `from`: its id (the same for the same file, however it
+    /// is reached) and its syntax tree, or a diagnostic located at `from` (not
+    /// found) or in the file (a syntax error).
+    fn load(&mut self, from: Span, path: &str) -> Result<(FileId, Rc<Program>), Diagnostic>;
+}
+
+/// Type-checks a whole program without imports (`import` is reported). On
+/// failure, returns every diagnostic (at most one per declaration), in
+/// source order.
 pub fn check_program(program: &Program) -> Result<CheckedProgram, Vec<Diagnostic>> {
-    let mut checker = Checker::new();
+    check_program_with_imports(program, None)
+}
+
+/// Type-checks a whole program, reading its imports with `loader`. Each file
+/// is checked once, in the built-in environment, however often it is
+/// imported.
+pub fn check_program_with_imports(
+    program: &Program,
+    loader: Option<&mut dyn ImportLoader>,
+) -> Result<CheckedProgram, Vec<Diagnostic>> {
+    let mut checker = Checker::new(loader);
     let env = builtins::initial_env(&mut checker);
+    checker.initial_env = env.clone();
     let mut bindings = Vec::new();
     let mut diagnostics = Vec::new();
     let mut declarations = modules::Declarations {
@@ -103,7 +125,7 @@ pub fn check_program(program: &Program) -> Result<CheckedProgram, Vec<Diagnostic
 }
 
 /// The state of one checking run.
-pub(crate) struct Checker {
+pub(crate) struct Checker<'loader> {
     pub(crate) subst: Substitution,
     /// The let-nesting depth: variables created at a deeper level than a
     /// binding's are generalised by it.
@@ -121,13 +143,25 @@ pub(crate) struct Checker {
     /// Pattern checks postponed to the end of the current top-level
     /// definition (exhaustiveness needs the final types).
     pub(crate) pending_pattern_checks: Vec<exhaustiveness::PendingPatternCheck>,
+    /// Reads imported files, if this run may.
+    pub(crate) loader: Option<&'loader mut dyn ImportLoader>,
+    /// The built-in environment every file starts in.
+    pub(crate) initial_env: env::Env,
+    /// Imported files already checked, and the module each one denotes.
+    pub(crate) imported: std::collections::HashMap<u32, env::ModuleValue>,
+    /// Files being imported (outermost first), to report import cycles.
+    pub(crate) importing: Vec<FileId>,
 }
 
 type CheckResult<T> = Result<T, Diagnostic>;
 
-impl Checker {
-    fn new() -> Checker {
+impl<'loader> Checker<'loader> {
+    fn new(loader: Option<&'loader mut dyn ImportLoader>) -> Checker<'loader> {
         Checker {
+            loader,
+            initial_env: env::Env::default(),
+            imported: std::collections::HashMap::new(),
+            importing: Vec::new(),
             subst: Substitution::new(),
             level: 0,
             implicit_sizes: None,
@@ -139,7 +173,7 @@ impl Checker {
     }
 
     /// Runs `work` one level deeper.
-    pub(crate) fn deeper<T>(&mut self, work: impl FnOnce(&mut Checker) -> T) -> T {
+    pub(crate) fn deeper<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T {
         self.level += 1;
         let result = work(self);
         self.level -= 1;

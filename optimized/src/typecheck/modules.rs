@@ -8,7 +8,12 @@
 //! (a structure or, for higher-order functors, a functor) against the
 //! parameter's module type and instantiates the result. Not supported yet,
 //! reported with an `unsupported` diagnostic (and the module bound as
-//! [`ModuleValue::Poisoned`], so its uses stay silent): `import`.
+//! [`ModuleValue::Poisoned`], so its uses stay silent): nothing at present.
+//!
+//! `import "f"` reads `f.fut` through the run's `ImportLoader`; each file is
+//! checked once, in the built-in environment, and denotes the structure of
+//! its declarations. As a declaration it brings them into scope without
+//! re-declaring them; `module m = import "f"` binds them as a module.
 //!
 //! A structure is the [`Env`] of the bindings it declares; `open m` declares
 //! the bindings of `m` (as ICFP'18's rule for `open`), `local dec` only
@@ -52,7 +57,7 @@ impl Declarations<'_> {
     }
 }
 
-impl Checker {
+impl Checker<'_> {
     /// Checks `decs` in order, each in the scope left by the previous ones.
     pub(crate) fn check_decs(&mut self, decs: &[Dec], declarations: &mut Declarations<'_>) {
         for dec in decs {
@@ -171,10 +176,16 @@ impl Checker {
                     }
                 }
             }
-            Dec::Import { span, .. } => {
-                declarations
-                    .diagnostics
-                    .push(Checker::unsupported(*span, "`import`"));
+            Dec::Import { path, span } => {
+                // `import "f"` brings the file's bindings into scope without
+                // declaring them (as `local open (import "f")`).
+                let module = self.import_module(*span, path, declarations.diagnostics);
+                match module {
+                    ModuleValue::Structure(contents) => {
+                        declarations.scope = declarations.scope.extended_by(&contents);
+                    }
+                    ModuleValue::Functor(_) | ModuleValue::Poisoned => {}
+                }
             }
         }
     }
@@ -238,11 +249,65 @@ impl Checker {
                     diagnostics,
                 )
             }
-            ModExp::Import { span, .. } => {
-                diagnostics.push(Checker::unsupported(*span, "`import`"));
-                ModuleValue::Poisoned
-            }
+            ModExp::Import { path, span } => self.import_module(*span, path, diagnostics),
         }
+    }
+
+    /// The module an imported file denotes: the bindings it declares, checked
+    /// once (in the built-in environment) however often it is imported.
+    fn import_module(
+        &mut self,
+        span: Span,
+        path: &str,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) -> ModuleValue {
+        let Some(loader) = self.loader.as_mut() else {
+            diagnostics.push(
+                Diagnostic::error(format!(
+                    "cannot import \"{path}\": no files can be read here"
+                ))
+                .with_code("import")
+                .with_primary(span, "this import")
+                .with_note("imports are read by `runestone compile FILE`, relative to FILE"),
+            );
+            return ModuleValue::Poisoned;
+        };
+        let (file, program) = match loader.load(span, path) {
+            Ok(loaded) => loaded,
+            Err(diagnostic) => {
+                diagnostics.push(diagnostic);
+                return ModuleValue::Poisoned;
+            }
+        };
+        if let Some(module) = self.imported.get(&file.0) {
+            return module.clone();
+        }
+        if self.importing.contains(&file) {
+            diagnostics.push(
+                Diagnostic::error(format!(
+                    "import cycle: \"{path}\" is already being imported"
+                ))
+                .with_code("import")
+                .with_primary(span, "this import closes a cycle"),
+            );
+            return ModuleValue::Poisoned;
+        }
+        self.importing.push(file);
+        let saved_path = std::mem::take(&mut self.module_path);
+        // Imported files' bindings are not listed with the program's own.
+        let mut imported_bindings = Vec::new();
+        let mut declarations = Declarations {
+            scope: self.initial_env.clone(),
+            exports: Env::default(),
+            bindings: &mut imported_bindings,
+            diagnostics,
+        };
+        self.check_decs(&program.decs, &mut declarations);
+        let module = ModuleValue::Structure(Rc::new(declarations.exports));
+        self.module_path = saved_path;
+        self.importing.pop();
+        self.imported.insert(file.0, module.clone());
+        module
     }
 
     /// `params` (curried) `: result_signature = body`: a functor when there are

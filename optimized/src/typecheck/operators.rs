@@ -43,7 +43,7 @@ pub(crate) fn builtin_operator(symbol: &str) -> Option<BuiltinOperator> {
     })
 }
 
-impl Checker {
+impl Checker<'_> {
     /// A fresh variable for the operands of an overloaded operator.
     pub(crate) fn overloaded_var(&mut self, allowed: PrimSet, what: String, origin: Span) -> Type {
         self.subst.fresh_type_var(

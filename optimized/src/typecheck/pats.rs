@@ -37,7 +37,7 @@ impl PatBindings {
     }
 }
 
-impl Checker {
+impl Checker<'_> {
     /// Checks `pat` against `ty`, adding what it binds to `bindings`. `env` is
     /// the scope of type names and sizes in ascriptions.
     pub(crate) fn check_pat(

@@ -34,7 +34,7 @@ use super::{CheckResult, Checker};
 use crate::types::printer::TypePrinter;
 use crate::types::{RigidSubstitution, Scheme, Type};
 
-impl Checker {
+impl Checker<'_> {
     /// The signature a module type expression denotes.
     pub(crate) fn elaborate_mod_type(
         &mut self,

@@ -28,7 +28,7 @@ pub(crate) enum AnonymousSizes {
     Unknown,
 }
 
-impl Checker {
+impl Checker<'_> {
     pub(crate) fn elaborate_type(
         &mut self,
         env: &Env,
