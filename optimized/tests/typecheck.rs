@@ -873,6 +873,36 @@ fn structures_and_qualified_names() {
 }
 
 #[test]
+fn numeric_modules_of_the_prelude() {
+    check_accepts(&[
+        ("def x = f32.sqrt 2.0", "x : f32"),
+        ("def x = 1 i32.+ 2", "x : i32"),
+        ("def f (x: i32) = f64.i32 x", "f : i32 -> f64"),
+        ("def f (xs: []u8) = u8.maximum xs", "f : [n]u8 -> u8"),
+        ("def x = i64.highest", "x : i64"),
+        (
+            "def f (x: f32) = u32.f32 (f32.max 0.0 (f32.min 1.0 x) * 255.0)",
+            "f : f32 -> u32",
+        ),
+        ("def x = reduce (i32.+) 0 [1, 2]", "x : i32"),
+        ("def x = i32.(1 + 2 * highest)", "x : i32"),
+        (
+            "module i32 = { def (+) (a: i32) (b: i32) = a i32.+ b }\ndef x = 1 i32.+ 2",
+            "x : i32",
+        ),
+    ]);
+    check_rejects(&[
+        (
+            "def x = f32.sqrt 2i32",
+            "expected `f32`, found `i32`",
+            "1:18",
+        ),
+        ("def x = i32.sqrt 2", "unknown name `i32.sqrt`", "1:9"),
+        ("def x = 1.0 f32.// 2.0", "unknown name `f32.//`", "1:13"),
+    ]);
+}
+
+#[test]
 fn module_types_and_ascription() {
     check_accepts(&[
         ("module type N = { type t  val zero : t }\nmodule n : N with t = i32 = { type t = i32  def zero = 0i32 }\ndef z = n.zero + 1", "z : i32"),
@@ -991,8 +1021,8 @@ fn module_language_is_reported_unsupported() {
             "1:19",
         ),
         (
-            "def x = f32.sqrt 2.0",
-            "the prelude module `f32` is not supported",
+            "def x = bool.i32 1",
+            "the prelude module `bool` is not supported",
             "1:9",
         ),
         (
@@ -1139,4 +1169,92 @@ fn imports() {
             "cannot import \"nowhere\": no such file @ main.fut:1:1".to_string()
         ])
     );
+}
+
+/// Imports from disk, next to the importing file.
+struct DiskLoader {
+    sources: SourceMap,
+    loaded: HashMap<std::path::PathBuf, (FileId, Rc<Program>)>,
+}
+
+impl ImportLoader for DiskLoader {
+    fn load(&mut self, from: Span, path: &str) -> Result<(FileId, Rc<Program>), Diagnostic> {
+        let importer = std::path::PathBuf::from(&self.sources.get(from.file).name);
+        let candidate = importer
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .join(format!("{path}.fut"));
+        if let Some(found) = self.loaded.get(&candidate) {
+            return Ok(found.clone());
+        }
+        let text = std::fs::read_to_string(&candidate).map_err(|err| {
+            Diagnostic::error(format!("cannot import \"{path}\": {err}"))
+                .with_primary(from, "this import")
+        })?;
+        let file = self
+            .sources
+            .add(candidate.display().to_string(), text.as_str());
+        let program = Rc::new(spec::syntax::parse_program(file, &text)?);
+        self.loaded.insert(candidate, (file, program.clone()));
+        Ok((file, program))
+    }
+}
+
+fn fut_files(directory: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            fut_files(&path, found);
+        } else if path.extension().is_some_and(|ext| ext == "fut") {
+            found.push(path);
+        }
+    }
+}
+
+/// Every example and every data-driven test program of the repository that
+/// does not expect a compile error (`-- error:` in its test block) is a valid
+/// program: the checker must accept it.
+#[test]
+fn accepts_every_example_program() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    fut_files(&root.join("examples"), &mut files);
+    fut_files(&root.join("tests/programs"), &mut files);
+    files.sort();
+    assert!(!files.is_empty());
+    let mut failures = Vec::new();
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("readable program");
+        if text
+            .lines()
+            .any(|line| line.trim_start().starts_with("-- error:"))
+        {
+            continue;
+        }
+        let mut loader = DiskLoader {
+            sources: SourceMap::new(),
+            loaded: HashMap::new(),
+        };
+        let file = loader
+            .sources
+            .add(path.display().to_string(), text.as_str());
+        let program = match spec::syntax::parse_program(file, &text) {
+            Ok(program) => program,
+            Err(diagnostic) => {
+                failures.push(diagnostic.render(&loader.sources));
+                continue;
+            }
+        };
+        let result =
+            spec::recursion::with_stack(|| check_program_with_imports(&program, Some(&mut loader)));
+        if let Err(diagnostics) = result {
+            for diagnostic in diagnostics {
+                failures.push(diagnostic.render(&loader.sources));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

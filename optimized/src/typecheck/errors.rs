@@ -221,6 +221,6 @@ impl Checker<'_> {
         ))
         .with_code("unsupported")
         .with_primary(span, "not supported yet")
-        .with_note("the optimising type checker does not cover parametric abstract types and the prelude yet")
+        .with_note("the optimising type checker does not cover this part of the language yet")
     }
 }

@@ -12,8 +12,9 @@
 //! The module language: structures, aliases, qualified names, `open`,
 //! `local`, `m.(e)` and functors, higher-order included (`modules`), module
 //! types with opaque ascription and matching (`signatures`), and `import`
-//! through an [`ImportLoader`]; parametric abstract types and the prelude's
-//! numeric modules are reported as unsupported, never silently accepted.
+//! through an [`ImportLoader`], with the prelude's numeric modules as
+//! intrinsics (`prelude`); parametric abstract types are reported as
+//! unsupported, never silently accepted.
 //!
 //! Error recovery: each declaration is checked on its own. A failing one is
 //! reported once and its name is bound to [`Type::Error`] (a module to
@@ -29,6 +30,7 @@ mod exprs;
 mod modules;
 mod operators;
 mod pats;
+pub mod prelude;
 mod signatures;
 mod type_exps;
 pub mod unify;
@@ -105,8 +107,9 @@ pub fn check_program_with_imports(
     program: &Program,
     loader: Option<&mut dyn ImportLoader>,
 ) -> Result<CheckedProgram, Vec<Diagnostic>> {
+    let (env, first_free_rigid) = initial_environment();
     let mut checker = Checker::new(loader);
-    let env = builtins::initial_env(&mut checker);
+    checker.subst.reserve_rigids_below(first_free_rigid);
     checker.initial_env = env.clone();
     let mut bindings = Vec::new();
     let mut diagnostics = Vec::new();
@@ -122,6 +125,30 @@ pub fn check_program_with_imports(
     } else {
         Err(diagnostics)
     }
+}
+
+thread_local! {
+    /// The built-in environment, elaborated once per thread.
+    static INITIAL_ENVIRONMENT: std::cell::RefCell<Option<(env::Env, u32)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The environment every file starts in (built-in functions and the numeric
+/// modules), and the first rigid id it does not use. Its schemes contain no
+/// unification variables, so one copy serves every checking run; a run only
+/// has to number its own rigid names above it.
+fn initial_environment() -> (env::Env, u32) {
+    INITIAL_ENVIRONMENT.with(|cell| {
+        if let Some(cached) = cell.borrow().as_ref() {
+            return cached.clone();
+        }
+        let mut checker = Checker::new(None);
+        let env = builtins::initial_env(&mut checker);
+        let env = prelude::with_numeric_modules(&mut checker, env);
+        let built = (env, checker.subst.next_rigid());
+        *cell.borrow_mut() = Some(built.clone());
+        built
+    })
 }
 
 /// The state of one checking run.

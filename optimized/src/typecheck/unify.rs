@@ -148,6 +148,16 @@ impl Substitution {
         Size::Flexible(self.sizes.len() as u32 - 1)
     }
 
+    /// The next rigid id [`Substitution::fresh_rigid`] would use.
+    pub fn next_rigid(&self) -> u32 {
+        self.next_rigid + 1
+    }
+
+    /// Makes every future rigid id at least `first_free`.
+    pub fn reserve_rigids_below(&mut self, first_free: u32) {
+        self.next_rigid = self.next_rigid.max(first_free);
+    }
+
     /// A rigid name never used before.
     pub fn fresh_rigid(&mut self, name: impl Into<Name>) -> RigidName {
         self.next_rigid += 1;
