@@ -9,8 +9,8 @@
 //! Implemented so far: the semantic types ([`types`]) and the type checker
 //! ([`typecheck`]) for the core language and the module language
 //! (structures, module types, opaque ascription, functors, higher-order
-//! included, `import`, the prelude's numeric modules); parametric abstract
-//! types are reported as unsupported.
+//! included, parametric abstract types, `import`, the prelude's numeric
+//! modules).
 //!
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.

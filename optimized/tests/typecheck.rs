@@ -1013,13 +1013,48 @@ fn higher_order_modules() {
 }
 
 #[test]
+fn abstract_types_with_parameters() {
+    let container = "module type Container = { type c 'a  val single 'a : a -> c a  val get 'a : c a -> a -> a }\n";
+    let accepted = [
+        ("module Opt : Container = { type c 'a = #some a | #none  def single 'a (x: a) : c a = #some x  def get 'a (o: c a) (d: a) : a = match o case #some x -> x case #none -> d }\ndef x = Opt.get (Opt.single 3i32) 0", "x : i32"),
+        ("module Opt : Container = { type c 'a = (a, bool)  def single 'a (x: a) : c a = (x, true)  def get 'a (o: c a) (_: a) : a = o.0 }\ndef y = Opt.single true", "y : Opt.c bool"),
+        ("module type V = { type vec [n] 't  val mk [n] : [n]f32 -> vec [n] f32 }\nmodule W : V = { type vec [n] 't = [n]t  def mk [n] (xs: [n]f32) = xs }\ndef z = W.mk [1, 2]", "z : W.vec [2] f32"),
+        ("module type P = Container with c 'a = [3]a\nmodule Q : P = { type c 'a = [3]a  def single 'a (x: a) : c a = [x, x, x]  def get 'a (o: c a) (_: a) = o[0] }\ndef z : [3]i32 = Q.single 1", "z : [3]i32"),
+        ("module F (C: Container) = { def twice 'a (x: a) : C.c a = C.single x }\nmodule L = F { type c 'a = a  def single 'a (x: a) = x  def get 'a (x: a) (_: a) = x }\ndef z = L.twice 2u8", "z : u8"),
+    ];
+    let rejected = [
+        ("module Opt : Container = { type c = i32  def single (x: i32) = x  def get (x: i32) (_: i32) = x }", "type `c` takes 0 parameter(s), but the module type specifies 1", "2:14"),
+        ("module Opt : Container = { type c 'a = a  def single 'a (x: a) = x  def get 'a (x: a) (_: a) = x }\ndef z : i32 = Opt.single 1", "expected `i32`, found `Opt.c t0`", "3:15"),
+        ("module Opt : Container = { type c 'a = a  def single (x: i32) = x  def get 'a (x: a) (_: a) = x }", "value `single` has type `i32 -> i32`", "2:14"),
+        ("module type P = Container with c = i32", "other parameters than its specification", "2:17"),
+    ];
+    let accepted: Vec<(String, &str)> = accepted
+        .iter()
+        .map(|(program, signature)| (format!("{container}{program}"), *signature))
+        .collect();
+    let rejected: Vec<(String, &str, &str)> = rejected
+        .iter()
+        .map(|(program, fragment, location)| {
+            (format!("{container}{program}"), *fragment, *location)
+        })
+        .collect();
+    check_accepts(
+        &accepted
+            .iter()
+            .map(|(p, s)| (p.as_str(), *s))
+            .collect::<Vec<_>>(),
+    );
+    check_rejects(
+        &rejected
+            .iter()
+            .map(|(p, f, l)| (p.as_str(), *f, *l))
+            .collect::<Vec<_>>(),
+    );
+}
+
+#[test]
 fn module_language_is_reported_unsupported() {
     check_rejects(&[
-        (
-            "module type M = { type t 'a }",
-            "an abstract type with parameters is not supported",
-            "1:19",
-        ),
         (
             "def x = bool.i32 1",
             "the prelude module `bool` is not supported",

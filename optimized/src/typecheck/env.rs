@@ -119,6 +119,9 @@ pub struct AbstractType {
     /// Where it is declared inside the module type: module names, then the
     /// type's name (`["inner", "t"]`).
     pub path: Vec<Name>,
+    /// Its parameters (`type t 'a [n]`), by the rigid ids its specification
+    /// uses; empty for a [`Type::Param`].
+    pub params: Vec<crate::types::TypeFunctionParam>,
 }
 
 /// A module type: its abstract types and, for each specification, a binding

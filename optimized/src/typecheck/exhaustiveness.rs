@@ -137,6 +137,10 @@ fn contains_error(ty: &Type) -> bool {
         Type::Record(fields) => fields.values().any(contains_error),
         Type::Sum(constructors) => constructors.values().flatten().any(contains_error),
         Type::Arrow { from, to, .. } => contains_error(from) || contains_error(to),
+        Type::Abstract { args, .. } => args.iter().any(|arg| match arg {
+            crate::types::TypeArgument::Type(ty) => contains_error(ty),
+            crate::types::TypeArgument::Size(_) => false,
+        }),
         Type::Prim(_) | Type::Var(_) | Type::Param { .. } => false,
     }
 }

@@ -13,8 +13,7 @@
 //! `local`, `m.(e)` and functors, higher-order included (`modules`), module
 //! types with opaque ascription and matching (`signatures`), and `import`
 //! through an [`ImportLoader`], with the prelude's numeric modules as
-//! intrinsics (`prelude`); parametric abstract types are reported as
-//! unsupported, never silently accepted.
+//! intrinsics (`prelude`).
 //!
 //! Error recovery: each declaration is checked on its own. A failing one is
 //! reported once and its name is bound to [`Type::Error`] (a module to

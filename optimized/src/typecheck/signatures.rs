@@ -19,22 +19,53 @@
 //! the specification's parameter matches the functor's (contravariance) and
 //! the functor's result, so instantiated, matches the specified result.
 //!
-//! Not supported yet: abstract types with parameters (`type t 'a`).
+//! Abstract types with parameters (`type t 'a [n]`) are [`Type::Abstract`]
+//! applications; matching instantiates them by type functions (the
+//! structure's abbreviation, parameters and body).
 
 use std::rc::Rc;
 
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
-use spec::syntax::ast::{Liftedness, ModTypeExp, Name, Spec, TypeBind};
+use spec::syntax::ast::{Liftedness, ModTypeExp, Name, Spec, TypeBind, TypeParam};
 
-use super::env::{AbstractType, Env, Functor, ModuleValue, Signature, TypeBinding, ValueBinding};
+use super::env::{
+    AbbreviationParam, AbstractType, Env, Functor, ModuleValue, Signature, TypeBinding,
+    ValueBinding,
+};
 use super::modules::unknown_in;
 use super::unify::SizeMode;
 use super::{CheckResult, Checker};
 use crate::types::printer::TypePrinter;
-use crate::types::{RigidSubstitution, Scheme, Type};
+use crate::types::{
+    RigidName, RigidSubstitution, Scheme, Size, Type, TypeArgument, TypeFunction, TypeFunctionParam,
+};
 
 impl Checker<'_> {
+    /// Binds the parameters of a `with` refinement, as those of a type
+    /// abbreviation.
+    fn bind_refinement_params(
+        &mut self,
+        scope: &Env,
+        params: &[TypeParam],
+    ) -> (Env, Vec<TypeFunctionParam>) {
+        let (inner, sizes, types) = self.bind_type_params(scope, params);
+        let mut sizes = sizes.into_iter();
+        let mut types = types.into_iter();
+        let ids = params
+            .iter()
+            .filter_map(|param| match param {
+                TypeParam::Size { .. } => {
+                    sizes.next().map(|rigid| TypeFunctionParam::Size(rigid.id))
+                }
+                TypeParam::Type { .. } => types
+                    .next()
+                    .map(|(rigid, _)| TypeFunctionParam::Type(rigid.id)),
+            })
+            .collect();
+        (inner, ids)
+    }
+
     /// The signature a module type expression denotes.
     pub(crate) fn elaborate_mod_type(
         &mut self,
@@ -85,12 +116,6 @@ impl Checker<'_> {
                 span,
             } => {
                 let mut signature = self.elaborate_mod_type(scope, inner)?;
-                if !refinement.params.is_empty() {
-                    return Err(Checker::unsupported(
-                        *span,
-                        "a `with` refinement with type parameters",
-                    ));
-                }
                 let mut path = refinement.name.qualifiers.clone();
                 path.push(refinement.name.name.clone());
                 let Some(position) = signature.abstract_types.iter().position(|a| a.path == path)
@@ -106,8 +131,23 @@ impl Checker<'_> {
                     ));
                 };
                 let refined = signature.abstract_types.remove(position);
+                let (inner_scope, refinement_params) =
+                    self.bind_refinement_params(scope, &refinement.params);
+                if refinement_params.len() != refined.params.len()
+                    || refinement_params
+                        .iter()
+                        .zip(&refined.params)
+                        .any(|(a, b)| std::mem::discriminant(a) != std::mem::discriminant(b))
+                {
+                    return Err(Diagnostic::error(format!(
+                        "the refinement of `{}` has other parameters than its specification",
+                        path.join(".")
+                    ))
+                    .with_code("invalid-type")
+                    .with_primary(*span, "parameters differ"));
+                }
                 let definition = self.elaborate_type(
-                    scope,
+                    &inner_scope,
                     &refinement.definition,
                     super::type_exps::AnonymousSizes::Unknown,
                 )?;
@@ -120,7 +160,14 @@ impl Checker<'_> {
                     )?;
                 }
                 let mut substitution = RigidSubstitution::default();
-                substitution.types.insert(refined.name.id, definition);
+                bind_abstract(
+                    &mut substitution,
+                    &refined,
+                    TypeFunction {
+                        params: refinement_params,
+                        body: definition,
+                    },
+                );
                 signature.contents = signature.contents.substitute(&substitution);
                 Ok(signature)
             }
@@ -191,27 +238,63 @@ impl Checker<'_> {
                 definition: None,
                 span,
             } => {
-                if !params.is_empty() {
-                    return Err(Checker::unsupported(
-                        *span,
-                        "an abstract type with parameters",
-                    ));
-                }
+                let _ = span;
                 let rigid = self.subst.fresh_rigid(name.clone());
+                let mut abbreviation_params = Vec::new();
+                let mut function_params = Vec::new();
+                let mut args = Vec::new();
+                for param in params {
+                    match param {
+                        TypeParam::Type {
+                            name: param_name,
+                            liftedness: param_liftedness,
+                            ..
+                        } => {
+                            let param_rigid = self.subst.fresh_rigid(param_name.clone());
+                            abbreviation_params.push(AbbreviationParam::Type {
+                                name: param_rigid.clone(),
+                                liftedness: *param_liftedness,
+                            });
+                            function_params.push(TypeFunctionParam::Type(param_rigid.id));
+                            args.push(TypeArgument::Type(Type::Param {
+                                name: param_rigid,
+                                liftedness: *param_liftedness,
+                            }));
+                        }
+                        TypeParam::Size {
+                            name: param_name, ..
+                        } => {
+                            let param_rigid = self.subst.fresh_rigid(param_name.clone());
+                            abbreviation_params.push(AbbreviationParam::Size(param_rigid.clone()));
+                            function_params.push(TypeFunctionParam::Size(param_rigid.id));
+                            args.push(TypeArgument::Size(Size::Rigid(param_rigid)));
+                        }
+                    }
+                }
+                let body = if params.is_empty() {
+                    Type::Param {
+                        name: rigid.clone(),
+                        liftedness: *liftedness,
+                    }
+                } else {
+                    Type::Abstract {
+                        name: rigid.clone(),
+                        liftedness: *liftedness,
+                        args: args.into(),
+                    }
+                };
                 abstract_types.push(AbstractType {
-                    name: rigid.clone(),
+                    name: rigid,
                     liftedness: *liftedness,
                     path: vec![name.clone()],
+                    params: function_params,
                 });
                 *exports = exports.with_type(
                     name.clone(),
                     TypeBinding::Abbreviation {
                         liftedness: *liftedness,
-                        params: Rc::new(Vec::new()),
-                        body: Type::Param {
-                            name: rigid,
-                            liftedness: *liftedness,
-                        },
+                        params: Rc::new(abbreviation_params),
+                        body,
                     },
                 );
             }
@@ -260,12 +343,10 @@ impl Checker<'_> {
             .iter()
             .map(|abstract_type| {
                 let fresh = self.subst.fresh_rigid(abstract_type.name.name.clone());
-                substitution.types.insert(
-                    abstract_type.name.id,
-                    Type::Param {
-                        name: fresh.clone(),
-                        liftedness: abstract_type.liftedness,
-                    },
+                bind_abstract(
+                    &mut substitution,
+                    abstract_type,
+                    renamed(abstract_type, fresh.clone()),
                 );
                 AbstractType {
                     name: fresh,
@@ -300,15 +381,14 @@ impl Checker<'_> {
         for abstract_type in &signature.abstract_types {
             let mut qualified = self.module_path.clone();
             qualified.extend(abstract_type.path.iter().cloned());
-            naming.types.insert(
-                abstract_type.name.id,
-                Type::Param {
-                    name: crate::types::RigidName {
-                        id: abstract_type.name.id,
-                        name: qualified.join("."),
-                    },
-                    liftedness: abstract_type.liftedness,
-                },
+            let renamed_type = RigidName {
+                id: abstract_type.name.id,
+                name: qualified.join("."),
+            };
+            bind_abstract(
+                &mut naming,
+                abstract_type,
+                renamed(abstract_type, renamed_type),
             );
         }
         Ok(ModuleValue::Structure(Rc::new(
@@ -377,9 +457,9 @@ impl Checker<'_> {
     ) -> CheckResult<RigidSubstitution> {
         let mut instantiation = RigidSubstitution::default();
         for abstract_type in &signature.abstract_types {
-            let found = self.type_at_path(structure, &abstract_type.path, span)?;
+            let found = self.type_at_path(structure, abstract_type, span)?;
             if abstract_type.liftedness != Liftedness::Lifted {
-                self.subst.require_order_zero(&found).map_err(|offending| {
+                self.subst.require_order_zero(&found.body).map_err(|offending| {
                     signature_mismatch(
                         span,
                         format!(
@@ -390,23 +470,34 @@ impl Checker<'_> {
                     )
                 })?;
             }
-            instantiation.types.insert(abstract_type.name.id, found);
+            bind_abstract(&mut instantiation, abstract_type, found);
         }
         let expected = signature.contents.substitute(&instantiation);
         self.match_contents(structure, &expected, &[], span)?;
         Ok(instantiation)
     }
 
-    /// The (parameterless) type at `path` in `structure`.
-    fn type_at_path(&self, structure: &Env, path: &[Name], span: Span) -> CheckResult<Type> {
+    /// What the abstract type stands for in `structure`: the type found at
+    /// its path, with parameters of the same kinds.
+    fn type_at_path(
+        &self,
+        structure: &Env,
+        abstract_type: &AbstractType,
+        span: Span,
+    ) -> CheckResult<TypeFunction> {
+        let path = &abstract_type.path;
+        let poisoned = TypeFunction {
+            params: abstract_type.params.clone(),
+            body: Type::Error,
+        };
         let Some((type_name, modules)) = path.split_last() else {
-            return Ok(Type::Error);
+            return Ok(poisoned);
         };
         let mut current = Rc::new(structure.clone());
         for module in modules {
             let next = match current.modules.get(module) {
                 Some(ModuleValue::Structure(contents)) => contents.clone(),
-                Some(ModuleValue::Poisoned) => return Ok(Type::Error),
+                Some(ModuleValue::Poisoned) => return Ok(poisoned),
                 Some(ModuleValue::Functor(_)) | None => {
                     return Err(signature_mismatch(
                         span,
@@ -418,26 +509,45 @@ impl Checker<'_> {
             };
             current = next;
         }
-        match current.types.get(type_name) {
-            Some(TypeBinding::Abbreviation { params, body, .. }) if params.is_empty() => {
-                Ok(body.clone())
+        let (params, body) = match current.types.get(type_name) {
+            Some(TypeBinding::Abbreviation { params, body, .. }) => (
+                params
+                    .iter()
+                    .map(|param| match param {
+                        AbbreviationParam::Type { name, .. } => TypeFunctionParam::Type(name.id),
+                        AbbreviationParam::Size(name) => TypeFunctionParam::Size(name.id),
+                    })
+                    .collect::<Vec<_>>(),
+                body.clone(),
+            ),
+            Some(TypeBinding::Parameter(ty)) => (Vec::new(), ty.clone()),
+            None => {
+                return Err(signature_mismatch(
+                    span,
+                    format!(
+                        "the module lacks the type `{}` that the module type specifies",
+                        path.join(".")
+                    ),
+                ))
             }
-            Some(TypeBinding::Parameter(ty)) => Ok(ty.clone()),
-            Some(TypeBinding::Abbreviation { .. }) => Err(signature_mismatch(
+        };
+        let same_kinds = params.len() == abstract_type.params.len()
+            && params
+                .iter()
+                .zip(&abstract_type.params)
+                .all(|(a, b)| std::mem::discriminant(a) == std::mem::discriminant(b));
+        if !same_kinds {
+            return Err(signature_mismatch(
                 span,
                 format!(
-                    "type `{}` has parameters, but the module type specifies it without",
-                    path.join(".")
+                    "type `{}` takes {} parameter(s), but the module type specifies {}",
+                    path.join("."),
+                    params.len(),
+                    abstract_type.params.len()
                 ),
-            )),
-            None => Err(signature_mismatch(
-                span,
-                format!(
-                    "the module lacks the type `{}` that the module type specifies",
-                    path.join(".")
-                ),
-            )),
+            ));
         }
+        Ok(TypeFunction { params, body })
     }
 
     /// Checks `structure` against the specifications `expected` (abstract
@@ -629,6 +739,61 @@ impl Checker<'_> {
             ));
         }
         Ok(())
+    }
+}
+
+/// Records in `substitution` that `abstract_type` stands for `function`
+/// (its body alone when it has no parameters).
+fn bind_abstract(
+    substitution: &mut RigidSubstitution,
+    abstract_type: &AbstractType,
+    function: TypeFunction,
+) {
+    if abstract_type.params.is_empty() {
+        substitution
+            .types
+            .insert(abstract_type.name.id, function.body);
+    } else {
+        substitution
+            .type_functions
+            .insert(abstract_type.name.id, function);
+    }
+}
+
+/// The abstract type itself under another rigid name (`fresh`), as a type
+/// function of its parameters.
+fn renamed(abstract_type: &AbstractType, fresh: RigidName) -> TypeFunction {
+    let body = if abstract_type.params.is_empty() {
+        Type::Param {
+            name: fresh,
+            liftedness: abstract_type.liftedness,
+        }
+    } else {
+        Type::Abstract {
+            name: fresh,
+            liftedness: abstract_type.liftedness,
+            args: abstract_type
+                .params
+                .iter()
+                .map(|param| match param {
+                    TypeFunctionParam::Type(id) => TypeArgument::Type(Type::Param {
+                        name: RigidName {
+                            id: *id,
+                            name: String::new(),
+                        },
+                        liftedness: Liftedness::Lifted,
+                    }),
+                    TypeFunctionParam::Size(id) => TypeArgument::Size(Size::Rigid(RigidName {
+                        id: *id,
+                        name: String::new(),
+                    })),
+                })
+                .collect(),
+        }
+    };
+    TypeFunction {
+        params: abstract_type.params.clone(),
+        body,
     }
 }
 

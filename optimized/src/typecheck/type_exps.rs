@@ -336,6 +336,14 @@ impl Checker<'_> {
                 self.require_order_zero_array_elements(span, from)?;
                 self.require_order_zero_array_elements(span, to)
             }
+            Type::Abstract { args, .. } => {
+                for arg in args.iter() {
+                    if let crate::types::TypeArgument::Type(ty) = arg {
+                        self.require_order_zero_array_elements(span, ty)?;
+                    }
+                }
+                Ok(())
+            }
             Type::Prim(_) | Type::Var(_) | Type::Param { .. } | Type::Error => Ok(()),
         })
     }

@@ -19,7 +19,8 @@ use spec::source::Span;
 use spec::syntax::ast::{Liftedness, Name};
 
 use crate::types::{
-    FieldName, PrimSet, PrimType, RigidName, RigidSubstitution, Size, SizeVarId, Type, TypeVarId,
+    FieldName, PrimSet, PrimType, RigidName, RigidSubstitution, Size, SizeVarId, Type,
+    TypeArgument, TypeVarId,
 };
 
 /// What an unbound type variable must satisfy beyond its liftedness.
@@ -243,6 +244,21 @@ impl Substitution {
                 from: Rc::new(self.resolve_deep(&from)),
                 to: Rc::new(self.resolve_deep(&to)),
             },
+            Type::Abstract {
+                name,
+                liftedness,
+                args,
+            } => Type::Abstract {
+                name,
+                liftedness,
+                args: args
+                    .iter()
+                    .map(|arg| match arg {
+                        TypeArgument::Type(ty) => TypeArgument::Type(self.resolve_deep(ty)),
+                        TypeArgument::Size(size) => TypeArgument::Size(self.resolve_size(size)),
+                    })
+                    .collect(),
+            },
             other => other,
         })
     }
@@ -302,6 +318,21 @@ impl Substitution {
                 param,
                 from: Rc::new(self.resolve_for_display(&from)),
                 to: Rc::new(self.resolve_for_display(&to)),
+            },
+            Type::Abstract {
+                name,
+                liftedness,
+                args,
+            } => Type::Abstract {
+                name,
+                liftedness,
+                args: args
+                    .iter()
+                    .map(|arg| match arg {
+                        TypeArgument::Type(ty) => TypeArgument::Type(self.resolve_for_display(ty)),
+                        TypeArgument::Size(size) => TypeArgument::Size(self.resolve_size(size)),
+                    })
+                    .collect(),
             },
             other => other,
         })
@@ -408,6 +439,36 @@ impl Substitution {
                     ),
                 };
                 self.unify(&expected_to, &actual_to, mode)
+            }
+            (
+                Type::Abstract {
+                    name: expected_name,
+                    args: expected_args,
+                    ..
+                },
+                Type::Abstract {
+                    name: actual_name,
+                    args: actual_args,
+                    ..
+                },
+            ) if expected_name.id == actual_name.id && expected_args.len() == actual_args.len() => {
+                for (e, a) in expected_args.iter().zip(actual_args.iter()) {
+                    match (e, a) {
+                        (TypeArgument::Type(e), TypeArgument::Type(a)) => self.unify(e, a, mode)?,
+                        (TypeArgument::Size(e), TypeArgument::Size(a)) => {
+                            if mode == SizeMode::Check {
+                                self.unify_sizes(e, a)?;
+                            }
+                        }
+                        _ => {
+                            return Err(UnifyError::Mismatch {
+                                expected: expected.clone(),
+                                actual: actual.clone(),
+                            })
+                        }
+                    }
+                }
+                Ok(())
             }
             _ => Err(UnifyError::Mismatch { expected, actual }),
         }
@@ -694,6 +755,15 @@ impl Substitution {
                 self.occurs_and_levels(id, level, &from)?;
                 self.occurs_and_levels(id, level, &to)
             }
+            Type::Abstract { args, .. } => {
+                for arg in args.iter() {
+                    match arg {
+                        TypeArgument::Type(ty) => self.occurs_and_levels(id, level, ty)?,
+                        TypeArgument::Size(size) => self.lower_size_level(size, level),
+                    }
+                }
+                Ok(())
+            }
             Type::Prim(_) | Type::Param { .. } | Type::Error => Ok(()),
         })
     }
@@ -740,6 +810,18 @@ impl Substitution {
             Type::Sum(constructors) => {
                 for ty in constructors.values().flatten() {
                     self.require_order_zero(ty)?;
+                }
+                Ok(())
+            }
+            Type::Abstract {
+                liftedness: Liftedness::Lifted,
+                ..
+            } => Err(self.resolve_deep(ty)),
+            Type::Abstract { args, .. } => {
+                for arg in args.iter() {
+                    if let TypeArgument::Type(ty) = arg {
+                        self.require_order_zero(ty)?;
+                    }
                 }
                 Ok(())
             }

@@ -279,8 +279,37 @@ pub enum Type {
         from: Rc<Type>,
         to: Rc<Type>,
     },
+    /// An abstract type with parameters, applied: `t i32 [n]` where a module
+    /// type specifies `type t 'a [n]`. (Abstract types without parameters are
+    /// [`Type::Param`]s.)
+    Abstract {
+        name: RigidName,
+        liftedness: Liftedness,
+        args: Rc<[TypeArgument]>,
+    },
     /// The type of an expression already reported as ill-typed.
     Error,
+}
+
+/// An argument of an applied abstract type.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeArgument {
+    Type(Type),
+    Size(Size),
+}
+
+/// A parameter of a [`TypeFunction`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TypeFunctionParam {
+    Type(u32),
+    Size(u32),
+}
+
+/// What an abstract type with parameters stands for: `\params -> body`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeFunction {
+    pub params: Vec<TypeFunctionParam>,
+    pub body: Type,
 }
 
 impl Type {
@@ -359,11 +388,13 @@ impl Scheme {
 pub struct RigidSubstitution {
     pub types: std::collections::HashMap<u32, Type>,
     pub sizes: std::collections::HashMap<u32, Size>,
+    /// Abstract types with parameters, by their rigid id.
+    pub type_functions: std::collections::HashMap<u32, TypeFunction>,
 }
 
 impl RigidSubstitution {
     pub fn is_empty(&self) -> bool {
-        self.types.is_empty() && self.sizes.is_empty()
+        self.types.is_empty() && self.sizes.is_empty() && self.type_functions.is_empty()
     }
 
     /// `ty` with the rigid names of this substitution replaced. `ty` should be
@@ -404,6 +435,41 @@ impl RigidSubstitution {
                 from: Rc::new(self.apply(from)),
                 to: Rc::new(self.apply(to)),
             },
+            Type::Abstract {
+                name,
+                liftedness,
+                args,
+            } => {
+                let args: Vec<TypeArgument> = args
+                    .iter()
+                    .map(|arg| match arg {
+                        TypeArgument::Type(ty) => TypeArgument::Type(self.apply(ty)),
+                        TypeArgument::Size(size) => TypeArgument::Size(self.apply_size(size)),
+                    })
+                    .collect();
+                match self.type_functions.get(&name.id) {
+                    Some(function) => {
+                        let mut inner = RigidSubstitution::default();
+                        for (param, arg) in function.params.iter().zip(&args) {
+                            match (param, arg) {
+                                (TypeFunctionParam::Type(id), TypeArgument::Type(ty)) => {
+                                    inner.types.insert(*id, ty.clone());
+                                }
+                                (TypeFunctionParam::Size(id), TypeArgument::Size(size)) => {
+                                    inner.sizes.insert(*id, size.clone());
+                                }
+                                _ => {}
+                            }
+                        }
+                        inner.apply(&function.body)
+                    }
+                    None => Type::Abstract {
+                        name: name.clone(),
+                        liftedness: *liftedness,
+                        args: args.into(),
+                    },
+                }
+            }
             Type::Prim(_) | Type::Var(_) | Type::Error => ty.clone(),
         })
     }
@@ -436,6 +502,14 @@ pub fn for_each_size(ty: &Type, visit: &mut dyn FnMut(&Size)) {
             for_each_size(from, visit);
             for_each_size(to, visit);
         }
+        Type::Abstract { args, .. } => {
+            for arg in args.iter() {
+                match arg {
+                    TypeArgument::Type(ty) => for_each_size(ty, visit),
+                    TypeArgument::Size(size) => visit(size),
+                }
+            }
+        }
         Type::Prim(_) | Type::Var(_) | Type::Param { .. } | Type::Error => {}
     })
 }
@@ -452,6 +526,13 @@ pub fn for_each_leaf(ty: &Type, visit: &mut dyn FnMut(&Type)) {
         Type::Arrow { from, to, .. } => {
             for_each_leaf(from, visit);
             for_each_leaf(to, visit);
+        }
+        Type::Abstract { args, .. } => {
+            for arg in args.iter() {
+                if let TypeArgument::Type(ty) = arg {
+                    for_each_leaf(ty, visit);
+                }
+            }
         }
         Type::Var(_) | Type::Param { .. } => visit(ty),
         Type::Prim(_) | Type::Error => {}
@@ -481,6 +562,21 @@ pub fn forget_sizes(ty: &Type) -> Type {
             param: param.clone(),
             from: Rc::new(forget_sizes(from)),
             to: Rc::new(forget_sizes(to)),
+        },
+        Type::Abstract {
+            name,
+            liftedness,
+            args,
+        } => Type::Abstract {
+            name: name.clone(),
+            liftedness: *liftedness,
+            args: args
+                .iter()
+                .map(|arg| match arg {
+                    TypeArgument::Type(ty) => TypeArgument::Type(forget_sizes(ty)),
+                    TypeArgument::Size(_) => TypeArgument::Size(Size::Unknown),
+                })
+                .collect(),
         },
         Type::Prim(_) | Type::Var(_) | Type::Param { .. } | Type::Error => ty.clone(),
     })

@@ -62,6 +62,23 @@ impl TypePrinter {
                 out.push_str(&name);
             }
             Type::Param { name, .. } => out.push_str(&name.name),
+            Type::Abstract { name, args, .. } => {
+                let parenthesise = position == Position::Atom && !args.is_empty();
+                if parenthesise {
+                    out.push('(');
+                }
+                out.push_str(&name.name);
+                for arg in args.iter() {
+                    out.push(' ');
+                    match arg {
+                        super::TypeArgument::Type(ty) => self.write(out, ty, Position::Atom),
+                        super::TypeArgument::Size(size) => write_size(out, size),
+                    }
+                }
+                if parenthesise {
+                    out.push(')');
+                }
+            }
             Type::Error => out.push_str("<error>"),
             Type::Array { size, element } => {
                 let parenthesise = position == Position::Atom;
