@@ -174,6 +174,10 @@ pub struct Env {
     pub types: HashMap<Name, TypeBinding>,
     pub modules: HashMap<Name, ModuleValue>,
     pub module_types: HashMap<Name, Rc<Signature>>,
+    /// A module that could not be checked was opened (or imported) into this
+    /// scope: names not found may have come from it, so looking them up gives
+    /// [`Type::Error`] silently instead of an "unknown name" cascade.
+    pub opened_poisoned_module: bool,
 }
 
 impl ModuleValue {
@@ -228,6 +232,15 @@ impl Env {
             types: other.types.clone().union(self.types.clone()),
             modules: other.modules.clone().union(self.modules.clone()),
             module_types: other.module_types.clone().union(self.module_types.clone()),
+            opened_poisoned_module: self.opened_poisoned_module || other.opened_poisoned_module,
+        }
+    }
+
+    /// `self`, where names not found are silently of type [`Type::Error`].
+    pub fn after_opening_poisoned_module(&self) -> Env {
+        Env {
+            opened_poisoned_module: true,
+            ..self.clone()
         }
     }
 
@@ -237,6 +250,7 @@ impl Env {
             return self.clone();
         }
         Env {
+            opened_poisoned_module: self.opened_poisoned_module,
             values: self
                 .values
                 .iter()

@@ -536,6 +536,7 @@ impl Checker<'_> {
                     let scheme = scheme.clone();
                     Ok(self.instantiate(&scheme, name.span))
                 }
+                None if contents.opened_poisoned_module => Ok(Type::Error),
                 None => Err(unknown_in(&name.qualifiers, &name.name, "name", name.span)),
             };
         }
@@ -545,6 +546,7 @@ impl Checker<'_> {
                 let scheme = scheme.clone();
                 Ok(self.instantiate(&scheme, name.span))
             }
+            None if env.opened_poisoned_module => Ok(Type::Error),
             None => {
                 let mut diagnostic = Diagnostic::error(format!("unknown name `{}`", name.name))
                     .with_code("unknown-name")
@@ -826,6 +828,7 @@ impl Checker<'_> {
             (BinOp::Symbol(_), Some(builtin)) => {
                 Ok(self.builtin_operator_type(builtin, &name.name, span))
             }
+            _ if env.opened_poisoned_module => Ok(Type::Error),
             _ => Err(
                 Diagnostic::error(format!("unknown operator `{}`", name.name))
                     .with_code("unknown-name")

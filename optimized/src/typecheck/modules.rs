@@ -171,8 +171,10 @@ impl Checker<'_> {
                         );
                     }
                     ModuleValue::Poisoned => {
-                        // The names it would have brought are unknown: later
-                        // uses of them may be reported as unknown names.
+                        // The names it would have brought are unknown: from
+                        // now on, names not found are silently erroneous.
+                        declarations.scope = declarations.scope.after_opening_poisoned_module();
+                        declarations.exports = declarations.exports.after_opening_poisoned_module();
                     }
                 }
             }
@@ -184,7 +186,10 @@ impl Checker<'_> {
                     ModuleValue::Structure(contents) => {
                         declarations.scope = declarations.scope.extended_by(&contents);
                     }
-                    ModuleValue::Functor(_) | ModuleValue::Poisoned => {}
+                    ModuleValue::Poisoned => {
+                        declarations.scope = declarations.scope.after_opening_poisoned_module();
+                    }
+                    ModuleValue::Functor(_) => {}
                 }
             }
         }
@@ -428,6 +433,9 @@ impl Checker<'_> {
         };
         match contents.modules.get(&name.name) {
             Some(module) => Ok(module.clone()),
+            None if name.qualifiers.is_empty() && scope.opened_poisoned_module => {
+                Ok(ModuleValue::Poisoned)
+            }
             None => Err(unknown_in(
                 &name.qualifiers,
                 &name.name,
@@ -465,6 +473,7 @@ impl Checker<'_> {
                     )
                     .with_note("the numeric modules of the prelude (`i32`, `f32`, ...) are not available yet"))
                 }
+                None if depth == 0 && scope.opened_poisoned_module => return Ok(None),
                 None => return Err(unknown_in(&path[..depth], name, "module", span)),
             };
             current = next;

@@ -233,6 +233,7 @@ impl Checker<'_> {
             };
             match contents.types.get(&name.name) {
                 Some(binding) => Some(binding.clone()),
+                None if contents.opened_poisoned_module => return Ok(Type::Error),
                 None => return Err(unknown_in(&name.qualifiers, &name.name, "type", name.span)),
             }
         };
@@ -241,6 +242,7 @@ impl Checker<'_> {
             Some(TypeBinding::Abbreviation { params, body, .. }) => (params, body),
             None => match PrimType::from_name(&name.name) {
                 Some(prim) => (Rc::new(Vec::new()), Type::Prim(prim)),
+                None if env.opened_poisoned_module => return Ok(Type::Error),
                 None => {
                     return Err(Diagnostic::error(format!("unknown type `{}`", name.name))
                         .with_code("unknown-name")
