@@ -764,8 +764,16 @@ fn type_abbreviations_and_ascriptions() {
 fn one_error_per_mistake_and_recovery() {
     // A broken definition is reported once; its later uses are silent.
     check_rejects(&[
-        ("open nowhere\ndef x = y + 1\ndef z : t = q.w", "unknown module `nowhere`", "1:6"),
-        ("module m = { open nowhere  def a = b }\ndef x = m.c", "unknown module `nowhere`", "1:19"),
+        (
+            "open nowhere\ndef x = y + 1\ndef z : t = q.w",
+            "unknown module `nowhere`",
+            "1:6",
+        ),
+        (
+            "module m = { open nowhere  def a = b }\ndef x = m.c",
+            "unknown module `nowhere`",
+            "1:19",
+        ),
         ("import \"lib\"\ndef x : t = y", "cannot import", "1:1"),
         (
             "def bad = 1 + true\ndef ok = bad + 1\ndef ok2 = bad.x.y 3",
@@ -1106,7 +1114,7 @@ fn larger_programs() {
                 .expect("first line `-- accept: signature` or `-- reject: fragment @ line:col`");
             Expectation::Accept(signature.to_string())
         };
-        if let Err(why) = run_row(&text, &expectation) {
+        if let Err(why) = run_row(&text, &expectation).and_then(|()| mutations_never_panic(&text)) {
             failures.push(format!("--- {}\n{why}", path.display()));
         }
     }
