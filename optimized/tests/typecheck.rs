@@ -953,7 +953,7 @@ fn functors() {
         ("module type Monoid2 = Monoid with t = f32\nmodule G (X: Monoid2) = { def z = X.op X.ne 1.5 }\nmodule H = G { type t = f32  def ne = 0f32  def op (a: f32) (b: f32) = a * b }\ndef z = H.z", "z : f32"),
     ];
     let rejected = [
-        ("module Sum (M: Monoid) = { def bad (x: M.t) : i32 = x }", "expected `i32`, found `t`", "3:53"),
+        ("module Sum (M: Monoid) = { def bad (x: M.t) : i32 = x }", "expected `i32`, found `M.t`", "3:53"),
         ("module Sum (M: Monoid) = { def s = M.ne }\nmodule S = Sum { def ne = 0i32 }", "lacks the type `t`", "4:16"),
         ("module Sum (M: Monoid) = { def s = M.ne }\nmodule S = Sum { type t = bool  def ne = 1i32  def op (a: bool) (b: bool) = a }", "value `ne` has type `i32`, but the module type specifies `bool`", "4:16"),
         ("module S = I I", "not a functor", "3:12"),

@@ -26,7 +26,7 @@ use spec::source::Span;
 use spec::syntax::ast::{Dec, Liftedness, ModExp, ModParam, ModTypeExp, Name, QualName, TypeParam};
 
 use super::env::{AbbreviationParam, Env, Functor, ModuleValue, TypeBinding, ValueBinding};
-use super::signatures::poisoned_signature;
+use super::signatures::{named_after, poisoned_signature};
 use super::{CheckResult, CheckedBinding, Checker};
 use crate::types::{RigidName, Scheme, Type};
 
@@ -340,6 +340,8 @@ impl Checker<'_> {
                 poisoned_signature()
             }
         };
+        // Inside the body, the parameter's abstract types read `X.t`.
+        let signature = named_after(&signature, std::slice::from_ref(&first.name));
         let parameter = signature.as_module();
         let inner = scope.with_module(first.name.clone(), parameter);
         let result = self.eval_functor(&inner, rest, result_signature, body, bindings, diagnostics);

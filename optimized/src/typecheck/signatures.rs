@@ -377,23 +377,9 @@ impl Checker<'_> {
         }
         // The abstract types now belong to the module being defined: name them
         // after it in messages (`o.t`), keeping their identities.
-        let mut naming = RigidSubstitution::default();
-        for abstract_type in &signature.abstract_types {
-            let mut qualified = self.module_path.clone();
-            qualified.extend(abstract_type.path.iter().cloned());
-            let renamed_type = RigidName {
-                id: abstract_type.name.id,
-                name: qualified.join("."),
-            };
-            bind_abstract(
-                &mut naming,
-                abstract_type,
-                renamed(abstract_type, renamed_type),
-            );
-        }
-        Ok(ModuleValue::Structure(Rc::new(
-            signature.contents.substitute(&naming),
-        )))
+        let prefix = self.module_path.clone();
+        let named = named_after(&signature, &prefix);
+        Ok(ModuleValue::Structure(Rc::new(named.contents)))
     }
 
     /// Matches a module (structure or functor) against a module type;
@@ -739,6 +725,34 @@ impl Checker<'_> {
             ));
         }
         Ok(())
+    }
+}
+
+/// `signature` with its abstract types shown as `prefix.path` in messages
+/// (their identities unchanged).
+pub(crate) fn named_after(signature: &Signature, prefix: &[Name]) -> Signature {
+    let mut naming = RigidSubstitution::default();
+    let mut abstract_types = Vec::with_capacity(signature.abstract_types.len());
+    for abstract_type in &signature.abstract_types {
+        let mut qualified = prefix.to_vec();
+        qualified.extend(abstract_type.path.iter().cloned());
+        let renamed_type = RigidName {
+            id: abstract_type.name.id,
+            name: qualified.join("."),
+        };
+        bind_abstract(
+            &mut naming,
+            abstract_type,
+            renamed(abstract_type, renamed_type.clone()),
+        );
+        abstract_types.push(AbstractType {
+            name: renamed_type,
+            ..abstract_type.clone()
+        });
+    }
+    Signature {
+        abstract_types,
+        ..signature.substitute(&naming)
     }
 }
 
