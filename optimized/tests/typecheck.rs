@@ -393,6 +393,16 @@ fn arrays_sizes_and_indexing() {
         ("def x = zip [1, 2] [3, 4, 5]", "sizes do not match", "1:20"),
         ("def f (xs: [k]i32) = xs", "unknown size `k`", "1:13"),
         (
+            "def f [n] (x: i32) : [n]i32 = replicate n x",
+            "size parameter `[n]` is not used",
+            "1:7",
+        ),
+        (
+            "def g (x: i32) = let f [m] (y: i32) = y in f x",
+            "size parameter `[m]` is not used",
+            "1:24",
+        ),
+        (
             "def f (b: bool) (xs: [b]i32) = xs",
             "must be an `i64`",
             "1:23",

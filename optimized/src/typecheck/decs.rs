@@ -211,6 +211,29 @@ impl Checker<'_> {
                 body,
                 AnonymousSizes::ImplicitParameter,
             )?;
+            // A size parameter is known at a call only through the shape of an
+            // argument, so it must appear in a parameter's type (as Futhark
+            // requires).
+            let mut used = HashSet::new();
+            for param_type in &function.param_types {
+                used.extend(rigid_size_ids(&checker.resolve_deep(param_type)));
+            }
+            let declared_sizes = type_params.iter().filter_map(|param| match param {
+                TypeParam::Size { name, span } => Some((name, *span)),
+                TypeParam::Type { .. } => None,
+            });
+            for ((name, span), rigid) in declared_sizes.zip(&sizes) {
+                if !used.contains(&rigid.id) {
+                    return Err(Diagnostic::error(format!(
+                        "size parameter `[{name}]` is not used in the type of any parameter"
+                    ))
+                    .with_code("invalid-size")
+                    .with_primary(span, "unused size parameter")
+                    .with_note(
+                        "a size parameter is bound from the shape of an argument: use it in a parameter's type, e.g. `(xs: [n]i32)`",
+                    ));
+                }
+            }
             let mut all_sizes = sizes;
             all_sizes.append(&mut function.size_params);
             function.size_params = all_sizes;
