@@ -2,9 +2,11 @@
 //! judgments (ICFP'18 module calculus, TFP'18 core and defunctionalisation,
 //! Leshchinskiy's λP → λC → λA). It is the oracle of the differential tests.
 //!
-//! Nothing is implemented yet: the judgments arrive with the reference issues
-//! (modules, core, nested). Until then this crate exposes no API, and the CLI
-//! commands that need it (`check`, `run --backend reference`, `defunc`) say so and
-//! exit with status 2.
+//! - [`modules`]: ICFP'18 §4–§8, the module calculus over a pluggable core language;
+//! - [`nested`]: Leshchinskiy's λP → λC → λA (closure conversion, flattening,
+//!   small-step semantics, the thesis' theorems as checks);
+//! - [`coverage`]: which rules fired, for the tidy tests and the campaigns.
 
 pub mod coverage;
+pub mod modules;
+pub mod nested;

@@ -8,6 +8,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod check;
 mod common;
 mod compile;
 mod fuzz;
@@ -41,8 +42,8 @@ enum Command {
     /// `--dump typed` prints the type of every top-level binding).
     Compile(compile::Args),
     /// Run the reference on a program: elaborate, interpret statically, check
-    /// Proposition 6.1 (not implemented yet).
-    Check(not_yet::Args),
+    /// Proposition 6.1.
+    Check(check::Args),
     /// Run an entry point on values read from stdin (not implemented yet).
     Run(not_yet::Args),
     /// Run the `-- ==` test cases of programs (not implemented yet).
@@ -61,11 +62,7 @@ pub fn main() -> ExitCode {
         Command::Nested(args) => nested::run(args),
         Command::Fuzz(args) => fuzz::run(args),
         Command::Compile(args) => compile::run(args),
-        Command::Check(args) => not_yet::run(
-            "check",
-            "elaborate FILE with the ICFP'18 rules, interpret it statically, and check Proposition 6.1",
-            args,
-        ),
+        Command::Check(args) => check::run(args),
         Command::Run(args) => not_yet::run(
             "run",
             "run an entry point of FILE on values read from stdin and print the result",

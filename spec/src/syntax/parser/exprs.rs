@@ -411,9 +411,13 @@ impl Parser {
     }
 
     fn record_field(&mut self) -> PResult<(Name, Expr)> {
+        let numeral = matches!(self.peek(), TokenKind::Int { .. });
         let (name, name_span) = self.field_name("a field name")?;
         if self.eat(&TokenKind::Equals) {
             Ok((name, self.expr()?))
+        } else if numeral {
+            // Only a name may stand alone (`{x}` is `{x = x}`).
+            Err(self.expected("`=` after a numeric field name"))
         } else {
             let var = Expr::Var(QualName::unqualified(name.clone(), name_span));
             Ok((name, var))
