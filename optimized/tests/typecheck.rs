@@ -1208,7 +1208,7 @@ fn imports() {
             "import \"bad\"\nmodule b = import \"bad\"\ndef y = b.w + 1",
             &[("bad", "def w = 1 + true")]
         ),
-        Err(vec!["mismatched types: `bool` is not a numeric type (required by the integer literal) @ bad.fut:1:13".to_string()])
+        Err(vec!["mismatched types: `bool` is not a numeric type (required by the operands of `+`) @ bad.fut:1:13".to_string()])
     );
     assert_eq!(
         check_with_files(

@@ -637,12 +637,14 @@ impl Substitution {
                         second: (what_b, allowed_b, var_b.origin),
                     });
                 }
+                // The expected side (usually the operator or the context)
+                // names the requirement in later messages.
                 (
                     Constraint::Overloaded {
                         allowed,
-                        what: what_b,
+                        what: what_a,
                     },
-                    var_b.origin,
+                    var_a.origin,
                 )
             }
             (Constraint::HasFields(mut fields_a), Constraint::HasFields(fields_b)) => {
