@@ -116,7 +116,7 @@ impl Checker<'_> {
                 .with_code("type-mismatch")
                 .with_primary(span, format!("{context}: found `{actual_text}`"));
                 if origin.file == span.file && !origin.same_location(&span) {
-                    diagnostic = diagnostic.with_secondary(origin, format!("{what} is here"));
+                    diagnostic = diagnostic.with_secondary(origin, what.clone());
                 }
                 diagnostic
             }
@@ -133,7 +133,7 @@ impl Checker<'_> {
                 .with_primary(span, format!("{context}: no type is both"));
                 for (origin, what) in [(first_origin, first_what), (second_origin, second_what)] {
                     if origin.file == span.file && !origin.same_location(&span) {
-                        diagnostic = diagnostic.with_secondary(origin, format!("{what} is here"));
+                        diagnostic = diagnostic.with_secondary(origin, what.clone());
                     }
                 }
                 diagnostic
