@@ -1,7 +1,19 @@
-//! The optimising compiler: inference with diagnostics, memoised static
-//! interpretation, monomorphisation, defunctionalisation, a typed first-order SOAC
-//! IR with its passes, and the parallel CPU backend.
+//! The optimising compiler of runestone's Futhark subset.
 //!
-//! Nothing is implemented yet (the optimising-compiler issue). It never calls into
-//! `reference/`: the two implementations stay independent so that the differential
-//! tests mean something.
+//! Planned pipeline (ARCHITECTURE-notes.md): parse (`spec`) → **type check**
+//! (inference with diagnostics) → static interpretation of modules with
+//! memoised functor application → monomorphisation → defunctionalisation
+//! (lambda lifting, dynamic functions) → typed first-order SOAC IR, re-checked
+//! after every pass → simplify, inline, fusion, hoisting → CPU backend (rayon).
+//!
+//! Implemented so far: the semantic types ([`types`]) and the type checker
+//! ([`typecheck`]) for the core language and the module language
+//! (structures, module types, opaque ascription, functors, higher-order
+//! included, parametric abstract types, `import`, the prelude's numeric
+//! modules).
+//!
+//! It never calls into `reference/`: the two implementations stay independent
+//! so that the differential tests mean something.
+
+pub mod typecheck;
+pub mod types;

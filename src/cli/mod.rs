@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 mod check;
 mod common;
+mod compile;
 mod fuzz;
 mod nested;
 mod not_yet;
@@ -37,6 +38,9 @@ enum Command {
     Nested(nested::Args),
     /// Run a differential-testing or theorem-checking campaign.
     Fuzz(fuzz::Args),
+    /// Compile a program with the optimising compiler (today: parse and type-check;
+    /// `--dump typed` prints the type of every top-level binding).
+    Compile(compile::Args),
     /// Run the reference on a program: elaborate, interpret statically, check
     /// Proposition 6.1.
     Check(check::Args),
@@ -57,6 +61,7 @@ pub fn main() -> ExitCode {
         Command::Values(args) => values::run(args),
         Command::Nested(args) => nested::run(args),
         Command::Fuzz(args) => fuzz::run(args),
+        Command::Compile(args) => compile::run(args),
         Command::Check(args) => check::run(args),
         Command::Run(args) => not_yet::run(
             "run",

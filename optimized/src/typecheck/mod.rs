@@ -1,0 +1,212 @@
+//! Type inference for the core language, with diagnostics.
+//!
+//! Hindley–Milner with levels (`unify`), extended as Futhark is: overloaded
+//! literals and operators (constrained variables defaulted to `i32`/`f64` at the
+//! end of each top-level definition), structural records, tuples and sum types
+//! (with `HasFields`/`HasConstructors` constraints while a type is unknown),
+//! arrays with sizes, lifted type variables, and TFP'18's restrictions on
+//! functions (no functions from `if`/`match`, in arrays, from loops, or at entry
+//! points), exhaustive `match` and irrefutable binding patterns. What sizes
+//! are checked is documented in ARCHITECTURE-notes.md.
+//!
+//! The module language: structures, aliases, qualified names, `open`,
+//! `local`, `m.(e)` and functors, higher-order included (`modules`), module
+//! types with opaque ascription and matching (`signatures`), and `import`
+//! through an [`ImportLoader`], with the prelude's numeric modules as
+//! intrinsics (`prelude`).
+//!
+//! Error recovery: each declaration is checked on its own. A failing one is
+//! reported once and its name is bound to [`Type::Error`] (a module to
+//! `ModuleValue::Poisoned`), which is silent wherever it is used, so later uses
+//! do not cascade.
+
+mod builtins;
+mod decs;
+pub mod env;
+mod errors;
+mod exhaustiveness;
+mod exprs;
+mod modules;
+mod operators;
+mod pats;
+pub mod prelude;
+mod signatures;
+mod type_exps;
+pub mod unify;
+
+use spec::diagnostic::Diagnostic;
+use spec::source::{FileId, Span};
+use spec::syntax::ast::{Name, Program, ValueBindKind};
+use std::rc::Rc;
+
+use crate::types::printer::TypePrinter;
+use crate::types::{RigidName, Scheme, Type};
+use unify::Substitution;
+
+/// The result of checking a program: the type of every value binding at the
+/// top level or in a module, in source order.
+#[derive(Clone, Debug)]
+pub struct CheckedProgram {
+    pub bindings: Vec<CheckedBinding>,
+}
+
+/// One `def` or `entry` and its inferred type scheme; `name` is qualified by
+/// the enclosing modules (`m.f`).
+#[derive(Clone, Debug)]
+pub struct CheckedBinding {
+    pub name: Name,
+    pub kind: ValueBindKind,
+    pub scheme: Scheme,
+    pub span: Span,
+}
+
+impl CheckedBinding {
+    /// `name 'a : type` in source syntax: type parameters written out (with
+    /// `'^`/`'~` for lifted ones), size parameters implicit in the type.
+    pub fn signature(&self) -> String {
+        let mut printer = TypePrinter::new();
+        let mut text = self.name.clone();
+        if spec::syntax::operators::is_operator_name(&self.name) {
+            text = format!("({})", self.name);
+        }
+        for (param, liftedness) in &self.scheme.type_params {
+            let marker = match liftedness {
+                spec::syntax::ast::Liftedness::Unlifted => "'",
+                spec::syntax::ast::Liftedness::SizeLifted => "'~",
+                spec::syntax::ast::Liftedness::Lifted => "'^",
+            };
+            text.push_str(&format!(" {marker}{}", param.name));
+        }
+        text.push_str(" : ");
+        text.push_str(&printer.print(&self.scheme.ty));
+        text
+    }
+}
+
+/// Reads the files a program imports (`import "path"`), for the checker.
+pub trait ImportLoader {
+    /// The file `path` (as written, without `.fut`) imported by the
+    /// declaration at `from`: its id (the same for the same file, however it
+    /// is reached) and its syntax tree, or a diagnostic located at `from` (not
+    /// found) or in the file (a syntax error).
+    fn load(&mut self, from: Span, path: &str) -> Result<(FileId, Rc<Program>), Diagnostic>;
+}
+
+/// Type-checks a whole program without imports (`import` is reported). On
+/// failure, returns every diagnostic (at most one per declaration), in
+/// source order.
+pub fn check_program(program: &Program) -> Result<CheckedProgram, Vec<Diagnostic>> {
+    check_program_with_imports(program, None)
+}
+
+/// Type-checks a whole program, reading its imports with `loader`. Each file
+/// is checked once, in the built-in environment, however often it is
+/// imported.
+pub fn check_program_with_imports(
+    program: &Program,
+    loader: Option<&mut dyn ImportLoader>,
+) -> Result<CheckedProgram, Vec<Diagnostic>> {
+    let (env, first_free_rigid) = initial_environment();
+    let mut checker = Checker::new(loader);
+    checker.subst.reserve_rigids_below(first_free_rigid);
+    checker.initial_env = env.clone();
+    let mut bindings = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut declarations = modules::Declarations {
+        scope: env,
+        exports: env::Env::default(),
+        bindings: &mut bindings,
+        diagnostics: &mut diagnostics,
+    };
+    checker.check_decs(&program.decs, &mut declarations);
+    if diagnostics.is_empty() {
+        Ok(CheckedProgram { bindings })
+    } else {
+        Err(diagnostics)
+    }
+}
+
+thread_local! {
+    /// The built-in environment, elaborated once per thread.
+    static INITIAL_ENVIRONMENT: std::cell::RefCell<Option<(env::Env, u32)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The environment every file starts in (built-in functions and the numeric
+/// modules), and the first rigid id it does not use. Its schemes contain no
+/// unification variables, so one copy serves every checking run; a run only
+/// has to number its own rigid names above it.
+fn initial_environment() -> (env::Env, u32) {
+    INITIAL_ENVIRONMENT.with(|cell| {
+        if let Some(cached) = cell.borrow().as_ref() {
+            return cached.clone();
+        }
+        let mut checker = Checker::new(None);
+        let env = builtins::initial_env(&mut checker);
+        let env = prelude::with_numeric_modules(&mut checker, env);
+        let built = (env, checker.subst.next_rigid());
+        *cell.borrow_mut() = Some(built.clone());
+        built
+    })
+}
+
+/// The state of one checking run.
+pub(crate) struct Checker<'loader> {
+    pub(crate) subst: Substitution,
+    /// The let-nesting depth: variables created at a deeper level than a
+    /// binding's are generalised by it.
+    pub(crate) level: u32,
+    /// Implicit size parameters (anonymous `[]` in parameter types) of the
+    /// definition whose parameters are being checked, if any.
+    pub(crate) implicit_sizes: Option<Vec<RigidName>>,
+    /// The names of the modules being checked, outermost first (empty at the
+    /// top level, where entry points live).
+    pub(crate) module_path: Vec<Name>,
+    /// What the parameter being checked is called in messages (`` `xs` ``).
+    pub(crate) current_parameter: Option<String>,
+    /// How messages describe anonymous implicit sizes, by rigid id.
+    pub(crate) size_descriptions: std::collections::HashMap<u32, String>,
+    /// Pattern checks postponed to the end of the current top-level
+    /// definition (exhaustiveness needs the final types).
+    pub(crate) pending_pattern_checks: Vec<exhaustiveness::PendingPatternCheck>,
+    /// Reads imported files, if this run may.
+    pub(crate) loader: Option<&'loader mut dyn ImportLoader>,
+    /// The built-in environment every file starts in.
+    pub(crate) initial_env: env::Env,
+    /// Imported files already checked, and the module each one denotes.
+    pub(crate) imported: std::collections::HashMap<u32, env::ModuleValue>,
+    /// Files being imported (outermost first), to report import cycles.
+    pub(crate) importing: Vec<FileId>,
+}
+
+type CheckResult<T> = Result<T, Diagnostic>;
+
+impl<'loader> Checker<'loader> {
+    fn new(loader: Option<&'loader mut dyn ImportLoader>) -> Checker<'loader> {
+        Checker {
+            loader,
+            initial_env: env::Env::default(),
+            imported: std::collections::HashMap::new(),
+            importing: Vec::new(),
+            subst: Substitution::new(),
+            level: 0,
+            implicit_sizes: None,
+            module_path: Vec::new(),
+            current_parameter: None,
+            size_descriptions: std::collections::HashMap::new(),
+            pending_pattern_checks: Vec::new(),
+        }
+    }
+
+    /// Runs `work` one level deeper.
+    pub(crate) fn deeper<T>(&mut self, work: impl FnOnce(&mut Self) -> T) -> T {
+        self.level += 1;
+        let result = work(self);
+        self.level -= 1;
+        result
+    }
+
+    pub(crate) fn resolve_deep(&self, ty: &Type) -> Type {
+        self.subst.resolve_deep(ty)
+    }
+}
