@@ -7,4 +7,5 @@
 //! commands that need it (`check`, `run --backend reference`, `defunc`) say so and
 //! exit with status 2.
 
+pub mod core;
 pub mod coverage;

@@ -23,9 +23,9 @@
 //! is insignificant to the parser.
 
 use super::ast::{
-    Attr, BinOp, Dec, DimIndex, Expr, FloatType, IntType, Liftedness, Literal, LoopForm,
-    MatchCase, ModExp, ModParam, ModTypeExp, Pat, Program, QualName, RangeEnd, SizeExp, Spec,
-    TypeArg, TypeExp, TypeParam, TypeRefinement, ValueBind, ValueBindKind,
+    Attr, BinOp, Dec, DimIndex, Expr, FloatType, IntType, Liftedness, Literal, LoopForm, MatchCase,
+    ModExp, ModParam, ModTypeExp, Pat, Program, QualName, RangeEnd, SizeExp, Spec, TypeArg,
+    TypeExp, TypeParam, TypeRefinement, ValueBind, ValueBindKind,
 };
 use super::operators::{fixity, is_operator_name, Assoc};
 
@@ -197,7 +197,10 @@ fn type_param(param: &TypeParam) -> String {
 
 /// Type parameters, each preceded by a space.
 fn type_params(params: &[TypeParam]) -> String {
-    params.iter().map(|p| format!(" {}", type_param(p))).collect()
+    params
+        .iter()
+        .map(|p| format!(" {}", type_param(p)))
+        .collect()
 }
 
 fn type_keyword(liftedness: Liftedness) -> &'static str {
@@ -274,9 +277,7 @@ fn ty_bare(t: &TypeExp) -> String {
         TypeExp::Array { size, element, .. } => {
             format!("{}{}", size_exp(size), ty(element, TyCtx::Prefixed))
         }
-        TypeExp::Tuple { elements, .. } => {
-            paren(comma_list(elements, |t| ty(t, TyCtx::Top)))
-        }
+        TypeExp::Tuple { elements, .. } => paren(comma_list(elements, |t| ty(t, TyCtx::Top))),
         TypeExp::Record { fields, .. } => format!(
             "{{{}}}",
             comma_list(fields, |(name, t)| format!("{name}: {}", ty(t, TyCtx::Top)))
@@ -303,7 +304,9 @@ fn ty_bare(t: &TypeExp) -> String {
             .collect::<Vec<_>>()
             .join(" | "),
         TypeExp::Unique { ty: inner, .. } => format!("*{}", ty(inner, TyCtx::Prefixed)),
-        TypeExp::Existential { sizes, ty: inner, .. } => {
+        TypeExp::Existential {
+            sizes, ty: inner, ..
+        } => {
             let sizes: String = sizes.iter().map(|n| format!("[{n}]")).collect();
             format!("?{sizes}.{}", ty(inner, TyCtx::Top))
         }
@@ -361,7 +364,9 @@ fn pat_bare(p: &Pat) -> String {
             ))
         ),
         Pat::Literal {
-            negative, literal: l, ..
+            negative,
+            literal: l,
+            ..
         } => format!("{}{}", if *negative { "-" } else { "" }, literal(l)),
         Pat::Constructor { name, payload, .. } => {
             let mut out = format!("#{name}");
@@ -371,10 +376,16 @@ fn pat_bare(p: &Pat) -> String {
             }
             out
         }
-        Pat::Ascribe { pat: inner, ty: t, .. } => {
+        Pat::Ascribe {
+            pat: inner, ty: t, ..
+        } => {
             format!("{} : {}", pat(inner, PatCtx::Atomic), ty(t, TyCtx::Top))
         }
-        Pat::Attr { attr: a, pat: inner, .. } => {
+        Pat::Attr {
+            attr: a,
+            pat: inner,
+            ..
+        } => {
             format!("{} {}", attr(a), pat(inner, PatCtx::Atomic))
         }
     }
@@ -744,10 +755,18 @@ fn expr_bare(e: &Expr, indent: usize) -> String {
             fields.join("."),
             expr(value, CLOSED, indent)
         ),
-        Expr::Ascribe { expr: inner_e, ty: t, .. } => {
+        Expr::Ascribe {
+            expr: inner_e,
+            ty: t,
+            ..
+        } => {
             format!("{} : {}", expr(inner_e, CLOSED, indent), ty(t, TyCtx::Top))
         }
-        Expr::Coerce { expr: inner_e, ty: t, .. } => {
+        Expr::Coerce {
+            expr: inner_e,
+            ty: t,
+            ..
+        } => {
             format!("{} :> {}", expr(inner_e, CLOSED, indent), ty(t, TyCtx::Top))
         }
         Expr::Match {
@@ -900,7 +919,11 @@ fn spec(s: &Spec, indent: usize) -> String {
             definition,
             ..
         } => {
-            let mut out = format!("{} {name}{}", type_keyword(*liftedness), type_params(params));
+            let mut out = format!(
+                "{} {name}{}",
+                type_keyword(*liftedness),
+                type_params(params)
+            );
             if let Some(t) = definition {
                 out.push_str(" = ");
                 out.push_str(&ty(t, TyCtx::Top));
@@ -949,7 +972,11 @@ fn mod_exp(m: &ModExp, ctx: MCtx, indent: usize) -> String {
 }
 
 fn mod_param(p: &ModParam, indent: usize) -> String {
-    format!("({}: {})", p.name, mod_type(&p.mod_type, MtCtx::Top, indent))
+    format!(
+        "({}: {})",
+        p.name,
+        mod_type(&p.mod_type, MtCtx::Top, indent)
+    )
 }
 
 fn mod_exp_bare(m: &ModExp, indent: usize) -> String {
@@ -967,7 +994,9 @@ fn mod_exp_bare(m: &ModExp, indent: usize) -> String {
             )
         }
         ModExp::Ascribe {
-            module, mod_type: mt, ..
+            module,
+            mod_type: mt,
+            ..
         } => format!(
             "{} : {}",
             mod_exp(module, MCtx::Ascribed, indent),
@@ -1061,6 +1090,10 @@ fn dec(d: &Dec, indent: usize) -> String {
         Dec::Open { module, .. } => format!("open {}", mod_exp(module, MCtx::Top, indent)),
         Dec::Import { path, .. } => format!("import \"{path}\""),
         Dec::Local { dec: inner, .. } => format!("local {}", dec(inner, indent)),
-        Dec::Attr { attr: a, dec: inner, .. } => format!("{} {}", attr(a), dec(inner, indent)),
+        Dec::Attr {
+            attr: a,
+            dec: inner,
+            ..
+        } => format!("{} {}", attr(a), dec(inner, indent)),
     }
 }
