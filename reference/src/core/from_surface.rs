@@ -826,9 +826,9 @@ impl Elaborator {
         }
         for p in params {
             let t = self.pat_type(p)?;
-            let x = match p {
-                Pat::Var { name, .. } => name.clone(),
-                _ => self.fresh("p"),
+            let x = match simple_var(p) {
+                Some(name) => name.clone(),
+                None => self.fresh("p"),
             };
             self.size_constraints(
                 p,
@@ -1439,7 +1439,10 @@ impl Elaborator {
                 let saved = self.values.clone();
                 let pt = self.pat_type(pat)?;
                 self.unify(&pt, &tv, pat.span())?;
-                let tmp = self.fresh("let");
+                let tmp = match simple_var(pat) {
+                    Some(name) => name.clone(),
+                    None => self.fresh("let"),
+                };
                 let mut unbound: Vec<Name> = sizes.clone();
                 let mut bindings = Vec::new();
                 let mut checks = Vec::new();
@@ -2368,27 +2371,28 @@ impl Elaborator {
         let mut names = Vec::new();
         let mut body = f;
         let mut t = ft.clone();
+        let mut peeling = true;
         for _ in 0..params {
             let pt = self.meta(span);
             let rt = self.meta(span);
             self.unify(&t, &Type::arrow(pt.clone(), rt.clone()), span)?;
-            match body.kind {
-                ExprKind::Lambda(ref l) => {
+            match &body.kind {
+                ExprKind::Lambda(l) if peeling => {
                     let l = l.clone();
                     names.push((l.param.clone(), pt));
                     body = l.body.clone();
                 }
                 _ => {
-                    let g = if let ExprKind::Var { .. } = body.kind {
-                        body.clone()
-                    } else {
+                    if names.is_empty() && !matches!(body.kind, ExprKind::Var { .. }) {
+                        // Evaluate the function once, outside the SOAC.
                         let g = self.fresh("f");
                         lets.push((g.clone(), body.clone()));
-                        Expr::var(g, span)
-                    };
+                        body = Expr::var(g, span);
+                    }
+                    peeling = false;
                     let x = self.fresh("x");
                     names.push((x.clone(), pt));
-                    body = apply(g, Expr::var(x, span), span);
+                    body = apply(body, Expr::var(x, span), span);
                 }
             }
             t = rt;
@@ -2816,4 +2820,13 @@ fn rewrite(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
     // then rewrite the children.
     let rebuilt = super::syntax::map_children(e, &mut |child| rewrite(child, f));
     rebuilt
+}
+
+/// The variable of a pattern that is a variable, possibly ascribed.
+fn simple_var(p: &Pat) -> Option<&Name> {
+    match p {
+        Pat::Var { name, .. } => Some(name),
+        Pat::Ascribe { pat, .. } | Pat::Attr { pat, .. } => simple_var(pat),
+        _ => None,
+    }
 }
