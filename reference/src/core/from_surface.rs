@@ -2263,6 +2263,21 @@ impl Elaborator {
                     t.substitute(&subst),
                 ))
             }
+            None if name == "!" => {
+                let x = self.fresh("x");
+                let t = self.meta(span);
+                let mut set = integral();
+                set.insert(PrimType::Bool);
+                self.constrain_prims(&t, set, PrimType::Bool, span)?;
+                let body = Expr::new(
+                    ExprKind::UnOp {
+                        op: UnOp::Not,
+                        operand: Expr::var(x.clone(), span).boxed(),
+                    },
+                    span,
+                );
+                Ok((lambda(x, t.clone(), body, span), Type::arrow(t.clone(), t)))
+            }
             None => {
                 if let Some((_, arity)) = INTRINSICS.iter().find(|(n, _)| *n == name) {
                     return self.eta_intrinsic(name, *arity, &[], span);
