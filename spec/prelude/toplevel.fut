@@ -5,6 +5,8 @@
 -- `integral`, `real`, `float`) come with the module calculus; until then
 -- `t.f` for a primitive type `t` is provided directly by the front end.
 
+def copy 't (x: t) : t = x
+
 def id 'a (x: a) : a = x
 
 def const 'a 'b (x: a) (_: b) : a = x

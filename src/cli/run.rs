@@ -4,7 +4,7 @@
 //! backends are not implemented yet (exit 2).
 
 use super::common::{read_source, report};
-use reference::core::pipeline::{compile, RunError};
+use reference::core::pipeline::compile;
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -79,12 +79,4 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// A run error as the user sees it: `file:line:col: message` for `err`.
-pub fn describe_run_error(err: &RunError, sources: &spec::source::SourceMap) -> String {
-    match err {
-        RunError::Runtime(e) => format!("Error at {}: {}", sources.describe(e.span), e.message),
-        RunError::Input(m) => format!("error: bad input: {m}"),
-        RunError::OutOfFuel => "error: evaluation ran out of fuel (step limit reached)".to_string(),
-        RunError::Violation(m) => format!("internal error (a TFP'18 theorem check failed): {m}"),
-    }
-}
+pub use reference::core::harness::describe_run_error;

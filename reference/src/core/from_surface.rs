@@ -1343,6 +1343,13 @@ impl Elaborator {
                     t,
                 ))
             }
+            ast::Expr::OpSection { op, span }
+                if op.name().qualifiers.is_empty()
+                    && op.name().name == "!"
+                    && !self.values.contains_key("!") =>
+            {
+                self.var("!", *span)
+            }
             ast::Expr::OpSection { op, span } => {
                 let (x, y) = (self.fresh("x"), self.fresh("y"));
                 let (tx, ty) = (self.meta(*span), self.meta(*span));

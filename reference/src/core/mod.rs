@@ -6,6 +6,7 @@
 pub mod defunc;
 pub mod eval;
 pub mod from_surface;
+pub mod harness;
 pub mod monomorphise;
 pub mod pipeline;
 pub mod primitive;

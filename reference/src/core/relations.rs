@@ -175,8 +175,8 @@ pub fn value_has_static(v: &Value, sv: &StaticVal) -> Result<(), String> {
             Ok(())
         }
         (Value::Sum(..), StaticVal::Dyn(Type::Sum(_))) => {
-            // TFP18 R-ValueDyn
-            fire("TFP18 R-ValueDyn");
+            // Extension: TFP18 R-ValueSum
+            fire("TFP18 R-ValueSum");
             Ok(())
         }
         (Value::Record(fields), StaticVal::Rcd(svs)) if fields.len() == svs.len() => {

@@ -67,12 +67,32 @@ fn fail<T>(rule: &'static str, span: Span, message: impl Into<String>) -> Result
 /// τ orderZero: τ contains no function type (nor a lifted type parameter).
 pub fn order_zero(ty: &Type) -> bool {
     match ty {
-        Type::Prim(_) => true,
-        Type::Record(fields) => fields.values().all(order_zero),
-        Type::Array(elem) => order_zero(elem),
+        Type::Prim(_) => {
+            // TFP18 O-Prim
+            fire("TFP18 O-Prim");
+            true
+        }
+        Type::Record(fields) => {
+            // TFP18 O-Rcd
+            fire("TFP18 O-Rcd");
+            fields.values().all(order_zero)
+        }
+        Type::Array(elem) => {
+            // TFP18 O-Arr
+            fire("TFP18 O-Arr");
+            order_zero(elem)
+        }
         Type::Arrow(..) => false,
-        Type::Sum(cs) => cs.values().flatten().all(order_zero),
-        Type::Param(_, liftedness) => *liftedness != Liftedness::Lifted,
+        Type::Sum(cs) => {
+            // Extension: TFP18 O-Sum
+            fire("TFP18 O-Sum");
+            cs.values().flatten().all(order_zero)
+        }
+        Type::Param(_, liftedness) => {
+            // Extension: TFP18 O-Param
+            fire("TFP18 O-Param");
+            *liftedness != Liftedness::Lifted
+        }
         Type::Meta(_) => false,
     }
 }
