@@ -108,6 +108,9 @@ struct TypeAbbrev {
     definition: TypeExp,
 }
 
+/// A function as a λ: its parameters, body and result type.
+type PeeledFunction = (Vec<(Name, Type)>, Expr, Type);
+
 /// The elaborator's state.
 pub struct Elaborator {
     metas: Vec<(Option<Type>, Constraint)>,
@@ -2076,12 +2079,12 @@ impl Elaborator {
         span: Span,
     ) -> EResult<(Expr, Type)> {
         let name = op.name();
-        let builtin = if name.qualifiers.is_empty()
+        let plain = name.qualifiers.is_empty()
             && matches!(op, BinOp::Symbol(_))
-            && !self.values.contains_key(&name.name)
-        {
-            CoreBinOp::from_symbol(&name.name)
-        } else if name.qualifiers.len() == 1 && PrimType::from_name(&name.qualifiers[0]).is_some() {
+            && !self.values.contains_key(&name.name);
+        let prim_qualified =
+            name.qualifiers.len() == 1 && PrimType::from_name(&name.qualifiers[0]).is_some();
+        let builtin = if plain || prim_qualified {
             CoreBinOp::from_symbol(&name.name)
         } else {
             None
@@ -2389,7 +2392,7 @@ impl Elaborator {
         params: usize,
         span: Span,
         lets: &mut Vec<(Name, Expr)>,
-    ) -> EResult<(Vec<(Name, Type)>, Expr, Type)> {
+    ) -> EResult<PeeledFunction> {
         let mut names = Vec::new();
         let mut body = f;
         let mut t = ft.clone();
@@ -2840,8 +2843,7 @@ fn rewrite(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
     }
     // Rebuild children through the type map with an identity on types,
     // then rewrite the children.
-    let rebuilt = super::syntax::map_children(e, &mut |child| rewrite(child, f));
-    rebuilt
+    super::syntax::map_children(e, &mut |child| rewrite(child, f))
 }
 
 /// The variable of a pattern that is a variable, possibly ascribed.
