@@ -13,6 +13,7 @@ mod defunc;
 mod fuzz;
 mod nested;
 mod not_yet;
+mod parse;
 mod run;
 mod test;
 mod values;
@@ -29,6 +30,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Parse a program and print it normalised (or its syntax error, exit 1).
+    Parse(parse::Args),
     /// Read Futhark values (text or binary) and print them normalised.
     Values(values::Args),
     /// λP/λC programs: type-check, closure-convert, flatten to λA, evaluate
@@ -52,6 +55,7 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Parse(args) => parse::run(args),
         Command::Values(args) => values::run(args),
         Command::Nested(args) => nested::run(args),
         Command::Fuzz(args) => fuzz::run(args),

@@ -434,6 +434,9 @@ impl BinOp {
 
 /// One dimension of an index or slice: `i`, or `start:end:stride` with any part
 /// optional (`:`, `i:`, `:j`, `::-1`).
+// Index lists are short and built once per indexing; boxing the slice bounds
+// would only add indirection to every consumer.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DimIndex {
     Index(Expr),

@@ -314,6 +314,7 @@ impl<'a> Lexer<'a> {
 
     /// Whether the previous token ends an atom, so that a following `.` is a
     /// projection or qualification rather than the start of a float like `.5`.
+    /// (Directly after `(`, a `.` starts a projection section `(.0)`.)
     fn after_atom(&self) -> bool {
         matches!(
             self.tokens.last().map(|t| &t.kind),
@@ -340,7 +341,8 @@ impl<'a> Lexer<'a> {
         if c.is_ascii_digit()
             || (c == '.'
                 && self.peek_at(1).is_some_and(|d| d.is_ascii_digit())
-                && (space_before || !self.after_atom()))
+                && (space_before || !self.after_atom())
+                && !matches!(self.tokens.last().map(|t| &t.kind), Some(TokenKind::LParen)))
         {
             return self.number(start);
         }

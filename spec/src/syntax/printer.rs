@@ -242,7 +242,7 @@ fn ty(t: &TypeExp, ctx: TyCtx) -> String {
         }
         TypeExp::Sum { .. } => ctx == TyCtx::Top,
     };
-    let text = ty_bare(t);
+    let text = ty_bare(t, ctx);
     if ok {
         text
     } else {
@@ -258,7 +258,9 @@ fn size_exp(size: &SizeExp) -> String {
     }
 }
 
-fn ty_bare(t: &TypeExp) -> String {
+/// `ctx` matters only to an existential, whose body extends to the right: a
+/// sum there is parenthesised unless the existential stands at `Top`.
+fn ty_bare(t: &TypeExp, ctx: TyCtx) -> String {
     match t {
         TypeExp::Var(name) => qual_name(name),
         TypeExp::Apply {
@@ -308,7 +310,12 @@ fn ty_bare(t: &TypeExp) -> String {
             sizes, ty: inner, ..
         } => {
             let sizes: String = sizes.iter().map(|n| format!("[{n}]")).collect();
-            format!("?{sizes}.{}", ty(inner, TyCtx::Top))
+            let body = if ctx == TyCtx::Top {
+                TyCtx::Top
+            } else {
+                TyCtx::ArrowTo
+            };
+            format!("?{sizes}.{}", ty(inner, body))
         }
     }
 }
@@ -407,10 +414,13 @@ fn params(params: &[Pat]) -> String {
 enum Ctx {
     /// Anything goes: declaration bodies, `let` values and bodies, branches,
     /// lambda and loop bodies, loop initialisers, tuple/record/array
-    /// elements, `match` scrutinees and the last `case` body.
+    /// elements and the last `case` body.
     Top,
     /// A single index `a[i]`: anything but an ascription.
     IndexComp,
+    /// A `match` scrutinee, which `case` follows: anything but an open-ended
+    /// form (a trailing `match` would take the cases).
+    Scrutinee,
     /// An operand of an infix operator of at least this level (0 for the
     /// "binary-operator level" of conditions, slice and range parts, `with`
     /// targets and values, and the expression of an ascription): atoms,
@@ -476,6 +486,7 @@ fn allowed(kind: Kind, ctx: Ctx) -> bool {
     match ctx {
         Ctx::Top => true,
         Ctx::IndexComp => kind != Kind::Ascription,
+        Ctx::Scrutinee => kind != Kind::OpenEnded,
         Ctx::Operand(min) => match kind {
             Kind::Atom | Kind::Apply | Kind::Prefix => true,
             Kind::Infix(level) => level >= min,
@@ -772,7 +783,7 @@ fn expr_bare(e: &Expr, indent: usize) -> String {
         Expr::Match {
             scrutinee, cases, ..
         } => {
-            let mut out = format!("match {}", expr(scrutinee, Ctx::Top, inner));
+            let mut out = format!("match {}", expr(scrutinee, Ctx::Scrutinee, inner));
             for (i, case) in cases.iter().enumerate() {
                 let last = i + 1 == cases.len();
                 out.push_str(&newline(indent));
@@ -906,12 +917,8 @@ fn spec(s: &Spec, indent: usize) -> String {
             type_params: tps,
             ty: t,
             ..
-        } => format!(
-            "val {}{} : {}",
-            binder(name),
-            type_params(tps),
-            ty(t, TyCtx::Top)
-        ),
+        // Futhark's grammar names an operator in a value spec bare: `val + : t`.
+        } => format!("val {}{} : {}", name, type_params(tps), ty(t, TyCtx::Top)),
         Spec::Type {
             liftedness,
             name,

@@ -349,12 +349,11 @@ impl Parser {
     }
 
     fn starts_mod_exp_atom(&self) -> bool {
+        // Not `import`: Futhark's grammar takes a bare `import "p"` after a
+        // module expression as the next declaration, never as an argument.
         matches!(
             self.peek(),
-            TokenKind::Ident(_)
-                | TokenKind::LBrace
-                | TokenKind::LParen
-                | TokenKind::Keyword(Keyword::Import)
+            TokenKind::Ident(_) | TokenKind::LBrace | TokenKind::LParen
         )
     }
 
@@ -388,7 +387,7 @@ impl Parser {
                     }
                     Ok(decs)
                 })?;
-                self.expect(&TokenKind::RBrace, "a declaration or `}`")?;
+                self.expect_closing(&TokenKind::RBrace, start, "a declaration or `}`")?;
                 Ok(ModExp::Struct {
                     decs,
                     span: self.span_from(start),
@@ -491,7 +490,7 @@ impl Parser {
                     }
                     Ok(specs)
                 })?;
-                self.expect(&TokenKind::RBrace, "a specification or `}`")?;
+                self.expect_closing(&TokenKind::RBrace, start, "a specification or `}`")?;
                 Ok(ModTypeExp::Signature {
                     specs,
                     span: self.span_from(start),

@@ -352,7 +352,7 @@ impl Parser {
             TokenKind::LBracket => {
                 self.advance();
                 let elements = self.comma_separated(&TokenKind::RBracket, |p| p.expr())?;
-                self.expect(&TokenKind::RBracket, "`,` or `]` in the array")?;
+                self.expect_closing(&TokenKind::RBracket, start, "`,` or `]` in the array")?;
                 Expr::Array {
                     elements,
                     span: self.span_from(start),
@@ -361,7 +361,7 @@ impl Parser {
             TokenKind::LBrace => {
                 self.advance();
                 let fields = self.comma_separated(&TokenKind::RBrace, |p| p.record_field())?;
-                self.expect(&TokenKind::RBrace, "`,` or `}` in the record")?;
+                self.expect_closing(&TokenKind::RBrace, start, "`,` or `}` in the record")?;
                 Expr::Record {
                     fields,
                     span: self.span_from(start),
@@ -411,9 +411,13 @@ impl Parser {
     }
 
     fn record_field(&mut self) -> PResult<(Name, Expr)> {
+        let numeral = matches!(self.peek(), TokenKind::Int { .. });
         let (name, name_span) = self.field_name("a field name")?;
         if self.eat(&TokenKind::Equals) {
             Ok((name, self.expr()?))
+        } else if numeral {
+            // Only a name may stand alone (`{x}` is `{x = x}`).
+            Err(self.expected("`=` after a numeric field name"))
         } else {
             let var = Expr::Var(QualName::unqualified(name.clone(), name_span));
             Ok((name, var))
@@ -495,7 +499,7 @@ impl Parser {
         if self.eat(&TokenKind::Comma) {
             let mut elements = vec![first];
             elements.extend(self.comma_separated(&TokenKind::RParen, |p| p.expr())?);
-            self.expect(&TokenKind::RParen, "`,` or `)` in the tuple")?;
+            self.expect_closing(&TokenKind::RParen, start, "`,` or `)` in the tuple")?;
             if elements.len() == 1 {
                 return Err(self.one_element_tuple(start));
             }
@@ -512,7 +516,10 @@ impl Parser {
                 span: self.span_from(start),
             });
         }
-        Err(self.expected("`)`, `,` or an operator"))
+        let open = start;
+        Err(self
+            .expected("`)`, `,` or an operator")
+            .with_secondary(open, "unclosed `(` opened here"))
     }
 
     /// `[i, j:k, ::s]`.

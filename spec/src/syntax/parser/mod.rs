@@ -189,6 +189,20 @@ impl Parser {
         )
     }
 
+    /// Expects the bracket closing one opened at `open`; the error also points
+    /// at the opening bracket.
+    fn expect_closing(&mut self, kind: &TokenKind, open: Span, what: &str) -> PResult<Token> {
+        if self.at(kind) {
+            Ok(self.advance())
+        } else {
+            let opened = self.tokens.iter().find(|t| t.span.same_location(&open));
+            let bracket = opened.map_or("bracket".to_string(), |t| t.kind.describe());
+            Err(self
+                .expected(what)
+                .with_secondary(open, format!("unclosed {bracket} opened here")))
+        }
+    }
+
     fn expect_eof(&mut self, what: &str) -> PResult<()> {
         if self.at(&TokenKind::Eof) {
             Ok(())

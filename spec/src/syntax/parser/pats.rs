@@ -155,9 +155,12 @@ impl Parser {
                 self.advance();
                 let mut fields = Vec::new();
                 while !self.at(&TokenKind::RBrace) {
+                    let numeral = matches!(self.peek(), TokenKind::Int { .. });
                     let (name, name_span) = self.field_name("a field name")?;
                     let pat = if self.eat(&TokenKind::Equals) {
                         self.pat()?
+                    } else if numeral {
+                        return Err(self.expected("`=` after a numeric field name"));
                     } else {
                         Pat::Var {
                             name: name.clone(),
