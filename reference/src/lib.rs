@@ -2,10 +2,11 @@
 //! judgments (ICFP'18 module calculus, TFP'18 core and defunctionalisation,
 //! Leshchinskiy's λP → λC → λA). It is the oracle of the differential tests.
 //!
-//! Nothing is implemented yet: the judgments arrive with the reference issues
-//! (modules, core, nested). Until then this crate exposes no API, and the CLI
-//! commands that need it (`check`, `run --backend reference`, `defunc`) say so and
-//! exit with status 2.
+//! - [`core`]: TFP'18, the core language (typing, big-step semantics with
+//!   `err`, defunctionalisation, the relations and theorems as checks), with a
+//!   module-free front end; `runestone run`, `test` and `defunc` use it.
+//! - The ICFP'18 module calculus (`modules`) and Leshchinskiy's flattening
+//!   (`nested`) arrive with their issues.
 
 pub mod core;
 pub mod coverage;
