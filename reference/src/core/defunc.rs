@@ -545,6 +545,13 @@ impl Defunctionaliser {
                     }
                     Mode::Lift => {
                         let (name, sv) = self.lift(&lambda, &env0, sv2, span)?;
+                        // §5.3: "our implementation inlines lambdas with
+                        // particularly simple bodies; in particular those
+                        // that contain ... a record literal" (partial
+                        // applications).
+                        if let Some(inlined) = self.inline_record_body(&name, &e1, &e2, span) {
+                            return Ok((inlined, sv));
+                        }
                         Ok((
                             mk(ExprKind::Call {
                                 function: name,
@@ -981,6 +988,84 @@ impl Defunctionaliser {
                 "a call of a lifted function in a source program",
             ),
         }
+    }
+
+    /// The residual of a call of the lifted function `name` when its body is
+    /// a record literal of its parameter and captured variables and the
+    /// closure `e1` is a variable (so nothing is lost by not evaluating it
+    /// separately): the record itself.
+    fn inline_record_body(&self, name: &str, e1: &Expr, e2: &Expr, span: Span) -> Option<Expr> {
+        let ExprKind::Var { .. } = e1.kind else {
+            return None;
+        };
+        let f = self.functions.iter().find(|f| f.name == name)?;
+        let (env_name, x) = (&f.params[0].0, &f.params[1].0);
+        let mut captured: Vec<(Name, Expr)> = Vec::new();
+        let mut body = &f.body;
+        while let ExprKind::Let {
+            name: y,
+            value,
+            body: rest,
+        } = &body.kind
+        {
+            match &value.kind {
+                ExprKind::Project { record, label } if matches!(&record.kind, ExprKind::Var { name, .. } if name == env_name) =>
+                {
+                    captured.push((
+                        y.clone(),
+                        Expr::new(
+                            ExprKind::Project {
+                                record: e1.clone().boxed(),
+                                label: label.clone(),
+                            },
+                            span,
+                        ),
+                    ));
+                    body = rest;
+                }
+                _ => return None,
+            }
+        }
+        let ExprKind::Record(fields) = &body.kind else {
+            return None;
+        };
+        let uses_of_x = fields
+            .iter()
+            .filter(|(_, e)| matches!(&e.kind, ExprKind::Var { name, .. } if name == x))
+            .count();
+        let mut out = Vec::new();
+        for (label, e) in fields {
+            let ExprKind::Var { name: v, .. } = &e.kind else {
+                return None;
+            };
+            if v == x {
+                out.push((
+                    label.clone(),
+                    if uses_of_x == 1 {
+                        e2.clone()
+                    } else {
+                        e.clone()
+                    },
+                ));
+            } else if let Some((_, p)) = captured.iter().find(|(y, _)| y == v) {
+                out.push((label.clone(), p.clone()));
+            } else {
+                return None;
+            }
+        }
+        let record = Expr::new(ExprKind::Record(out), span);
+        Some(if uses_of_x == 1 {
+            record
+        } else {
+            Expr::new(
+                ExprKind::Let {
+                    name: x.clone(),
+                    value: e2.clone().boxed(),
+                    body: record.boxed(),
+                },
+                span,
+            )
+        })
     }
 
     /// The lifted function `f(env, x) = (let y = env.y in)* e0'` for

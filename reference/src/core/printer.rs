@@ -27,8 +27,29 @@ pub fn print_target(target: &TargetProgram) -> String {
             mark(&d.value, &mut needed);
         }
     }
+    // The lifted functions the printed code calls, transitively.
+    let mut called: Vec<String> = Vec::new();
+    let mut work: Vec<&Expr> = target.entries.iter().map(|e| &e.body).collect();
+    work.extend(
+        target
+            .decs
+            .iter()
+            .filter(|d| needed.contains(&d.name))
+            .map(|d| &d.value),
+    );
+    while let Some(e) = work.pop() {
+        if let ExprKind::Call { function, .. } = &e.kind {
+            if !called.contains(function) {
+                called.push(function.clone());
+                if let Some(f) = target.functions.iter().find(|f| f.name == *function) {
+                    work.push(&f.body);
+                }
+            }
+        }
+        work.extend(super::defunc::children(e));
+    }
     let mut out = String::new();
-    for f in &target.functions {
+    for f in target.functions.iter().filter(|f| called.contains(&f.name)) {
         let params: Vec<String> = f
             .params
             .iter()
