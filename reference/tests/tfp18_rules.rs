@@ -19,6 +19,7 @@ const CORE_FOLDERS: &[&str] = &[
     "errors",
     "hof",
     "loops",
+    "paper",
     "polymorphism",
     "records",
     "restrictions",

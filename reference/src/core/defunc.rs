@@ -405,8 +405,12 @@ impl Defunctionaliser {
                 fire("TFP18 D-BinOp");
                 let (e1, sv1) = self.defunc(env, lhs)?;
                 let (e2, sv2) = self.defunc(env, rhs)?;
-                let t = self.dyn_prim("TFP18 D-BinOp", &sv1, lhs.span)?;
                 self.same("TFP18 D-BinOp", &sv1, &sv2, rhs.span)?;
+                let t = if op.is_comparison() {
+                    PrimType::Bool
+                } else {
+                    self.dyn_prim("TFP18 D-BinOp", &sv1, lhs.span)?
+                };
                 let result = if op.is_comparison() {
                     PrimType::Bool
                 } else {

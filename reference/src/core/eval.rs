@@ -219,6 +219,19 @@ impl Evaluator {
                     _ => premise(self.eval(env, rhs)),
                 }
             }
+            ExprKind::BinOp {
+                op: op @ (BinOp::Eq | BinOp::Neq),
+                lhs,
+                rhs,
+            } => {
+                // Extension: TFP18 E-Equal
+                fire("TFP18 E-Equal");
+                let v1 = premise(self.eval(env, lhs))?;
+                let v2 = premise(self.eval(env, rhs))?;
+                let equal = structurally_equal(&v1, &v2)
+                    .ok_or_else(|| stuck("comparing functions", span))?;
+                Ok(Value::bool(equal == (*op == BinOp::Eq)))
+            }
             ExprKind::BinOp { op, lhs, rhs } => {
                 let n1 = premise(self.eval(env, lhs))?;
                 let n2 = premise(self.eval(env, rhs))?;
@@ -828,6 +841,39 @@ impl Evaluator {
         fire("TFP18 E-Intrinsic");
         Ok(result)
     }
+}
+
+/// Futhark's `==` on order-zero values: primitives by IEEE equality (so NaN
+/// differs from itself and `-0.0 == 0.0`), arrays of different lengths are
+/// different, everything else componentwise; `None` for functions.
+pub fn structurally_equal(a: &Value, b: &Value) -> Option<bool> {
+    Some(match (a, b) {
+        (Value::Prim(x), Value::Prim(y)) => {
+            primitive::binary(BinOp::Eq, *x, *y).ok()? == PrimValue::Bool(true)
+        }
+        (Value::Record(xs), Value::Record(ys)) => {
+            let mut all = xs.len() == ys.len();
+            for (l, x) in xs {
+                all &= structurally_equal(x, ys.get(l)?)?;
+            }
+            all
+        }
+        (Value::Array(xs), Value::Array(ys)) => {
+            let mut all = xs.len() == ys.len();
+            for (x, y) in xs.iter().zip(ys.iter()) {
+                all &= structurally_equal(x, y)?;
+            }
+            all
+        }
+        (Value::Sum(c, xs), Value::Sum(d, ys)) => {
+            let mut all = c == d && xs.len() == ys.len();
+            for (x, y) in xs.iter().zip(ys) {
+                all &= structurally_equal(x, y)?;
+            }
+            all
+        }
+        _ => return None,
+    })
 }
 
 /// Whether `v` matches `pat`, binding its variables into `env`.

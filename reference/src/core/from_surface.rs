@@ -2124,7 +2124,9 @@ impl Elaborator {
             CoreBinOp::Shl | CoreBinOp::Shr | CoreBinOp::UShr => (integral(), PrimType::I32),
             _ => (numeric(), PrimType::I32),
         };
-        self.constrain_prims(&t, set, default, span)?;
+        if !matches!(core_op, CoreBinOp::Eq | CoreBinOp::Neq) {
+            self.constrain_prims(&t, set, default, span)?;
+        }
         let result = if core_op.is_comparison() {
             Type::bool()
         } else {

@@ -320,6 +320,10 @@ impl Typing {
                     &t2,
                     &format!("the operands of `{}`", op.symbol()),
                 )?;
+                if matches!(op, BinOp::Eq | BinOp::Neq) {
+                    expect_order_zero(rule, lhs.span, &t1, "a compared value")?;
+                    return Ok(Type::bool());
+                }
                 let p = match t1 {
                     Type::Prim(p) => p,
                     other => {
