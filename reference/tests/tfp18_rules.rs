@@ -19,6 +19,7 @@ const CORE_FOLDERS: &[&str] = &[
     "errors",
     "hof",
     "loops",
+    "or_conditionals",
     "paper",
     "polymorphism",
     "records",

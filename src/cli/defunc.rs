@@ -4,7 +4,7 @@
 //! Fig. 5 translation (D-App copies the function body).
 
 use super::common::{read_source, report};
-use reference::core::pipeline::compile;
+use reference::core::pipeline::{compile_with, Options};
 use reference::core::printer::print_target;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,6 +13,10 @@ use std::process::ExitCode;
 pub struct Args {
     /// The program.
     file: PathBuf,
+    /// TFP'18 §7: allow conditionals of function type (also enabled by a
+    /// line `-- runestone-options: or-conditionals` in the program).
+    #[arg(long)]
+    or_conditionals: bool,
     /// Print Fig. 5's translation, which inlines every application.
     #[arg(long)]
     inline: bool,
@@ -23,7 +27,9 @@ pub fn run(args: Args) -> ExitCode {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let compiled = match compile(&mut loaded.sources, loaded.file) {
+    let mut options = Options::from_source(&loaded.sources.get(loaded.file).text);
+    options.or_conditionals |= args.or_conditionals;
+    let compiled = match compile_with(&mut loaded.sources, loaded.file, options) {
         Ok(c) => c,
         Err(d) => return report(&d, &loaded.sources),
     };

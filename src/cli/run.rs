@@ -4,7 +4,7 @@
 //! backends are not implemented yet (exit 2).
 
 use super::common::{read_source, report};
-use reference::core::pipeline::compile;
+use reference::core::pipeline::{compile_with, Options};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,6 +21,10 @@ pub enum Backend {
 pub struct Args {
     /// The program.
     file: PathBuf,
+    /// TFP'18 §7: allow conditionals of function type (also enabled by a
+    /// line `-- runestone-options: or-conditionals` in the program).
+    #[arg(long)]
+    or_conditionals: bool,
     /// The entry point to run.
     #[arg(short = 'e', long = "entry", default_value = "main")]
     entry: String,
@@ -49,7 +53,9 @@ pub fn run(args: Args) -> ExitCode {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let compiled = match compile(&mut loaded.sources, loaded.file) {
+    let mut options = Options::from_source(&loaded.sources.get(loaded.file).text);
+    options.or_conditionals |= args.or_conditionals;
+    let compiled = match compile_with(&mut loaded.sources, loaded.file, options) {
         Ok(c) => c,
         Err(d) => return report(&d, &loaded.sources),
     };

@@ -45,6 +45,68 @@ pub enum StaticVal {
     Rcd(BTreeMap<Name, StaticVal>),
     /// Arr sv.
     Arr(Box<StaticVal>),
+    /// Extension (§7): Or sv1 sv2, the result of a conditional whose branches
+    /// have different static values; its residual is `#l e` or `#r e`.
+    Or(Box<StaticVal>, Box<StaticVal>),
+}
+
+/// The static value of a conditional with branches `a` and `b` (§7): `Or`
+/// only where they differ, record fields combined one by one ("the Or static
+/// value should only be introduced for those record fields that produce Lam
+/// static values").
+pub fn combine(a: &StaticVal, b: &StaticVal) -> StaticVal {
+    match (a, b) {
+        _ if a == b => a.clone(),
+        (StaticVal::Rcd(xs), StaticVal::Rcd(ys)) if xs.keys().eq(ys.keys()) => StaticVal::Rcd(
+            xs.iter()
+                .map(|(l, x)| (l.clone(), combine(x, &ys[l])))
+                .collect(),
+        ),
+        _ => StaticVal::Or(Box::new(a.clone()), Box::new(b.clone())),
+    }
+}
+
+/// The residual `e` (of static value `from`) as a residual of the combined
+/// static value `to`, injecting with constructor `side` where `to` has an
+/// `Or` that `from` does not.
+pub fn inject(e: Expr, from: &StaticVal, to: &StaticVal, side: &str, span: Span) -> Expr {
+    if from == to {
+        return e;
+    }
+    match (from, to) {
+        (StaticVal::Rcd(xs), StaticVal::Rcd(ys)) => {
+            let tmp = format!("injected'{}", span.start);
+            let fields = ys
+                .iter()
+                .map(|(l, y)| {
+                    let field = Expr::new(
+                        ExprKind::Project {
+                            record: Expr::var(tmp.clone(), span).boxed(),
+                            label: l.clone(),
+                        },
+                        span,
+                    );
+                    (l.clone(), inject(field, &xs[l], y, side, span))
+                })
+                .collect();
+            Expr::new(
+                ExprKind::Let {
+                    name: tmp,
+                    value: e.boxed(),
+                    body: Expr::new(ExprKind::Record(fields), span).boxed(),
+                },
+                span,
+            )
+        }
+        _ => Expr::new(
+            ExprKind::Constructor {
+                name: side.to_string(),
+                payload: vec![e],
+                sum_type: static_type(to),
+            },
+            span,
+        ),
+    }
 }
 
 /// E: a defunctionalisation environment.
@@ -100,6 +162,14 @@ pub fn static_type(sv: &StaticVal) -> Type {
                 .collect(),
         ),
         StaticVal::Arr(sv) => Type::array(static_type(sv)),
+        StaticVal::Or(a, b) => Type::Sum(
+            [
+                ("l".to_string(), vec![static_type(a)]),
+                ("r".to_string(), vec![static_type(b)]),
+            ]
+            .into_iter()
+            .collect(),
+        ),
     }
 }
 
@@ -167,6 +237,8 @@ pub struct Defunctionalised {
 /// The translation: fresh names, and the lifted functions of [`Mode::Lift`].
 pub struct Defunctionaliser {
     pub mode: Mode,
+    /// TFP'18 §7: conditionals of function type give `Or` static values.
+    pub or_conditionals: bool,
     used_names: BTreeSet<Name>,
     counter: usize,
     lifted: Vec<(Rc<Lambda>, StaticEnv, StaticVal, Name, StaticVal)>,
@@ -182,6 +254,7 @@ impl Defunctionaliser {
         }
         Defunctionaliser {
             mode,
+            or_conditionals: false,
             used_names,
             counter: 0,
             lifted: Vec::new(),
@@ -442,6 +515,34 @@ impl Defunctionaliser {
                 condition,
                 then_branch,
                 else_branch,
+            } if self.or_conditionals => {
+                // Extension: TFP18 D-IfOr
+                fire("TFP18 D-IfOr");
+                let (e1, sv1) = self.defunc(env, condition)?;
+                self.same(
+                    "TFP18 D-IfOr",
+                    &StaticVal::Dyn(Type::bool()),
+                    &sv1,
+                    condition.span,
+                )?;
+                let (e2, sv2) = self.defunc(env, then_branch)?;
+                let (e3, sv3) = self.defunc(env, else_branch)?;
+                let sv = combine(&sv2, &sv3);
+                let e2 = inject(e2, &sv2, &sv, "l", span);
+                let e3 = inject(e3, &sv3, &sv, "r", span);
+                Ok((
+                    mk(ExprKind::If {
+                        condition: e1.boxed(),
+                        then_branch: e2.boxed(),
+                        else_branch: e3.boxed(),
+                    }),
+                    sv,
+                ))
+            }
+            ExprKind::If {
+                condition,
+                then_branch,
+                else_branch,
             } => {
                 // TFP18 D-If
                 fire("TFP18 D-If");
@@ -488,83 +589,9 @@ impl Defunctionaliser {
                 ))
             }
             ExprKind::Apply { function, argument } => {
-                // TFP18 D-App
-                fire("TFP18 D-App");
                 let (e1, sv1) = self.defunc(env, function)?;
-                let StaticVal::Lam { lambda, env: env0 } = sv1 else {
-                    return fail(
-                        "TFP18 D-App",
-                        function.span,
-                        format!("applying {}, which is not a Lam", describe(&sv1)),
-                    );
-                };
                 let (e2, sv2) = self.defunc(env, argument)?;
-                match self.mode {
-                    Mode::Inline => {
-                        let inner = env0.update(lambda.param.clone(), sv2);
-                        let (e0, sv) = self.defunc(&inner, &lambda.body)?;
-                        let env_name = self.fresh("env");
-                        let arg_name = self.fresh("arg");
-                        let mut body = Expr::new(
-                            ExprKind::Let {
-                                name: lambda.param.clone(),
-                                value: Expr::var(arg_name.clone(), span).boxed(),
-                                body: e0.boxed(),
-                            },
-                            span,
-                        );
-                        for y in env0.keys().rev() {
-                            body = Expr::new(
-                                ExprKind::Let {
-                                    name: y.clone(),
-                                    value: Expr::new(
-                                        ExprKind::Project {
-                                            record: Expr::var(env_name.clone(), span).boxed(),
-                                            label: y.clone(),
-                                        },
-                                        span,
-                                    )
-                                    .boxed(),
-                                    body: body.boxed(),
-                                },
-                                span,
-                            );
-                        }
-                        let body = Expr::new(
-                            ExprKind::Let {
-                                name: arg_name,
-                                value: e2.boxed(),
-                                body: body.boxed(),
-                            },
-                            span,
-                        );
-                        Ok((
-                            mk(ExprKind::Let {
-                                name: env_name,
-                                value: e1.boxed(),
-                                body: body.boxed(),
-                            }),
-                            sv,
-                        ))
-                    }
-                    Mode::Lift => {
-                        let (name, sv) = self.lift(&lambda, &env0, sv2, span)?;
-                        // §5.3: "our implementation inlines lambdas with
-                        // particularly simple bodies; in particular those
-                        // that contain ... a record literal" (partial
-                        // applications).
-                        if let Some(inlined) = self.inline_record_body(&name, &e1, &e2, span) {
-                            return Ok((inlined, sv));
-                        }
-                        Ok((
-                            mk(ExprKind::Call {
-                                function: name,
-                                args: vec![e1, e2],
-                            }),
-                            sv,
-                        ))
-                    }
-                }
+                self.apply_static(e1, sv1, e2, sv2, span)
             }
             ExprKind::Let { name, value, body } => {
                 // TFP18 D-Let
@@ -994,6 +1021,141 @@ impl Defunctionaliser {
         }
     }
 
+    /// The premises of D-App after its first two: `e1'` with static value
+    /// `sv1` applied to `e2'` with `sv2` (with the §7 extension, `sv1` may
+    /// be an `Or`).
+    fn apply_static(
+        &mut self,
+        e1: Expr,
+        sv1: StaticVal,
+        e2: Expr,
+        sv2: StaticVal,
+        span: Span,
+    ) -> Result<(Expr, StaticVal), DefuncError> {
+        let mk = |kind: ExprKind| Expr::new(kind, span);
+        match sv1 {
+            StaticVal::Lam { lambda, env: env0 } => {
+                // TFP18 D-App
+                fire("TFP18 D-App");
+                match self.mode {
+                    Mode::Inline => {
+                        let inner = env0.update(lambda.param.clone(), sv2);
+                        let (e0, sv) = self.defunc(&inner, &lambda.body)?;
+                        let env_name = self.fresh("env");
+                        let arg_name = self.fresh("arg");
+                        let mut body = Expr::new(
+                            ExprKind::Let {
+                                name: lambda.param.clone(),
+                                value: Expr::var(arg_name.clone(), span).boxed(),
+                                body: e0.boxed(),
+                            },
+                            span,
+                        );
+                        for y in env0.keys().rev() {
+                            body = Expr::new(
+                                ExprKind::Let {
+                                    name: y.clone(),
+                                    value: Expr::new(
+                                        ExprKind::Project {
+                                            record: Expr::var(env_name.clone(), span).boxed(),
+                                            label: y.clone(),
+                                        },
+                                        span,
+                                    )
+                                    .boxed(),
+                                    body: body.boxed(),
+                                },
+                                span,
+                            );
+                        }
+                        let body = Expr::new(
+                            ExprKind::Let {
+                                name: arg_name,
+                                value: e2.boxed(),
+                                body: body.boxed(),
+                            },
+                            span,
+                        );
+                        Ok((
+                            mk(ExprKind::Let {
+                                name: env_name,
+                                value: e1.boxed(),
+                                body: body.boxed(),
+                            }),
+                            sv,
+                        ))
+                    }
+                    Mode::Lift => {
+                        let (name, sv) = self.lift(&lambda, &env0, sv2, span)?;
+                        // §5.3: "our implementation inlines lambdas with
+                        // particularly simple bodies; in particular those
+                        // that contain ... a record literal" (partial
+                        // applications).
+                        if let Some(inlined) = self.inline_record_body(&name, &e1, &e2, span) {
+                            return Ok((inlined, sv));
+                        }
+                        Ok((
+                            mk(ExprKind::Call {
+                                function: name,
+                                args: vec![e1, e2],
+                            }),
+                            sv,
+                        ))
+                    }
+                }
+            }
+            StaticVal::Or(left, right) => {
+                // Extension: TFP18 D-AppOr
+                fire("TFP18 D-AppOr");
+                let f = self.fresh("fun");
+                let a = self.fresh("arg");
+                let g = self.fresh("closure");
+                let (el, svl) = self.apply_static(
+                    Expr::var(g.clone(), span),
+                    *left,
+                    Expr::var(a.clone(), span),
+                    sv2.clone(),
+                    span,
+                )?;
+                let (er, svr) = self.apply_static(
+                    Expr::var(g.clone(), span),
+                    *right,
+                    Expr::var(a.clone(), span),
+                    sv2,
+                    span,
+                )?;
+                let sv = combine(&svl, &svr);
+                let el = inject(el, &svl, &sv, "l", span);
+                let er = inject(er, &svr, &sv, "r", span);
+                let matched = mk(ExprKind::Match {
+                    scrutinee: Expr::var(f.clone(), span).boxed(),
+                    cases: vec![
+                        (Pat::Constructor("l".into(), vec![Pat::Var(g.clone())]), el),
+                        (Pat::Constructor("r".into(), vec![Pat::Var(g)]), er),
+                    ],
+                });
+                let body = mk(ExprKind::Let {
+                    name: a,
+                    value: e2.boxed(),
+                    body: matched.boxed(),
+                });
+                Ok((
+                    mk(ExprKind::Let {
+                        name: f,
+                        value: e1.boxed(),
+                        body: body.boxed(),
+                    }),
+                    sv,
+                ))
+            }
+            other => fail(
+                "TFP18 D-App",
+                span,
+                format!("applying {}, which is not a Lam", describe(&other)),
+            ),
+        }
+    }
+
     /// The residual of a call of the lifted function `name` when its body is
     /// a record literal of its parameter and captured variables and the
     /// closure `e1` is a variable (so nothing is lost by not evaluating it
@@ -1170,6 +1332,7 @@ pub fn describe(sv: &StaticVal) -> String {
                 .join(", ")
         ),
         StaticVal::Arr(sv) => format!("Arr ({})", describe(sv)),
+        StaticVal::Or(a, b) => format!("Or ({}) ({})", describe(a), describe(b)),
     }
 }
 

@@ -6,7 +6,9 @@
 
 use super::defunc::{static_type, Defunctionalised, Defunctionaliser, Mode, TargetProgram};
 use super::eval::{Evaluator, Failure, RuntimeError, DEFAULT_FUEL};
-use super::relations::{lemma_4, static_has_type, translate_value, value_has_static};
+use super::relations::{
+    lemma_4, static_has_type, translate_value, translate_value_at, value_has_static,
+};
 use super::syntax::Program;
 use super::typing::{check_program, TypeEnv, Typing};
 use super::value::{from_observable, to_observable, Value, ValueEnv};
@@ -26,6 +28,7 @@ pub struct Compiled {
     pub inline: Defunctionalised,
     /// §5.3 (D-App calls a lifted function).
     pub lifted: Defunctionalised,
+    pub options: Options,
 }
 
 /// Why a run gave no result.
@@ -42,42 +45,76 @@ pub enum RunError {
     Violation(String),
 }
 
-/// Compiles the program in `file` (the prelude is added to `sources`).
+/// Options of the pipeline.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// TFP'18 §7: allow conditionals of function type (typing drops T-If's
+    /// `orderZero` premise; defunctionalisation uses `Or` static values).
+    pub or_conditionals: bool,
+}
+
+impl Options {
+    /// The options a test program asks for in a line
+    /// `-- runestone-options: or-conditionals`.
+    pub fn from_source(text: &str) -> Options {
+        let mut options = Options::default();
+        for line in text.lines() {
+            if let Some(rest) = line.trim().strip_prefix("-- runestone-options:") {
+                options.or_conditionals |= rest.split_whitespace().any(|w| w == "or-conditionals");
+            }
+        }
+        options
+    }
+}
+
+/// Compiles the program in `file` (the prelude is added to `sources`), with
+/// the options its source asks for ([`Options::from_source`]).
 pub fn compile(sources: &mut SourceMap, file: FileId) -> Result<Compiled, Diagnostic> {
+    let options = Options::from_source(&sources.get(file).text);
+    compile_with(sources, file, options)
+}
+
+/// Compiles the program in `file` with `options`.
+pub fn compile_with(
+    sources: &mut SourceMap,
+    file: FileId,
+    options: Options,
+) -> Result<Compiled, Diagnostic> {
     let text = sources.get(file).text.clone();
     let ast = spec::syntax::parse_program(file, &text)?;
     let prelude_file = sources.add("<prelude>/toplevel.fut", super::from_surface::PRELUDE);
     let prelude = super::from_surface::parse_prelude(prelude_file)?;
     let program = super::from_surface::elaborate(&ast, Some(&prelude))?;
-    compile_core(program)
+    compile_core(program, options)
 }
 
 /// Compiles a core program (from any front end).
-pub fn compile_core(program: Program) -> Result<Compiled, Diagnostic> {
-    check_program(&program).map_err(|e| e.to_diagnostic())?;
+pub fn compile_core(program: Program, options: Options) -> Result<Compiled, Diagnostic> {
+    check_program(&program, options.or_conditionals).map_err(|e| e.to_diagnostic())?;
     let mono = super::monomorphise::monomorphise(&program);
-    let types = check_program(&mono).map_err(|e| {
+    let types = check_program(&mono, options.or_conditionals).map_err(|e| {
         e.to_diagnostic()
             .with_note("this error is in the monomorphised program")
     })?;
-    let inline = Defunctionaliser::new(Mode::Inline, &mono)
-        .program(&mono)
-        .map_err(|e| {
-            e.to_diagnostic()
-                .with_note("Theorem 1 says this cannot happen")
-        })?;
-    let lifted = Defunctionaliser::new(Mode::Lift, &mono)
-        .program(&mono)
-        .map_err(|e| {
-            e.to_diagnostic()
-                .with_note("Theorem 1 says this cannot happen")
-        })?;
+    let mut inline = Defunctionaliser::new(Mode::Inline, &mono);
+    inline.or_conditionals = options.or_conditionals;
+    let inline = inline.program(&mono).map_err(|e| {
+        e.to_diagnostic()
+            .with_note("Theorem 1 says this cannot happen")
+    })?;
+    let mut lifted = Defunctionaliser::new(Mode::Lift, &mono);
+    lifted.or_conditionals = options.or_conditionals;
+    let lifted = lifted.program(&mono).map_err(|e| {
+        e.to_diagnostic()
+            .with_note("Theorem 1 says this cannot happen")
+    })?;
     let compiled = Compiled {
         program,
         mono,
         types,
         inline,
         lifted,
+        options,
     };
     compiled.check_theorem_1().map_err(|m| {
         Diagnostic::error(format!("Theorem 1 fails: {m}")).with_code("TFP18 Theorem 1")
@@ -91,6 +128,7 @@ impl Compiled {
     pub fn check_theorem_1(&self) -> Result<(), String> {
         for d in [&self.inline, &self.lifted] {
             let typing = Typing::new().with_functions(&d.target.functions);
+            // The target has no function types: T-If's premise holds there.
             for f in &d.target.functions {
                 let env: TypeEnv = f
                     .params
@@ -115,7 +153,7 @@ impl Compiled {
                 .zip(&d.target.decs)
                 .zip(&d.dec_statics)
             {
-                static_has_type(&self.mono, sv, &dec.ty)
+                static_has_type(&self.mono, sv, &dec.ty, self.options.or_conditionals)
                     .map_err(|m| format!("{}: {m}", dec.name))?;
                 let t = typing
                     .type_of(&env, &target.value)
@@ -135,8 +173,13 @@ impl Compiled {
                 .zip(&d.target.entries)
                 .zip(&d.entry_statics)
             {
-                static_has_type(&self.mono, sv, &entry.result_type)
-                    .map_err(|m| format!("entry {}: {m}", entry.name))?;
+                static_has_type(
+                    &self.mono,
+                    sv,
+                    &entry.result_type,
+                    self.options.or_conditionals,
+                )
+                .map_err(|m| format!("entry {}: {m}", entry.name))?;
                 let mut inner = env.clone();
                 for (x, t) in &target.params {
                     inner.insert(x.clone(), super::typing::Scheme::mono(t.clone()));
@@ -205,7 +248,7 @@ impl Compiled {
                         value_has_static(v, sv).map_err(|m| {
                             RunError::Violation(format!("Theorem 2 ({sv_name}): {m}"))
                         })?;
-                        if translate_value(v) != *tv {
+                        if translate_value_at(v, sv) != *tv {
                             return Err(RunError::Violation(format!(
                                 "Theorem 2 ({sv_name}): the target's value is not ⟦v⟧val"
                             )));

@@ -20,8 +20,25 @@ use std::collections::BTreeMap;
 const MAX_DEPTH: usize = 8;
 
 /// `⊨ sv : τ` (Fig. 8). `Err` says which premise failed.
-pub fn static_has_type(program: &Program, sv: &StaticVal, ty: &Type) -> Result<(), String> {
+pub fn static_has_type(
+    program: &Program,
+    sv: &StaticVal,
+    ty: &Type,
+    or_conditionals: bool,
+) -> Result<(), String> {
+    OR_CONDITIONALS.with(|flag| flag.set(or_conditionals));
     static_has_type_at(program, sv, ty, 0)
+}
+
+thread_local! {
+    /// Whether the §7 extension is on for the relation being checked.
+    static OR_CONDITIONALS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+fn typing() -> Typing {
+    let mut typing = Typing::new();
+    typing.or_conditionals = OR_CONDITIONALS.with(|flag| flag.get());
+    typing
 }
 
 fn static_has_type_at(
@@ -68,7 +85,7 @@ fn static_has_type_at(
             // Some Γ0 with ⊨ E0 : Γ0 and Γ0, x:τ1 ⊢ e0 : τ2.
             let gamma0 = source_types(program, env, depth)?;
             let inner = gamma0.update(lambda.param.clone(), Scheme::mono((**t1).clone()));
-            let body_type = Typing::new()
+            let body_type = typing()
                 .type_of(&inner, &lambda.body)
                 .map_err(|e| e.message)?;
             if body_type != **t2 {
@@ -83,6 +100,7 @@ fn static_has_type_at(
                 let sv1 = static_of_type(t1);
                 let e0 = env.update(lambda.param.clone(), sv1);
                 let mut d = Defunctionaliser::new(Mode::Inline, program);
+                d.or_conditionals = OR_CONDITIONALS.with(|flag| flag.get());
                 let (residual, sv2) = d.defunc(&e0, &lambda.body).map_err(|e| e.message)?;
                 static_has_type_at(program, &sv2, t2, depth + 1)?;
                 let target_env = super::defunc::static_env_types(&e0);
@@ -94,6 +112,12 @@ fn static_has_type_at(
                 }
             }
             Ok(())
+        }
+        (StaticVal::Or(a, b), ty) => {
+            // Extension: TFP18 R-StaticOr
+            fire("TFP18 R-StaticOr");
+            static_has_type_at(program, a, ty, depth)?;
+            static_has_type_at(program, b, ty, depth)
         }
         (sv, ty) => Err(format!(
             "{} is not related to {}",
@@ -126,13 +150,14 @@ fn source_type(program: &Program, sv: &StaticVal, depth: usize) -> Result<Type, 
                 .collect::<Result<BTreeMap<_, _>, String>>()?,
         ),
         StaticVal::Arr(sv) => Type::array(source_type(program, sv, depth)?),
+        StaticVal::Or(a, _) => source_type(program, a, depth)?,
         StaticVal::Lam { lambda, env } => {
             let gamma0 = source_types(program, env, depth)?;
             let inner = gamma0.update(
                 lambda.param.clone(),
                 Scheme::mono(lambda.param_type.clone()),
             );
-            let t2 = Typing::new()
+            let t2 = typing()
                 .type_of(&inner, &lambda.body)
                 .map_err(|e| e.message)?;
             Type::arrow(lambda.param_type.clone(), t2)
@@ -213,6 +238,11 @@ pub fn value_has_static(v: &Value, sv: &StaticVal) -> Result<(), String> {
             }
             Ok(())
         }
+        (v, StaticVal::Or(a, b)) => {
+            // Extension: TFP18 R-ValueOr
+            fire("TFP18 R-ValueOr");
+            value_has_static(v, a).or_else(|_| value_has_static(v, b))
+        }
         (v, sv) => Err(format!(
             "the value {} is not related to {}",
             short(v),
@@ -251,6 +281,37 @@ pub fn translate_value(v: &Value) -> Value {
         ),
         Value::Array(rows) => Value::array(rows.iter().map(translate_value).collect()),
         other => other.clone(),
+    }
+}
+
+/// ⟦v⟧val at static value `sv`: as [`translate_value`], but a value at an
+/// `Or` static value (§7) is injected with `#l` or `#r` according to the
+/// side it is related to, and closures translate their captured values at
+/// the static values of the `Lam`'s environment.
+pub fn translate_value_at(v: &Value, sv: &StaticVal) -> Value {
+    match (v, sv) {
+        (v, StaticVal::Or(a, b)) => {
+            if value_has_static(v, a).is_ok() {
+                Value::Sum("l".into(), vec![translate_value_at(v, a)])
+            } else {
+                Value::Sum("r".into(), vec![translate_value_at(v, b)])
+            }
+        }
+        (Value::Closure(c), StaticVal::Lam { env, .. }) => Value::Record(
+            env.iter()
+                .filter_map(|(y, sv)| c.env.get(y).map(|v| (y.clone(), translate_value_at(v, sv))))
+                .collect(),
+        ),
+        (Value::Record(fields), StaticVal::Rcd(svs)) => Value::Record(
+            fields
+                .iter()
+                .map(|(l, v)| match svs.get(l) {
+                    Some(sv) => (l.clone(), translate_value_at(v, sv)),
+                    None => (l.clone(), translate_value(v)),
+                })
+                .collect(),
+        ),
+        (v, _) => translate_value(v),
     }
 }
 

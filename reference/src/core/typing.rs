@@ -170,6 +170,8 @@ fn expect_int(
 #[derive(Default)]
 pub struct Typing {
     functions: HashMap<Name, (Vec<Type>, Type)>,
+    /// TFP'18 §7: conditionals may be of function type.
+    pub or_conditionals: bool,
 }
 
 impl Typing {
@@ -373,6 +375,21 @@ impl Typing {
                         format!("{op:?} is not defined on {}", type_name(&t)),
                     ),
                 }
+            }
+            ExprKind::If {
+                condition,
+                then_branch,
+                else_branch,
+            } if self.or_conditionals => {
+                // Extension: TFP18 T-IfOr
+                fire("TFP18 T-IfOr");
+                let rule = "TFP18 T-IfOr";
+                let t1 = self.type_of(env, condition)?;
+                expect_equal(rule, condition.span, &Type::bool(), &t1, "the condition")?;
+                let t2 = self.type_of(env, then_branch)?;
+                let t3 = self.type_of(env, else_branch)?;
+                expect_equal(rule, else_branch.span, &t2, &t3, "the branches")?;
+                Ok(t2)
             }
             ExprKind::If {
                 condition,
@@ -946,8 +963,11 @@ pub fn intrinsic_type(op: &Intrinsic, args: &[Type]) -> Result<Type, String> {
 /// `⊢ program`: every declaration has its declared type in the context of
 /// the earlier ones (Γ extended in order), and every entry point is
 /// first-order. Returns Γ of all declarations.
-pub fn check_program(program: &Program) -> Result<TypeEnv, TypeError> {
-    let typing = Typing::new();
+pub fn check_program(program: &Program, or_conditionals: bool) -> Result<TypeEnv, TypeError> {
+    let typing = Typing {
+        or_conditionals,
+        ..Typing::new()
+    };
     let mut env = TypeEnv::new();
     for dec in &program.decs {
         // Extension: TFP18 T-Dec
