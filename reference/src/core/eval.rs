@@ -802,6 +802,44 @@ impl Evaluator {
                 }
                 Value::array(out)
             }
+            Intrinsic::Range(kind) => {
+                let start = self.prim(&next()?, span)?;
+                let step = self.prim(&next()?, span)?;
+                let end = self.prim(&next()?, span)?;
+                let t = start.prim_type();
+                let (s, d, e) = (
+                    primitive::as_index(start).unwrap_or(0) as i128,
+                    primitive::as_index(step).unwrap_or(0) as i128,
+                    primitive::as_index(end).unwrap_or(0) as i128,
+                );
+                let symbol = match kind {
+                    super::syntax::RangeKind::Inclusive => "...",
+                    super::syntax::RangeKind::UpToExclusive => "..<",
+                    super::syntax::RangeKind::DownToExclusive => "..>",
+                };
+                let count = match kind {
+                    super::syntax::RangeKind::Inclusive if d > 0 && e >= s => (e - s) / d + 1,
+                    super::syntax::RangeKind::Inclusive if d < 0 && e <= s => (s - e) / -d + 1,
+                    super::syntax::RangeKind::UpToExclusive if d > 0 && e >= s => {
+                        (e - s + d - 1) / d
+                    }
+                    super::syntax::RangeKind::DownToExclusive if d < 0 && e <= s => {
+                        (s - e - d - 1) / -d
+                    }
+                    _ => -1,
+                };
+                if count < 0 {
+                    return fail(format!(
+                        "Range {start}..{}{symbol}{end} is invalid.",
+                        primitive::from_i64((s + d) as i64, t)
+                    ));
+                }
+                Value::array(
+                    (0..count)
+                        .map(|i| Value::Prim(primitive::from_i64((s + i * d) as i64, t)))
+                        .collect(),
+                )
+            }
             Intrinsic::Dim(k) => {
                 let mut v = next()?;
                 let mut size = 0;

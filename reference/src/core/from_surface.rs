@@ -1234,60 +1234,44 @@ impl Elaborator {
                 end_kind,
                 ..
             } => {
-                if step.is_some() || *end_kind == RangeEnd::DownToExclusive {
-                    return Err(error(
-                        span,
-                        "ranges with a step or `..>` are not supported yet",
-                    ));
-                }
                 let (s, ts) = self.expr(start)?;
                 let (en, te) = self.expr(end)?;
                 self.unify(&ts, &te, span)?;
                 self.constrain_prims(&ts, integral(), PrimType::I64, span)?;
-                let (sv, ev, iv) = (self.fresh("start"), self.fresh("end"), self.fresh("i"));
-                let mut count = binop(
-                    CoreBinOp::Sub,
-                    Expr::var(ev.clone(), span),
-                    Expr::var(sv.clone(), span),
-                    span,
-                );
-                if *end_kind == RangeEnd::Inclusive {
-                    let one = self.literal(
-                        Literal::Int {
-                            value: 1,
-                            suffix: None,
-                        },
-                        false,
-                        span,
-                    );
-                    self.unify(&ts, &one.1, span)?;
-                    count = binop(CoreBinOp::Add, count, one.0, span);
-                }
-                let iota = Expr::new(
+                let sv = self.fresh("start");
+                let step_expr = match step {
+                    Some(next) => {
+                        let (n, tn) = self.expr(next)?;
+                        self.unify(&ts, &tn, next.span())?;
+                        binop(CoreBinOp::Sub, n, Expr::var(sv.clone(), span), span)
+                    }
+                    None => {
+                        let negative = *end_kind == RangeEnd::DownToExclusive;
+                        let (one, t1) = self.literal(
+                            Literal::Int {
+                                value: 1,
+                                suffix: None,
+                            },
+                            negative,
+                            span,
+                        );
+                        self.unify(&ts, &t1, span)?;
+                        one
+                    }
+                };
+                let kind = match end_kind {
+                    RangeEnd::Inclusive => super::syntax::RangeKind::Inclusive,
+                    RangeEnd::UpToExclusive => super::syntax::RangeKind::UpToExclusive,
+                    RangeEnd::DownToExclusive => super::syntax::RangeKind::DownToExclusive,
+                };
+                let range = Expr::new(
                     ExprKind::Intrinsic {
-                        op: Intrinsic::Iota,
-                        args: vec![count],
+                        op: Intrinsic::Range(kind),
+                        args: vec![Expr::var(sv.clone(), span), step_expr, en],
                     },
                     span,
                 );
-                let body = binop(
-                    CoreBinOp::Add,
-                    Expr::var(sv.clone(), span),
-                    Expr::var(iv.clone(), span),
-                    span,
-                );
-                let map = Expr::new(
-                    ExprKind::Map {
-                        param: iv,
-                        body: body.boxed(),
-                        array: iota.boxed(),
-                    },
-                    span,
-                );
-                Ok((
-                    let_in(sv, s, let_in(ev, en, map, span), span),
-                    Type::array(ts),
-                ))
+                Ok((let_in(sv, s, range, span), Type::array(ts)))
             }
             ast::Expr::Index {
                 array,
@@ -2204,6 +2188,46 @@ impl Elaborator {
             return Ok((
                 lambda(x, Type::Prim(from), body, span),
                 Type::arrow(Type::Prim(from), Type::Prim(p)),
+            ));
+        }
+        // `t.sum`, `t.product`, `t.maximum`, `t.minimum`: reductions.
+        let reduction = match name {
+            "sum" => Some((CoreBinOp::Add, super::primitive::from_i64(0, p))),
+            "product" => Some((CoreBinOp::Mul, super::primitive::from_i64(1, p))),
+            "maximum" => lowest(p).map(|v| (CoreBinOp::Gt, v)),
+            "minimum" => highest(p).map(|v| (CoreBinOp::Lt, v)),
+            _ => None,
+        };
+        if let Some((op, neutral)) = reduction {
+            let (xs, x, y) = (self.fresh("xs"), self.fresh("x"), self.fresh("y"));
+            let (vx, vy) = (Expr::var(x.clone(), span), Expr::var(y.clone(), span));
+            let operator = if op.is_comparison() {
+                Expr::new(
+                    ExprKind::If {
+                        condition: binop(op, vx.clone(), vy.clone(), span).boxed(),
+                        then_branch: vx.boxed(),
+                        else_branch: vy.boxed(),
+                    },
+                    span,
+                )
+            } else {
+                binop(op, vx, vy, span)
+            };
+            let body = Expr::new(
+                ExprKind::Reduce {
+                    kind: ReduceKind::Reduce,
+                    x,
+                    y,
+                    operator: operator.boxed(),
+                    neutral: lit_expr(neutral, span).boxed(),
+                    array: Expr::var(xs.clone(), span).boxed(),
+                },
+                span,
+            );
+            let t = Type::array(Type::Prim(p));
+            return Ok((
+                lambda(xs, t.clone(), body, span),
+                Type::arrow(t, Type::Prim(p)),
             ));
         }
         let constant = |v: Option<PrimValue>| v.map(|v| (lit_expr(v, span), Type::Prim(p)));

@@ -254,6 +254,9 @@ pub enum Intrinsic {
     /// `scatter dest is vs`: `dest` with `dest[is[j]] = vs[j]` for in-bounds
     /// `is[j]` (out-of-bounds writes are ignored, as in Futhark).
     Scatter,
+    /// `start..next...end` etc.: a range with its step (`next - start`, or
+    /// ±1) and end kind; invalid ranges are `err`, as in Futhark.
+    Range(RangeKind),
     /// The size of dimension `k` of an array (0 if an outer dimension is
     /// empty); used to bind size parameters (TFP'18 §5.2).
     Dim(usize),
@@ -261,6 +264,14 @@ pub enum Intrinsic {
     Convert(PrimType),
     /// A primitive function of `Math`.
     Math(MathFun),
+}
+
+/// How a range ends: `...` (inclusive), `..<`, `..>` (exclusive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RangeKind {
+    Inclusive,
+    UpToExclusive,
+    DownToExclusive,
 }
 
 /// Primitive functions of the numeric modules (`f32.sqrt`, `i32.max`, …).
@@ -345,6 +356,9 @@ impl Intrinsic {
             Intrinsic::Rotate => "rotate".into(),
             Intrinsic::Scatter => "scatter".into(),
             Intrinsic::Dim(k) => format!("dim{k}"),
+            Intrinsic::Range(RangeKind::Inclusive) => "range_inclusive".into(),
+            Intrinsic::Range(RangeKind::UpToExclusive) => "range_upto".into(),
+            Intrinsic::Range(RangeKind::DownToExclusive) => "range_downto".into(),
             Intrinsic::Convert(t) => format!("{t}.convert"),
             Intrinsic::Math(f) => f.name().into(),
         }

@@ -827,7 +827,7 @@ pub fn intrinsic_type(op: &Intrinsic, args: &[Type]) -> Result<Type, String> {
         | Intrinsic::Dim(_)
         | Intrinsic::Convert(_) => 1,
         Intrinsic::Replicate | Intrinsic::Concat | Intrinsic::Rotate => 2,
-        Intrinsic::Unflatten | Intrinsic::Scatter => 3,
+        Intrinsic::Unflatten | Intrinsic::Scatter | Intrinsic::Range(_) => 3,
         Intrinsic::Zip(k) => *k,
         Intrinsic::Math(f) => f.arity(),
     };
@@ -930,6 +930,12 @@ pub fn intrinsic_type(op: &Intrinsic, args: &[Type]) -> Result<Type, String> {
             }
             Ok(args[0].clone())
         }
+        Intrinsic::Range(_) => match &args[0] {
+            Type::Prim(t) if t.is_integer() && args.iter().all(|a| *a == args[0]) => {
+                Ok(Type::array(args[0].clone()))
+            }
+            _ => Err("a range needs integers of one type".into()),
+        },
         Intrinsic::Dim(_) => {
             elem(&args[0])?;
             Ok(Type::i64())
