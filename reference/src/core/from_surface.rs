@@ -957,6 +957,40 @@ impl Elaborator {
         }
     }
 
+    /// `t [n] a` for an abbreviation `type t [m] 'b = …`: its definition
+    /// with the arguments substituted (for the size checks, which need the
+    /// sizes the abbreviation hides).
+    fn expand_abbreviation(&self, te: &TypeExp) -> Option<TypeExp> {
+        let (q, args): (&QualName, &[TypeArg]) = match te {
+            TypeExp::Var(q) => (q, &[]),
+            TypeExp::Apply {
+                constructor, args, ..
+            } => (constructor, args),
+            _ => return None,
+        };
+        if !q.qualifiers.is_empty() {
+            return None;
+        }
+        let abbrev = self.types.get(&q.name)?;
+        if abbrev.params.len() != args.len() {
+            return None;
+        }
+        let mut sizes = BTreeMap::new();
+        let mut types = BTreeMap::new();
+        for (p, a) in abbrev.params.iter().zip(args) {
+            match (p, a) {
+                (ast::TypeParam::Size { name, .. }, TypeArg::Size { size, .. }) => {
+                    sizes.insert(name.clone(), size.clone());
+                }
+                (ast::TypeParam::Type { name, .. }, TypeArg::Type(t)) => {
+                    types.insert(name.clone(), t.clone());
+                }
+                _ => return None,
+            }
+        }
+        Some(substitute_type_exp(&abbrev.definition, &sizes, &types))
+    }
+
     /// Walks a type expression against a value: a named size not yet bound is
     /// bound to the dimension; a bound or constant one is checked.
     fn type_checks(
@@ -968,10 +1002,16 @@ impl Elaborator {
         checks: &mut Vec<(Expr, String, Span)>,
         what: &str,
     ) {
-        let mut te = te;
+        let mut owned = te.clone();
         let mut depth = 0;
         let span = value.span;
         loop {
+            // Type abbreviations are expanded, with their size arguments.
+            if let Some(expanded) = self.expand_abbreviation(&owned) {
+                owned = expanded;
+                continue;
+            }
+            let te = &owned;
             match te {
                 TypeExp::Array {
                     size,
@@ -1009,9 +1049,9 @@ impl Elaborator {
                         }
                     }
                     depth += 1;
-                    te = element;
+                    owned = (**element).clone();
                 }
-                TypeExp::Unique { ty, .. } => te = ty,
+                TypeExp::Unique { ty, .. } => owned = (**ty).clone(),
                 TypeExp::Tuple { elements, .. } if depth == 0 => {
                     for (i, e) in elements.iter().enumerate() {
                         self.type_checks(
@@ -2878,5 +2918,80 @@ fn simple_var(p: &Pat) -> Option<&Name> {
         Pat::Var { name, .. } => Some(name),
         Pat::Ascribe { pat, .. } | Pat::Attr { pat, .. } => simple_var(pat),
         _ => None,
+    }
+}
+
+/// Substitutes size and type arguments into a type expression.
+fn substitute_type_exp(
+    te: &TypeExp,
+    sizes: &BTreeMap<Name, SizeExp>,
+    types: &BTreeMap<Name, TypeExp>,
+) -> TypeExp {
+    let go = |t: &TypeExp| substitute_type_exp(t, sizes, types);
+    match te {
+        TypeExp::Var(q) if q.qualifiers.is_empty() && types.contains_key(&q.name) => {
+            types[&q.name].clone()
+        }
+        TypeExp::Var(_) => te.clone(),
+        TypeExp::Apply {
+            constructor,
+            args,
+            span,
+        } => TypeExp::Apply {
+            constructor: constructor.clone(),
+            args: args
+                .iter()
+                .map(|a| match a {
+                    TypeArg::Type(t) => TypeArg::Type(go(t)),
+                    TypeArg::Size { size, span } => TypeArg::Size {
+                        size: substitute_size(size, sizes),
+                        span: *span,
+                    },
+                })
+                .collect(),
+            span: *span,
+        },
+        TypeExp::Array {
+            size,
+            element,
+            span,
+        } => TypeExp::Array {
+            size: substitute_size(size, sizes),
+            element: Box::new(go(element)),
+            span: *span,
+        },
+        TypeExp::Tuple { elements, span } => TypeExp::Tuple {
+            elements: elements.iter().map(go).collect(),
+            span: *span,
+        },
+        TypeExp::Record { fields, span } => TypeExp::Record {
+            fields: fields.iter().map(|(l, t)| (l.clone(), go(t))).collect(),
+            span: *span,
+        },
+        TypeExp::Arrow {
+            param,
+            from,
+            to,
+            span,
+        } => TypeExp::Arrow {
+            param: param.clone(),
+            from: Box::new(go(from)),
+            to: Box::new(go(to)),
+            span: *span,
+        },
+        TypeExp::Unique { ty, span } => TypeExp::Unique {
+            ty: Box::new(go(ty)),
+            span: *span,
+        },
+        TypeExp::Sum { .. } | TypeExp::Existential { .. } => te.clone(),
+    }
+}
+
+fn substitute_size(size: &SizeExp, sizes: &BTreeMap<Name, SizeExp>) -> SizeExp {
+    match size {
+        SizeExp::Named(q) if q.qualifiers.is_empty() && sizes.contains_key(&q.name) => {
+            sizes[&q.name].clone()
+        }
+        other => other.clone(),
     }
 }
