@@ -5,8 +5,9 @@
 //! - [`core`]: TFP'18, the core language (typing, big-step semantics with
 //!   `err`, defunctionalisation, the relations and theorems as checks), with a
 //!   module-free front end; `runestone run`, `test` and `defunc` use it.
-//! - The ICFP'18 module calculus (`modules`) and Leshchinskiy's flattening
-//!   (`nested`) arrive with their issues.
+//! - [`modules`]: ICFP'18 §4–§8 over a pluggable core language.
+//! - Leshchinskiy's flattening (`nested`) arrives with its issue.
 
 pub mod core;
 pub mod coverage;
+pub mod modules;

@@ -8,6 +8,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod check;
 mod common;
 mod defunc;
 mod fuzz;
@@ -40,8 +41,8 @@ enum Command {
     /// Run a differential-testing or theorem-checking campaign.
     Fuzz(fuzz::Args),
     /// Run the reference on a program: elaborate, interpret statically, check
-    /// Proposition 6.1 (not implemented yet).
-    Check(not_yet::Args),
+    /// Proposition 6.1.
+    Check(check::Args),
     /// Run an entry point on values read from stdin (`--backend reference`).
     Run(run::Args),
     /// Run the `-- ==` test cases of programs and print `N passed, N failed`.
@@ -59,11 +60,7 @@ pub fn main() -> ExitCode {
         Command::Values(args) => values::run(args),
         Command::Nested(args) => nested::run(args),
         Command::Fuzz(args) => fuzz::run(args),
-        Command::Check(args) => not_yet::run(
-            "check",
-            "elaborate FILE with the ICFP'18 rules, interpret it statically, and check Proposition 6.1",
-            args,
-        ),
+        Command::Check(args) => check::run(args),
         Command::Run(args) => run::run(args),
         Command::Test(args) => test::run(args),
         Command::Defunc(args) => defunc::run(args),

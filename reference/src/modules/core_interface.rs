@@ -1,0 +1,111 @@
+//! The interface between the module language and a core language (ICFP'18 §2:
+//! "the module language can be considered parameterised over a core language").
+//!
+//! The module rules (Figs. 7, 8, 11, 12, 13) never look inside core types,
+//! expressions or target expressions: they reach them only through [`Core`] and
+//! [`CoreType`]. Two instances are planned: [`super::paper_core::PaperCore`]
+//! (exactly the paper's core, rules 9–14, 38–40, 44–48) and the richer TFP'18
+//! core of a later issue, which plugs in by implementing these two traits.
+
+use super::error::Failure;
+use super::interp_objects::IEnv;
+use super::objects::{Env, Substitution, TyVar, VEnv};
+use super::target::Context;
+use spec::syntax::ast::{TypeExp, ValueBind};
+use std::collections::BTreeSet;
+use std::fmt::Debug;
+
+/// Semantic types τ of a core language, as the module language sees them: it
+/// needs type variables t (rules 16, 19), free type variables (tvs), and
+/// substitution S(τ) (§4.2). A core whose types bind variables (type schemes)
+/// renames them itself inside [`CoreType::substitute`].
+pub trait CoreType: Clone + Debug + PartialEq + Eq {
+    /// The type `t` for a type variable.
+    fn variable(t: TyVar) -> Self;
+    /// `Some(t)` when the type is the type variable `t`.
+    fn as_variable(&self) -> Option<TyVar>;
+    /// The free type variables, in order of first occurrence (left to right);
+    /// the order makes α-normal forms deterministic.
+    fn type_variables_in_order(&self, out: &mut Vec<TyVar>);
+    /// S(τ).
+    fn substitute(&self, substitution: &Substitution<Self>) -> Self;
+    /// One-sided matching, the witness of instantiation (§4.2): extends
+    /// `substitution` (support within `flexible`) so that S(pattern) = target,
+    /// or says no.
+    fn match_into(
+        pattern: &Self,
+        target: &Self,
+        flexible: &BTreeSet<TyVar>,
+        substitution: &mut Substitution<Self>,
+    ) -> bool;
+    /// τ in the notation of Fig. 5.
+    fn display(&self) -> String;
+
+    /// tvs(τ).
+    fn type_variables(&self) -> BTreeSet<TyVar> {
+        let mut out = Vec::new();
+        self.type_variables_in_order(&mut out);
+        out.into_iter().collect()
+    }
+}
+
+/// A core language the module rules are parameterised over.
+pub trait Core: Clone + Debug + PartialEq + Eq + 'static {
+    /// Semantic types τ.
+    type Type: CoreType;
+    /// Target expressions ex (Fig. 9): core expressions with labels for value
+    /// identifiers.
+    type TargetExp: Clone + Debug;
+    /// Guesses of the target typing rules (τ in rule 39) awaiting their witness,
+    /// found by unification.
+    type Guesses: Default;
+
+    /// The core's name in diagnostics ("the paper's core").
+    const NAME: &'static str;
+
+    /// The initial basis: E₀, 𝓔₀ and Γ₀ with E₀ ⊨_id 𝓔₀ ▷ Γ₀ (predefined types
+    /// and values; the paper's core has none, see SPEC_NOTES-icfp18 ICFP18-1).
+    fn initial_basis() -> (Env<Self>, IEnv<Self>, Context<Self>);
+
+    /// E ⊢ ty : τ (rules 9–10 for the paper's core).
+    fn elaborate_type(env: &Env<Self>, ty: &TypeExp) -> Result<Self::Type, Failure>;
+
+    /// E ⊢ dec : E' (rule 30's premise; rules 11–14 for the paper's core).
+    fn elaborate_dec(env: &Env<Self>, dec: &ValueBind) -> Result<VEnv<Self>, Failure>;
+
+    /// 𝓔 ⊢ dec ⇒ ∃N.(𝓔', c) (rule 48 for the paper's core): the declared
+    /// labels N, the interpretation value environment and the code.
+    fn compile_dec(env: &IEnv<Self>, dec: &ValueBind) -> Result<CompiledDec<Self>, Failure>;
+
+    /// Γ ⊢ ex : τ (rules 38–40 for the paper's core).
+    fn type_target_exp(
+        context: &Context<Self>,
+        exp: &Self::TargetExp,
+        guesses: &mut Self::Guesses,
+    ) -> Result<Self::Type, Failure>;
+
+    /// A fresh guess (used to find S' in Proposition 6.1 and rule 70).
+    fn fresh_guess(guesses: &mut Self::Guesses) -> Self::Type;
+
+    /// Makes two types equal by solving guesses, or says no.
+    fn unify(a: &Self::Type, b: &Self::Type, guesses: &mut Self::Guesses) -> bool;
+
+    /// A type with the solved guesses substituted.
+    fn resolve(ty: &Self::Type, guesses: &Self::Guesses) -> Self::Type;
+
+    /// The type `i32` of Corollary 6.2.
+    fn corollary_type() -> Self::Type;
+
+    /// Closed types to draw sampled substitutions from (rule 70).
+    fn sample_types(basis: &Env<Self>) -> Vec<Self::Type>;
+
+    /// ex in the notation of Fig. 3b.
+    fn display_target_exp(exp: &Self::TargetExp) -> String;
+}
+
+/// What a core declaration compiles to (rule 48).
+pub struct CompiledDec<C: Core> {
+    pub labels: Vec<super::objects::Label>,
+    pub values: super::interp_objects::IVEnv<C>,
+    pub code: super::target::Code<C>,
+}

@@ -1,0 +1,759 @@
+//! Derived forms (ICFP'18 eqs. (1)–(8)): the surface module language of
+//! `spec::syntax::ast` translated into the kernel of Fig. 1 ([`super::kernel`]).
+//!
+//! * eq. (1) `module F (X: mty) = mexp` ⇒ `module F = λX : mty → mexp`;
+//! * eq. (2)/(3) Futhark's `local dec` followed by the rest `ds` of its
+//!   sequence ⇒ `open (let dec in { ds })` ⇒ `open { dec module X = { ds } }.X`;
+//! * eq. (4) `mexp₁ (mexp₂)` with `mexp₁` not a long identifier ⇒
+//!   `{ module F = mexp₁ module X = F(mexp₂) }.X`;
+//! * eq. (5) `mexp : mty` is kept as rule 37 (opaque), see SPEC_NOTES ICFP18-3;
+//! * eqs. (6)/(7) `module X : mty = mexp`, `module F (X: mty₀) : mty = mexp`;
+//! * eq. (8) spec `type tid = ty` ⇒ `include ({ type tid } with tid = ty)`;
+//! * `\(X: mty) : mty' -> mexp` ⇒ `λX : mty → (mexp : mty')`; an anonymous
+//!   functor type `mty₁ -> mty₂` names its parameter with a fresh identifier.
+//!
+//! * §8.2 polymorphic types `type name 'a … = ty` and §8.1 polymorphic
+//!   functions `def name 'a … (f: ty) … = e` as functors, instantiated by
+//!   hoisted applications (see the end of this file).
+//!
+//! Internal identifiers start with `%`, which no surface identifier can.
+
+use super::error::{outside, Failure};
+use super::kernel::{KDec, KModExp, KModType, KSpec};
+use spec::recursion::with_stack;
+use spec::source::Span;
+use spec::syntax::ast::{
+    Dec, Expr, ModExp, ModTypeExp, Pat, Program, QualName, Spec, TypeExp, TypeRefinement, ValueBind,
+};
+use std::cell::Cell;
+use std::rc::Rc;
+
+const MODULES: &str = "the module language transcribed here";
+
+thread_local! {
+    static NEXT_INTERNAL: Cell<u32> = const { Cell::new(0) };
+}
+
+fn internal_name(hint: &str) -> String {
+    NEXT_INTERNAL.with(|next| {
+        let n = next.get();
+        next.set(n + 1);
+        format!("%{hint}{n}")
+    })
+}
+
+/// A whole program: its declarations as one kernel `mdec` sequence.
+pub fn program(program: &Program) -> Result<Vec<KDec>, Failure> {
+    NEXT_INTERNAL.with(|next| next.set(0));
+    reset_polymorphism();
+    decs(&program.decs)
+}
+
+/// A declaration sequence; `local` takes the rest of the sequence with it.
+pub fn decs(decs_in: &[Dec]) -> Result<Vec<KDec>, Failure> {
+    let mut out = Vec::new();
+    for (index, dec_in) in decs_in.iter().enumerate() {
+        if let Some((local, span)) = as_local(dec_in) {
+            // eq. (2)/(3): local dec in { rest } ⇒ open { dec module X = { rest } }.X
+            let x = internal_name("X");
+            let rest = decs(&decs_in[index + 1..])?;
+            let mut inner = dec(local)?;
+            inner.push(KDec::Module {
+                name: x.clone(),
+                module: KModExp::Struct(rest, span),
+                span,
+            });
+            out.push(KDec::Open {
+                module: KModExp::Proj(Box::new(KModExp::Struct(inner, span)), x, span),
+                span,
+            });
+            return Ok(out);
+        }
+        out.extend(dec(dec_in)?);
+    }
+    Ok(out)
+}
+
+fn as_local(dec: &Dec) -> Option<(&Dec, Span)> {
+    match dec {
+        Dec::Local { dec, span } => Some((dec, *span)),
+        Dec::Attr { dec, .. } => as_local(dec),
+        _ => None,
+    }
+}
+
+fn dec(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
+    with_stack(|| with_hoisting(dec_in.span(), || dec_hoisted(dec_in)))
+}
+
+fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
+    match dec_in {
+        Dec::Value(bind) if !bind.type_params.is_empty() => polymorphic_function(bind),
+        Dec::Value(bind) => Ok(vec![KDec::Core(Box::new(rewrite_value_bind(bind)?))]),
+        Dec::Type(bind) => {
+            if !bind.params.is_empty() {
+                // §8.2
+                return polymorphic_type(bind);
+            }
+            Ok(vec![KDec::Type {
+                name: bind.name.clone(),
+                ty: rewrite_type(&bind.definition)?,
+                span: bind.span,
+            }])
+        }
+        Dec::Module(bind) => {
+            let mut body = mod_exp(&bind.body)?;
+            if let Some(signature) = &bind.signature {
+                // eqs. (6), (7): the signature constrains the body.
+                body = KModExp::Ascribe {
+                    module: Box::new(body),
+                    mod_type: mod_type(signature)?,
+                    span: bind.span,
+                };
+            }
+            for param in bind.params.iter().rev() {
+                // eq. (1)
+                body = KModExp::Lambda {
+                    param: param.name.clone(),
+                    mod_type: mod_type(&param.mod_type)?,
+                    body: Rc::new(body),
+                    span: bind.span,
+                };
+            }
+            Ok(vec![KDec::Module {
+                name: bind.name.clone(),
+                module: body,
+                span: bind.span,
+            }])
+        }
+        Dec::ModuleType(bind) => Ok(vec![KDec::ModType {
+            name: bind.name.clone(),
+            mod_type: mod_type(&bind.definition)?,
+            span: bind.span,
+        }]),
+        Dec::Open { module, span } => Ok(vec![KDec::Open {
+            module: mod_exp(module)?,
+            span: *span,
+        }]),
+        Dec::Import { span, .. } => Err(outside("`import`", MODULES, *span)),
+        // `local local d`: the inner `local` scopes over nothing more.
+        Dec::Local { dec, .. } => self::decs(std::slice::from_ref(dec.as_ref())),
+        Dec::Attr { dec, .. } => dec_hoisted(dec),
+    }
+}
+
+/// A module expression.
+pub fn mod_exp(exp: &ModExp) -> Result<KModExp, Failure> {
+    with_stack(|| match exp {
+        ModExp::Var(name) => Ok(long_mid(name)),
+        ModExp::Struct { decs: inner, span } => Ok(KModExp::Struct(decs(inner)?, *span)),
+        ModExp::Ascribe {
+            module,
+            mod_type: mty,
+            span,
+        } => Ok(KModExp::Ascribe {
+            module: Box::new(mod_exp(module)?),
+            mod_type: mod_type(mty)?,
+            span: *span,
+        }),
+        ModExp::Lambda {
+            param,
+            result,
+            body,
+            span,
+        } => {
+            let mut body = mod_exp(body)?;
+            if let Some(result) = result {
+                body = KModExp::Ascribe {
+                    module: Box::new(body),
+                    mod_type: mod_type(result)?,
+                    span: *span,
+                };
+            }
+            Ok(KModExp::Lambda {
+                param: param.name.clone(),
+                mod_type: mod_type(&param.mod_type)?,
+                body: Rc::new(body),
+                span: *span,
+            })
+        }
+        ModExp::Apply {
+            functor,
+            argument,
+            span,
+        } => {
+            let argument = mod_exp(argument)?;
+            match functor.as_ref() {
+                ModExp::Var(name) => Ok(KModExp::Apply {
+                    functor: name.clone(),
+                    argument: Box::new(argument),
+                    span: *span,
+                }),
+                other => {
+                    // eq. (4): { module F = mexp₁ module X = F(mexp₂) }.X
+                    let f = internal_name("F");
+                    let x = internal_name("X");
+                    let functor_exp = mod_exp(other)?;
+                    let decs = vec![
+                        KDec::Module {
+                            name: f.clone(),
+                            module: functor_exp,
+                            span: *span,
+                        },
+                        KDec::Module {
+                            name: x.clone(),
+                            module: KModExp::Apply {
+                                functor: QualName::unqualified(f, *span),
+                                argument: Box::new(argument),
+                                span: *span,
+                            },
+                            span: *span,
+                        },
+                    ];
+                    Ok(KModExp::Proj(
+                        Box::new(KModExp::Struct(decs, *span)),
+                        x,
+                        *span,
+                    ))
+                }
+            }
+        }
+        ModExp::Import { span, .. } => Err(outside("`import`", MODULES, *span)),
+    })
+}
+
+/// `a.b.c` as a module expression: rule 27 on `a`, rule 26 for each projection.
+fn long_mid(name: &QualName) -> KModExp {
+    let mut parts = name.qualifiers.iter().chain(std::iter::once(&name.name));
+    let first = parts.next().cloned().unwrap_or_default();
+    let mut exp = KModExp::Id(first, name.span);
+    for part in parts {
+        exp = KModExp::Proj(Box::new(exp), part.clone(), name.span);
+    }
+    exp
+}
+
+/// A module type expression.
+pub fn mod_type(mty: &ModTypeExp) -> Result<KModType, Failure> {
+    with_stack(|| match mty {
+        ModTypeExp::Var(name) => Ok(KModType::Id(name.clone())),
+        ModTypeExp::Signature { specs: inner, span } => Ok(KModType::Sig(specs(inner)?, *span)),
+        ModTypeExp::With {
+            mod_type: inner,
+            refinement,
+            span,
+        } => {
+            let TypeRefinement {
+                name,
+                params,
+                definition,
+            } = refinement;
+            if !params.is_empty() {
+                return Err(outside(
+                    "`with` refinements with type parameters",
+                    MODULES,
+                    *span,
+                ));
+            }
+            Ok(KModType::With {
+                mod_type: Box::new(mod_type(inner)?),
+                longtid: name.clone(),
+                ty: rewrite_type(definition)?,
+                span: *span,
+            })
+        }
+        ModTypeExp::Arrow {
+            param,
+            from,
+            to,
+            span,
+        } => Ok(KModType::Arrow {
+            param: param.clone().unwrap_or_else(|| internal_name("P")),
+            from: Box::new(mod_type(from)?),
+            to: Box::new(mod_type(to)?),
+            span: *span,
+        }),
+    })
+}
+
+fn specs(specs_in: &[Spec]) -> Result<Vec<KSpec>, Failure> {
+    specs_in.iter().map(spec).collect()
+}
+
+fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
+    match spec_in {
+        Spec::Val {
+            name,
+            type_params,
+            ty,
+            span,
+        } => {
+            if !type_params.is_empty() {
+                return Err(outside(
+                    "value specifications with type parameters",
+                    MODULES,
+                    *span,
+                ));
+            }
+            Ok(KSpec::Val {
+                name: name.clone(),
+                ty: rewrite_type(ty)?,
+                span: *span,
+            })
+        }
+        Spec::Type {
+            name,
+            params,
+            definition,
+            span,
+            ..
+        } => {
+            if !params.is_empty() {
+                return Err(outside(
+                    "type specifications with parameters",
+                    MODULES,
+                    *span,
+                ));
+            }
+            match definition {
+                None => Ok(KSpec::Type {
+                    name: name.clone(),
+                    span: *span,
+                }),
+                // eq. (8): type tid = ty ⇒ include ({ type tid }) with tid = ty
+                Some(ty) => Ok(KSpec::Include {
+                    mod_type: KModType::With {
+                        mod_type: Box::new(KModType::Sig(
+                            vec![KSpec::Type {
+                                name: name.clone(),
+                                span: *span,
+                            }],
+                            *span,
+                        )),
+                        longtid: QualName::unqualified(name.clone(), *span),
+                        ty: rewrite_type(ty)?,
+                        span: *span,
+                    },
+                    span: *span,
+                }),
+            }
+        }
+        Spec::Module {
+            name,
+            mod_type: mty,
+            span,
+        } => Ok(KSpec::Module {
+            name: name.clone(),
+            mod_type: mod_type(mty)?,
+            span: *span,
+        }),
+        Spec::Include {
+            mod_type: mty,
+            span,
+        } => Ok(KSpec::Include {
+            mod_type: mod_type(mty)?,
+            span: *span,
+        }),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// §8.2: polymorphic types as parameterised modules.
+//
+// `type name 'a 'b = ty` ⇒ `module %name = λ%X : { type a type b } → { open %X
+// type name = ty }`; a use `name ty₁ ty₂` inside a declaration d hoists
+// `module %name_n = %name({ type a = ty₁ type b = ty₂ })` before d (as
+// `local … in d`, eqs. (2), (3)) and becomes `%name_n.name`. As the paper
+// restricts it, the arguments may only mention names bound outside d.
+
+thread_local! {
+    static POLY_TYPES: std::cell::RefCell<std::collections::HashMap<String, (String, Vec<String>)>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+    static HOISTED: std::cell::RefCell<Vec<Vec<KDec>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn reset_polymorphism() {
+    POLY_TYPES.with(|types| types.borrow_mut().clear());
+    POLY_FUNCTIONS.with(|functions| functions.borrow_mut().clear());
+    HOISTED.with(|frames| frames.borrow_mut().clear());
+}
+
+/// The polymorphic type declaration `type name 'a … = ty` as a functor.
+fn polymorphic_type(bind: &spec::syntax::ast::TypeBind) -> Result<Vec<KDec>, Failure> {
+    let mut params = Vec::new();
+    for param in &bind.params {
+        match param {
+            spec::syntax::ast::TypeParam::Type { name, .. } => params.push(name.clone()),
+            spec::syntax::ast::TypeParam::Size { span, .. } => {
+                return Err(outside(
+                    "size parameters of polymorphic types (§8.2)",
+                    MODULES,
+                    *span,
+                ))
+            }
+        }
+    }
+    let functor = internal_name(&bind.name);
+    let x = internal_name("X");
+    let span = bind.span;
+    let param_sig = KModType::Sig(
+        params
+            .iter()
+            .map(|name| KSpec::Type {
+                name: name.clone(),
+                span,
+            })
+            .collect(),
+        span,
+    );
+    let body = KModExp::Struct(
+        vec![
+            KDec::Open {
+                module: KModExp::Id(x.clone(), span),
+                span,
+            },
+            KDec::Type {
+                name: bind.name.clone(),
+                ty: rewrite_type(&bind.definition)?,
+                span,
+            },
+        ],
+        span,
+    );
+    POLY_TYPES.with(|types| {
+        types
+            .borrow_mut()
+            .insert(bind.name.clone(), (functor.clone(), params))
+    });
+    Ok(vec![KDec::Module {
+        name: functor,
+        module: KModExp::Lambda {
+            param: x,
+            mod_type: param_sig,
+            body: Rc::new(body),
+            span,
+        },
+        span,
+    }])
+}
+
+/// A type expression with every instantiation of a polymorphic type replaced
+/// by a projection from a hoisted application.
+fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
+    with_stack(|| match ty {
+        TypeExp::Apply {
+            constructor,
+            args,
+            span,
+        } if constructor.qualifiers.is_empty() => {
+            let Some((functor, params)) =
+                POLY_TYPES.with(|types| types.borrow().get(&constructor.name).cloned())
+            else {
+                return Ok(ty.clone());
+            };
+            if params.len() != args.len() {
+                return Err(Failure::new(
+                    "§8.2",
+                    format!("{} takes {} type arguments", constructor.name, params.len()),
+                    format!("{} given", args.len()),
+                    *span,
+                ));
+            }
+            let mut decs = Vec::new();
+            for (param, arg) in params.iter().zip(args) {
+                match arg {
+                    spec::syntax::ast::TypeArg::Type(arg) => decs.push(KDec::Type {
+                        name: param.clone(),
+                        ty: rewrite_type(arg)?,
+                        span: *span,
+                    }),
+                    spec::syntax::ast::TypeArg::Size { span, .. } => {
+                        return Err(outside("size arguments (§8.2)", MODULES, *span))
+                    }
+                }
+            }
+            let instance = internal_name(&constructor.name);
+            let application = KDec::Module {
+                name: instance.clone(),
+                module: KModExp::Apply {
+                    functor: QualName::unqualified(functor, *span),
+                    argument: Box::new(KModExp::Struct(decs, *span)),
+                    span: *span,
+                },
+                span: *span,
+            };
+            HOISTED.with(|frames| {
+                if let Some(frame) = frames.borrow_mut().last_mut() {
+                    frame.push(application)
+                }
+            });
+            Ok(TypeExp::Var(QualName {
+                qualifiers: vec![instance],
+                name: constructor.name.clone(),
+                span: *span,
+            }))
+        }
+        TypeExp::Arrow {
+            param,
+            from,
+            to,
+            span,
+        } => Ok(TypeExp::Arrow {
+            param: param.clone(),
+            from: Box::new(rewrite_type(from)?),
+            to: Box::new(rewrite_type(to)?),
+            span: *span,
+        }),
+        TypeExp::Tuple { elements, span } => Ok(TypeExp::Tuple {
+            elements: elements
+                .iter()
+                .map(rewrite_type)
+                .collect::<Result<_, _>>()?,
+            span: *span,
+        }),
+        TypeExp::Array {
+            size,
+            element,
+            span,
+        } => Ok(TypeExp::Array {
+            size: size.clone(),
+            element: Box::new(rewrite_type(element)?),
+            span: *span,
+        }),
+        other => Ok(other.clone()),
+    })
+}
+
+fn rewrite_pat(pat: &Pat) -> Result<Pat, Failure> {
+    match pat {
+        Pat::Ascribe { pat, ty, span } => Ok(Pat::Ascribe {
+            pat: Box::new(rewrite_pat(pat)?),
+            ty: rewrite_type(ty)?,
+            span: *span,
+        }),
+        other => Ok(other.clone()),
+    }
+}
+
+/// The core expression with its type expressions rewritten (the forms of the
+/// paper's core; the richer core will extend this walk).
+fn rewrite_expr(exp: &Expr) -> Result<Expr, Failure> {
+    with_stack(|| match exp {
+        Expr::Ascribe { expr, ty, span } => Ok(Expr::Ascribe {
+            expr: Box::new(rewrite_expr(expr)?),
+            ty: rewrite_type(ty)?,
+            span: *span,
+        }),
+        Expr::Lambda {
+            params,
+            return_type,
+            body,
+            span,
+        } => Ok(Expr::Lambda {
+            params: params.iter().map(rewrite_pat).collect::<Result<_, _>>()?,
+            return_type: return_type.as_ref().map(rewrite_type).transpose()?,
+            body: Box::new(rewrite_expr(body)?),
+            span: *span,
+        }),
+        Expr::Apply {
+            function,
+            argument,
+            span,
+        } => {
+            let argument = rewrite_expr(argument)?;
+            if let Expr::Var(name) = function.as_ref() {
+                // §8.1
+                if let Some(instance) = instantiate_function(name, argument.clone(), *span) {
+                    return Ok(instance);
+                }
+            }
+            Ok(Expr::Apply {
+                function: Box::new(rewrite_expr(function)?),
+                argument: Box::new(argument),
+                span: *span,
+            })
+        }
+        Expr::BinOp { op, lhs, rhs, span } => Ok(Expr::BinOp {
+            op: op.clone(),
+            lhs: Box::new(rewrite_expr(lhs)?),
+            rhs: Box::new(rewrite_expr(rhs)?),
+            span: *span,
+        }),
+        other => Ok(other.clone()),
+    })
+}
+
+fn rewrite_value_bind(bind: &ValueBind) -> Result<ValueBind, Failure> {
+    Ok(ValueBind {
+        params: bind
+            .params
+            .iter()
+            .map(rewrite_pat)
+            .collect::<Result<_, _>>()?,
+        return_type: bind.return_type.as_ref().map(rewrite_type).transpose()?,
+        body: rewrite_expr(&bind.body)?,
+        ..bind.clone()
+    })
+}
+
+/// Translates one declaration, placing the applications its polymorphic
+/// types need before it: `local (module %p = P(…)) in d`.
+fn with_hoisting(
+    span: Span,
+    translate: impl FnOnce() -> Result<Vec<KDec>, Failure>,
+) -> Result<Vec<KDec>, Failure> {
+    HOISTED.with(|frames| frames.borrow_mut().push(Vec::new()));
+    let translated = translate();
+    let hoisted = HOISTED.with(|frames| frames.borrow_mut().pop().unwrap_or_default());
+    let translated = translated?;
+    if hoisted.is_empty() {
+        return Ok(translated);
+    }
+    let x = internal_name("X");
+    let mut inner = hoisted;
+    inner.push(KDec::Module {
+        name: x.clone(),
+        module: KModExp::Struct(translated, span),
+        span,
+    });
+    Ok(vec![KDec::Open {
+        module: KModExp::Proj(Box::new(KModExp::Struct(inner, span)), x, span),
+        span,
+    }])
+}
+
+// ---------------------------------------------------------------------------
+// §8.1: polymorphic functions as parameterised modules.
+//
+// `def name 'a … (f: ty) p… : r = e` ⇒ `module %name = λ%X : { type a … val f :
+// ty } → { open %X  def name p… : r = e }`; an application `name exp` inside a
+// declaration d places `module %name_n = %name({ type a = τ_a … val f = exp })`
+// before d (the kernel form `Instantiate`: τ_a are found from exp's type, "the
+// calling context") and becomes `%name_n.name`. As the paper restricts it, exp
+// may only mention names bound outside d.
+
+thread_local! {
+    static POLY_FUNCTIONS: std::cell::RefCell<std::collections::HashMap<String, (String, String)>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+fn polymorphic_function(bind: &ValueBind) -> Result<Vec<KDec>, Failure> {
+    let mut type_names = Vec::new();
+    for param in &bind.type_params {
+        match param {
+            spec::syntax::ast::TypeParam::Type { name, .. } => type_names.push(name.clone()),
+            spec::syntax::ast::TypeParam::Size { span, .. } => {
+                return Err(outside(
+                    "size parameters of polymorphic functions (§8.1)",
+                    MODULES,
+                    *span,
+                ))
+            }
+        }
+    }
+    let Some((first, rest)) = bind.params.split_first() else {
+        return Err(outside(
+            "a polymorphic function without a parameter (§8.1 moves the first parameter into the module)",
+            MODULES,
+            bind.span,
+        ));
+    };
+    let (param_name, param_type) = match first {
+        Pat::Ascribe { pat, ty, .. } => match pat.as_ref() {
+            Pat::Var { name, .. } => (name.clone(), ty.clone()),
+            other => {
+                return Err(outside(
+                    "this first parameter (§8.1 needs `(f: ty)`)",
+                    MODULES,
+                    other.span(),
+                ))
+            }
+        },
+        other => {
+            return Err(outside(
+                "this first parameter (§8.1 needs `(f: ty)`)",
+                MODULES,
+                other.span(),
+            ))
+        }
+    };
+    let span = bind.span;
+    let functor = internal_name(&bind.name);
+    let x = internal_name("X");
+    let mut specs: Vec<KSpec> = type_names
+        .iter()
+        .map(|name| KSpec::Type {
+            name: name.clone(),
+            span,
+        })
+        .collect();
+    specs.push(KSpec::Val {
+        name: param_name.clone(),
+        ty: rewrite_type(&param_type)?,
+        span,
+    });
+    let inner = Dec::Value(ValueBind {
+        type_params: Vec::new(),
+        params: rest.to_vec(),
+        ..bind.clone()
+    });
+    let mut body = vec![KDec::Open {
+        module: KModExp::Id(x.clone(), span),
+        span,
+    }];
+    body.extend(dec(&inner)?);
+    POLY_FUNCTIONS.with(|functions| {
+        functions
+            .borrow_mut()
+            .insert(bind.name.clone(), (functor.clone(), param_name))
+    });
+    Ok(vec![KDec::Module {
+        name: functor,
+        module: KModExp::Lambda {
+            param: x,
+            mod_type: KModType::Sig(specs, span),
+            body: Rc::new(KModExp::Struct(body, span)),
+            span,
+        },
+        span,
+    }])
+}
+
+/// `name exp` for a polymorphic function `name`: the hoisted instantiation and
+/// the projection replacing the application.
+fn instantiate_function(function: &QualName, argument: Expr, span: Span) -> Option<Expr> {
+    if !function.qualifiers.is_empty() {
+        return None;
+    }
+    let (functor, param) =
+        POLY_FUNCTIONS.with(|functions| functions.borrow().get(&function.name).cloned())?;
+    let instance = internal_name(&function.name);
+    let value = ValueBind {
+        kind: spec::syntax::ast::ValueBindKind::Def,
+        name: param,
+        type_params: Vec::new(),
+        params: Vec::new(),
+        return_type: None,
+        body: argument,
+        span,
+    };
+    let application = KDec::Module {
+        name: instance.clone(),
+        module: KModExp::Instantiate {
+            functor: QualName::unqualified(functor, span),
+            value: Box::new(value),
+            span,
+        },
+        span,
+    };
+    HOISTED.with(|frames| {
+        if let Some(frame) = frames.borrow_mut().last_mut() {
+            frame.push(application)
+        }
+    });
+    Some(Expr::Var(QualName {
+        qualifiers: vec![instance],
+        name: function.name.clone(),
+        span,
+    }))
+}

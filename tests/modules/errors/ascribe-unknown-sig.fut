@@ -1,0 +1,3 @@
+-- error: rule 15: E(Nope) = Σ: unknown module type Nope
+-- the premise E ⊢ mty of rule 37 fails.
+module M = {} : Nope

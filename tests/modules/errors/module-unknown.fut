@@ -1,0 +1,3 @@
+-- error: rule 27: E(K) = E': unknown module K
+-- an unbound module identifier.
+module N = K
