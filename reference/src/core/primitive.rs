@@ -358,3 +358,67 @@ pub fn as_index(v: PrimValue) -> Option<i64> {
 pub fn from_i64(n: i64, t: PrimType) -> PrimValue {
     convert(PrimValue::I64(n), t)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use PrimValue::*;
+
+    #[test]
+    fn integer_division_rounds_like_futhark() {
+        let cases = [
+            (BinOp::Div, -7, 2, -4),
+            (BinOp::Mod, -7, 2, 1),
+            (BinOp::Quot, -7, 2, -3),
+            (BinOp::Rem, -7, 2, -1),
+            (BinOp::Div, 7, -2, -4),
+            (BinOp::Mod, 7, -2, -1),
+            (BinOp::Div, i32::MIN, -1, i32::MIN),
+        ];
+        for (op, a, b, expected) in cases {
+            assert_eq!(
+                binary(op, I32(a), I32(b)),
+                Ok(I32(expected)),
+                "{a} {op:?} {b}"
+            );
+        }
+        assert!(binary(BinOp::Div, I32(1), I32(0)).is_err());
+        assert!(binary(BinOp::Rem, U8(1), U8(0)).is_err());
+    }
+
+    #[test]
+    fn integers_wrap_and_shift() {
+        assert_eq!(binary(BinOp::Add, U8(250), U8(10)), Ok(U8(4)));
+        assert_eq!(binary(BinOp::Mul, I8(100), I8(2)), Ok(I8(-56)));
+        assert_eq!(binary(BinOp::Shl, I32(1), I32(40)), Ok(I32(0)));
+        assert_eq!(binary(BinOp::Shr, I32(-8), I32(40)), Ok(I32(-1)));
+        assert_eq!(binary(BinOp::UShr, I32(-8), I32(2)), Ok(I32(1073741822)));
+        assert_eq!(binary(BinOp::Pow, I64(3), I64(4)), Ok(I64(81)));
+        assert_eq!(unary(UnOp::Neg, I32(i32::MIN)), Ok(I32(i32::MIN)));
+    }
+
+    #[test]
+    fn conversions_wrap_truncate_and_saturate() {
+        assert_eq!(convert(I32(300), PrimType::U8), U8(44));
+        assert_eq!(convert(F64(-2.7), PrimType::I32), I32(-2));
+        assert_eq!(convert(F64(1e20), PrimType::I32), I32(i32::MAX));
+        assert_eq!(convert(F32(f32::NAN), PrimType::I64), I64(0));
+        assert_eq!(convert(Bool(true), PrimType::F32), F32(1.0));
+        assert_eq!(convert(U64(u64::MAX), PrimType::F64), F64(u64::MAX as f64));
+    }
+
+    #[test]
+    fn floats_are_ieee() {
+        assert_eq!(
+            binary(BinOp::Div, F64(1.0), F64(0.0)),
+            Ok(F64(f64::INFINITY))
+        );
+        assert_eq!(
+            binary(BinOp::Eq, F64(f64::NAN), F64(f64::NAN)),
+            Ok(Bool(false))
+        );
+        assert_eq!(binary(BinOp::Eq, F64(-0.0), F64(0.0)), Ok(Bool(true)));
+        assert_eq!(math(MathFun::Sqrt, &[F32(16.0)]), Ok(F32(4.0)));
+        assert_eq!(math(MathFun::Max, &[I32(-3), I32(7)]), Ok(I32(7)));
+    }
+}
