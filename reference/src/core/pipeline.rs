@@ -7,10 +7,10 @@
 use super::defunc::{static_type, Defunctionalised, Defunctionaliser, Mode, TargetProgram};
 use super::eval::{Evaluator, Failure, RuntimeError, DEFAULT_FUEL};
 use super::relations::{
-    lemma_4, static_has_type, translate_value, translate_value_at, value_has_static,
+    lemma_4, static_has_type, translate_value, translate_value_at, value_has_static, value_has_type,
 };
 use super::syntax::Program;
-use super::typing::{check_program, TypeEnv, Typing};
+use super::typing::{check_program, check_program_recording, LambdaContexts, TypeEnv, Typing};
 use super::value::{from_observable, to_observable, Value, ValueEnv};
 use spec::diagnostic::Diagnostic;
 use spec::source::{FileId, SourceMap};
@@ -29,6 +29,8 @@ pub struct Compiled {
     /// §5.3 (D-App calls a lifted function).
     pub lifted: Defunctionalised,
     pub options: Options,
+    /// The Γ of every λ of `mono` (Fig. 7's closure rule).
+    pub lambda_contexts: LambdaContexts,
 }
 
 /// Why a run gave no result.
@@ -92,10 +94,11 @@ pub fn compile_with(
 pub fn compile_core(program: Program, options: Options) -> Result<Compiled, Diagnostic> {
     check_program(&program, options.or_conditionals).map_err(|e| e.to_diagnostic())?;
     let mono = super::monomorphise::monomorphise(&program);
-    let types = check_program(&mono, options.or_conditionals).map_err(|e| {
-        e.to_diagnostic()
-            .with_note("this error is in the monomorphised program")
-    })?;
+    let (types, lambda_contexts) = check_program_recording(&mono, options.or_conditionals)
+        .map_err(|e| {
+            e.to_diagnostic()
+                .with_note("this error is in the monomorphised program")
+        })?;
     let mut inline = Defunctionaliser::new(Mode::Inline, &mono);
     inline.or_conditionals = options.or_conditionals;
     let inline = inline.program(&mono).map_err(|e| {
@@ -115,6 +118,7 @@ pub fn compile_core(program: Program, options: Options) -> Result<Compiled, Diag
         inline,
         lifted,
         options,
+        lambda_contexts,
     };
     compiled.check_theorem_1().map_err(|m| {
         Diagnostic::error(format!("Theorem 1 fails: {m}")).with_code("TFP18 Theorem 1")
@@ -242,6 +246,14 @@ impl Compiled {
             match (&source, &target) {
                 (Ok((v, dec_values)), Ok((tv, target_decs))) => {
                     // Theorem 2 on every declaration and on the result.
+                    // Lemma 1: every declaration's value has its type (Fig. 7).
+                    for (dec, v) in self.mono.decs.iter().zip(dec_values) {
+                        value_has_type(v, &dec.ty, &self.lambda_contexts, 0).map_err(|m| {
+                            RunError::Violation(format!("Lemma 1 ({}): {m}", dec.name))
+                        })?;
+                    }
+                    value_has_type(v, &ep.result_type, &self.lambda_contexts, 0)
+                        .map_err(|m| RunError::Violation(format!("Lemma 1 (result): {m}")))?;
                     for ((sv_name, sv), (v, tv)) in
                         d.dec_statics.iter().zip(dec_values.iter().zip(target_decs))
                     {

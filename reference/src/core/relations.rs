@@ -322,3 +322,143 @@ pub fn lemma_4(v: &Value, ty: &Type) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Fig. 7: `⊨ v : τ`. A closure's rule quantifies over all arguments; the
+/// check uses the Γ its λ was typed in (`⊨ Σ : Γ` on the captured
+/// variables, `Γ, x:τ1 ⊢ e0 : τ2`) and applies it to one related argument
+/// (the default value of an order-zero τ1) with a small step budget,
+/// checking the result if it gives one (`err` is allowed by the rule).
+pub fn value_has_type(
+    v: &Value,
+    ty: &Type,
+    contexts: &super::typing::LambdaContexts,
+    depth: usize,
+) -> Result<(), String> {
+    use super::syntax::PrimValue;
+    spec::recursion::with_stack(|| match (v, ty) {
+        (Value::Prim(PrimValue::Bool(true)), Type::Prim(t))
+            if *t == super::syntax::PrimType::Bool =>
+        {
+            // TFP18 V-True
+            fire("TFP18 V-True");
+            Ok(())
+        }
+        (Value::Prim(PrimValue::Bool(false)), Type::Prim(t))
+            if *t == super::syntax::PrimType::Bool =>
+        {
+            // TFP18 V-False
+            fire("TFP18 V-False");
+            Ok(())
+        }
+        (Value::Prim(p), Type::Prim(t)) if p.prim_type() == *t => {
+            // TFP18 V-Num
+            fire("TFP18 V-Num");
+            Ok(())
+        }
+        (Value::Record(fields), Type::Record(types)) if fields.len() == types.len() => {
+            // TFP18 V-Rcd
+            fire("TFP18 V-Rcd");
+            for (l, t) in types {
+                let v = fields.get(l).ok_or_else(|| format!("no field {l}"))?;
+                value_has_type(v, t, contexts, depth)?;
+            }
+            Ok(())
+        }
+        (Value::Array(rows), Type::Array(t)) => {
+            // TFP18 V-Arr
+            fire("TFP18 V-Arr");
+            rows.iter()
+                .try_for_each(|r| value_has_type(r, t, contexts, depth))
+        }
+        (Value::Sum(c, payload), Type::Sum(cs)) => {
+            // Extension: TFP18 V-Sum
+            fire("TFP18 V-Sum");
+            let ts = cs
+                .get(c)
+                .ok_or_else(|| format!("#{c} is not of type {}", type_name(ty)))?;
+            if ts.len() != payload.len() {
+                return Err(format!("#{c} has the wrong payload"));
+            }
+            payload
+                .iter()
+                .zip(ts)
+                .try_for_each(|(v, t)| value_has_type(v, t, contexts, depth))
+        }
+        (Value::Closure(c), Type::Arrow(t1, t2)) => {
+            // TFP18 V-Clos
+            fire("TFP18 V-Clos");
+            if c.lambda.param_type != **t1 {
+                return Err(format!(
+                    "the closure takes {}, not {}",
+                    type_name(&c.lambda.param_type),
+                    type_name(t1)
+                ));
+            }
+            let Some(gamma) = contexts.get(&(std::rc::Rc::as_ptr(&c.lambda) as usize)) else {
+                // A λ the typing judgment never saw (built by a caller).
+                return Ok(());
+            };
+            if depth >= 3 {
+                return Ok(());
+            }
+            // ⊨ Σ : Γ on the captured variables.
+            let mut env = super::typing::TypeEnv::new();
+            for (y, t) in gamma {
+                let v = c
+                    .env
+                    .get(y)
+                    .ok_or_else(|| format!("the closure lacks {y}"))?;
+                value_has_type(v, t, contexts, depth + 1)?;
+                env.insert(y.clone(), Scheme::mono(t.clone()));
+            }
+            // Γ, x:τ1 ⊢ e0 : τ2.
+            let inner = env.update(c.lambda.param.clone(), Scheme::mono((**t1).clone()));
+            let body_type = typing()
+                .type_of(&inner, &c.lambda.body)
+                .map_err(|e| e.message)?;
+            if body_type != **t2 {
+                return Err(format!(
+                    "the closure's body has type {}, not {}",
+                    type_name(&body_type),
+                    type_name(t2)
+                ));
+            }
+            // One related argument.
+            if let Some(v1) = default_value(t1) {
+                let mut evaluator = super::eval::Evaluator::new(10_000);
+                if let Ok(v2) = evaluator.apply(v.clone(), v1, c.lambda.body.span) {
+                    value_has_type(&v2, t2, contexts, depth + 1)?;
+                }
+            }
+            Ok(())
+        }
+        (v, t) => Err(format!(
+            "the value {} is not of type {}",
+            short(v),
+            type_name(t)
+        )),
+    })
+}
+
+/// A value of an order-zero type (zeros, `false`, empty arrays, the first
+/// constructor).
+fn default_value(t: &Type) -> Option<Value> {
+    Some(match t {
+        Type::Prim(p) => Value::Prim(super::primitive::from_i64(0, *p)),
+        Type::Record(fields) => Value::Record(
+            fields
+                .iter()
+                .map(|(l, t)| Some((l.clone(), default_value(t)?)))
+                .collect::<Option<_>>()?,
+        ),
+        Type::Array(_) => Value::array(Vec::new()),
+        Type::Sum(cs) => {
+            let (c, ts) = cs.iter().next()?;
+            Value::Sum(
+                c.clone(),
+                ts.iter().map(default_value).collect::<Option<_>>()?,
+            )
+        }
+        _ => return None,
+    })
+}

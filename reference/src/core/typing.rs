@@ -172,7 +172,13 @@ pub struct Typing {
     functions: HashMap<Name, (Vec<Type>, Type)>,
     /// TFP'18 §7: conditionals may be of function type.
     pub or_conditionals: bool,
+    /// When set, T-Lam records the types of each λ's free variables.
+    pub lambda_contexts: Option<std::cell::RefCell<LambdaContexts>>,
 }
+
+/// For each λ (by address), the types of its free variables where it was
+/// typed: the Γ of Fig. 7's closure rule.
+pub type LambdaContexts = HashMap<usize, Vec<(Name, Type)>>;
 
 impl Typing {
     pub fn new() -> Typing {
@@ -410,6 +416,22 @@ impl Typing {
             ExprKind::Lambda(lambda) => {
                 // TFP18 T-Lam
                 fire("TFP18 T-Lam");
+                if let Some(contexts) = &self.lambda_contexts {
+                    // Remember Γ restricted to the λ's free variables (the Γ
+                    // of Fig. 7's closure rule).
+                    let lambda_expr = Expr::new(ExprKind::Lambda(lambda.clone()), span);
+                    let gamma: Vec<(Name, Type)> = super::syntax::free_vars(&lambda_expr)
+                        .into_iter()
+                        .filter_map(|y| {
+                            env.get(&y)
+                                .filter(|s| s.params.is_empty())
+                                .map(|s| (y.clone(), s.ty.clone()))
+                        })
+                        .collect();
+                    contexts
+                        .borrow_mut()
+                        .insert(std::rc::Rc::as_ptr(lambda) as usize, gamma);
+                }
                 let inner = env.update(
                     lambda.param.clone(),
                     Scheme::mono(lambda.param_type.clone()),
@@ -970,8 +992,17 @@ pub fn intrinsic_type(op: &Intrinsic, args: &[Type]) -> Result<Type, String> {
 /// the earlier ones (Γ extended in order), and every entry point is
 /// first-order. Returns Γ of all declarations.
 pub fn check_program(program: &Program, or_conditionals: bool) -> Result<TypeEnv, TypeError> {
+    check_program_recording(program, or_conditionals).map(|(env, _)| env)
+}
+
+/// [`check_program`], also returning the context of every λ.
+pub fn check_program_recording(
+    program: &Program,
+    or_conditionals: bool,
+) -> Result<(TypeEnv, LambdaContexts), TypeError> {
     let typing = Typing {
         or_conditionals,
+        lambda_contexts: Some(Default::default()),
         ..Typing::new()
     };
     let mut env = TypeEnv::new();
@@ -997,7 +1028,11 @@ pub fn check_program(program: &Program, or_conditionals: bool) -> Result<TypeEnv
     for entry in &program.entries {
         check_entry(&env, entry)?;
     }
-    Ok(env)
+    let contexts = typing
+        .lambda_contexts
+        .map(|c| c.into_inner())
+        .unwrap_or_default();
+    Ok((env, contexts))
 }
 
 /// An entry point is monomorphic and first-order.
