@@ -1528,22 +1528,30 @@ impl Elaborator {
                 body,
                 span,
             } => {
+                // A local function is monomorphic: its type parameters are
+                // unknowns fixed by its uses (one instantiation; see
+                // SPEC_NOTES-tfp18 TFP18-17).
                 let mut sizes = Vec::new();
+                let saved_type_vars = self.type_vars.clone();
                 for tp in type_params {
                     match tp {
                         ast::TypeParam::Size { name, .. } => sizes.push(name.clone()),
-                        ast::TypeParam::Type { span, .. } => {
-                            return Err(error(*span, "local polymorphic functions are not supported yet: define the function at top level"))
+                        ast::TypeParam::Type { name, span, .. } => {
+                            let m = self.meta(*span);
+                            self.type_vars.insert(name.clone(), m);
                         }
                     }
                 }
                 let saved = self.values.clone();
-                let (f, tf) = self.function(params, return_type.as_ref(), value, &sizes, *span)?;
-                self.values = saved;
+                let result = self.function(params, return_type.as_ref(), value, &sizes, *span);
+                self.values = saved.clone();
+                self.type_vars = saved_type_vars;
+                let (f, tf) = result?;
                 self.values
                     .insert(name.clone(), Binding::Local(name.clone(), tf.clone()));
-                let (b, tb) = self.expr(body)?;
-                self.values.remove(name);
+                let body = self.expr(body);
+                self.values = saved;
+                let (b, tb) = body?;
                 Ok((let_in(name.clone(), f, b, *span), tb))
             }
             ast::Expr::LetWith {
