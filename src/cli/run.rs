@@ -25,6 +25,9 @@ pub struct Args {
     /// line `-- runestone-options: or-conditionals` in the program).
     #[arg(long)]
     or_conditionals: bool,
+    /// The step limit of each evaluation (default: the reference's).
+    #[arg(long)]
+    fuel: Option<u64>,
     /// The entry point to run.
     #[arg(short = 'e', long = "entry", default_value = "main")]
     entry: String,
@@ -55,6 +58,9 @@ pub fn run(args: Args) -> ExitCode {
     };
     let mut options = Options::from_source(&loaded.sources.get(loaded.file).text);
     options.or_conditionals |= args.or_conditionals;
+    if let Some(fuel) = args.fuel {
+        options.fuel = fuel;
+    }
     let compiled = match compile_with(&mut loaded.sources, loaded.file, options) {
         Ok(c) => c,
         Err(d) => return report(&d, &loaded.sources),

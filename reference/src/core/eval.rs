@@ -48,7 +48,7 @@ pub enum Failure {
 pub type EvalResult = Result<Value, Failure>;
 
 /// The default step limit.
-pub const DEFAULT_FUEL: u64 = 200_000_000;
+pub const DEFAULT_FUEL: u64 = 20_000_000;
 
 /// A premise's result: its `err` propagates (rule E-Err, the twins of Fig. 3).
 fn premise(r: EvalResult) -> EvalResult {

@@ -155,8 +155,10 @@ pub fn test_program(path: &Path, summary: &mut Summary) {
                             (Expected::Success, Ok(_)) | (Expected::AutoOutput, Ok(_)) => {
                                 summary.passed += 1
                             }
-                            (Expected::RuntimeError(regex), Err(RunError::Runtime(e))) => {
-                                let message = describe_run_error(&RunError::Runtime(e), &sources);
+                            (Expected::RuntimeError(regex), Err(e))
+                                if !matches!(e, RunError::Violation(_)) =>
+                            {
+                                let message = describe_run_error(&e, &sources);
                                 if regex.matches(&message) {
                                     summary.passed += 1;
                                 } else {

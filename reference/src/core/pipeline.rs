@@ -48,11 +48,22 @@ pub enum RunError {
 }
 
 /// Options of the pipeline.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Options {
     /// TFP'18 §7: allow conditionals of function type (typing drops T-If's
     /// `orderZero` premise; defunctionalisation uses `Or` static values).
     pub or_conditionals: bool,
+    /// The step limit of each evaluation.
+    pub fuel: u64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            or_conditionals: false,
+            fuel: DEFAULT_FUEL,
+        }
+    }
 }
 
 impl Options {
@@ -62,7 +73,14 @@ impl Options {
         let mut options = Options::default();
         for line in text.lines() {
             if let Some(rest) = line.trim().strip_prefix("-- runestone-options:") {
-                options.or_conditionals |= rest.split_whitespace().any(|w| w == "or-conditionals");
+                for word in rest.split_whitespace() {
+                    if word == "or-conditionals" {
+                        options.or_conditionals = true;
+                    } else if let Some(n) = word.strip_prefix("fuel=").and_then(|n| n.parse().ok())
+                    {
+                        options.fuel = n;
+                    }
+                }
             }
         }
         options
@@ -223,7 +241,7 @@ impl Compiled {
             .collect::<Result<Vec<_>, _>>()
             .map_err(RunError::Input)?;
         // The source program: Σ from the declarations, then E-App.
-        let mut evaluator = Evaluator::new(DEFAULT_FUEL);
+        let mut evaluator = Evaluator::new(self.options.fuel);
         let source = (|| {
             let mut sigma = ValueEnv::new();
             let mut dec_values = Vec::new();
@@ -242,7 +260,7 @@ impl Compiled {
             Ok((f, dec_values))
         })();
         for d in [&self.inline, &self.lifted] {
-            let target = run_target(&d.target, entry, &values);
+            let target = run_target(&d.target, entry, &values, self.options.fuel);
             match (&source, &target) {
                 (Ok((v, dec_values)), Ok((tv, target_decs))) => {
                     // Theorem 2 on every declaration and on the result.
@@ -325,8 +343,9 @@ pub fn run_target(
     target: &TargetProgram,
     entry: &str,
     args: &[Value],
+    fuel: u64,
 ) -> Result<(Value, Vec<Value>), Failure> {
-    let mut evaluator = Evaluator::new(DEFAULT_FUEL).with_functions(&target.functions);
+    let mut evaluator = Evaluator::new(fuel).with_functions(&target.functions);
     let mut sigma = ValueEnv::new();
     let mut decs = Vec::new();
     for dec in &target.decs {
