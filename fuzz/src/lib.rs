@@ -1,6 +1,11 @@
 //! Differential testing: generators of well-typed programs, the oracles that
 //! compare implementations and check the papers' theorems, and campaigns.
 //!
-//! Nothing is implemented yet (the differential-testing issue). The generators of
-//! surface syntax trees used by the parser's round-trip property live with the
-//! parser's tests in `spec/tests/` until this crate takes them over.
+//! Implemented so far: `nested` — generators of closed well-typed λP and λC
+//! terms (Leshchinskiy) and the campaign that checks Theorems 5.27 and 6.37,
+//! Lemma 6.3 and the evaluators' agreement on them
+//! (`runestone fuzz --oracle nested`). The generators of surface syntax trees
+//! used by the parser's round-trip property live with the parser's tests in
+//! `spec/tests/` until this crate takes them over.
+
+pub mod nested;

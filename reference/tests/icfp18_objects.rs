@@ -1,7 +1,7 @@
 //! ICFP'18 semantic objects and relations, checked on hand-built objects:
 //! capture-avoiding substitution, identity up to α-renaming and removal of
 //! unused bound variables (Fig. 4, §4), enrichment (§4.1), instantiation with
-//! its contravariant rule (§4.2, SPEC_NOTES-icfp18 ICFP18-4), type explication
+//! its contravariant rule (§4.2, SPEC_NOTES ICFP18-4), type explication
 //! (Proposition 7.1), and the logical relation rejecting inconsistent objects.
 
 use imbl::OrdMap;

@@ -1,14 +1,143 @@
-//! `runestone nested` (not implemented yet).
+//! `runestone nested FILE`: a λP program (Leshchinskiy's calculus, concrete
+//! syntax in `reference::nested::concrete`) through type checking, closure
+//! conversion, flattening and evaluation on both sides, with the thesis'
+//! theorems checked. Exit 0 when every check holds (or is unknown), 1 on a
+//! rejected program or a violated check or a mismatch with the file's
+//! `-- expect:` line, 2 on a usage error.
 
+use reference::nested::concrete::expected_observation;
+use reference::nested::machine::with_large_stack;
+use reference::nested::pipeline::{run_file, Options, Rejection, Report};
+use reference::nested::theorems::Verdict;
+use spec::source::SourceMap;
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+/// A stage to print.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Stage {
+    /// The checked λP program.
+    P,
+    /// After closure conversion (λC).
+    C,
+    /// After flattening (λA).
+    A,
+}
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    rest: Vec<String>,
+    /// The program: λP (`.lp`) or λC (`.lc`).
+    file: PathBuf,
+    /// Print a stage (repeatable): p, c or a.
+    #[arg(long = "stage", value_enum)]
+    stages: Vec<Stage>,
+    /// Contractions allowed on the λC side (λA gets 20 times as many).
+    #[arg(long, default_value_t = 200_000)]
+    fuel: u64,
+    /// Skip the subject-reduction and small-step cross-checks (faster).
+    #[arg(long)]
+    quick: bool,
+    /// Report and judge only the checks whose name contains this text
+    /// (repeatable), e.g. `--check 6.37 --check 5.27`.
+    #[arg(long = "check")]
+    checks: Vec<String>,
 }
 
-pub fn run(_args: Args) -> ExitCode {
-    eprintln!("runestone nested: not implemented yet.");
-    ExitCode::from(2)
+pub fn run(args: Args) -> ExitCode {
+    let text = match std::fs::read_to_string(&args.file) {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("error: cannot read {}: {error}", args.file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let name = args.file.display().to_string();
+    let mut options = Options {
+        fuel: args.fuel,
+        ..Options::default()
+    };
+    if args.quick {
+        options.subject_reduction_steps = 0;
+        options.small_step_fuel = 0;
+    }
+    let source_text = text.clone();
+    let result = with_large_stack(move || {
+        let mut sources = SourceMap::new();
+        let file = sources.add(name.clone(), source_text.clone());
+        match run_file(file, &name, &source_text, &options) {
+            Ok(report) => Ok(report),
+            Err(Rejection::Source(diagnostic)) => Err((true, diagnostic.render(&sources))),
+            Err(Rejection::Internal(message)) => Err((false, message)),
+        }
+    });
+    let report = match result {
+        Ok(report) => report,
+        Err((_, message)) => {
+            eprint!("{message}");
+            if !message.ends_with('\n') {
+                eprintln!();
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let mut report = report;
+    if !args.checks.is_empty() {
+        report.checks.retain(|check| {
+            args.checks
+                .iter()
+                .any(|wanted| check.name.contains(wanted.as_str()))
+        });
+    }
+    print_report(&report, &args.stages);
+    let mut failed = report.violations().count() > 0;
+    if let Some(expected) = expected_observation(&text) {
+        for (side, outcome) in [("λC", &report.outcome_c), ("λA", &report.outcome_a)] {
+            let seen = outcome.to_string();
+            if seen != expected {
+                println!("expectation: {side} observes {seen}, the file expects {expected}");
+                failed = true;
+            }
+        }
+        if !failed {
+            println!("expectation: both sides observe {expected}");
+        }
+    }
+    if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn print_report(report: &Report, stages: &[Stage]) {
+    for stage in stages {
+        match stage {
+            Stage::P if report.stage_p.is_empty() => println!("λP : (the input is a λC program)\n"),
+            Stage::P => println!("λP : {}\n{}\n", report.type_p, report.stage_p),
+            Stage::C => println!("λC : {}\n{}\n", report.type_c, report.stage_c),
+            Stage::A => println!("λA : {}\n{}\n", report.type_a, report.stage_a),
+        }
+    }
+    let ty = if report.type_p.is_empty() {
+        &report.type_c
+    } else {
+        &report.type_p
+    };
+    println!("type       {ty}");
+    println!(
+        "λC         {}   ({} steps)",
+        report.outcome_c, report.steps_c
+    );
+    println!(
+        "λA         {}   ({} steps)",
+        report.outcome_a, report.steps_a
+    );
+    for check in &report.checks {
+        let verdict = match &check.verdict {
+            Verdict::Holds => "holds".to_string(),
+            Verdict::Violated(why) => format!("VIOLATED: {why}"),
+            Verdict::Unknown(why) => format!("unknown: {why}"),
+        };
+        println!("check      {:<48} {verdict}", check.name);
+    }
 }

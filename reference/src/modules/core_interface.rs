@@ -64,7 +64,7 @@ pub trait Core: Clone + Debug + PartialEq + Eq + 'static {
     const NAME: &'static str;
 
     /// The initial basis: E₀, 𝓔₀ and Γ₀ with E₀ ⊨_id 𝓔₀ ▷ Γ₀ (predefined types
-    /// and values; the paper's core has none, see SPEC_NOTES-icfp18 ICFP18-1).
+    /// and values; the paper's core has none, see SPEC_NOTES ICFP18-1).
     fn initial_basis() -> (Env<Self>, IEnv<Self>, Context<Self>);
 
     /// E ⊢ ty : τ (rules 9–10 for the paper's core).

@@ -98,7 +98,7 @@ pub fn filter_mod<C: Core>(module: &IMod<C>, to: &Mod<C>) -> Result<IMod<C>, Mis
             trace::fire("ICFP18 rule 53", || {
                 "⊢ (𝓔, F', λmid → mexp) :: F ⇒ (𝓔, F, λmid → mexp)".to_string()
             });
-            // F' ≻ F, or (SPEC_NOTES-icfp18 ICFP18-7) F' ≤ F: a closure more
+            // F' ≻ F, or (SPEC_NOTES ICFP18-7) F' ≤ F: a closure more
             // general than specified is filtered to the specified F.
             if enriches_funsig(&closure.funsig, funsig).is_err() {
                 instantiates_funsig(&closure.funsig, funsig)?;

@@ -4,7 +4,7 @@
 //!
 //! Opaque ascription `mexp : mty` (rule 37 in elaboration) has no rule in
 //! Fig. 12; it is interpreted by the extension rule `interpret-ascription`
-//! (SPEC_NOTES-icfp18 ICFP18-3), which filters like rule 58 and then shows the
+//! (SPEC_NOTES ICFP18-3), which filters like rule 58 and then shows the
 //! module at the abstract types of its module type, bound in N.
 
 use super::core_interface::Core;
@@ -202,7 +202,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
 
 /// 𝓔₀ + {mid ↦ 𝓔''} ⊢ mexp' ⇒ ∃N'.(𝓔''', c') for a closure, with the result
 /// shown at ∃T'.E'' = S(Σ) of its F and T' added to N' (rule 58's
-/// "(E', ∃T'.E'') ≤ F and T' ⊆ N'", SPEC_NOTES-icfp18 ICFP18-7).
+/// "(E', ∃T'.E'') ≤ F and T' ⊆ N'", SPEC_NOTES ICFP18-7).
 pub fn apply_closure<C: Core>(
     closure: &Closure<C>,
     argument: IEnv<C>,

@@ -8,7 +8,7 @@
 //! the cut-down environment E'' of matching by restricting the concrete
 //! environment to the domain of the specification.
 //!
-//! Instantiation of parameterised module types follows SPEC_NOTES-icfp18
+//! Instantiation of parameterised module types follows SPEC_NOTES
 //! ICFP18-4: `∀T.(E, Σ) ≤ ∀T'.(E', Σ')` iff, with T' fresh, there is S with
 //! Supp S ⊆ T such that E' matches S(E) (contravariant in the parameter) and
 //! S(Σ) matches Σ' (covariant in the result).
@@ -233,7 +233,7 @@ pub fn instantiates_mod<C: Core>(module: &Mod<C>, general: &Mod<C>) -> Result<()
     }
 }
 
-/// F ≤ F' (SPEC_NOTES-icfp18 ICFP18-4): with T' fresh, some S with Supp S ⊆ T
+/// F ≤ F' (SPEC_NOTES ICFP18-4): with T' fresh, some S with Supp S ⊆ T
 /// makes E' match S(E), and S(Σ) match Σ'.
 pub fn instantiates_funsig<C: Core>(
     funsig: &FunSig<C>,

@@ -3,7 +3,7 @@
 //! `val vid = exp`; elaboration (Fig. 6, rules 9–14), target expressions and
 //! their typing (Fig. 9, rules 38–40), and compilation (Fig. 10, rules 44–48).
 //!
-//! Extensions, each tagged (SPEC_NOTES-icfp18 ICFP18-1, ICFP18-2): the
+//! Extensions, each tagged (SPEC_NOTES ICFP18-1, ICFP18-2): the
 //! predefined type `i32` and values `+ - * : i32 → i32 → i32` in the basis,
 //! integer literals of type `i32`, `a op b` read as `op a b`, `λ(x : ty) → e`
 //! (the annotation gives τ of rule 13), and `def f (x: t) … : r = e` read as

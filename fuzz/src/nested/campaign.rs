@@ -1,0 +1,372 @@
+//! The nested campaign: generate closed well-typed λP terms, push each through
+//! closure conversion and flattening, and check Theorem 5.27, Theorem 6.37,
+//! Lemma 6.3 / Theorem 6.8 and the agreement of the two evaluators on it
+//! (`reference::nested::pipeline`). Violations are shrunk (proptest's value
+//! tree over the choice sequence) and returned as ready-to-commit `.lp` test
+//! programs. Rule coverage is recorded per term and summed.
+//!
+//! Reproducibility: term `i` of seed `s` is generated from a ChaCha RNG seeded
+//! with `(s, i)` alone, so a campaign's terms do not depend on `--jobs`.
+
+use super::generate::{choice_sequences, decode_term};
+use super::generate_c::decode_term_c;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use reference::coverage::{record, RuleCounts};
+use reference::nested::pipeline::{run_checked, run_lambda_c, Options, Report};
+use reference::nested::theorems::{Outcome, Verdict};
+use reference::nested::{typing_c, typing_p};
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::{Duration, Instant};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct CampaignConfig {
+    pub seed: u64,
+    /// Stop after this many terms…
+    pub count: Option<u64>,
+    /// …or after this long.
+    pub time: Option<Duration>,
+    pub jobs: usize,
+    /// Length bound of the choice sequences.
+    pub choice_length: usize,
+    /// Size budget of generated terms.
+    pub term_budget: usize,
+    /// Evaluation options per term.
+    pub options: Options,
+}
+
+impl Default for CampaignConfig {
+    fn default() -> Self {
+        CampaignConfig {
+            seed: 0,
+            count: Some(100),
+            time: None,
+            jobs: 1,
+            choice_length: 64,
+            term_budget: 24,
+            options: Options {
+                fuel: 50_000,
+                lambda_a_fuel_factor: 20,
+                subject_reduction_steps: 12,
+                small_step_fuel: 1_000,
+                small_step_size_limit: 800,
+                trace_steps: 4,
+            },
+        }
+    }
+}
+
+/// A shrunk violation, with the test program that exhibits it (`.lp` for λP
+/// terms, `.lc` for λC terms).
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    pub index: u64,
+    pub language: Language,
+    pub check: String,
+    pub message: String,
+    /// A `.lp` file: comments naming the check, the program, an `-- expect:`
+    /// line with the λC observation.
+    pub program: String,
+}
+
+/// Running totals.
+#[derive(Clone, Debug, Default)]
+pub struct Progress {
+    pub terms: u64,
+    /// Terms some check could not decide (fuel exhausted) or the generator
+    /// produced ill-typed (a generator defect, also counted in `ill_typed`).
+    pub discards: u64,
+    pub ill_typed: u64,
+    pub violations: u64,
+    pub elapsed: Duration,
+}
+
+/// The end of a campaign.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub progress: Progress,
+    /// Per check: (holds, unknown, violated).
+    pub verdicts: BTreeMap<String, (u64, u64, u64)>,
+    pub coverage: RuleCounts,
+    pub counterexamples: Vec<Counterexample>,
+}
+
+enum Message {
+    Done {
+        report: Option<Report>,
+        coverage: RuleCounts,
+        counterexample: Option<Counterexample>,
+    },
+}
+
+fn rng_for(seed: u64, index: u64) -> TestRng {
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    bytes[8..16].copy_from_slice(&index.to_le_bytes());
+    bytes[16..24].copy_from_slice(b"nested!!");
+    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
+}
+
+/// Which calculus a term is generated in: even-numbered terms are λP
+/// programs (closure-converted), odd-numbered ones λC terms generated directly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    P,
+    C,
+}
+
+pub fn language_of(index: u64) -> Language {
+    if index % 2 == 0 {
+        Language::P
+    } else {
+        Language::C
+    }
+}
+
+/// Runs the checks on one choice sequence.
+pub fn examine(data: &[u32], config: &CampaignConfig, language: Language) -> Option<Report> {
+    match language {
+        Language::P => {
+            let term = decode_term(data, config.term_budget);
+            let checked = typing_p::check_program(&term).ok()?;
+            run_checked(&checked, &config.options).ok()
+        }
+        Language::C => {
+            let term = decode_term_c(data, config.term_budget);
+            let annotated = typing_c::check_program(&term).ok()?;
+            Some(run_lambda_c(&annotated, &config.options))
+        }
+    }
+}
+
+fn first_violation(report: &Report) -> Option<(String, String)> {
+    report.checks.iter().find_map(|c| match &c.verdict {
+        Verdict::Violated(why) => Some((c.name.to_string(), why.clone())),
+        _ => None,
+    })
+}
+
+/// Shrinks a violating choice sequence (same check must stay violated).
+fn shrink(
+    tree: &mut impl ValueTree<Value = Vec<u32>>,
+    check: &str,
+    config: &CampaignConfig,
+    language: Language,
+) -> (Vec<u32>, String) {
+    shrink_while(tree, |data| {
+        let report = examine(data, config, language)?;
+        let (name, why) = first_violation(&report)?;
+        (name == check).then_some(why)
+    })
+}
+
+/// Proptest's shrinking of a choice-sequence value tree while `fails` keeps
+/// answering `Some(message)`: the smallest failing sequence found (at most
+/// 300 steps) and its message.
+pub fn shrink_while(
+    tree: &mut impl ValueTree<Value = Vec<u32>>,
+    fails: impl Fn(&[u32]) -> Option<String>,
+) -> (Vec<u32>, String) {
+    let mut best = tree.current();
+    let mut message = fails(&best).unwrap_or_default();
+    for _ in 0..300 {
+        if !tree.simplify() {
+            break;
+        }
+        let candidate = tree.current();
+        match fails(&candidate) {
+            Some(why) => {
+                best = candidate;
+                message = why;
+            }
+            None => {
+                if !tree.complicate() {
+                    break;
+                }
+            }
+        }
+    }
+    (best, message)
+}
+
+fn counterexample_program(
+    index: u64,
+    check: &str,
+    message: &str,
+    data: &[u32],
+    config: &CampaignConfig,
+    language: Language,
+) -> String {
+    if language == Language::C {
+        let term = decode_term_c(data, config.term_budget);
+        let expect = typing_c::check_program(&term)
+            .ok()
+            .and_then(
+                |annotated| match run_lambda_c(&annotated, &config.options).outcome_c {
+                    Outcome::Observed(o) => Some(o.to_string()),
+                    _ => None,
+                },
+            )
+            .unwrap_or_else(|| "(λC gave no observation)".into());
+        return format!(
+            "-- Counterexample found by `runestone fuzz --oracle nested --seed {}` (term {index}, λC).\n\
+             -- Check: {check}\n-- {}\n-- expect: {expect}\n{term}\n",
+            config.seed,
+            message.replace('\n', " "),
+        );
+    }
+    let term = decode_term(data, config.term_budget);
+    let (printed, expect) = match typing_p::check_program(&term) {
+        Ok(checked) => {
+            let expect = run_checked(&checked, &config.options)
+                .ok()
+                .and_then(|report| match report.outcome_c {
+                    Outcome::Observed(o) => Some(o.to_string()),
+                    _ => None,
+                })
+                .unwrap_or_else(|| "(λC gave no observation)".into());
+            (checked.to_string(), expect)
+        }
+        Err(_) => (term.to_string(), "(ill-typed)".into()),
+    };
+    format!(
+        "-- Counterexample found by `runestone fuzz --oracle nested --seed {}` (term {index}).\n\
+         -- Check: {check}\n-- {}\n-- expect: {expect}\n{printed}\n",
+        config.seed,
+        message.replace('\n', " ")
+    )
+}
+
+fn run_one(index: u64, config: &CampaignConfig) -> Message {
+    let mut runner = TestRunner::new_with_rng(Config::default(), rng_for(config.seed, index));
+    let strategy = choice_sequences(config.choice_length);
+    let Ok(mut tree) = strategy.new_tree(&mut runner) else {
+        return Message::Done {
+            report: None,
+            coverage: RuleCounts::new(),
+            counterexample: None,
+        };
+    };
+    let data = tree.current();
+    let language = language_of(index);
+    let (report, coverage) = record(|| examine(&data, config, language));
+    let counterexample = report.as_ref().and_then(first_violation).map(|(check, _)| {
+        let (shrunk, message) = shrink(&mut tree, &check, config, language);
+        Counterexample {
+            index,
+            language,
+            program: counterexample_program(index, &check, &message, &shrunk, config, language),
+            check,
+            message,
+        }
+    });
+    Message::Done {
+        report,
+        coverage,
+        counterexample,
+    }
+}
+
+/// Runs a campaign, calling `on_progress` every `interval`.
+pub fn run_campaign(
+    config: &CampaignConfig,
+    interval: Duration,
+    mut on_progress: impl FnMut(&Progress),
+) -> Summary {
+    let start = Instant::now();
+    let next_index = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let (sender, receiver) = mpsc::channel();
+    let mut workers = Vec::new();
+    for _ in 0..config.jobs.max(1) {
+        let (config, next_index, stop, sender) = (
+            config.clone(),
+            next_index.clone(),
+            stop.clone(),
+            sender.clone(),
+        );
+        let worker = std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn(move || loop {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let index = next_index.fetch_add(1, Ordering::Relaxed);
+                if config.count.is_some_and(|count| index >= count) {
+                    break;
+                }
+                if config.time.is_some_and(|time| start.elapsed() >= time) {
+                    break;
+                }
+                if sender.send(run_one(index, &config)).is_err() {
+                    break;
+                }
+            })
+            .expect("spawning a campaign worker");
+        workers.push(worker);
+    }
+    drop(sender);
+    let mut summary = Summary::default();
+    let mut last_report = Instant::now();
+    loop {
+        match receiver.recv_timeout(Duration::from_millis(200)) {
+            Ok(Message::Done {
+                report,
+                coverage,
+                counterexample,
+            }) => {
+                summary.progress.terms += 1;
+                for (rule, n) in coverage {
+                    *summary.coverage.entry(rule).or_insert(0) += n;
+                }
+                match report {
+                    None => {
+                        summary.progress.discards += 1;
+                        summary.progress.ill_typed += 1;
+                    }
+                    Some(report) => {
+                        let mut unknown = false;
+                        for check in &report.checks {
+                            let entry = summary.verdicts.entry(check.name.to_string()).or_default();
+                            match check.verdict {
+                                Verdict::Holds => entry.0 += 1,
+                                Verdict::Unknown(_) => {
+                                    entry.1 += 1;
+                                    if check.name.starts_with("Thm 6.37") {
+                                        unknown = true;
+                                    }
+                                }
+                                Verdict::Violated(_) => entry.2 += 1,
+                            }
+                        }
+                        if unknown {
+                            summary.progress.discards += 1;
+                        }
+                    }
+                }
+                if let Some(counterexample) = counterexample {
+                    summary.progress.violations += 1;
+                    summary.counterexamples.push(counterexample);
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+        if config.time.is_some_and(|time| start.elapsed() >= time) {
+            stop.store(true, Ordering::Relaxed);
+        }
+        if last_report.elapsed() >= interval {
+            summary.progress.elapsed = start.elapsed();
+            on_progress(&summary.progress);
+            last_report = Instant::now();
+        }
+    }
+    for worker in workers {
+        let _ = worker.join();
+    }
+    summary.progress.elapsed = start.elapsed();
+    summary
+}

@@ -1,0 +1,200 @@
+//! Flattening λC → λA (Fig. 5.8, Defs. 5.12–5.13): vectorisation `V[e]` and
+//! lifting `L[l, e]`, read off the λC annotations (`typing_c::annotate` must have
+//! run). Corrections of the printed figure (SPEC_NOTES L05-8): the second binder
+//! of `V[λ•:τ.e]` is `F[[:τ:]]`, and the `repP` index when lifting constants and
+//! λs is the function association `A[v1] →_ A[v2]` (the λC type `v1 → v2`).
+
+use super::constants::{Const, Prim};
+use super::flat_types::{flat, flat_array};
+use super::lambda_a::{AuxPrim, ConstA, ExprA, TermA};
+use super::lambda_c::{ExprC, TermC};
+use super::types::Type;
+use crate::coverage::fire;
+use std::rc::Rc;
+
+/// `V[e]`.
+pub fn vectorise(e: &ExprC) -> ExprA {
+    match e.term() {
+        // L05 Fig5.8 V-Int
+        TermC::Int(i) => {
+            fire("L05 Fig5.8 V-Int");
+            ExprA::int(*i)
+        }
+        // L05 Fig5.8 V-Bool
+        TermC::Bool(b) => {
+            fire("L05 Fig5.8 V-Bool");
+            ExprA::boolean(*b)
+        }
+        // L05 Fig5.8 V-Unit
+        TermC::Unit => {
+            fire("L05 Fig5.8 V-Unit");
+            ExprA::unit()
+        }
+        // L05 Fig5.8 V-Const
+        TermC::Const(c) => {
+            fire("L05 Fig5.8 V-Const");
+            ExprA::tuple(
+                ExprA::constant(ConstA::Vectorised(c.clone())),
+                ExprA::constant(ConstA::Lifted(c.clone())),
+            )
+        }
+        // L05 Fig5.8 V-Var
+        TermC::Bullet => {
+            fire("L05 Fig5.8 V-Var");
+            ExprA::bullet()
+        }
+        // L05 Fig5.8 V-App
+        TermC::App(function, argument) => {
+            fire("L05 Fig5.8 V-App");
+            ExprA::app(ExprA::proj(vectorise(function), 1), vectorise(argument))
+        }
+        // L05 Fig5.8 V-Lam
+        TermC::Lam(parameter, body) => {
+            fire("L05 Fig5.8 V-Lam");
+            ExprA::tuple(
+                ExprA::lam(flat(parameter), vectorise(body)),
+                ExprA::lam(
+                    flat_array(parameter),
+                    lift(&lifting_context(parameter), body),
+                ),
+            )
+        }
+        // L05 Fig5.8 V-Mu
+        TermC::Mu(ty, body) => {
+            fire("L05 Fig5.8 V-Mu");
+            ExprA::new(TermA::Mu(flat(ty), vectorise(body)))
+        }
+        // L05 Fig5.8 V-Tup
+        TermC::Tuple(a, b) => {
+            fire("L05 Fig5.8 V-Tup");
+            ExprA::tuple(vectorise(a), vectorise(b))
+        }
+        // L05 Fig5.8 V-Proj
+        TermC::Proj(inner, i) => {
+            fire("L05 Fig5.8 V-Proj");
+            ExprA::proj(vectorise(inner), *i)
+        }
+        // L05 Fig5.8 V-Clo
+        TermC::Closure(code, t1, t2, t3, env) => {
+            fire("L05 Fig5.8 V-Clo");
+            ExprA::new(TermA::Closure(
+                vectorise(code),
+                Rc::new([t1.clone(), t2.clone(), t3.clone()]),
+                vectorise(env),
+            ))
+        }
+        // L05 Fig5.8 V-CloApp
+        TermC::CloApp(closure, argument) => {
+            fire("L05 Fig5.8 V-CloApp");
+            ExprA::new(TermA::CloApp(vectorise(closure), vectorise(argument)))
+        }
+    }
+}
+
+/// `lenP_⟨A[τ]⟩ •`, the lifting context inside `V[λ•:τ.e]`.
+pub fn lifting_context(parameter: &Type) -> ExprA {
+    ExprA::prim(Prim::LenP, std::slice::from_ref(parameter), ExprA::bullet())
+}
+
+fn rep(ty: &Type, l: &ExprA, x: ExprA) -> ExprA {
+    ExprA::prim(
+        Prim::RepP,
+        std::slice::from_ref(ty),
+        ExprA::tuple(l.clone(), x),
+    )
+}
+
+fn attach(ty: &Type, l: &ExprA, xs: ExprA) -> ExprA {
+    ExprA::aux(
+        AuxPrim::AttachP,
+        std::slice::from_ref(ty),
+        ExprA::tuple(l.clone(), xs),
+    )
+}
+
+/// `L[l, e]`.
+pub fn lift(l: &ExprA, e: &ExprC) -> ExprA {
+    match e.term() {
+        // L05 Fig5.8 L-Int
+        TermC::Int(i) => {
+            fire("L05 Fig5.8 L-Int");
+            rep(&Type::Int, l, ExprA::int(*i))
+        }
+        // L05 Fig5.8 L-Bool
+        TermC::Bool(b) => {
+            fire("L05 Fig5.8 L-Bool");
+            rep(&Type::Bool, l, ExprA::boolean(*b))
+        }
+        // L05 Fig5.8 L-Unit
+        TermC::Unit => {
+            fire("L05 Fig5.8 L-Unit");
+            rep(&Type::Unit, l, ExprA::unit())
+        }
+        // L05 Fig5.8 L-Const
+        TermC::Const(_) => {
+            fire("L05 Fig5.8 L-Const");
+            rep(e.ty(), l, vectorise(e))
+        }
+        // L05 Fig5.8 L-Var
+        TermC::Bullet => {
+            fire("L05 Fig5.8 L-Var");
+            ExprA::bullet()
+        }
+        // L05 Fig5.8 L-App
+        TermC::App(function, argument) => {
+            fire("L05 Fig5.8 L-App");
+            attach(
+                e.ty(),
+                l,
+                ExprA::app(
+                    ExprA::proj(ExprA::proj(lift(l, function), 2), 2),
+                    lift(l, argument),
+                ),
+            )
+        }
+        // L05 Fig5.8 L-Lam
+        TermC::Lam(..) => {
+            fire("L05 Fig5.8 L-Lam");
+            rep(e.ty(), l, vectorise(e))
+        }
+        // L05 Fig5.8 L-Mu
+        TermC::Mu(ty, _) => {
+            fire("L05 Fig5.8 L-Mu");
+            rep(ty, l, vectorise(e))
+        }
+        // L05 Fig5.8 L-Tup
+        TermC::Tuple(a, b) => {
+            fire("L05 Fig5.8 L-Tup");
+            ExprA::app(
+                ExprA::constant(ConstA::Vectorised(Const {
+                    prim: Prim::ZipP,
+                    type_args: vec![a.ty().clone(), b.ty().clone()],
+                })),
+                ExprA::tuple(lift(l, a), lift(l, b)),
+            )
+        }
+        // L05 Fig5.8 L-Proj
+        TermC::Proj(inner, i) => {
+            fire("L05 Fig5.8 L-Proj");
+            attach(e.ty(), l, ExprA::proj(ExprA::proj(lift(l, inner), 2), *i))
+        }
+        // L05 Fig5.8 L-Clo
+        TermC::Closure(code, t1, t2, t3, env) => {
+            fire("L05 Fig5.8 L-Clo");
+            ExprA::new(TermA::ArrClosure(
+                ExprA::proj(lift(l, code), 2),
+                Rc::new([t1.clone(), t2.clone(), t3.clone()]),
+                lift(l, env),
+            ))
+        }
+        // L05 Fig5.8 L-CloApp
+        TermC::CloApp(closure, argument) => {
+            fire("L05 Fig5.8 L-CloApp");
+            attach(
+                e.ty(),
+                l,
+                ExprA::new(TermA::ArrCloApp(lift(l, closure), lift(l, argument))),
+            )
+        }
+    }
+}

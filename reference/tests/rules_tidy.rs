@@ -1,0 +1,173 @@
+//! The rule table `proofs-notes/rules.toml` against the code, for every paper:
+//! each listed id is tagged exactly once in `reference/src` (`// <id>` or
+//! `// Extension: <id>`, followed by the end of the line or a non-identifier
+//! character), every such tag is listed, and every listed id fires at least
+//! once while the test programs run (`coverage::record`).
+//!
+//! The programs run here, per paper: Leshchinskiy — the examples
+//! (`tests/nested/*.lp`) and the coverage exercises of
+//! `reference::nested::exercises`; ICFP'18 — every program of `tests/modules/`
+//! and `tests/modules/errors/` (a rejected program fires the rules up to the
+//! failing premise).
+
+mod icfp18_common;
+
+use reference::coverage::{record, RuleCounts};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// `(id, paper)` of every `[[rule]]` in rules.toml (the simple format of its
+/// header, parsed by hand).
+fn listed_rules() -> Vec<(String, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../proofs-notes/rules.toml");
+    let text = std::fs::read_to_string(path).expect("proofs-notes/rules.toml");
+    let mut rules = Vec::new();
+    let mut current: Option<(Option<String>, Option<String>)> = None;
+    let flush = |current: &mut Option<(Option<String>, Option<String>)>,
+                 rules: &mut Vec<(String, String)>| {
+        if let Some((id, paper)) = current.take() {
+            let id = id.expect("every [[rule]] has an id");
+            let paper = paper.unwrap_or_else(|| panic!("rule {id} has no paper"));
+            rules.push((id, paper));
+        }
+    };
+    for line in text.lines() {
+        let line = line.trim();
+        if line.starts_with('#') || line.is_empty() {
+            continue;
+        }
+        if line == "[[rule]]" {
+            flush(&mut current, &mut rules);
+            current = Some((None, None));
+            continue;
+        }
+        let Some((key, value)) = line.split_once('=') else {
+            panic!("unexpected line in rules.toml: {line}");
+        };
+        let value = value.trim().trim_matches('"').to_string();
+        let entry = current.as_mut().expect("key outside a [[rule]] table");
+        match key.trim() {
+            "id" => entry.0 = Some(value),
+            "paper" => entry.1 = Some(value),
+            "what" => {}
+            other => panic!("unknown key {other} in rules.toml"),
+        }
+    }
+    flush(&mut current, &mut rules);
+    rules
+}
+
+fn source_files(directory: &Path, into: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(directory).expect("readable source directory") {
+        let path = entry.expect("directory entry").path();
+        if path.is_dir() {
+            source_files(&path, into);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            into.push(path);
+        }
+    }
+}
+
+const PAPERS: [&str; 4] = ["ICFP18", "ICFP99", "TFP18", "L05"];
+
+/// Every tag in reference/src: the text after `// ` or `// Extension: ` when
+/// it starts with a paper prefix, up to the end of the line.
+fn tags_in_source() -> BTreeMap<String, usize> {
+    let mut files = Vec::new();
+    source_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let mut tags = BTreeMap::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("readable source");
+        for line in text.lines() {
+            let Some(position) = line.find("// ") else {
+                continue;
+            };
+            let comment = &line[position + 3..];
+            let comment = comment.strip_prefix("Extension: ").unwrap_or(comment);
+            if PAPERS.iter().any(|p| comment.starts_with(&format!("{p} "))) {
+                *tags.entry(comment.trim_end().to_string()).or_insert(0) += 1;
+            }
+        }
+    }
+    tags
+}
+
+#[test]
+fn every_listed_rule_is_tagged_exactly_once_and_every_tag_is_listed() {
+    let listed: BTreeSet<String> = listed_rules().into_iter().map(|(id, _)| id).collect();
+    let tags = tags_in_source();
+    let mut problems = Vec::new();
+    for id in &listed {
+        match tags.get(id) {
+            Some(1) => {}
+            Some(n) => problems.push(format!("{id} is tagged {n} times")),
+            None => problems.push(format!("{id} is listed but not tagged")),
+        }
+    }
+    for tag in tags.keys() {
+        if !listed.contains(tag) {
+            problems.push(format!("the tag `{tag}` is not listed in rules.toml"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn rule_ids_are_unique_and_name_their_paper() {
+    let rules = listed_rules();
+    let mut seen = BTreeSet::new();
+    for (id, paper) in &rules {
+        assert!(seen.insert(id.clone()), "{id} is listed twice");
+        assert!(
+            PAPERS.iter().any(|p| id.starts_with(&format!("{p} "))),
+            "{id} does not start with a paper"
+        );
+        assert!(!paper.is_empty(), "{id} has an empty paper");
+    }
+}
+
+fn fired_by_test_programs() -> RuleCounts {
+    let mut counts = reference::nested::machine::with_large_stack(|| {
+        let (failures, counts) = record(reference::nested::exercises::run_all);
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        counts
+    });
+    let mut module_programs = icfp18_common::programs("tests/modules");
+    module_programs.extend(icfp18_common::programs("tests/modules/errors"));
+    let ((), module_counts) = record(|| {
+        for path in &module_programs {
+            let _ = icfp18_common::check_file(path);
+        }
+    });
+    for (rule, n) in module_counts {
+        *counts.entry(rule).or_insert(0) += n;
+    }
+    counts
+}
+
+#[test]
+fn icfp18_lists_rules_9_to_70() {
+    let numbered: BTreeSet<u32> = listed_rules()
+        .into_iter()
+        .filter_map(|(id, _)| id.strip_prefix("ICFP18 rule ")?.parse().ok())
+        .collect();
+    assert_eq!(numbered, (9..=70).collect::<BTreeSet<u32>>());
+}
+
+#[test]
+fn every_listed_rule_fires_on_the_test_programs() {
+    let fired = fired_by_test_programs();
+    let never: Vec<String> = listed_rules()
+        .into_iter()
+        .map(|(id, _)| id)
+        .filter(|id| !fired.contains_key(id.as_str()))
+        .collect();
+    assert!(
+        never.is_empty(),
+        "rules that never fire:\n{}",
+        never.join("\n")
+    );
+}
