@@ -45,9 +45,10 @@
 //!
 //! # Invariants
 //!
-//! * Every rule of the paper is one match arm (or one function), tagged
-//!   `// TFP18 <rule>` (extensions `// Extension: TFP18 <rule>`), listed once
-//!   in `proofs-notes/rules.toml`, and calls `crate::coverage::fire`.
+//! * Every rule of the paper is one match arm (or one function), tagged with
+//!   a line comment naming it (`TFP18 <rule>`, or `Extension: TFP18 <rule>`
+//!   for an extension), listed once in `proofs-notes/rules.toml`, and calls
+//!   `crate::coverage::fire`.
 //! * No judgment panics on any input: ill-typed programs are type errors,
 //!   stuck evaluations are reported (`eval::Failure::Stuck`), and every
 //!   recursive judgment runs under `spec::recursion::with_stack`.
