@@ -145,6 +145,38 @@ fn fired_by_test_programs() -> RuleCounts {
     for (rule, n) in module_counts {
         *counts.entry(rule).or_insert(0) += n;
     }
+    // TFP'18: the core's test programs (as in tfp18_rules.rs).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut core_programs = vec![root.join("examples/paper/tfp18_fig1a.fut")];
+    for folder in [
+        "arith",
+        "arrays",
+        "errors",
+        "hof",
+        "loops",
+        "or_conditionals",
+        "paper",
+        "polymorphism",
+        "records",
+        "restrictions",
+        "sizes",
+        "soacs",
+        "sums",
+    ] {
+        reference::core::harness::collect_programs(
+            &root.join("tests/programs").join(folder),
+            &mut core_programs,
+        );
+    }
+    let ((), core_counts) = record(|| {
+        let mut summary = reference::core::harness::Summary::default();
+        for path in &core_programs {
+            reference::core::harness::test_program(path, &mut summary);
+        }
+    });
+    for (rule, n) in core_counts {
+        *counts.entry(rule).or_insert(0) += n;
+    }
     counts
 }
 

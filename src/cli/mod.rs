@@ -11,10 +11,13 @@ use std::process::ExitCode;
 mod check;
 mod common;
 mod compile;
+mod defunc;
 mod fuzz;
 mod nested;
 mod not_yet;
 mod parse;
+mod run;
+mod test;
 mod values;
 
 /// Static interpretation of higher-order modules, defunctionalisation and
@@ -44,12 +47,12 @@ enum Command {
     /// Run the reference on a program: elaborate, interpret statically, check
     /// Proposition 6.1.
     Check(check::Args),
-    /// Run an entry point on values read from stdin (not implemented yet).
-    Run(not_yet::Args),
-    /// Run the `-- ==` test cases of programs (not implemented yet).
-    Test(not_yet::Args),
-    /// Print a program after defunctionalisation (not implemented yet).
-    Defunc(not_yet::Args),
+    /// Run an entry point on values read from stdin (`--backend reference`).
+    Run(run::Args),
+    /// Run the `-- ==` test cases of programs and print `N passed, N failed`.
+    Test(test::Args),
+    /// Print a program after TFP'18 defunctionalisation.
+    Defunc(defunc::Args),
     /// Benchmark whole programs on their `-- ==` inputs (not implemented yet).
     Bench(not_yet::Args),
 }
@@ -63,21 +66,9 @@ pub fn main() -> ExitCode {
         Command::Fuzz(args) => fuzz::run(args),
         Command::Compile(args) => compile::run(args),
         Command::Check(args) => check::run(args),
-        Command::Run(args) => not_yet::run(
-            "run",
-            "run an entry point of FILE on values read from stdin and print the result",
-            args,
-        ),
-        Command::Test(args) => not_yet::run(
-            "test",
-            "run every `-- ==` case of the given programs and print `N passed, N failed`",
-            args,
-        ),
-        Command::Defunc(args) => not_yet::run(
-            "defunc",
-            "print FILE after TFP'18 defunctionalisation",
-            args,
-        ),
+        Command::Run(args) => run::run(args),
+        Command::Test(args) => test::run(args),
+        Command::Defunc(args) => defunc::run(args),
         Command::Bench(args) => not_yet::run(
             "bench",
             "time the entry points of FILE on their `-- ==` inputs",

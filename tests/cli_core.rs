@@ -1,0 +1,150 @@
+//! `runestone run`, `test` and `defunc` end to end on the reference.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+fn runestone(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_runestone"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runestone runs");
+    // The command may exit before reading its input (a compile error).
+    let _ = child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(stdin.as_bytes());
+    child.wait_with_output().expect("runestone finishes")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn run_prints_the_result_values() {
+    let out = runestone(
+        &["run", "examples/paper/tfp18_fig1a.fut", "-e", "twice_plus"],
+        "5 1",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "11i32\n");
+}
+
+#[test]
+fn run_prints_a_tuple_as_several_values() {
+    let out = runestone(&["run", "tests/programs/soacs/partition.fut"], "[5, 1, 8]");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "[5i32, 8i32]\n[1i32]\n");
+}
+
+#[test]
+fn a_runtime_error_names_its_location_and_exits_1() {
+    let out = runestone(&["run", "tests/programs/errors/error_location.fut"], "5i64");
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("tests/programs/errors/error_location.fut:6:6"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("Index [5] out of bounds"), "{stderr}");
+}
+
+#[test]
+fn a_type_error_is_a_located_diagnostic_and_exits_1() {
+    let out = runestone(
+        &["run", "tests/programs/restrictions/if_function.fut"],
+        "true 1",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("TFP18 T-If"), "{stderr}");
+    assert!(stderr.contains("if_function.fut:5:"), "{stderr}");
+}
+
+#[test]
+fn bad_input_values_are_reported() {
+    let out = runestone(
+        &["run", "examples/paper/tfp18_fig1a.fut", "-e", "twice_plus"],
+        "5 true",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("bad input"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn the_cpu_and_gpu_backends_are_not_implemented_yet() {
+    for backend in ["cpu", "gpu"] {
+        let out = runestone(
+            &[
+                "run",
+                "examples/paper/tfp18_fig1a.fut",
+                "--backend",
+                backend,
+            ],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(2), "{backend}");
+        assert!(text(&out.stderr).contains("not implemented yet"));
+    }
+}
+
+#[test]
+fn test_counts_passes_and_failures() {
+    let out = runestone(&["test", "tests/programs/hof"], "");
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let stdout = text(&out.stdout);
+    assert!(stdout.trim_end().ends_with("passed, 0 failed"), "{stdout}");
+}
+
+#[test]
+fn test_reports_a_failing_case_with_a_diff_and_exits_1() {
+    let dir = std::env::temp_dir().join(format!("runestone-cli-core-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("wrong.fut");
+    std::fs::write(
+        &path,
+        "-- ==\n-- input { 1 } output { 3 }\n-- input { 2 } output { 3 }\ndef main (x: i32) = x + 1\n",
+    )
+    .expect("write");
+    let out = runestone(&["test", path.to_str().expect("utf-8")], "");
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("expected 3i32, got 2i32"), "{stdout}");
+    assert!(
+        stdout.trim_end().ends_with("1 passed, 1 failed"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn defunc_prints_fig1b() {
+    let out = runestone(&["defunc", "examples/paper/tfp18_fig1a.fut"], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("in {g = {a = a}}"), "{stdout}");
+    assert!(stdout.contains("lifted_y_3 g (lifted_y_3 g x)"), "{stdout}");
+    assert!(!stdout.contains("\\"), "a λ is left: {stdout}");
+}
+
+#[test]
+fn defunc_inline_has_no_lifted_functions() {
+    let out = runestone(
+        &["defunc", "--inline", "examples/paper/tfp18_fig1a.fut"],
+        "",
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains("lifted_"), "{stdout}");
+    assert!(stdout.contains("entry main"), "{stdout}");
+}
