@@ -26,7 +26,7 @@ def area (s: shape) : f32 =
   case #rect w h -> w * h
   case #empty -> 0
 
-def classify (x: i32) : i32 =
+entry classify (x: i32) : i32 =
   match x
   case 0 -> 1
   case -3 -> 3
