@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod common;
+mod devices;
 mod fuzz;
 mod nested;
 mod not_yet;
@@ -36,6 +37,8 @@ enum Command {
     Nested(nested::Args),
     /// Run a differential-testing or theorem-checking campaign.
     Fuzz(fuzz::Args),
+    /// List the Vulkan devices and mark the one the GPU backend uses.
+    Devices(devices::Args),
     /// Run the reference on a program: elaborate, interpret statically, check
     /// Proposition 6.1 (not implemented yet).
     Check(not_yet::Args),
@@ -56,6 +59,7 @@ pub fn main() -> ExitCode {
         Command::Values(args) => values::run(args),
         Command::Nested(args) => nested::run(args),
         Command::Fuzz(args) => fuzz::run(args),
+        Command::Devices(args) => devices::run(args),
         Command::Check(args) => not_yet::run(
             "check",
             "elaborate FILE with the ICFP'18 rules, interpret it statically, and check Proposition 6.1",
