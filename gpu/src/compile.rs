@@ -94,14 +94,16 @@ pub fn parse_diagnostics(kernel_name: &str, text: &str) -> Vec<CompileDiagnostic
                     message: message.trim().to_owned(),
                 })
             });
-        diagnostics.push(located.unwrap_or_else(|| CompileDiagnostic {
-            line: None,
-            message: trimmed
-                .strip_prefix(kernel_name)
-                .and_then(|rest| rest.strip_prefix(':'))
-                .unwrap_or(trimmed)
-                .trim()
-                .to_owned(),
+        diagnostics.push(located.unwrap_or_else(|| {
+            CompileDiagnostic {
+                line: None,
+                message: trimmed
+                    .strip_prefix(kernel_name)
+                    .and_then(|rest| rest.strip_prefix(':'))
+                    .unwrap_or(trimmed)
+                    .trim()
+                    .to_owned(),
+            }
         }));
     }
     if diagnostics.is_empty() {

@@ -47,7 +47,10 @@ pub enum GpuError {
         limit_name: &'static str,
     },
     /// More workgroups than the device allows in one dispatch.
-    TooManyWorkgroups { requested: [u32; 3], limit: [u32; 3] },
+    TooManyWorkgroups {
+        requested: [u32; 3],
+        limit: [u32; 3],
+    },
     /// Host data whose length does not match the device buffer.
     LengthMismatch {
         operation: &'static str,
@@ -59,22 +62,13 @@ pub enum GpuError {
     /// The device was lost (driver crash, reset, removal).
     DeviceLost { operation: String },
     /// A submission did not finish in time; the runtime is unusable afterwards.
-    Timeout {
-        operation: String,
-        seconds: f64,
-    },
+    Timeout { operation: String, seconds: f64 },
     /// An earlier timeout or device loss left the runtime unusable.
     RuntimeUnusable,
     /// Vulkano rejected a call (a bug in this crate, reported, not panicked).
-    Validation {
-        operation: String,
-        detail: String,
-    },
+    Validation { operation: String, detail: String },
     /// Any other Vulkan error.
-    Vulkan {
-        operation: String,
-        detail: String,
-    },
+    Vulkan { operation: String, detail: String },
 }
 
 impl fmt::Display for GpuError {

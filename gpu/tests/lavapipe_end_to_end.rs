@@ -46,7 +46,10 @@ fn staging_runtime() -> &'static Runtime {
 }
 
 fn assert_no_validation_messages(runtime: &Runtime) {
-    assert!(runtime.validation_enabled(), "validation must be on in tests");
+    assert!(
+        runtime.validation_enabled(),
+        "validation must be on in tests"
+    );
     let messages = runtime.validation_messages();
     assert!(
         messages.is_empty(),
@@ -103,7 +106,9 @@ fn check_reduce(runtime: &Runtime) {
         let input = runtime.upload_scalars(&inputs).expect("upload");
         let total = reduce_sum(runtime, &input, DemoElementType::U32, size as u64).expect("reduce");
         let result: Vec<u32> = runtime.download_scalars(&total).expect("download");
-        let expected = inputs.iter().fold(0u32, |sum, value| sum.wrapping_add(*value));
+        let expected = inputs
+            .iter()
+            .fold(0u32, |sum, value| sum.wrapping_add(*value));
         assert_eq!(result, vec![expected], "reduce u32 at size {size}");
 
         // Small integers: every partial sum is exact in f32, so the order of
@@ -168,7 +173,10 @@ fn pipelines_and_buffers_are_reused_across_runs() {
     let (reused_before, _) = runtime.buffer_pool_statistics();
     let again = runtime.allocate_buffer(byte_length).expect("allocates");
     let (reused_after, _) = runtime.buffer_pool_statistics();
-    assert!(reused_after > reused_before, "the dropped buffer was not reused");
+    assert!(
+        reused_after > reused_before,
+        "the dropped buffer was not reused"
+    );
     drop(again);
     assert_no_validation_messages(runtime);
 }
@@ -181,10 +189,19 @@ fn buffers_beyond_max_storage_buffer_range_are_refused_clearly() {
         .allocate_buffer(limit + 1)
         .expect_err("a buffer past maxStorageBufferRange");
     assert!(
-        matches!(error, GpuError::BufferTooLarge { limit_name: "maxStorageBufferRange", .. }),
+        matches!(
+            error,
+            GpuError::BufferTooLarge {
+                limit_name: "maxStorageBufferRange",
+                ..
+            }
+        ),
         "{error}"
     );
-    assert!(error.to_string().contains("maxStorageBufferRange"), "{error}");
+    assert!(
+        error.to_string().contains("maxStorageBufferRange"),
+        "{error}"
+    );
     assert_no_validation_messages(runtime);
 }
 
@@ -201,12 +218,18 @@ fn bad_dispatches_are_errors_not_panics() {
         let error = runtime
             .dispatch(&kernel, &[&buffer, &buffer], &[3], [too_many, 1, 1])
             .expect_err("too many workgroups");
-        assert!(matches!(error, GpuError::TooManyWorkgroups { .. }), "{error}");
+        assert!(
+            matches!(error, GpuError::TooManyWorkgroups { .. }),
+            "{error}"
+        );
     }
     let error = runtime
         .dispatch(&kernel, &[&buffer], &[3], [1, 1, 1])
         .expect_err("a missing buffer");
-    assert!(error.to_string().contains("binds 2 storage buffers"), "{error}");
+    assert!(
+        error.to_string().contains("binds 2 storage buffers"),
+        "{error}"
+    );
     let error = runtime
         .dispatch(&kernel, &[&buffer, &buffer], &[3, 4], [1, 1, 1])
         .expect_err("wrong push constants");
@@ -237,7 +260,9 @@ fn an_unknown_requested_device_is_a_clear_error() {
 fn the_device_reports_what_kernels_need() {
     let runtime = shared_runtime();
     let info = runtime.device_info();
-    let subgroup_size = info.subgroup_size.expect("Vulkan 1.1 reports a subgroup size");
+    let subgroup_size = info
+        .subgroup_size
+        .expect("Vulkan 1.1 reports a subgroup size");
     assert!(subgroup_size.is_power_of_two(), "{subgroup_size}");
     assert!(info.max_workgroup_count[0] >= 65_535);
     assert!(info.max_storage_buffer_range >= 1 << 27);
@@ -248,7 +273,8 @@ fn the_device_reports_what_kernels_need() {
 
 #[test]
 fn every_generated_spirv_module_passes_spirv_val() {
-    let directory = std::env::temp_dir().join(format!("runestone-spirv-val-{}", std::process::id()));
+    let directory =
+        std::env::temp_dir().join(format!("runestone-spirv-val-{}", std::process::id()));
     std::fs::create_dir_all(&directory).expect("temporary directory");
     for source in all_demo_kernel_sources() {
         let words = compiled_spirv(&source).expect("compiles");

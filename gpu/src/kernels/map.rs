@@ -57,11 +57,12 @@ pub fn map_times_two_plus_one(
             actual_bytes: input.byte_length(),
         });
     }
-    let element_count_word = u32::try_from(element_count).map_err(|_| GpuError::BufferTooLarge {
-        requested_bytes: byte_length,
-        limit_bytes: u64::from(u32::MAX) * 4,
-        limit_name: "32-bit element index",
-    })?;
+    let element_count_word =
+        u32::try_from(element_count).map_err(|_| GpuError::BufferTooLarge {
+            requested_bytes: byte_length,
+            limit_bytes: u64::from(u32::MAX) * 4,
+            limit_name: "32-bit element index",
+        })?;
     let source = map_times_two_plus_one_source(element_type);
     let kernel = runtime.load_kernel(&source.name, &compiled_spirv(&source)?)?;
     let output = runtime.allocate_buffer(byte_length)?;

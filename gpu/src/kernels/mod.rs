@@ -76,7 +76,9 @@ pub fn compiled_spirv(source: &KernelSource) -> GpuResult<Arc<Vec<u32>>> {
     let words = Arc::new(compile_compute_shader(&source.name, &source.glsl)?);
     match cache.lock() {
         Ok(mut map) => map.insert(source.glsl.clone(), words.clone()),
-        Err(poisoned) => poisoned.into_inner().insert(source.glsl.clone(), words.clone()),
+        Err(poisoned) => poisoned
+            .into_inner()
+            .insert(source.glsl.clone(), words.clone()),
     };
     Ok(words)
 }
@@ -101,6 +103,9 @@ mod tests {
     fn workgroup_counts_are_clamped_to_the_device_limit() {
         assert_eq!(grid_stride_workgroup_count(0, 64, 65_535), 1);
         assert_eq!(grid_stride_workgroup_count(65, 64, 65_535), 2);
-        assert_eq!(grid_stride_workgroup_count(65_535 * 64 + 3, 64, 65_535), 65_535);
+        assert_eq!(
+            grid_stride_workgroup_count(65_535 * 64 + 3, 64, 65_535),
+            65_535
+        );
     }
 }

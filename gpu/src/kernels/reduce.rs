@@ -90,11 +90,12 @@ pub fn reduce_sum(
             actual_bytes: input.byte_length(),
         });
     }
-    let element_count_word = u32::try_from(element_count).map_err(|_| GpuError::BufferTooLarge {
-        requested_bytes: element_count * 4,
-        limit_bytes: u64::from(u32::MAX) * 4,
-        limit_name: "32-bit element index",
-    })?;
+    let element_count_word =
+        u32::try_from(element_count).map_err(|_| GpuError::BufferTooLarge {
+            requested_bytes: element_count * 4,
+            limit_bytes: u64::from(u32::MAX) * 4,
+            limit_name: "32-bit element index",
+        })?;
     let source = reduce_sum_source(element_type);
     let kernel = runtime.load_kernel(&source.name, &compiled_spirv(&source)?)?;
     let first_pass_workgroups = grid_stride_workgroup_count(

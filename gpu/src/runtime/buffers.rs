@@ -233,7 +233,10 @@ mod tests {
         assert_eq!(pooled_capacity_bytes(0, 1 << 27), 256);
         assert_eq!(pooled_capacity_bytes(257, 1 << 27), 512);
         assert_eq!(pooled_capacity_bytes(100 << 20, 1 << 27), 1 << 27);
-        assert_eq!(pooled_capacity_bytes((100 << 20) + 1, 110 << 20), (100 << 20) + 4);
+        assert_eq!(
+            pooled_capacity_bytes((100 << 20) + 1, 110 << 20),
+            (100 << 20) + 4
+        );
     }
 
     #[test]

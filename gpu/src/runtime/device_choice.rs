@@ -119,14 +119,15 @@ impl DeviceInfo {
             PhysicalDeviceType::Cpu => DeviceKind::Cpu,
             _ => DeviceKind::Other,
         };
-        let subgroup_arithmetic = properties
-            .subgroup_supported_operations
-            .is_some_and(|operations| {
-                operations.contains(vulkano::device::physical::SubgroupFeatures::ARITHMETIC)
-            })
-            && properties
-                .subgroup_supported_stages
-                .is_some_and(|stages| stages.contains(ShaderStages::COMPUTE));
+        let subgroup_arithmetic =
+            properties
+                .subgroup_supported_operations
+                .is_some_and(|operations| {
+                    operations.contains(vulkano::device::physical::SubgroupFeatures::ARITHMETIC)
+                })
+                && properties
+                    .subgroup_supported_stages
+                    .is_some_and(|stages| stages.contains(ShaderStages::COMPUTE));
         let memory_properties = physical_device.memory_properties();
         let device_local_memory_bytes = memory_properties
             .memory_heaps
@@ -138,11 +139,12 @@ impl DeviceInfo {
             .map(|heap| heap.size)
             .max()
             .unwrap_or(0);
-        let has_host_visible_device_memory = memory_properties.memory_types.iter().any(|memory_type| {
-            memory_type.property_flags.contains(
-                MemoryPropertyFlags::DEVICE_LOCAL | MemoryPropertyFlags::HOST_VISIBLE,
-            )
-        });
+        let has_host_visible_device_memory =
+            memory_properties.memory_types.iter().any(|memory_type| {
+                memory_type
+                    .property_flags
+                    .contains(MemoryPropertyFlags::DEVICE_LOCAL | MemoryPropertyFlags::HOST_VISIBLE)
+            });
         let api_version = physical_device.api_version();
         let has_compute_queue = physical_device
             .queue_family_properties()
@@ -184,6 +186,12 @@ impl DeviceInfo {
             },
             unusable_because,
         }
+    }
+
+    /// Whether host↔device transfers should go through staging buffers:
+    /// on discrete GPUs, and wherever device memory is not host-visible.
+    pub fn prefers_staging_transfers(&self) -> bool {
+        self.kind == DeviceKind::DiscreteGpu || !self.has_host_visible_device_memory
     }
 
     /// One line: index, name, kind.
@@ -305,7 +313,10 @@ mod tests {
         assert_eq!(choose_device(&devices, Some("LLVMPIPE")).ok(), Some(0));
         assert_eq!(choose_device(&devices, Some("h100")).ok(), Some(1));
         let error = choose_device(&devices, Some("radeon")).expect_err("no such device");
-        assert!(error.to_string().contains("0: llvmpipe (LLVM 15) (CPU)"), "{error}");
+        assert!(
+            error.to_string().contains("0: llvmpipe (LLVM 15) (CPU)"),
+            "{error}"
+        );
     }
 
     #[test]

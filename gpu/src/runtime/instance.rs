@@ -13,7 +13,7 @@ use vulkano::instance::debug::{
     DebugUtilsMessengerCallback, DebugUtilsMessengerCreateInfo,
 };
 use vulkano::instance::{Instance, InstanceCreateFlags, InstanceCreateInfo, InstanceExtensions};
-use vulkano::VulkanLibrary;
+use vulkano::{Validated, VulkanError, VulkanLibrary};
 
 /// The name of the Khronos validation layer.
 pub const KHRONOS_VALIDATION_LAYER_NAME: &str = "VK_LAYER_KHRONOS_validation";
@@ -122,9 +122,7 @@ pub fn create_vulkan_instance(validation: ValidationMode) -> GpuResult<VulkanIns
     if validation_enabled {
         let layer_available = library
             .layer_properties()
-            .map_err(|error| {
-                from_validated_vulkan_error("listing Vulkan layers", error.into())
-            })?
+            .map_err(|error| from_validated_vulkan_error("listing Vulkan layers", error.into()))?
             .any(|layer| layer.name() == KHRONOS_VALIDATION_LAYER_NAME);
         if !layer_available {
             return Err(GpuError::ValidationLayerMissing);
@@ -149,7 +147,12 @@ pub fn create_vulkan_instance(validation: ValidationMode) -> GpuResult<VulkanIns
             ..Default::default()
         },
     )
-    .map_err(|error| from_validated_vulkan_error("creating the Vulkan instance", error))?;
+    .map_err(|error| match error {
+        Validated::Error(VulkanError::IncompatibleDriver) => GpuError::VulkanUnavailable {
+            detail: "the Vulkan loader found no compatible driver (ICD)".to_owned(),
+        },
+        other => from_validated_vulkan_error("creating the Vulkan instance", other),
+    })?;
     let messenger = if validation_enabled {
         Some(
             DebugUtilsMessenger::new(instance.clone(), messenger_create_info(&messages)).map_err(

@@ -22,8 +22,10 @@ pub mod transfers;
 
 use crate::error::{from_validated_vulkan_error, from_vulkan_error, GpuError, GpuResult};
 use buffers::BufferPool;
-use device_choice::{choose_device, device_request_from_environment, DeviceInfo, DeviceKind, ShaderFeatureSupport};
-use instance::{create_vulkan_instance, ValidationMessages, ValidationMode, VulkanInstance};
+use device_choice::{
+    choose_device, device_request_from_environment, DeviceInfo, ShaderFeatureSupport,
+};
+use instance::{create_vulkan_instance, ValidationMode, VulkanInstance};
 use pipelines::PipelineCache;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
@@ -217,10 +219,7 @@ impl Runtime {
             detail: "the device returned no queue".to_owned(),
         })?;
         let uses_staging = match options.transfer_mode {
-            TransferMode::Automatic => {
-                device_info.kind == DeviceKind::DiscreteGpu
-                    || !device_info.has_host_visible_device_memory
-            }
+            TransferMode::Automatic => device_info.prefers_staging_transfers(),
             TransferMode::AlwaysStaging => true,
             TransferMode::AlwaysDirect => {
                 if !device_info.has_host_visible_device_memory {
@@ -277,11 +276,6 @@ impl Runtime {
     /// Every validation message recorded since the runtime was created.
     pub fn validation_messages(&self) -> Vec<String> {
         self.vulkan_instance.validation_messages.snapshot()
-    }
-
-    /// The shared recorder (it outlives the runtime's drop, for tests).
-    pub fn validation_message_recorder(&self) -> ValidationMessages {
-        self.vulkan_instance.validation_messages.clone()
     }
 
     /// (reused, created) buffer counts of the pool.

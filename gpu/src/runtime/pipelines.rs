@@ -29,10 +29,16 @@ pub struct ComputeKernel {
     pub push_constant_bytes: u32,
 }
 
+/// A cached kernel with the SPIR-V it was made from (compared on a hit).
+struct CachedKernel {
+    spirv_words: Vec<u32>,
+    kernel: Arc<ComputeKernel>,
+}
+
 /// Kernels by SPIR-V hash.
 #[derive(Default)]
 pub struct PipelineCache {
-    kernels_by_hash: HashMap<u64, Vec<(Vec<u32>, Arc<ComputeKernel>)>>,
+    kernels_by_hash: HashMap<u64, Vec<CachedKernel>>,
     hits: u64,
     misses: u64,
 }
@@ -55,8 +61,8 @@ impl Runtime {
             let found = cache.kernels_by_hash.get(&hash).and_then(|entries| {
                 entries
                     .iter()
-                    .find(|(words, _)| words.as_slice() == spirv_words)
-                    .map(|(_, kernel)| kernel.clone())
+                    .find(|cached| cached.spirv_words.as_slice() == spirv_words)
+                    .map(|cached| cached.kernel.clone())
             });
             if let Some(kernel) = found {
                 cache.hits += 1;
@@ -69,7 +75,10 @@ impl Runtime {
             .kernels_by_hash
             .entry(hash)
             .or_default()
-            .push((spirv_words.to_vec(), kernel.clone()));
+            .push(CachedKernel {
+                spirv_words: spirv_words.to_vec(),
+                kernel: kernel.clone(),
+            });
         Ok(kernel)
     }
 
@@ -92,7 +101,10 @@ impl Runtime {
         // passes spirv-val in the tests); vulkano still reflects and checks
         // the module's capabilities against the enabled features.
         let module = unsafe {
-            ShaderModule::new(self.device.clone(), ShaderModuleCreateInfo::new(spirv_words))
+            ShaderModule::new(
+                self.device.clone(),
+                ShaderModuleCreateInfo::new(spirv_words),
+            )
         }
         .map_err(|error| from_validated_vulkan_error(&operation, error))?;
         let entry_point = module.entry_point("main").ok_or_else(|| GpuError::Vulkan {

@@ -10,7 +10,9 @@
 
 use super::pipelines::ComputeKernel;
 use super::{DeviceBuffer, Runtime};
-use crate::error::{from_validated_vulkan_error, from_validation_error, from_vulkan_error, GpuError, GpuResult};
+use crate::error::{
+    from_validated_vulkan_error, from_validation_error, from_vulkan_error, GpuError, GpuResult,
+};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use vulkano::command_buffer::{
@@ -36,7 +38,10 @@ impl Runtime {
     }
 
     fn mark_unusable_on_fatal(&self, error: &GpuError) {
-        if matches!(error, GpuError::DeviceLost { .. } | GpuError::Timeout { .. }) {
+        if matches!(
+            error,
+            GpuError::DeviceLost { .. } | GpuError::Timeout { .. }
+        ) {
             self.unusable.store(true, Ordering::SeqCst);
         }
     }
@@ -150,7 +155,10 @@ impl Runtime {
             Some(set_layout) if !buffers.is_empty() => {
                 let mut writes = Vec::with_capacity(buffers.len());
                 for (binding, buffer) in buffers.iter().enumerate() {
-                    writes.push(WriteDescriptorSet::buffer(binding as u32, buffer.bound_range()?));
+                    writes.push(WriteDescriptorSet::buffer(
+                        binding as u32,
+                        buffer.bound_range()?,
+                    ));
                 }
                 Some(
                     DescriptorSet::new(
@@ -171,7 +179,12 @@ impl Runtime {
                 .map_err(validation)?;
             if let Some(descriptor_set) = descriptor_set {
                 builder
-                    .bind_descriptor_sets(PipelineBindPoint::Compute, layout.clone(), 0, descriptor_set)
+                    .bind_descriptor_sets(
+                        PipelineBindPoint::Compute,
+                        layout.clone(),
+                        0,
+                        descriptor_set,
+                    )
                     .map_err(validation)?;
             }
             push_constants(builder, &layout, push_constant_words).map_err(validation)?;
@@ -219,3 +232,74 @@ fn push_constants(
         1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32)
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::map::map_times_two_plus_one_source;
+    use crate::kernels::{compiled_spirv, DemoElementType};
+    use crate::runtime::instance::ValidationMode;
+    use crate::runtime::RuntimeOptions;
+
+    /// The tests' "zero validation messages" assertions mean something only if
+    /// the messenger really records what the layer reports: record (but never
+    /// submit) a dispatch past the workgroup limit, which vulkano's checks
+    /// would refuse, and expect the layer to complain (it then skips the call,
+    /// so the driver never sees it).
+    #[test]
+    fn the_validation_layer_reports_an_invalid_dispatch_to_the_recorder() {
+        let runtime = Runtime::new(RuntimeOptions {
+            validation: ValidationMode::Required,
+            ..RuntimeOptions::default()
+        })
+        .unwrap_or_else(|error| panic!("cannot create a validated runtime: {error}"));
+        let source = map_times_two_plus_one_source(DemoElementType::U32);
+        let kernel = runtime
+            .load_kernel(&source.name, &compiled_spirv(&source).expect("compiles"))
+            .expect("loads");
+        let buffer = runtime.upload_scalars(&[1u32, 2, 3]).expect("uploads");
+        let layout = kernel.pipeline.layout().clone();
+        let set_layout = layout.set_layouts()[0].clone();
+        let writes = [
+            WriteDescriptorSet::buffer(0, buffer.bound_range().expect("bound")),
+            WriteDescriptorSet::buffer(1, buffer.bound_range().expect("bound")),
+        ];
+        let descriptor_set = DescriptorSet::new(
+            runtime.descriptor_set_allocator.clone(),
+            set_layout,
+            writes,
+            [],
+        )
+        .expect("descriptor set");
+        let mut builder = AutoCommandBufferBuilder::primary(
+            runtime.command_buffer_allocator.clone(),
+            runtime.queue.queue_family_index(),
+            CommandBufferUsage::OneTimeSubmit,
+        )
+        .expect("command buffer");
+        builder
+            .bind_pipeline_compute(kernel.pipeline.clone())
+            .expect("bind pipeline")
+            .bind_descriptor_sets(
+                PipelineBindPoint::Compute,
+                layout.clone(),
+                0,
+                descriptor_set,
+            )
+            .expect("bind descriptor set");
+        push_constants(&mut builder, &layout, &[3]).expect("push constants");
+        let too_many = runtime.device_info().max_workgroup_count[0].saturating_add(1);
+        assert!(runtime.validation_messages().is_empty());
+        // SAFETY: the command buffer is recorded but never submitted.
+        unsafe {
+            builder.dispatch_unchecked([too_many, 1, 1]);
+        }
+        drop(builder.build());
+        let messages = runtime.validation_messages();
+        assert!(
+            messages
+                .iter()
+                .any(|message| message.contains("groupCountX")),
+            "the recorder missed the layer's report: {messages:?}"
+        );
+    }
+}

@@ -123,7 +123,12 @@ impl Runtime {
         Ok(storage)
     }
 
-    fn wrap(&self, location: BufferLocation, storage: Subbuffer<[u8]>, byte_length: u64) -> DeviceBuffer {
+    fn wrap(
+        &self,
+        location: BufferLocation,
+        storage: Subbuffer<[u8]>,
+        byte_length: u64,
+    ) -> DeviceBuffer {
         DeviceBuffer::new(storage, byte_length, location, self.buffer_pool.clone())
     }
 
@@ -179,7 +184,10 @@ impl Runtime {
         }
         self.run_commands(OPERATION, |builder| {
             builder
-                .copy_buffer(CopyBufferInfo::buffers(staging_range.clone(), destination.clone()))
+                .copy_buffer(CopyBufferInfo::buffers(
+                    staging_range.clone(),
+                    destination.clone(),
+                ))
                 .map_err(|error| from_validation_error(OPERATION, error))?;
             Ok(())
         })
@@ -206,7 +214,10 @@ impl Runtime {
         };
         self.run_commands(OPERATION, |builder| {
             builder
-                .copy_buffer(CopyBufferInfo::buffers(source.clone(), staging_range.clone()))
+                .copy_buffer(CopyBufferInfo::buffers(
+                    source.clone(),
+                    staging_range.clone(),
+                ))
                 .map_err(|error| from_validation_error(OPERATION, error))?;
             Ok(())
         })?;
