@@ -1,7 +1,8 @@
 //! `runestone devices`: list what Vulkan sees, and mark the device the GPU
 //! backend would choose (discrete > integrated > virtual > CPU, or
 //! `RUNESTONE_DEVICE`). Exit 0; exit 1 with a clear message when Vulkan is not
-//! available.
+//! available or no listed device can be used (none at all, or
+//! `RUNESTONE_DEVICE` names none).
 
 use gpu::runtime::device_choice::DeviceInfo;
 use std::process::ExitCode;
@@ -65,6 +66,14 @@ fn print_device(device: &DeviceInfo, chosen: bool) {
             ""
         }
     );
+    println!(
+        "    transfers:             {}",
+        if device.prefers_staging_transfers() {
+            "through staging buffers"
+        } else {
+            "direct (mapped device memory)"
+        }
+    );
     let features = device.features.names();
     println!(
         "    features:              {}",
@@ -97,8 +106,11 @@ pub fn run(_args: Args) -> ExitCode {
     for (position, device) in listing.devices.iter().enumerate() {
         print_device(device, chosen_position == Some(position));
     }
-    if let Err(error) = &listing.chosen {
-        println!("no device will be used: {error}");
+    match &listing.chosen {
+        Ok(_) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: no device can run kernels: {error}");
+            ExitCode::from(1)
+        }
     }
-    ExitCode::SUCCESS
 }
