@@ -9,9 +9,14 @@
 //! shaderc from C++ source, or fail late with undefined symbols) and asks the
 //! linker for them, followed by the C++ standard library they need.
 //!
-//! The order below is the dependency order (users before what they use), so a
-//! single-pass linker resolves every symbol; rust-lld, the default linker on
-//! x86_64 Linux since Rust 1.90, does not depend on it.
+//! On x86_64 Linux, `.cargo/config.toml` goes further and replaces
+//! `shaderc-sys`'s build script with a fixed list of these archives, so that
+//! script never runs and can never fall back to a source build; this script
+//! then only checks the archives are there (the links it adds repeat that
+//! list). Elsewhere (say aarch64 Debian) `shaderc-sys` links
+//! `libshaderc_combined.a` itself and the links below supply the rest. The
+//! order is the dependency order (users before what they use); rust-lld, the
+//! default linker on x86_64 Linux since Rust 1.90, does not depend on it.
 //!
 //! `SHADERC_LIB_DIR` overrides the directory searched (as it does for
 //! `shaderc-sys`).
@@ -103,7 +108,8 @@ fn main() {
         library_directory.display()
     );
     for (archive_name, _) in STATIC_ARCHIVES_WITH_PACKAGES.iter().skip(1) {
-        println!("cargo:rustc-link-lib=static={archive_name}");
+        // Not bundled into the rlib: the final link reads the system archive.
+        println!("cargo:rustc-link-lib=static:-bundle={archive_name}");
         println!(
             "cargo:rerun-if-changed={}",
             archive_path(library_directory, archive_name).display()
