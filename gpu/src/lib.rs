@@ -1,5 +1,18 @@
-//! The GPU backend: kernel extraction from the SOAC IR, GLSL compute shaders
-//! compiled to SPIR-V, and a Vulkan runtime.
+//! The GPU backend: GLSL compute shaders compiled to SPIR-V with shaderc and
+//! run through Vulkan (vulkano 0.35).
 //!
-//! Nothing is implemented yet (the GPU-backend issue). It depends on `optimized/`
-//! for the IR once that exists.
+//! * [`compile`]: GLSL → SPIR-V, one compiler per thread, located errors;
+//! * [`runtime`]: instance (with validation on request), device choice,
+//!   buffers, pipelines, dispatch;
+//! * [`kernels`]: hand-written kernels (grid-stride `map`, workgroup
+//!   `reduce`) that prove the toolchain end to end until kernels are generated
+//!   from the SOAC IR of `optimized/`;
+//! * [`error`]: [`GpuError`], the one error type.
+
+pub mod compile;
+pub mod error;
+pub mod kernels;
+pub mod runtime;
+
+pub use error::{GpuError, GpuResult};
+pub use runtime::{Runtime, RuntimeOptions};

@@ -12,6 +12,7 @@ mod check;
 mod common;
 mod compile;
 mod defunc;
+mod devices;
 mod fuzz;
 mod nested;
 mod not_yet;
@@ -44,6 +45,8 @@ enum Command {
     /// Compile a program with the optimising compiler (today: parse and type-check;
     /// `--dump typed` prints the type of every top-level binding).
     Compile(compile::Args),
+    /// List the Vulkan devices and mark the one the GPU backend uses.
+    Devices(devices::Args),
     /// Run the reference on a program: elaborate, interpret statically, check
     /// Proposition 6.1.
     Check(check::Args),
@@ -65,6 +68,7 @@ pub fn main() -> ExitCode {
         Command::Nested(args) => nested::run(args),
         Command::Fuzz(args) => fuzz::run(args),
         Command::Compile(args) => compile::run(args),
+        Command::Devices(args) => devices::run(args),
         Command::Check(args) => check::run(args),
         Command::Run(args) => run::run(args),
         Command::Test(args) => test::run(args),

@@ -1,0 +1,153 @@
+//! Compute pipelines, created once per SPIR-V module and reused.
+//!
+//! The cache is keyed by a hash of the SPIR-V words (and compares the words on
+//! a hit, so a collision cannot hand back the wrong kernel). Loading reflects
+//! the module's interface: its storage-buffer bindings (set 0, bindings
+//! 0..n) and its push-constant block, which [`Runtime::dispatch`] checks its
+//! arguments against.
+
+use super::Runtime;
+use crate::error::{from_validated_vulkan_error, GpuError, GpuResult};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+use vulkano::pipeline::compute::ComputePipelineCreateInfo;
+use vulkano::pipeline::layout::PipelineDescriptorSetLayoutCreateInfo;
+use vulkano::pipeline::{ComputePipeline, Pipeline, PipelineLayout, PipelineShaderStageCreateInfo};
+use vulkano::shader::{ShaderModule, ShaderModuleCreateInfo};
+
+/// A loaded compute kernel.
+#[derive(Debug)]
+pub struct ComputeKernel {
+    /// The name used in diagnostics.
+    pub name: String,
+    pub(crate) pipeline: Arc<ComputePipeline>,
+    /// How many storage buffers it binds (set 0, bindings 0..n).
+    pub storage_buffer_count: u32,
+    /// The size of its push-constant block in bytes.
+    pub push_constant_bytes: u32,
+}
+
+/// A cached kernel with the SPIR-V it was made from (compared on a hit).
+struct CachedKernel {
+    spirv_words: Vec<u32>,
+    kernel: Arc<ComputeKernel>,
+}
+
+/// Kernels by SPIR-V hash.
+#[derive(Default)]
+pub struct PipelineCache {
+    kernels_by_hash: HashMap<u64, Vec<CachedKernel>>,
+    hits: u64,
+    misses: u64,
+}
+
+/// The cache key of a SPIR-V module.
+pub fn spirv_hash(spirv_words: &[u32]) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    spirv_words.hash(&mut hasher);
+    hasher.finish()
+}
+
+impl Runtime {
+    /// The compute kernel for `spirv_words` (entry point `main`), from the
+    /// cache or created now.
+    pub fn load_kernel(&self, name: &str, spirv_words: &[u32]) -> GpuResult<Arc<ComputeKernel>> {
+        self.ensure_usable()?;
+        let hash = spirv_hash(spirv_words);
+        {
+            let mut cache = self.lock_pipeline_cache();
+            let found = cache.kernels_by_hash.get(&hash).and_then(|entries| {
+                entries
+                    .iter()
+                    .find(|cached| cached.spirv_words.as_slice() == spirv_words)
+                    .map(|cached| cached.kernel.clone())
+            });
+            if let Some(kernel) = found {
+                cache.hits += 1;
+                return Ok(kernel);
+            }
+            cache.misses += 1;
+        }
+        let kernel = Arc::new(self.create_kernel(name, spirv_words)?);
+        self.lock_pipeline_cache()
+            .kernels_by_hash
+            .entry(hash)
+            .or_default()
+            .push(CachedKernel {
+                spirv_words: spirv_words.to_vec(),
+                kernel: kernel.clone(),
+            });
+        Ok(kernel)
+    }
+
+    /// (hits, misses) of the pipeline cache.
+    pub fn pipeline_cache_statistics(&self) -> (u64, u64) {
+        let cache = self.lock_pipeline_cache();
+        (cache.hits, cache.misses)
+    }
+
+    fn lock_pipeline_cache(&self) -> std::sync::MutexGuard<'_, PipelineCache> {
+        match self.pipeline_cache.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    fn create_kernel(&self, name: &str, spirv_words: &[u32]) -> GpuResult<ComputeKernel> {
+        let operation = format!("loading kernel `{name}`");
+        // SAFETY: the words come from shaderc (and every generated module
+        // passes spirv-val in the tests); vulkano still reflects and checks
+        // the module's capabilities against the enabled features.
+        let module = unsafe {
+            ShaderModule::new(
+                self.device.clone(),
+                ShaderModuleCreateInfo::new(spirv_words),
+            )
+        }
+        .map_err(|error| from_validated_vulkan_error(&operation, error))?;
+        let entry_point = module.entry_point("main").ok_or_else(|| GpuError::Vulkan {
+            operation: operation.clone(),
+            detail: "the module has no entry point `main`".to_owned(),
+        })?;
+        let stage = PipelineShaderStageCreateInfo::new(entry_point);
+        let layout_create_info = PipelineDescriptorSetLayoutCreateInfo::from_stages([&stage])
+            .into_pipeline_layout_create_info(self.device.clone())
+            .map_err(|error| GpuError::Vulkan {
+                operation: operation.clone(),
+                detail: format!("{error:?}"),
+            })?;
+        let layout = PipelineLayout::new(self.device.clone(), layout_create_info)
+            .map_err(|error| from_validated_vulkan_error(&operation, error))?;
+        let pipeline = ComputePipeline::new(
+            self.device.clone(),
+            None,
+            ComputePipelineCreateInfo::stage_layout(stage, layout),
+        )
+        .map_err(|error| from_validated_vulkan_error(&operation, error))?;
+        let layout = pipeline.layout();
+        let storage_buffer_count = match layout.set_layouts() {
+            [] => 0,
+            [only_set] => only_set.bindings().len() as u32,
+            _ => {
+                return Err(GpuError::Vulkan {
+                    operation,
+                    detail: "kernels must bind their buffers in descriptor set 0 only".to_owned(),
+                })
+            }
+        };
+        let push_constant_bytes = layout
+            .push_constant_ranges()
+            .iter()
+            .map(|range| range.offset + range.size)
+            .max()
+            .unwrap_or(0);
+        Ok(ComputeKernel {
+            name: name.to_owned(),
+            pipeline,
+            storage_buffer_count,
+            push_constant_bytes,
+        })
+    }
+}
