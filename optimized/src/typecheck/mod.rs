@@ -132,8 +132,8 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// The environment every file starts in (built-in functions and the numeric
-/// modules), and the first rigid id it does not use. Its schemes contain no
+/// The environment every file starts in (built-in functions, the numeric
+/// modules and the top-level functions of `spec/prelude/toplevel.fut`), and the first rigid id it does not use. Its schemes contain no
 /// unification variables, so one copy serves every checking run; a run only
 /// has to number its own rigid names above it.
 fn initial_environment() -> (env::Env, u32) {
@@ -144,6 +144,7 @@ fn initial_environment() -> (env::Env, u32) {
         let mut checker = Checker::new(None);
         let env = builtins::initial_env(&mut checker);
         let env = prelude::with_numeric_modules(&mut checker, env);
+        let env = prelude::with_toplevel_prelude(&mut checker, env);
         let built = (env, checker.subst.next_rigid());
         *cell.borrow_mut() = Some(built.clone());
         built
