@@ -737,6 +737,9 @@ fn or_conditionals_option() {
     ]);
     check_rejects(&[
         ("-- runestone-options: fuel=10\ndef f (b: bool) = if b then (\\(x: i32) -> x) else (\\x -> x + 1)", "the result of `if` may not be a function", "2:19"),
+        // A rejected definition used by an entry point: one diagnostic, no
+        // follow-on "may not be polymorphic" for `main`.
+        ("def pick (b: bool) : i32 -> i32 = if b then \\x -> x + 1 else \\x -> x - 1\ndef main (b: bool) = map (pick b) [1, 2]", "the result of `if` may not be a function", "1:35"),
         ("-- runestone-options: or-conditionals\ndef f (x: i32) = match x case 0 -> (\\(y: i32) -> y) case _ -> (\\y -> y + 1)", "the result of `match` may not be a function", "2:18"),
         ("-- runestone-options: or-conditionals\ndef a = [\\(x: i32) -> x]", "the elements of an array may not be a function", "2:9"),
         ("-- runestone-options: or-conditionals\nentry main (b: bool) = if b then (\\(x: i32) -> x) else (\\x -> x + 1)", "the result of entry point `main`", "2:24"),
