@@ -14,7 +14,10 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use optimized::typecheck::{check_program, check_program_with_imports, ImportLoader};
+use optimized::typecheck::{
+    check_program, check_program_with_imports, check_program_with_options, CheckOptions,
+    ImportLoader,
+};
 use spec::diagnostic::Diagnostic;
 use spec::source::{FileId, SourceMap, Span};
 use spec::syntax::ast::Program;
@@ -25,7 +28,8 @@ fn run_row(program: &str, expectation: &Expectation) -> Result<(), String> {
     let file = sources.add("test.fut", program);
     let parsed = spec::syntax::parse_program(file, program)
         .map_err(|diagnostic| format!("does not parse: {}", diagnostic.render(&sources)))?;
-    let result = spec::recursion::with_stack(|| check_program(&parsed));
+    let options = CheckOptions::from_source(program);
+    let result = spec::recursion::with_stack(|| check_program_with_options(&parsed, None, options));
     match (expectation, result) {
         (Expectation::Accept(signature), Ok(checked)) => {
             let last = checked
@@ -717,6 +721,31 @@ fn higher_order_restrictions_of_tfp18() {
     ]);
 }
 
+/// TFP'18 §7 behind the pragma the reference reads: `if` may return a
+/// function; every other orderZero restriction stays.
+#[test]
+fn or_conditionals_option() {
+    check_accepts(&[
+        (
+            "-- runestone-options: or-conditionals\ndef f (b: bool) = if b then (\\(x: i32) -> x) else (\\x -> x + 1)",
+            "f : bool -> i32 -> i32",
+        ),
+        (
+            "-- runestone-options: fuel=10 or-conditionals\ndef f '^a (b: bool) (x: a) (y: a) : a = if b then x else y",
+            "f '^a : bool -> a -> a -> a",
+        ),
+    ]);
+    check_rejects(&[
+        ("-- runestone-options: fuel=10\ndef f (b: bool) = if b then (\\(x: i32) -> x) else (\\x -> x + 1)", "the result of `if` may not be a function", "2:19"),
+        // A rejected definition used by an entry point: one diagnostic, no
+        // follow-on "may not be polymorphic" for `main`.
+        ("def pick (b: bool) : i32 -> i32 = if b then \\x -> x + 1 else \\x -> x - 1\ndef main (b: bool) = map (pick b) [1, 2]", "the result of `if` may not be a function", "1:35"),
+        ("-- runestone-options: or-conditionals\ndef f (x: i32) = match x case 0 -> (\\(y: i32) -> y) case _ -> (\\y -> y + 1)", "the result of `match` may not be a function", "2:18"),
+        ("-- runestone-options: or-conditionals\ndef a = [\\(x: i32) -> x]", "the elements of an array may not be a function", "2:9"),
+        ("-- runestone-options: or-conditionals\nentry main (b: bool) = if b then (\\(x: i32) -> x) else (\\x -> x + 1)", "the result of entry point `main`", "2:24"),
+    ]);
+}
+
 #[test]
 fn type_abbreviations_and_ascriptions() {
     check_accepts(&[
@@ -1304,8 +1333,13 @@ fn accepts_every_example_program() {
                 continue;
             }
         };
-        let result =
-            spec::recursion::with_stack(|| check_program_with_imports(&program, Some(&mut loader)));
+        let result = spec::recursion::with_stack(|| {
+            check_program_with_options(
+                &program,
+                Some(&mut loader),
+                CheckOptions::from_source(&text),
+            )
+        });
         if let Err(diagnostics) = result {
             for diagnostic in diagnostics {
                 failures.push(diagnostic.render(&loader.sources));

@@ -54,13 +54,14 @@ pub fn run(args: Args) -> ExitCode {
             return report(&diagnostic, &loaded.sources);
         }
     };
+    let options = optimized::typecheck::CheckOptions::from_source(loaded.text());
     let started = Instant::now();
     let mut loader = FileLoader {
         sources: &mut loaded.sources,
         cache: HashMap::new(),
     };
     let checked = spec::recursion::with_stack(|| {
-        optimized::typecheck::check_program_with_imports(&program, Some(&mut loader))
+        optimized::typecheck::check_program_with_options(&program, Some(&mut loader), options)
     });
     timings.push(("typecheck", started.elapsed()));
     print_timings(args.timings, &timings);

@@ -229,7 +229,11 @@ impl Checker<'_> {
                     &then_type,
                     &else_type,
                 )?;
-                self.require_order_zero(*span, "the result of `if`", &then_type)?;
+                // TFP'18 §7 (the `or-conditionals` option): with it, `if`
+                // may return a function.
+                if !self.options.or_conditionals {
+                    self.require_order_zero(*span, "the result of `if`", &then_type)?;
+                }
                 Ok(then_type)
             }
             Expr::Let {

@@ -106,8 +106,48 @@ pub fn check_program_with_imports(
     program: &Program,
     loader: Option<&mut dyn ImportLoader>,
 ) -> Result<CheckedProgram, Vec<Diagnostic>> {
+    check_program_with_options(program, loader, CheckOptions::default())
+}
+
+/// Language options beyond Futhark, asked for by a program in a comment line
+/// `-- runestone-options: or-conditionals` (the same pragma the reference
+/// reads; documented in ARCHITECTURE-notes.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CheckOptions {
+    /// TFP'18 §7: `if` may return a function (its orderZero restriction is
+    /// lifted; everything else is unchanged).
+    pub or_conditionals: bool,
+}
+
+impl CheckOptions {
+    /// The options the program text `source` asks for in its
+    /// `-- runestone-options:` lines (unknown words are ignored: they are
+    /// other implementations' options, such as the reference's `fuel=N`).
+    pub fn from_source(source: &str) -> CheckOptions {
+        let mut options = CheckOptions::default();
+        for line in source.lines() {
+            if let Some(rest) = line.trim().strip_prefix("-- runestone-options:") {
+                if rest
+                    .split_whitespace()
+                    .any(|word| word == "or-conditionals")
+                {
+                    options.or_conditionals = true;
+                }
+            }
+        }
+        options
+    }
+}
+
+/// [`check_program_with_imports`] with language `options`.
+pub fn check_program_with_options(
+    program: &Program,
+    loader: Option<&mut dyn ImportLoader>,
+    options: CheckOptions,
+) -> Result<CheckedProgram, Vec<Diagnostic>> {
     let (env, first_free_rigid) = initial_environment();
     let mut checker = Checker::new(loader);
+    checker.options = options;
     checker.subst.reserve_rigids_below(first_free_rigid);
     checker.initial_env = env.clone();
     let mut bindings = Vec::new();
@@ -132,8 +172,8 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
-/// The environment every file starts in (built-in functions and the numeric
-/// modules), and the first rigid id it does not use. Its schemes contain no
+/// The environment every file starts in (built-in functions, the numeric
+/// modules and the top-level functions of `spec/prelude/toplevel.fut`), and the first rigid id it does not use. Its schemes contain no
 /// unification variables, so one copy serves every checking run; a run only
 /// has to number its own rigid names above it.
 fn initial_environment() -> (env::Env, u32) {
@@ -144,6 +184,7 @@ fn initial_environment() -> (env::Env, u32) {
         let mut checker = Checker::new(None);
         let env = builtins::initial_env(&mut checker);
         let env = prelude::with_numeric_modules(&mut checker, env);
+        let env = prelude::with_toplevel_prelude(&mut checker, env);
         let built = (env, checker.subst.next_rigid());
         *cell.borrow_mut() = Some(built.clone());
         built
@@ -177,6 +218,8 @@ pub(crate) struct Checker<'loader> {
     pub(crate) imported: std::collections::HashMap<u32, env::ModuleValue>,
     /// Files being imported (outermost first), to report import cycles.
     pub(crate) importing: Vec<FileId>,
+    /// The language options of this run.
+    pub(crate) options: CheckOptions,
 }
 
 type CheckResult<T> = Result<T, Diagnostic>;
@@ -188,6 +231,7 @@ impl<'loader> Checker<'loader> {
             initial_env: env::Env::default(),
             imported: std::collections::HashMap::new(),
             importing: Vec::new(),
+            options: CheckOptions::default(),
             subst: Substitution::new(),
             level: 0,
             implicit_sizes: None,

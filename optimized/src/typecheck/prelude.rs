@@ -25,6 +25,57 @@ use crate::types::{PrimType, Scheme};
 /// The file id given to the generated signatures; never rendered.
 const PRELUDE_FILE: FileId = FileId(u32::MAX - 1);
 
+/// The file id given to `spec/prelude/toplevel.fut`; never rendered.
+const TOPLEVEL_PRELUDE_FILE: FileId = FileId(u32::MAX - 2);
+
+/// The top-level functions of the prelude (`id`, `flip`, `>->`, `foldl`,
+/// `all`, `head`, ...): the language definition's own source, shared with the
+/// reference (which loads the same file), never a copy.
+pub const TOPLEVEL_PRELUDE: &str = include_str!("../../../spec/prelude/toplevel.fut");
+
+/// `env` extended with the definitions of [`TOPLEVEL_PRELUDE`], checked like
+/// a program in `env`. The prelude is a constant of the repository, tested
+/// below to check without diagnostics; were it ever broken, its failing
+/// definitions would simply be missing. Its bindings carry no definition site
+/// (the prelude is never rendered in a diagnostic).
+pub(crate) fn with_toplevel_prelude(checker: &mut Checker<'_>, env: Env) -> Env {
+    let Ok(program) = spec::syntax::parse_program(TOPLEVEL_PRELUDE_FILE, TOPLEVEL_PRELUDE) else {
+        return env;
+    };
+    let (exports, _) = check_toplevel_prelude(checker, &program, env.clone());
+    let mut result = env;
+    for (name, binding) in exports.values.iter() {
+        let binding = match binding {
+            ValueBinding::Polymorphic { scheme, .. } => ValueBinding::Polymorphic {
+                scheme: scheme.clone(),
+                defined_at: None,
+            },
+            other => other.clone(),
+        };
+        result = result.with_value(name.clone(), binding);
+    }
+    result
+}
+
+/// What the prelude `program` declares, checked in `env`, and its diagnostics.
+fn check_toplevel_prelude(
+    checker: &mut Checker<'_>,
+    program: &spec::syntax::ast::Program,
+    env: Env,
+) -> (Env, Vec<spec::diagnostic::Diagnostic>) {
+    let mut bindings = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut declarations = super::modules::Declarations {
+        scope: env,
+        exports: Env::default(),
+        bindings: &mut bindings,
+        diagnostics: &mut diagnostics,
+    };
+    checker.check_decs(&program.decs, &mut declarations);
+    let exports = declarations.exports;
+    (exports, diagnostics)
+}
+
 /// The value specifications of the module for `prim`, in Futhark syntax.
 pub fn numeric_module_signature(prim: PrimType) -> String {
     let t = prim.name();
@@ -148,6 +199,22 @@ pub(crate) fn with_numeric_modules(checker: &mut Checker<'_>, env: Env) -> Env {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_toplevel_prelude_checks_without_diagnostics() {
+        let program = spec::syntax::parse_program(TOPLEVEL_PRELUDE_FILE, TOPLEVEL_PRELUDE)
+            .expect("the prelude parses");
+        let mut checker = Checker::new(None);
+        let env = super::super::builtins::initial_env(&mut checker);
+        let env = with_numeric_modules(&mut checker, env);
+        let (exports, diagnostics) = check_toplevel_prelude(&mut checker, &program, env);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        for name in [
+            "id", "flip", ">->", "<-<", "foldl", "all", "head", "uncurry",
+        ] {
+            assert!(exports.values.contains_key(name), "`{name}` is missing");
+        }
+    }
 
     #[test]
     fn every_numeric_module_signature_parses_completely() {

@@ -359,7 +359,13 @@ impl Substitution {
         let expected = self.resolve(expected);
         let actual = self.resolve(actual);
         match (&expected, &actual) {
-            (Type::Error, _) | (_, Type::Error) => Ok(()),
+            (Type::Error, other) | (other, Type::Error) => {
+                // The error is already reported: what it meets becomes
+                // silent too, so that no variable is left to be generalised
+                // (a follow-on "may not be polymorphic" at an entry point).
+                self.poison(other);
+                Ok(())
+            }
             (Type::Var(a), Type::Var(b)) if a == b => Ok(()),
             (Type::Var(a), Type::Var(b)) => self.merge_vars(*a, *b, mode),
             (Type::Var(a), _) => self.bind_var(*a, &actual, mode),
@@ -503,6 +509,35 @@ impl Substitution {
             (Size::Rigid(x), Size::Rigid(y)) if x.id == y.id => Ok(()),
             _ => Err(UnifyError::SizeMismatch { expected, actual }),
         }
+    }
+
+    /// Binds every unbound type variable of `ty` to [`Type::Error`].
+    fn poison(&mut self, ty: &Type) {
+        spec::recursion::with_stack(|| match self.resolve(ty) {
+            Type::Var(id) => {
+                if self.unbound(id).is_some() {
+                    self.types[id as usize] = TypeVarState::Bound(Type::Error);
+                }
+            }
+            Type::Array { element, .. } => self.poison(&element),
+            Type::Record(fields) => fields.values().for_each(|field| self.poison(field)),
+            Type::Sum(constructors) => constructors
+                .values()
+                .flatten()
+                .for_each(|payload| self.poison(payload)),
+            Type::Arrow { from, to, .. } => {
+                self.poison(&from);
+                self.poison(&to);
+            }
+            Type::Abstract { args, .. } => {
+                for arg in args.iter() {
+                    if let TypeArgument::Type(ty) = arg {
+                        self.poison(ty);
+                    }
+                }
+            }
+            Type::Prim(_) | Type::Param { .. } | Type::Error => {}
+        })
     }
 
     /// Binds the unbound variable `id` to the non-variable type `ty`, checking

@@ -617,8 +617,9 @@ impl Evaluator {
                         return premise(self.eval(&bound, body));
                     }
                 }
-                // Extension: TFP18 E-MatchErr
-                fire("TFP18 E-MatchErr");
+                // No case matches: unreachable for a well-typed program, whose
+                // matches are exhaustive (rule T-MatchExhaustive, SPEC_NOTES
+                // TFP18-18); kept as err for terms evaluated untyped.
                 Err(err("no case of the match matches the value", span))
             }
             ExprKind::Call { function, args } => {

@@ -782,6 +782,18 @@ impl Typing {
                     span,
                 })?;
                 expect_order_zero(rule, span, &t, "a match")?;
+                // Extension: TFP18 T-MatchExhaustive
+                // (SPEC_NOTES TFP18-18: as Futhark, the cases must cover
+                // every value of the scrutinee's type.)
+                fire("TFP18 T-MatchExhaustive");
+                let patterns: Vec<Pat> = cases.iter().map(|(p, _)| p.clone()).collect();
+                if let Some(unmatched) = unmatched_value(&patterns, &ts) {
+                    return fail(
+                        "TFP18 T-MatchExhaustive",
+                        span,
+                        format!("the match is not exhaustive: no case matches `{unmatched}`"),
+                    );
+                }
                 Ok(t)
             }
             ExprKind::Call { function, args } => {
@@ -835,6 +847,120 @@ pub fn bind_pattern(pat: &Pat, ty: &Type, env: &mut TypeEnv) -> Result<(), Strin
             "the pattern {p:?} does not match type {}",
             type_name(t)
         )),
+    }
+}
+
+/// A value of type `ty` (written as a pattern, `_` for "any other value")
+/// that none of `patterns` matches, if there is one: the premise of the
+/// extension rule T-MatchExhaustive. Futhark's rule: a variable or wildcard matches
+/// everything; `true` and `false` together cover `bool`; the constructors of
+/// a sum and the fields of a record are covered componentwise; literals of
+/// any other type never cover it.
+pub fn unmatched_value(patterns: &[Pat], ty: &Type) -> Option<String> {
+    let rows: Vec<Vec<Pat>> = patterns.iter().map(|p| vec![p.clone()]).collect();
+    uncovered(&rows, std::slice::from_ref(ty)).map(|mut values| values.remove(0))
+}
+
+/// Values of the column types `types` (one per column) that no row of
+/// `rows` matches, if there are any (the usefulness check of a pattern
+/// matrix, one column at a time).
+fn uncovered(rows: &[Vec<Pat>], types: &[Type]) -> Option<Vec<String>> {
+    let Some((first, rest)) = types.split_first() else {
+        // No columns: one value, matched iff some row is left.
+        return if rows.is_empty() {
+            Some(Vec::new())
+        } else {
+            None
+        };
+    };
+    let is_any = |p: &Pat| matches!(p, Pat::Wildcard | Pat::Var(_));
+    match first {
+        Type::Record(fields) => {
+            // The fields become columns (a missing field pattern is `_`).
+            let expanded: Vec<Vec<Pat>> = rows
+                .iter()
+                .map(|row| {
+                    let mut out: Vec<Pat> = fields
+                        .keys()
+                        .map(|l| match &row[0] {
+                            Pat::Record(ps) => ps
+                                .iter()
+                                .find(|(m, _)| m == l)
+                                .map_or(Pat::Wildcard, |(_, p)| p.clone()),
+                            _ => Pat::Wildcard,
+                        })
+                        .collect();
+                    out.extend(row[1..].iter().cloned());
+                    out
+                })
+                .collect();
+            let mut types: Vec<Type> = fields.values().cloned().collect();
+            types.extend(rest.iter().cloned());
+            let mut values = uncovered(&expanded, &types)?;
+            let tail = values.split_off(fields.len());
+            let tuple = fields.keys().enumerate().all(|(i, l)| *l == i.to_string());
+            let shown = if tuple {
+                format!("({})", values.join(", "))
+            } else {
+                let parts: Vec<String> = fields
+                    .keys()
+                    .zip(&values)
+                    .map(|(l, v)| format!("{l} = {v}"))
+                    .collect();
+                format!("{{{}}}", parts.join(", "))
+            };
+            Some(std::iter::once(shown).chain(tail).collect())
+        }
+        Type::Sum(constructors) => {
+            for (c, payload) in constructors {
+                let specialised: Vec<Vec<Pat>> = rows
+                    .iter()
+                    .filter_map(|row| {
+                        let mut out = match &row[0] {
+                            Pat::Constructor(d, ps) if d == c => ps.clone(),
+                            p if is_any(p) => vec![Pat::Wildcard; payload.len()],
+                            _ => return None,
+                        };
+                        out.extend(row[1..].iter().cloned());
+                        Some(out)
+                    })
+                    .collect();
+                let mut types: Vec<Type> = payload.clone();
+                types.extend(rest.iter().cloned());
+                if let Some(mut values) = uncovered(&specialised, &types) {
+                    let tail = values.split_off(payload.len());
+                    let shown = std::iter::once(format!("#{c}"))
+                        .chain(values)
+                        .collect::<Vec<_>>()
+                        .join(" ");
+                    return Some(std::iter::once(shown).chain(tail).collect());
+                }
+            }
+            None
+        }
+        Type::Prim(PrimType::Bool) => {
+            for b in [false, true] {
+                let specialised: Vec<Vec<Pat>> = rows
+                    .iter()
+                    .filter(|row| is_any(&row[0]) || row[0] == Pat::Literal(PrimValue::Bool(b)))
+                    .map(|row| row[1..].to_vec())
+                    .collect();
+                if let Some(tail) = uncovered(&specialised, rest) {
+                    return Some(std::iter::once(b.to_string()).chain(tail).collect());
+                }
+            }
+            None
+        }
+        _ => {
+            // Literals never cover the other types: only `_` and variables do.
+            let defaults: Vec<Vec<Pat>> = rows
+                .iter()
+                .filter(|row| is_any(&row[0]))
+                .map(|row| row[1..].to_vec())
+                .collect();
+            let tail = uncovered(&defaults, rest)?;
+            Some(std::iter::once("_".to_string()).chain(tail).collect())
+        }
     }
 }
 

@@ -11,6 +11,6 @@ def escape (limit: i32) : img i32 = \(cx, cy) ->
     (x * x - y * y + cx, 2f32 * x * y + cy, i + 1)
   in i
 
-def sample 'a (f: img a) (xs: []f32) (ys: []f32) : []a = map2 (\x y -> f (x, y)) xs ys
+def sample 'a [n] (f: img a) (xs: [n]f32) (ys: [n]f32) : [n]a = map2 (\x y -> f (x, y)) xs ys
 
-def main (xs: []f32) (ys: []f32) (limit: i32) = sample (escape limit) xs ys
+def main [n] (xs: [n]f32) (ys: [n]f32) (limit: i32) = sample (escape limit) xs ys
