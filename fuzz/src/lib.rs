@@ -14,5 +14,7 @@
 //! property live with the parser's tests in `spec/tests/` until this crate
 //! takes them over.
 
+pub mod campaign;
 pub mod gen;
 pub mod nested;
+pub mod oracles;
