@@ -108,9 +108,18 @@ pub fn shrink_while<V: ValueTree>(
     tree: &mut V,
     fails: impl Fn(&V::Value) -> Option<String>,
 ) -> (V::Value, String) {
+    shrink_while_steps(tree, 300, fails)
+}
+
+/// [`shrink_while`] with at most `steps` shrinking steps.
+pub fn shrink_while_steps<V: ValueTree>(
+    tree: &mut V,
+    steps: usize,
+    fails: impl Fn(&V::Value) -> Option<String>,
+) -> (V::Value, String) {
     let mut best = tree.current();
     let mut message = fails(&best).unwrap_or_default();
-    for _ in 0..300 {
+    for _ in 0..steps {
         if !tree.simplify() {
             break;
         }

@@ -16,7 +16,10 @@
 //! reason, counted in the summary). Disagreements are shrunk through the
 //! generator's choice sequence and written as `-- ==` test programs.
 
-use crate::campaign::{run_pool, runner_for, shrink_while, Limits};
+use crate::campaign::{run_pool, runner_for, shrink_while_steps, Limits};
+
+/// Shrinking steps per counterexample (a program is checked in milliseconds).
+const SHRINK_STEPS: usize = 4000;
 use crate::gen::mutate::Mutant;
 use crate::gen::shrink::{ill_typed_programs, well_typed_programs};
 use crate::gen::{GenConfig, GeneratedProgram};
@@ -443,9 +446,10 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
         let outcome = known(config, outcome);
         let counterexample = match &outcome {
             Outcome::Disagree { check, .. } => {
-                let (shrunk, message) = shrink_while(&mut tree, |m: &Mutant| {
-                    failing(&examine_verdict(&m.program.source(), false), check)
-                });
+                let (shrunk, message) =
+                    shrink_while_steps(&mut tree, SHRINK_STEPS, |m: &Mutant| {
+                        failing(&examine_verdict(&m.program.source(), false), check)
+                    });
                 Some(Counterexample {
                     index,
                     check: check.clone(),
@@ -479,9 +483,10 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
     let outcome = known(config, outcome);
     let counterexample = match &outcome {
         Outcome::Disagree { check, .. } => {
-            let (shrunk, message) = shrink_while(&mut tree, |p: &GeneratedProgram| {
-                failing(&examine(p), check)
-            });
+            let (shrunk, message) =
+                shrink_while_steps(&mut tree, SHRINK_STEPS, |p: &GeneratedProgram| {
+                    failing(&examine(p), check)
+                });
             Some(Counterexample {
                 index,
                 check: check.clone(),
