@@ -77,6 +77,8 @@ pub struct OracleConfig {
 /// A disagreement already reported, recognised by its check and message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct KnownDisagreement {
+    /// The program kind it occurs on (`well-typed`, `mutant: <premise>`).
+    pub program_kind: &'static str,
     pub check: &'static str,
     pub message_contains: &'static str,
     /// Where it is recorded (for the discard reason).
@@ -88,16 +90,25 @@ pub struct KnownDisagreement {
 /// list so they keep catching new ones.
 pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
     KnownDisagreement {
+        program_kind: "well-typed",
         check: "reference accepts, optimized rejects",
         message_contains: "sizes do not match",
         label: "optimized rejects branches (if/match) of different sizes",
     },
     KnownDisagreement {
+        program_kind: "mutant: zip or map2 of arrays of different constant sizes",
+        check: "reference accepts, optimized rejects",
+        message_contains: "sizes do not match",
+        label: "the reference accepts map2/zip of different constant sizes (fails at run time)",
+    },
+    KnownDisagreement {
+        program_kind: "well-typed",
         check: "optimized accepts, reference rejects",
         message_contains: "unknown name ++",
         label: "the reference's from_surface does not know `++`",
     },
     KnownDisagreement {
+        program_kind: "well-typed",
         check: "well-typed program rejected by both",
         message_contains: "unknown name ++",
         label: "the reference's from_surface does not know `++`",
@@ -414,13 +425,13 @@ fn header(config: &OracleConfig, index: u64, check: &str, message: &str) -> Stri
 }
 
 /// A disagreement listed in `config.known` becomes a discard.
-fn known(config: &OracleConfig, outcome: Outcome) -> Outcome {
+fn known(config: &OracleConfig, program_kind: &str, outcome: Outcome) -> Outcome {
     if let Outcome::Disagree { check, message } = &outcome {
-        if let Some(k) = config
-            .known
-            .iter()
-            .find(|k| k.check == check && message.contains(k.message_contains))
-        {
+        if let Some(k) = config.known.iter().find(|k| {
+            k.program_kind == program_kind
+                && k.check == check
+                && message.contains(k.message_contains)
+        }) {
             return Outcome::Discard(format!("known: {}", k.label));
         }
     }
@@ -443,7 +454,7 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
         let mutant: Mutant = tree.current();
         let kind = format!("mutant: {}", mutant.kind.premise());
         let (outcome, coverage) = record(|| examine_verdict(&mutant.program.source(), false));
-        let outcome = known(config, outcome);
+        let outcome = known(config, &kind, outcome);
         let counterexample = match &outcome {
             Outcome::Disagree { check, .. } => {
                 let (shrunk, message) =
@@ -480,7 +491,7 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
         OracleKind::Defunc => examine_defunc(&p.source(), &p.arguments, config.fuel),
     };
     let (outcome, coverage) = record(|| examine(&program));
-    let outcome = known(config, outcome);
+    let outcome = known(config, "well-typed", outcome);
     let counterexample = match &outcome {
         Outcome::Disagree { check, .. } => {
             let (shrunk, message) =
