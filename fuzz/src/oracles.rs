@@ -208,6 +208,17 @@ fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "panic".into())
 }
 
+/// `message` with every `quoted` part replaced by `…` (so that reasons
+/// group).
+fn unquoted(message: &str) -> String {
+    message
+        .split('`')
+        .enumerate()
+        .map(|(i, part)| if i % 2 == 1 { "…" } else { part })
+        .collect::<Vec<_>>()
+        .join("`")
+}
+
 /// The construct an "unsupported" message names.
 fn construct(message: &str) -> String {
     let cut = ["is not supported", "are not supported", "needs the module"]
@@ -350,8 +361,11 @@ pub fn examine_defunc(source: &str, arguments: &[spec::value::Value], fuel: u64)
                     construct(&d.message)
                 ))
             }
-            Err(_) => {
-                return Outcome::Discard("the reference rejects it (see the verdict oracle)".into())
+            Err(d) => {
+                return Outcome::Discard(format!(
+                    "the reference rejects it (see the verdict oracle): {}",
+                    unquoted(&d.message)
+                ))
             }
         };
         match compiled.run("main", arguments) {
