@@ -9,10 +9,17 @@
 //! - `nested`: generators of closed well-typed λP and λC terms (Leshchinskiy)
 //!   and the campaign that checks Theorems 5.27 and 6.37, Lemma 6.3 and the
 //!   evaluators' agreement on them (`runestone fuzz --oracle nested`).
+//! - [`campaign`]: the worker pool, per-item seeding and shrinking loop that
+//!   every campaign shares.
+//! - [`oracles`]: the `verdict` (reference vs optimised type checker) and
+//!   `defunc` (TFP'18 Theorems 1–2, Corollary 1) oracles on generated
+//!   module-free programs (`runestone fuzz --oracle verdict|defunc`).
 //!
 //! The generators of surface syntax trees used by the parser's round-trip
 //! property live with the parser's tests in `spec/tests/` until this crate
 //! takes them over.
 
+pub mod campaign;
 pub mod gen;
 pub mod nested;
+pub mod oracles;

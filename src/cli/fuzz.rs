@@ -3,7 +3,13 @@
 //! (terms/s, discards, violations), a summary with every check's verdict
 //! counts and a rule-coverage table; writes each shrunk counterexample as a
 //! ready-to-commit `.lp` test program into the directory it names; exits 1 on
-//! any violation. Other oracles are not implemented yet (exit 2).
+//! any violation.
+//!
+//! `--oracle verdict` / `--oracle defunc`: the differential oracles of
+//! `fuzz::oracles` on generated module-free programs, with the same progress
+//! lines, summary (outcomes per program kind, discards by reason), TFP'18
+//! rule-coverage table and `.fut` counterexamples; exit 1 on any
+//! disagreement.
 
 use fuzz::nested::campaign::{run_campaign, CampaignConfig};
 use std::path::PathBuf;
@@ -12,7 +18,9 @@ use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Which oracle: `nested` (Leshchinskiy's Theorems 5.27 and 6.37).
+    /// Which oracle: `nested` (Leshchinskiy's Theorems 5.27 and 6.37),
+    /// `verdict` (reference vs optimized accept/reject), `defunc` (TFP'18
+    /// Theorems 1–2, Corollary 1 on generated programs).
     #[arg(long)]
     oracle: String,
     /// Seed of the campaign (term i is generated from (seed, i) alone).
@@ -28,8 +36,9 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     jobs: usize,
     /// Where shrunk counterexamples are written.
-    #[arg(long, default_value = "fuzz-counterexamples/nested")]
-    out: PathBuf,
+    /// (default: `fuzz-counterexamples/ORACLE`).
+    #[arg(long)]
+    out: Option<PathBuf>,
     /// Size budget of generated terms.
     #[arg(long, default_value_t = 24)]
     size: usize,
@@ -50,9 +59,10 @@ fn parse_duration(text: &str) -> Option<Duration> {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    if args.oracle != "nested" {
+    let oracle = fuzz::oracles::OracleKind::from_name(&args.oracle);
+    if args.oracle != "nested" && oracle.is_none() {
         eprintln!(
-            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested).",
+            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc).",
             args.oracle
         );
         return ExitCode::from(2);
@@ -68,13 +78,21 @@ pub fn run(args: Args) -> ExitCode {
         Some(Some(duration)) => Some(duration),
         None => None,
     };
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("fuzz-counterexamples/{}", args.oracle)));
+    let count = if time.is_some() {
+        None
+    } else {
+        Some(args.count.unwrap_or(1000))
+    };
+    if let Some(kind) = oracle {
+        return run_oracle(kind, &args, count, time, &out);
+    }
     let config = CampaignConfig {
         seed: args.seed,
-        count: if time.is_some() {
-            None
-        } else {
-            Some(args.count.unwrap_or(1000))
-        },
+        count,
         time,
         jobs: args.jobs.max(1),
         term_budget: args.size,
@@ -125,15 +143,15 @@ pub fn run(args: Args) -> ExitCode {
         }
     }
     if !summary.counterexamples.is_empty() {
-        if let Err(error) = std::fs::create_dir_all(&args.out) {
-            eprintln!("cannot create {}: {error}", args.out.display());
+        if let Err(error) = std::fs::create_dir_all(&out) {
+            eprintln!("cannot create {}: {error}", out.display());
         }
         for counterexample in &summary.counterexamples {
             let extension = match counterexample.language {
                 fuzz::nested::campaign::Language::P => "lp",
                 fuzz::nested::campaign::Language::C => "lc",
             };
-            let path = args.out.join(format!(
+            let path = out.join(format!(
                 "seed{}_term{}.{extension}",
                 config.seed, counterexample.index
             ));
@@ -150,4 +168,83 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
+}
+
+fn run_oracle(
+    kind: fuzz::oracles::OracleKind,
+    args: &Args,
+    count: Option<u64>,
+    time: Option<Duration>,
+    out: &std::path::Path,
+) -> ExitCode {
+    let mut config = fuzz::oracles::OracleConfig::new(kind, args.seed);
+    config.count = count;
+    config.time = time;
+    config.jobs = args.jobs.max(1);
+    println!(
+        "{} campaign: seed {}, {}, {} job(s)",
+        kind.name(),
+        config.seed,
+        match (config.count, config.time) {
+            (Some(n), _) => format!("{n} programs"),
+            (None, Some(t)) => format!("{}s", t.as_secs()),
+            _ => String::new(),
+        },
+        config.jobs
+    );
+    let line = |p: &fuzz::oracles::Progress| {
+        let seconds = p.elapsed.as_secs_f64().max(1e-9);
+        format!(
+            "{} programs in {:.1}s ({:.1}/s), {:.1}% valid, {} discards, {} disagreements",
+            p.programs,
+            seconds,
+            p.programs as f64 / seconds,
+            100.0 * p.valid as f64 / (p.programs.max(1) as f64),
+            p.discards,
+            p.disagreements
+        )
+    };
+    let summary = fuzz::oracles::run_campaign(&config, Duration::from_secs(3), |p| {
+        println!("[{:>6.0}s] {}", p.elapsed.as_secs_f64(), line(p))
+    });
+    println!("\nsummary: {}", line(&summary.progress));
+    println!(
+        "\n{:<90} {:>7} {:>7} {:>8}",
+        "program kind", "agree", "discard", "disagree"
+    );
+    for (k, (agree, discard, disagree)) in &summary.kinds {
+        println!("{k:<90} {agree:>7} {discard:>7} {disagree:>8}");
+    }
+    if !summary.discard_reasons.is_empty() {
+        println!("\ndiscards by reason:");
+        for (reason, n) in &summary.discard_reasons {
+            println!("  {reason:<80} {n:>7}");
+        }
+    }
+    println!("\nrule coverage (times fired):");
+    for (rule, n) in &summary.coverage {
+        if rule.starts_with("TFP18 ") {
+            println!("  {rule:<45} {n:>10}");
+        }
+    }
+    if summary.counterexamples.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    if let Err(error) = std::fs::create_dir_all(out) {
+        eprintln!("cannot create {}: {error}", out.display());
+    }
+    for c in &summary.counterexamples {
+        let path = out.join(format!("seed{}_program{}.fut", config.seed, c.index));
+        match std::fs::write(&path, &c.program) {
+            Ok(()) => println!(
+                "counterexample ({}): {}\n  {}",
+                c.check,
+                path.display(),
+                c.message
+            ),
+            Err(error) => eprintln!("cannot write {}: {error}", path.display()),
+        }
+    }
+    println!("\ncounterexamples written to {}", out.display());
+    ExitCode::from(1)
 }

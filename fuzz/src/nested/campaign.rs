@@ -10,16 +10,16 @@
 
 use super::generate::{choice_sequences, decode_term};
 use super::generate_c::decode_term_c;
+use crate::campaign::{run_pool, Limits};
 use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+use proptest::test_runner::{Config, TestRng, TestRunner};
 use reference::coverage::{record, RuleCounts};
 use reference::nested::pipeline::{run_checked, run_lambda_c, Options, Report};
 use reference::nested::theorems::{Outcome, Verdict};
 use reference::nested::{typing_c, typing_p};
+use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -103,11 +103,7 @@ enum Message {
 }
 
 fn rng_for(seed: u64, index: u64) -> TestRng {
-    let mut bytes = [0u8; 32];
-    bytes[..8].copy_from_slice(&seed.to_le_bytes());
-    bytes[8..16].copy_from_slice(&index.to_le_bytes());
-    bytes[16..24].copy_from_slice(b"nested!!");
-    TestRng::from_seed(RngAlgorithm::ChaCha, &bytes)
+    crate::campaign::rng_for(seed, index, b"nested!!")
 }
 
 /// Which calculus a term is generated in: even-numbered terms are λP
@@ -163,33 +159,12 @@ fn shrink(
     })
 }
 
-/// Proptest's shrinking of a choice-sequence value tree while `fails` keeps
-/// answering `Some(message)`: the smallest failing sequence found (at most
-/// 300 steps) and its message.
+/// [`crate::campaign::shrink_while`] on choice sequences.
 pub fn shrink_while(
     tree: &mut impl ValueTree<Value = Vec<u32>>,
     fails: impl Fn(&[u32]) -> Option<String>,
 ) -> (Vec<u32>, String) {
-    let mut best = tree.current();
-    let mut message = fails(&best).unwrap_or_default();
-    for _ in 0..300 {
-        if !tree.simplify() {
-            break;
-        }
-        let candidate = tree.current();
-        match fails(&candidate) {
-            Some(why) => {
-                best = candidate;
-                message = why;
-            }
-            None => {
-                if !tree.complicate() {
-                    break;
-                }
-            }
-        }
-    }
-    (best, message)
+    crate::campaign::shrink_while(tree, |data: &Vec<u32>| fails(data))
 }
 
 fn counterexample_program(
@@ -276,97 +251,66 @@ pub fn run_campaign(
     interval: Duration,
     mut on_progress: impl FnMut(&Progress),
 ) -> Summary {
-    let start = Instant::now();
-    let next_index = Arc::new(AtomicU64::new(0));
-    let stop = Arc::new(AtomicBool::new(false));
-    let (sender, receiver) = mpsc::channel();
-    let mut workers = Vec::new();
-    for _ in 0..config.jobs.max(1) {
-        let (config, next_index, stop, sender) = (
-            config.clone(),
-            next_index.clone(),
-            stop.clone(),
-            sender.clone(),
-        );
-        let worker = std::thread::Builder::new()
-            .stack_size(512 << 20)
-            .spawn(move || loop {
-                if stop.load(Ordering::Relaxed) {
-                    break;
-                }
-                let index = next_index.fetch_add(1, Ordering::Relaxed);
-                if config.count.is_some_and(|count| index >= count) {
-                    break;
-                }
-                if config.time.is_some_and(|time| start.elapsed() >= time) {
-                    break;
-                }
-                if sender.send(run_one(index, &config)).is_err() {
-                    break;
-                }
-            })
-            .expect("spawning a campaign worker");
-        workers.push(worker);
+    let limits = Limits {
+        count: config.count,
+        time: config.time,
+        jobs: config.jobs,
+    };
+    let summary = RefCell::new(Summary::default());
+    let worker_config = config.clone();
+    let elapsed = run_pool(
+        limits,
+        interval,
+        move |index| run_one(index, &worker_config),
+        |message| fold(&mut summary.borrow_mut(), message),
+        |elapsed| {
+            let mut summary = summary.borrow_mut();
+            summary.progress.elapsed = elapsed;
+            on_progress(&summary.progress);
+        },
+    );
+    let mut summary = summary.into_inner();
+    summary.progress.elapsed = elapsed;
+    summary
+}
+
+fn fold(summary: &mut Summary, message: Message) {
+    let Message::Done {
+        report,
+        coverage,
+        counterexample,
+    } = message;
+    summary.progress.terms += 1;
+    for (rule, n) in coverage {
+        *summary.coverage.entry(rule).or_insert(0) += n;
     }
-    drop(sender);
-    let mut summary = Summary::default();
-    let mut last_report = Instant::now();
-    loop {
-        match receiver.recv_timeout(Duration::from_millis(200)) {
-            Ok(Message::Done {
-                report,
-                coverage,
-                counterexample,
-            }) => {
-                summary.progress.terms += 1;
-                for (rule, n) in coverage {
-                    *summary.coverage.entry(rule).or_insert(0) += n;
-                }
-                match report {
-                    None => {
-                        summary.progress.discards += 1;
-                        summary.progress.ill_typed += 1;
-                    }
-                    Some(report) => {
-                        let mut unknown = false;
-                        for check in &report.checks {
-                            let entry = summary.verdicts.entry(check.name.to_string()).or_default();
-                            match check.verdict {
-                                Verdict::Holds => entry.0 += 1,
-                                Verdict::Unknown(_) => {
-                                    entry.1 += 1;
-                                    if check.name.starts_with("Thm 6.37") {
-                                        unknown = true;
-                                    }
-                                }
-                                Verdict::Violated(_) => entry.2 += 1,
-                            }
-                        }
-                        if unknown {
-                            summary.progress.discards += 1;
+    match report {
+        None => {
+            summary.progress.discards += 1;
+            summary.progress.ill_typed += 1;
+        }
+        Some(report) => {
+            let mut unknown = false;
+            for check in &report.checks {
+                let entry = summary.verdicts.entry(check.name.to_string()).or_default();
+                match check.verdict {
+                    Verdict::Holds => entry.0 += 1,
+                    Verdict::Unknown(_) => {
+                        entry.1 += 1;
+                        if check.name.starts_with("Thm 6.37") {
+                            unknown = true;
                         }
                     }
-                }
-                if let Some(counterexample) = counterexample {
-                    summary.progress.violations += 1;
-                    summary.counterexamples.push(counterexample);
+                    Verdict::Violated(_) => entry.2 += 1,
                 }
             }
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            Err(mpsc::RecvTimeoutError::Disconnected) => break,
-        }
-        if config.time.is_some_and(|time| start.elapsed() >= time) {
-            stop.store(true, Ordering::Relaxed);
-        }
-        if last_report.elapsed() >= interval {
-            summary.progress.elapsed = start.elapsed();
-            on_progress(&summary.progress);
-            last_report = Instant::now();
+            if unknown {
+                summary.progress.discards += 1;
+            }
         }
     }
-    for worker in workers {
-        let _ = worker.join();
+    if let Some(counterexample) = counterexample {
+        summary.progress.violations += 1;
+        summary.counterexamples.push(counterexample);
     }
-    summary.progress.elapsed = start.elapsed();
-    summary
 }
