@@ -101,18 +101,6 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
         message_contains: "sizes do not match",
         label: "the reference accepts map2/zip of different constant sizes (fails at run time)",
     },
-    KnownDisagreement {
-        program_kind: "well-typed",
-        check: "optimized accepts, reference rejects",
-        message_contains: "unknown name ++",
-        label: "the reference's from_surface does not know `++`",
-    },
-    KnownDisagreement {
-        program_kind: "well-typed",
-        check: "well-typed program rejected by both",
-        message_contains: "unknown name ++",
-        label: "the reference's from_surface does not know `++`",
-    },
 ];
 
 impl OracleConfig {

@@ -48,3 +48,5 @@ def take 't (n: i64) (xs: []t) : []t = xs[:n]
 def drop 't (n: i64) (xs: []t) : []t = xs[n:]
 
 def split 't (n: i64) (xs: []t) : ([]t, []t) = (xs[:n], xs[n:])
+
+def (++) 't (xs: []t) (ys: []t) : []t = concat xs ys
