@@ -188,6 +188,23 @@ impl Checker<'_> {
             .map_err(|error| self.unify_error(span, context, expected, actual, error))
     }
 
+    /// Unifies the types of two branches (`if`, `match`) except for their
+    /// array sizes, and returns the type of the whole: where the branches'
+    /// sizes differ, the result's size is unknown (Futhark makes it
+    /// existential and checks it at run time).
+    pub(crate) fn join_branches(
+        &mut self,
+        span: Span,
+        context: &str,
+        first: &Type,
+        other: &Type,
+    ) -> Result<Type, Diagnostic> {
+        self.subst
+            .unify(first, other, super::unify::SizeMode::Ignore)
+            .map_err(|error| self.unify_error(span, context, first, other, error))?;
+        Ok(self.subst.join_sizes(first, other))
+    }
+
     /// Requires `ty` to be of order zero (TFP'18 `orderZero`); `what` describes
     /// the construct ("the branches of `if`").
     pub(crate) fn require_order_zero(

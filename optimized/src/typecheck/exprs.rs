@@ -223,7 +223,7 @@ impl Checker<'_> {
                 )?;
                 let then_type = self.infer(env, then_branch)?;
                 let else_type = self.infer(env, else_branch)?;
-                self.expect_type(
+                let then_type = self.join_branches(
                     else_branch.span(),
                     "the `else` branch must have the type of the `then` branch",
                     &then_type,
@@ -442,15 +442,15 @@ impl Checker<'_> {
                     )?;
                     let inner = bindings.extend(env);
                     let body_type = self.infer(&inner, &case.body)?;
-                    match &result {
-                        None => result = Some(body_type),
-                        Some(first) => self.expect_type(
+                    result = Some(match &result {
+                        None => body_type,
+                        Some(first) => self.join_branches(
                             case.body.span(),
                             "every `match` case must have the type of the first",
                             first,
                             &body_type,
                         )?,
-                    }
+                    });
                 }
                 self.postpone_pattern_check(
                     PatternSite::Match,

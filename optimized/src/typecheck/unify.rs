@@ -338,6 +338,70 @@ impl Substitution {
         })
     }
 
+    /// The type of a conditional whose branches have the types `a` and `b`,
+    /// already unified up to sizes: `a`, with every array size on which the
+    /// branches differ replaced by [`Size::Unknown`].
+    pub fn join_sizes(&self, a: &Type, b: &Type) -> Type {
+        spec::recursion::with_stack(|| {
+            let a = self.resolve(a);
+            let b = self.resolve(b);
+            match (&a, &b) {
+                (
+                    Type::Array {
+                        size: size_a,
+                        element: element_a,
+                    },
+                    Type::Array {
+                        size: size_b,
+                        element: element_b,
+                    },
+                ) => {
+                    let size_a = self.resolve_size(size_a);
+                    let size = if size_a == self.resolve_size(size_b) {
+                        size_a
+                    } else {
+                        Size::Unknown
+                    };
+                    Type::Array {
+                        size,
+                        element: Rc::new(self.join_sizes(element_a, element_b)),
+                    }
+                }
+                (Type::Record(fields_a), Type::Record(fields_b))
+                    if fields_a.keys().eq(fields_b.keys()) =>
+                {
+                    Type::Record(Rc::new(
+                        fields_a
+                            .iter()
+                            .map(|(field, ty)| {
+                                (field.clone(), self.join_sizes(ty, &fields_b[field]))
+                            })
+                            .collect(),
+                    ))
+                }
+                (Type::Sum(constructors_a), Type::Sum(constructors_b))
+                    if constructors_a.keys().eq(constructors_b.keys()) =>
+                {
+                    Type::Sum(Rc::new(
+                        constructors_a
+                            .iter()
+                            .map(|(name, payload)| {
+                                let other = &constructors_b[name];
+                                let joined = payload
+                                    .iter()
+                                    .zip(other.iter())
+                                    .map(|(x, y)| self.join_sizes(x, y))
+                                    .collect();
+                                (name.clone(), joined)
+                            })
+                            .collect(),
+                    ))
+                }
+                _ => a,
+            }
+        })
+    }
+
     // -- Unification ----------------------------------------------------------
 
     /// Makes `expected` and `actual` equal, or says where they differ.
