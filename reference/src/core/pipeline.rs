@@ -102,6 +102,11 @@ pub fn compile_with(
 ) -> Result<Compiled, Diagnostic> {
     let text = sources.get(file).text.clone();
     let ast = spec::syntax::parse_program(file, &text)?;
+    if crate::modules::tfp18_core::has_module_constructs(&ast) {
+        // ICFP'18: elaboration and static interpretation to core code.
+        let program = crate::modules::tfp18_core::program_to_core(&ast)?;
+        return compile_core(program, options);
+    }
     let prelude_file = sources.add("<prelude>/toplevel.fut", super::from_surface::PRELUDE);
     let prelude = super::from_surface::parse_prelude(prelude_file)?;
     let program = super::from_surface::elaborate(&ast, Some(&prelude))?;

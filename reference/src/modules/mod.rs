@@ -29,6 +29,7 @@ pub mod paper_core;
 pub mod print;
 pub mod relation;
 pub mod target;
+pub mod tfp18_core;
 pub mod trace;
 
 use core_interface::Core;
