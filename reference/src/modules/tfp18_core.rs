@@ -333,6 +333,7 @@ impl Core for Tfp18Core {
     type Guesses = Guesses;
 
     const NAME: &'static str = CORE_NAME;
+    const NATIVE_POLYMORPHISM: bool = true;
 
     fn initial_basis() -> (Env<Tfp18Core>, IEnv<Tfp18Core>, Context<Tfp18Core>) {
         // The primitive types, their numeric modules and the prelude are the
