@@ -1,8 +1,10 @@
 //! A module-free front end: surface programs made of `def`, `entry` and
 //! `type` declarations elaborate directly into the core (TFP'18 §2 and the
-//! extensions of [`super::syntax`]), standing in for the ICFP'18 static
-//! interpretation until the module calculus' richer core instance targets
-//! the core. Module constructs (`module`, `open`, `import`, `local`,
+//! extensions of [`super::syntax`]). Programs with module constructs go
+//! through the ICFP'18 static interpretation instead
+//! ([`crate::modules::tfp18_core`]), which elaborates each core declaration
+//! with this [`Elaborator`] (after the prelude, with the module environment
+//! bound by path). Here, module constructs (`module`, `open`, `import`, `local`,
 //! qualified names other than the primitive-type stand-ins below) are
 //! rejected with a located "needs the module calculus" diagnostic.
 //!

@@ -49,7 +49,7 @@ pub fn program(program: &Program) -> Result<Vec<KDec>, Failure> {
 
 /// A whole program for a core with (`native_polymorphism`) or without its
 /// own polymorphic functions: with them, §8.1's derived form is not used and
-/// a polymorphic `def` is a core declaration (SPEC_NOTES ICFP18-?).
+/// a polymorphic `def` is a core declaration (SPEC_NOTES ICFP18-17).
 pub fn program_for(program: &Program, native_polymorphism: bool) -> Result<Vec<KDec>, Failure> {
     NATIVE_POLYMORPHISM.with(|native| native.set(native_polymorphism));
     NEXT_INTERNAL.with(|next| next.set(0));
