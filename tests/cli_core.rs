@@ -155,7 +155,11 @@ fn module_programs_run_through_static_interpretation() {
     let out = runestone(&["run", "examples/paper/fig3.fut"], "5");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), "13i32\n");
-    for program in ["examples/paper/fig3.fut", "tests/programs/modules"] {
+    for program in [
+        "examples/paper/fig3.fut",
+        "examples/paper/segscan.fut",
+        "tests/programs/modules",
+    ] {
         let out = runestone(&["test", program, "--backend", "reference"], "");
         assert!(out.status.success(), "{program}: {}", text(&out.stdout));
         assert!(

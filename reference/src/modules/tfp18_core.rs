@@ -48,6 +48,10 @@ pub struct Type {
 #[derive(Clone, Debug)]
 pub struct TargetExp {
     pub dec: ValueDec,
+    /// The types its free labels had in 𝓔 when it was compiled: matched
+    /// against Γ to find the types its module type variables stand for (the
+    /// witness of rule 39's guessed λ types, for a core whose λs are typed).
+    pub label_types: Vec<(Label, Type)>,
 }
 
 const CORE_NAME: &str = "the TFP'18 core";
@@ -309,6 +313,20 @@ fn bind_ienv(elaborator: &mut Elaborator, env: &IEnv<Tfp18Core>, path: &mut Vec<
     }
 }
 
+/// The compile-time types of the labels among `free`.
+fn collect_label_types(env: &IEnv<Tfp18Core>, free: &[Name], out: &mut Vec<(Label, Type)>) {
+    for (label, ty) in env.ve.values() {
+        if free.contains(&label_name(label)) && !out.iter().any(|(l, _)| l == label) {
+            out.push((label.clone(), ty.clone()));
+        }
+    }
+    for module in env.me.values() {
+        if let IMod::Env(inner) = module {
+            collect_label_types(inner, free, out);
+        }
+    }
+}
+
 /// The core name of a label.
 pub fn label_name(label: &Label) -> Name {
     format!("{}_{}", label.hint, label.id)
@@ -366,6 +384,9 @@ impl Core for Tfp18Core {
         let mut elaborator = prelude_elaborator()?;
         bind_ienv(&mut elaborator, env, &mut Vec::new());
         let mut core = elaborate_value(&mut elaborator, dec)?;
+        let free = crate::core::syntax::free_vars(&core.value);
+        let mut label_types = Vec::new();
+        collect_label_types(env, &free, &mut label_types);
         // l ∉ names(𝓔): the name supply's witness.
         let label = fresh_label(&dec.name);
         core.name = label_name(&label);
@@ -374,7 +395,13 @@ impl Core for Tfp18Core {
         Ok(CompiledDec {
             labels: vec![label.clone()],
             values,
-            code: super::target::Code::Val(label, TargetExp { dec: core }),
+            code: super::target::Code::Val(
+                label,
+                TargetExp {
+                    dec: core,
+                    label_types,
+                },
+            ),
         })
     }
 
@@ -383,6 +410,25 @@ impl Core for Tfp18Core {
         exp: &TargetExp,
         guesses: &mut Guesses,
     ) -> Result<Type, Failure> {
+        // The module type variables of the expression are instantiated by
+        // matching its labels' compile-time types against Γ.
+        let mut flexible = Vec::new();
+        for (_, ty) in &exp.label_types {
+            ty.type_variables_in_order(&mut flexible);
+        }
+        core_vars(&exp.dec.ty, &mut flexible);
+        let flexible: BTreeSet<TyVar> = flexible.into_iter().collect();
+        let mut s = Substitution::default();
+        for (label, ty) in &exp.label_types {
+            if let Some(actual) = context.get(label) {
+                let actual = Tfp18Core::resolve(actual, guesses);
+                let _ = Type::match_into(ty, &actual, &flexible, &mut s);
+            }
+        }
+        let declared = scheme_of(&exp.dec).substitute(&s);
+        let value = crate::core::syntax::map_expr_types(&exp.dec.value, &mut |t| {
+            mono(t.clone()).substitute(&s).ty
+        });
         let mut env: TypeEnv = prelude_type_env()?;
         for (label, ty) in context {
             env.insert(
@@ -394,17 +440,17 @@ impl Core for Tfp18Core {
             );
         }
         let found = Typing::new()
-            .type_of(&env, &exp.dec.value)
+            .type_of(&env, &value)
             .map_err(|e| Failure::new(CORE_NAME, e.to_diagnostic().message, "", exp.dec.span))?;
-        if found != exp.dec.ty {
+        if found != declared.ty {
             return Err(Failure::new(
                 CORE_NAME,
                 "the target expression does not have its declared type",
-                format!("{} vs {}", type_name(&found), type_name(&exp.dec.ty)),
+                format!("{} vs {}", type_name(&found), type_name(&declared.ty)),
                 exp.dec.span,
             ));
         }
-        Ok(scheme_of(&exp.dec))
+        Ok(declared)
     }
 
     fn fresh_guess(guesses: &mut Guesses) -> Type {
