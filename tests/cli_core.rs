@@ -158,6 +158,7 @@ fn module_programs_run_through_static_interpretation() {
     for program in [
         "examples/paper/fig3.fut",
         "examples/paper/segscan.fut",
+        "examples/paper/life/main.fut",
         "tests/programs/modules",
     ] {
         let out = runestone(&["test", program, "--backend", "reference"], "");

@@ -410,47 +410,7 @@ impl Core for Tfp18Core {
         exp: &TargetExp,
         guesses: &mut Guesses,
     ) -> Result<Type, Failure> {
-        // The module type variables of the expression are instantiated by
-        // matching its labels' compile-time types against Γ.
-        let mut flexible = Vec::new();
-        for (_, ty) in &exp.label_types {
-            ty.type_variables_in_order(&mut flexible);
-        }
-        core_vars(&exp.dec.ty, &mut flexible);
-        let flexible: BTreeSet<TyVar> = flexible.into_iter().collect();
-        let mut s = Substitution::default();
-        for (label, ty) in &exp.label_types {
-            if let Some(actual) = context.get(label) {
-                let actual = Tfp18Core::resolve(actual, guesses);
-                let _ = Type::match_into(ty, &actual, &flexible, &mut s);
-            }
-        }
-        let declared = scheme_of(&exp.dec).substitute(&s);
-        let value = crate::core::syntax::map_expr_types(&exp.dec.value, &mut |t| {
-            mono(t.clone()).substitute(&s).ty
-        });
-        let mut env: TypeEnv = prelude_type_env()?;
-        for (label, ty) in context {
-            env.insert(
-                label_name(label),
-                Scheme {
-                    params: ty.params.clone(),
-                    ty: guesses.resolve(&ty.ty),
-                },
-            );
-        }
-        let found = Typing::new()
-            .type_of(&env, &value)
-            .map_err(|e| Failure::new(CORE_NAME, e.to_diagnostic().message, "", exp.dec.span))?;
-        if found != declared.ty {
-            return Err(Failure::new(
-                CORE_NAME,
-                "the target expression does not have its declared type",
-                format!("{} vs {}", type_name(&found), type_name(&declared.ty)),
-                exp.dec.span,
-            ));
-        }
-        Ok(declared)
+        instantiate(context, exp, guesses).map(|dec| scheme_of(&dec))
     }
 
     fn fresh_guess(guesses: &mut Guesses) -> Type {
@@ -483,6 +443,62 @@ impl Core for Tfp18Core {
     fn display_target_exp(exp: &TargetExp) -> String {
         format!("{:?}", exp.dec.value)
     }
+}
+
+/// The declaration of a target expression with its module type variables
+/// instantiated by matching its labels' compile-time types against Γ, typed
+/// in Γ (the witness of rule 39's guessed λ types, for a core whose λs are
+/// typed).
+fn instantiate(
+    context: &Context<Tfp18Core>,
+    exp: &TargetExp,
+    guesses: &mut Guesses,
+) -> Result<ValueDec, Failure> {
+    // The module type variables of the expression are instantiated by
+    // matching its labels' compile-time types against Γ.
+    let mut flexible = Vec::new();
+    for (_, ty) in &exp.label_types {
+        ty.type_variables_in_order(&mut flexible);
+    }
+    core_vars(&exp.dec.ty, &mut flexible);
+    let flexible: BTreeSet<TyVar> = flexible.into_iter().collect();
+    let mut s = Substitution::default();
+    for (label, ty) in &exp.label_types {
+        if let Some(actual) = context.get(label) {
+            let actual = Tfp18Core::resolve(actual, guesses);
+            let _ = Type::match_into(ty, &actual, &flexible, &mut s);
+        }
+    }
+    let declared = scheme_of(&exp.dec).substitute(&s);
+    let value = crate::core::syntax::map_expr_types(&exp.dec.value, &mut |t| {
+        mono(t.clone()).substitute(&s).ty
+    });
+    let mut env: TypeEnv = prelude_type_env()?;
+    for (label, ty) in context {
+        env.insert(
+            label_name(label),
+            Scheme {
+                params: ty.params.clone(),
+                ty: guesses.resolve(&ty.ty),
+            },
+        );
+    }
+    let found = Typing::new()
+        .type_of(&env, &value)
+        .map_err(|e| Failure::new(CORE_NAME, e.to_diagnostic().message, "", exp.dec.span))?;
+    if found != declared.ty {
+        return Err(Failure::new(
+            CORE_NAME,
+            "the target expression does not have its declared type",
+            format!("{} vs {}", type_name(&found), type_name(&declared.ty)),
+            exp.dec.span,
+        ));
+    }
+    Ok(ValueDec {
+        value,
+        ty: declared.ty,
+        ..exp.dec.clone()
+    })
 }
 
 /// Γ of the prelude's declarations.
@@ -545,8 +561,14 @@ pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
         .expect("a verdict implies an interpretation");
     let prelude = prelude_elaborator().map_err(|f| f.to_diagnostic())?;
     let mut decs: Vec<ValueDec> = prelude.decs().to_vec();
-    for (_, exp) in target.code.statements() {
-        decs.push(exp.dec.clone());
+    // Each declaration with the types its abstract types stand for (the
+    // witness found by matching against Γ, as in the target typing).
+    let mut context: Context<Tfp18Core> = OrdMap::new();
+    let mut guesses = Guesses::default();
+    for (label, exp) in target.code.statements() {
+        let dec = instantiate(&context, exp, &mut guesses).map_err(|f| f.to_diagnostic())?;
+        context.insert(label.clone(), scheme_of(&dec));
+        decs.push(dec);
     }
     let IMod::Env(ienv) = &target.module else {
         return Err(Diagnostic::error(
@@ -568,7 +590,7 @@ pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
                 .with_primary(span, "this entry point"));
         }
         let mut params = Vec::new();
-        let mut t = ty.ty.clone();
+        let mut t = dec.ty.clone();
         for _ in 0..dec.param_count {
             match t {
                 CoreTy::Arrow(a, b) => {
