@@ -148,3 +148,25 @@ fn defunc_inline_has_no_lifted_functions() {
     assert!(!stdout.contains("lifted_"), "{stdout}");
     assert!(stdout.contains("entry main"), "{stdout}");
 }
+
+#[test]
+fn module_programs_run_through_static_interpretation() {
+    // ICFP'18 Fig. 3a through the TFP'18 core instance (SPEC_NOTES ICFP18-17).
+    let out = runestone(&["run", "examples/paper/fig3.fut"], "5");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "13i32\n");
+    for program in [
+        "examples/paper/fig3.fut",
+        "examples/paper/segscan.fut",
+        "examples/paper/life/main.fut",
+        "tests/programs/modules",
+    ] {
+        let out = runestone(&["test", program, "--backend", "reference"], "");
+        assert!(out.status.success(), "{program}: {}", text(&out.stdout));
+        assert!(
+            text(&out.stdout).contains(" 0 failed"),
+            "{program}: {}",
+            text(&out.stdout)
+        );
+    }
+}

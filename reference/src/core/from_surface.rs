@@ -1,8 +1,10 @@
 //! A module-free front end: surface programs made of `def`, `entry` and
 //! `type` declarations elaborate directly into the core (TFP'18 §2 and the
-//! extensions of [`super::syntax`]), standing in for the ICFP'18 static
-//! interpretation until the module calculus' richer core instance targets
-//! the core. Module constructs (`module`, `open`, `import`, `local`,
+//! extensions of [`super::syntax`]). Programs with module constructs go
+//! through the ICFP'18 static interpretation instead
+//! ([`crate::modules::tfp18_core`]), which elaborates each core declaration
+//! with this [`Elaborator`] (after the prelude, with the module environment
+//! bound by path). Here, module constructs (`module`, `open`, `import`, `local`,
 //! qualified names other than the primitive-type stand-ins below) are
 //! rejected with a located "needs the module calculus" diagnostic.
 //!
@@ -112,6 +114,7 @@ struct TypeAbbrev {
 type PeeledFunction = (Vec<(Name, Type)>, Expr, Type);
 
 /// The elaborator's state.
+#[derive(Clone)]
 pub struct Elaborator {
     metas: Vec<(Option<Type>, Constraint)>,
     counter: usize,
@@ -121,6 +124,11 @@ pub struct Elaborator {
     literals: Vec<(Literal, bool)>,
     decs: Vec<ValueDec>,
     entries: Vec<EntryPoint>,
+    /// Values and types reached through module paths (`M.x`, `M.t`), keyed by
+    /// the dotted path: bound by the module calculus' TFP'18 core instance
+    /// ([`crate::modules::tfp18_core`]).
+    qualified: imbl::OrdMap<String, Binding>,
+    qualified_types: imbl::OrdMap<String, Type>,
 }
 
 /// Elaborates a module-free program (after the prelude) into a core program.
@@ -242,7 +250,70 @@ impl Elaborator {
             literals: Vec::new(),
             decs: Vec::new(),
             entries: Vec::new(),
+            qualified: imbl::OrdMap::new(),
+            qualified_types: imbl::OrdMap::new(),
         }
+    }
+
+    /// An elaborator that has elaborated the prelude.
+    pub fn with_prelude(prelude: &ast::Program) -> EResult<Elaborator> {
+        let mut elaborator = Elaborator::new();
+        for dec in &prelude.decs {
+            elaborator.dec(dec, false)?;
+        }
+        Ok(elaborator)
+    }
+
+    /// The core declarations elaborated so far.
+    pub fn decs(&self) -> &[ValueDec] {
+        &self.decs
+    }
+
+    /// Binds the value `path.name` (a module-level value of the module
+    /// calculus) to the core name `core` with the scheme `type_params. ty`.
+    pub fn bind_value(
+        &mut self,
+        path: &[Name],
+        name: &str,
+        core: Name,
+        type_params: Vec<TypeParam>,
+        ty: Type,
+    ) {
+        let binding = Binding::Top(core, type_params, ty);
+        if path.is_empty() {
+            self.values.insert(name.to_string(), binding);
+        } else {
+            self.qualified
+                .insert(format!("{}.{name}", path.join(".")), binding);
+        }
+    }
+
+    /// Binds the type `path.name` to `ty`.
+    pub fn bind_type(&mut self, path: &[Name], name: &str, ty: Type) {
+        if path.is_empty() {
+            self.types.remove(name);
+            self.type_vars.insert(name.to_string(), ty);
+        } else {
+            self.qualified_types
+                .insert(format!("{}.{name}", path.join(".")), ty);
+        }
+    }
+
+    /// Elaborates one surface value declaration (not as an entry point)
+    /// into a core declaration, in the bindings made so far.
+    pub fn elaborate_value(&mut self, bind: &ast::ValueBind) -> EResult<ValueDec> {
+        self.value_dec(bind, false)?;
+        self.decs
+            .pop()
+            .ok_or_else(|| error(bind.span, "no declaration was elaborated"))
+    }
+
+    /// Elaborates a surface type expression in the bindings made so far.
+    pub fn elaborate_type(&mut self, te: &TypeExp) -> EResult<Type> {
+        let start = self.metas.len();
+        let t = self.elab_type(te)?;
+        self.default_metas(start)?;
+        Ok(self.zonk(&t))
     }
 
     fn fresh(&mut self, base: &str) -> Name {
@@ -555,6 +626,12 @@ impl Elaborator {
     }
 
     fn type_name_app(&mut self, q: &QualName, args: &[TypeArg]) -> EResult<Type> {
+        if !q.qualifiers.is_empty() && args.is_empty() {
+            let key = format!("{}.{}", q.qualifiers.join("."), q.name);
+            if let Some(t) = self.qualified_types.get(&key) {
+                return Ok(t.clone());
+            }
+        }
         if !q.qualifiers.is_empty() {
             return Err(error(
                 q.span,
@@ -2171,6 +2248,17 @@ impl Elaborator {
         let span = q.span;
         if q.qualifiers.is_empty() {
             return self.var(&q.name, span);
+        }
+        let key = format!("{}.{}", q.qualifiers.join("."), q.name);
+        if !self.values.contains_key(&q.qualifiers[0]) && self.qualified.contains_key(&key) {
+            let binding = self.qualified[&key].clone();
+            let saved = self.values.insert(key.clone(), binding);
+            let result = self.var(&key, span);
+            match saved {
+                Some(b) => self.values.insert(key, b),
+                None => self.values.remove(&key),
+            };
+            return result;
         }
         // `x.f.g`: a projection when `x` is a value.
         if self.values.contains_key(&q.qualifiers[0]) {

@@ -102,10 +102,53 @@ pub fn compile_with(
 ) -> Result<Compiled, Diagnostic> {
     let text = sources.get(file).text.clone();
     let ast = spec::syntax::parse_program(file, &text)?;
+    if crate::modules::tfp18_core::has_module_constructs(&ast) {
+        let mut seen = std::collections::BTreeSet::new();
+        let ast = expand_imports(sources, file, ast, &mut seen)?;
+        // ICFP'18: elaboration and static interpretation to core code.
+        let program = crate::modules::tfp18_core::program_to_core(&ast)?;
+        return compile_core(program, options);
+    }
     let prelude_file = sources.add("<prelude>/toplevel.fut", super::from_surface::PRELUDE);
     let prelude = super::from_surface::parse_prelude(prelude_file)?;
     let program = super::from_surface::elaborate(&ast, Some(&prelude))?;
     compile_core(program, options)
+}
+
+/// `import "p"` (SPEC_NOTES ICFP18-17): the declarations of `p.fut`, resolved
+/// relative to the importing file, in place of the import, each file once.
+fn expand_imports(
+    sources: &mut SourceMap,
+    file: FileId,
+    ast: spec::syntax::ast::Program,
+    seen: &mut std::collections::BTreeSet<std::path::PathBuf>,
+) -> Result<spec::syntax::ast::Program, Diagnostic> {
+    use spec::syntax::ast::Dec;
+    let dir = std::path::Path::new(&sources.get(file).name)
+        .parent()
+        .map(|d| d.to_path_buf())
+        .unwrap_or_default();
+    let mut decs = Vec::new();
+    for dec in ast.decs {
+        let Dec::Import { path, span } = &dec else {
+            decs.push(dec);
+            continue;
+        };
+        let target = dir.join(format!("{path}.fut"));
+        let key = target.canonicalize().unwrap_or_else(|_| target.clone());
+        if !seen.insert(key) {
+            continue;
+        }
+        let text = std::fs::read_to_string(&target).map_err(|e| {
+            Diagnostic::error(format!("cannot import {}: {e}", target.display()))
+                .with_primary(*span, "this import")
+        })?;
+        let imported = sources.add(target.display().to_string(), text.clone());
+        let parsed = spec::syntax::parse_program(imported, &text)?;
+        let expanded = expand_imports(sources, imported, parsed, seen)?;
+        decs.extend(expanded.decs);
+    }
+    Ok(spec::syntax::ast::Program { decs })
 }
 
 /// Compiles a core program (from any front end).

@@ -63,6 +63,10 @@ pub trait Core: Clone + Debug + PartialEq + Eq + 'static {
     /// The core's name in diagnostics ("the paper's core").
     const NAME: &'static str;
 
+    /// Whether the core has polymorphic declarations of its own (TFP'18 §5.1);
+    /// if not, `def f 'a …` goes through ICFP'18 §8.1's derived form.
+    const NATIVE_POLYMORPHISM: bool = false;
+
     /// The initial basis: E₀, 𝓔₀ and Γ₀ with E₀ ⊨_id 𝓔₀ ▷ Γ₀ (predefined types
     /// and values; the paper's core has none, see SPEC_NOTES ICFP18-1).
     fn initial_basis() -> (Env<Self>, IEnv<Self>, Context<Self>);

@@ -44,6 +44,14 @@ fn internal_name(hint: &str) -> String {
 
 /// A whole program: its declarations as one kernel `mdec` sequence.
 pub fn program(program: &Program) -> Result<Vec<KDec>, Failure> {
+    program_for(program, false)
+}
+
+/// A whole program for a core with (`native_polymorphism`) or without its
+/// own polymorphic functions: with them, §8.1's derived form is not used and
+/// a polymorphic `def` is a core declaration (SPEC_NOTES ICFP18-17).
+pub fn program_for(program: &Program, native_polymorphism: bool) -> Result<Vec<KDec>, Failure> {
+    NATIVE_POLYMORPHISM.with(|native| native.set(native_polymorphism));
     NEXT_INTERNAL.with(|next| next.set(0));
     reset_polymorphism();
     decs(&program.decs)
@@ -88,7 +96,11 @@ fn dec(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
 
 fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
     match dec_in {
-        Dec::Value(bind) if !bind.type_params.is_empty() => polymorphic_function(bind),
+        Dec::Value(bind)
+            if !bind.type_params.is_empty() && !NATIVE_POLYMORPHISM.with(|n| n.get()) =>
+        {
+            polymorphic_function(bind)
+        }
         Dec::Value(bind) => Ok(vec![KDec::Core(Box::new(rewrite_value_bind(bind)?))]),
         Dec::Type(bind) => {
             if !bind.params.is_empty() {
@@ -288,7 +300,13 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
             ty,
             span,
         } => {
-            if !type_params.is_empty() {
+            // A core with its own polymorphism erases sizes from types
+            // (TFP'18 core arrays are `[]τ`): size parameters are dropped.
+            let only_sizes = type_params
+                .iter()
+                .all(|p| matches!(p, spec::syntax::ast::TypeParam::Size { .. }));
+            let allowed = only_sizes && NATIVE_POLYMORPHISM.with(|n| n.get());
+            if !type_params.is_empty() && !allowed {
                 return Err(outside(
                     "value specifications with type parameters",
                     MODULES,
@@ -633,6 +651,7 @@ fn with_hoisting(
 // may only mention names bound outside d.
 
 thread_local! {
+    static NATIVE_POLYMORPHISM: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     static POLY_FUNCTIONS: std::cell::RefCell<std::collections::HashMap<String, (String, String)>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
 }

@@ -29,6 +29,7 @@ pub mod paper_core;
 pub mod print;
 pub mod relation;
 pub mod target;
+pub mod tfp18_core;
 pub mod trace;
 
 use core_interface::Core;
@@ -66,7 +67,7 @@ impl<C: Core> Checked<C> {
 pub fn check_program<C: Core>(program: &Program) -> Result<Checked<C>, Failure> {
     objects::reset_names();
     interp_objects::reset_applications();
-    let kernel = derived::program(program)?;
+    let kernel = derived::program_for(program, C::NATIVE_POLYMORPHISM)?;
     let (basis, ibasis, context) = C::initial_basis();
     trace::note("elaboration: E₀ ⊢ mdec : ∃T.E' (Figs. 6–8)");
     let (bound, env) = elaborate::elab_decs(&basis, &kernel)?;
