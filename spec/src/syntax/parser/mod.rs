@@ -88,7 +88,6 @@ struct Parser {
 
 impl Parser {
     fn new(file: FileId, text: &str) -> PResult<Parser> {
-        let _ = file;
         Ok(Parser {
             tokens: lex(file, text)?,
             pos: 0,
