@@ -8,7 +8,8 @@
 //! (`tests/nested/*.lp`) and the coverage exercises of
 //! `reference::nested::exercises`; ICFP'18 — every program of `tests/modules/`
 //! and `tests/modules/errors/` (a rejected program fires the rules up to the
-//! failing premise).
+//! failing premise); TFP'18 — every program of `tests/programs/` and
+//! `examples/paper/`.
 
 mod icfp18_common;
 
@@ -145,28 +146,12 @@ fn fired_by_test_programs() -> RuleCounts {
     for (rule, n) in module_counts {
         *counts.entry(rule).or_insert(0) += n;
     }
-    // TFP'18: the core's test programs (as in tfp18_rules.rs).
+    // TFP'18: every program of tests/programs/ and examples/paper/ (module
+    // programs run on the core through the module calculus).
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut core_programs = vec![root.join("examples/paper/tfp18_fig1a.fut")];
-    for folder in [
-        "arith",
-        "arrays",
-        "errors",
-        "hof",
-        "loops",
-        "or_conditionals",
-        "paper",
-        "polymorphism",
-        "records",
-        "restrictions",
-        "sizes",
-        "soacs",
-        "sums",
-    ] {
-        reference::core::harness::collect_programs(
-            &root.join("tests/programs").join(folder),
-            &mut core_programs,
-        );
+    let mut core_programs = Vec::new();
+    for folder in ["tests/programs", "examples/paper"] {
+        reference::core::harness::collect_programs(&root.join(folder), &mut core_programs);
     }
     let ((), core_counts) = record(|| {
         let mut summary = reference::core::harness::Summary::default();
