@@ -8,6 +8,9 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod backends;
+mod bench;
+mod cases;
 mod check;
 mod common;
 mod compile;
@@ -15,7 +18,6 @@ mod defunc;
 mod devices;
 mod fuzz;
 mod nested;
-mod not_yet;
 mod parse;
 mod run;
 mod test;
@@ -50,14 +52,16 @@ enum Command {
     /// Run the reference on a program: elaborate, interpret statically, check
     /// Proposition 6.1.
     Check(check::Args),
-    /// Run an entry point on values read from stdin (`--backend reference`).
+    /// Run an entry point on values read from stdin (`--backend reference`;
+    /// `cpu` and `gpu` say they are not implemented yet).
     Run(run::Args),
     /// Run the `-- ==` test cases of programs and print `N passed, N failed`.
     Test(test::Args),
     /// Print a program after TFP'18 defunctionalisation.
     Defunc(defunc::Args),
-    /// Benchmark whole programs on their `-- ==` inputs (not implemented yet).
-    Bench(not_yet::Args),
+    /// Time the entry points of programs on their `-- ==` cases
+    /// (`futhark bench` style): mean, min and stddev per case, or `--json`.
+    Bench(bench::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -73,10 +77,6 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Test(args) => test::run(args),
         Command::Defunc(args) => defunc::run(args),
-        Command::Bench(args) => not_yet::run(
-            "bench",
-            "time the entry points of FILE on their `-- ==` inputs",
-            args,
-        ),
+        Command::Bench(args) => bench::run(args),
     }
 }

@@ -1,21 +1,13 @@
-//! `runestone run FILE [-e ENTRY] [--backend reference]`: runs an entry point
-//! on Futhark values read from stdin and prints the result values. Run-time
-//! errors print their source location and exit 1; the `cpu` and `gpu`
-//! backends are not implemented yet (exit 2).
+//! `runestone run FILE [-e ENTRY] [--backend B]`: runs an entry point on
+//! Futhark values read from stdin and prints the result values, through the
+//! backend abstraction of [`super::backends`]. Run-time errors print their
+//! source location and exit 1; a backend that cannot run programs yet exits 2.
 
+use super::backends::{load, unavailable_exit, Backend, LoadError, LoadOptions};
 use super::common::{read_source, report};
-use reference::core::pipeline::{compile_with, Options};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// Which implementation runs the program.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Backend {
-    Reference,
-    Cpu,
-    Gpu,
-}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -35,35 +27,21 @@ pub struct Args {
     backend: Backend,
 }
 
-/// Says that a backend is not implemented yet (exit 2), if it is not the reference.
-pub fn require_reference(backend: Backend) -> Result<(), ExitCode> {
-    match backend {
-        Backend::Reference => Ok(()),
-        other => {
-            eprintln!(
-                "runestone: the {other:?} backend is not implemented yet; use --backend reference."
-            );
-            Err(ExitCode::from(2))
-        }
-    }
-}
-
 pub fn run(args: Args) -> ExitCode {
-    if let Err(code) = require_reference(args.backend) {
-        return code;
-    }
     let mut loaded = match read_source(&args.file) {
         Ok(l) => l,
         Err(code) => return code,
     };
-    let mut options = Options::from_source(&loaded.sources.get(loaded.file).text);
-    options.or_conditionals |= args.or_conditionals;
-    if let Some(fuel) = args.fuel {
-        options.fuel = fuel;
-    }
-    let compiled = match compile_with(&mut loaded.sources, loaded.file, options) {
-        Ok(c) => c,
-        Err(d) => return report(&d, &loaded.sources),
+    let options = LoadOptions {
+        or_conditionals: args.or_conditionals,
+        fuel: args.fuel,
+    };
+    let program = match load(args.backend, &mut loaded.sources, loaded.file, options) {
+        Ok(p) => p,
+        Err(LoadError::Unavailable { backend, reason }) => {
+            return unavailable_exit(backend, reason)
+        }
+        Err(LoadError::Rejected(d)) => return report(&d, &loaded.sources),
     };
     let mut input = Vec::new();
     if let Err(err) = std::io::stdin().read_to_end(&mut input) {
@@ -79,16 +57,14 @@ pub fn run(args: Args) -> ExitCode {
             return report(&err.to_diagnostic(id), &loaded.sources);
         }
     };
-    match compiled.run(&args.entry, &values) {
+    match program.run(&args.entry, &values) {
         Ok(result) => {
             print!("{}", spec::value::print_values(&result));
             ExitCode::SUCCESS
         }
         Err(err) => {
-            eprintln!("{}", describe_run_error(&err, &loaded.sources));
+            eprintln!("{err}");
             ExitCode::from(1)
         }
     }
 }
-
-pub use reference::core::harness::describe_run_error;

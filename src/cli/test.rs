@@ -1,11 +1,26 @@
-//! `runestone test PATH... [--backend reference]`: runs every `-- ==` case of
-//! the given programs (directories are searched recursively for `.fut`
-//! files), prints a diff for each failure and the line `N passed, N failed`;
-//! exits 1 on any failure. The engine is `reference::core::harness`.
+//! `runestone test PATH... [--backend reference|cpu|gpu|all]`: runs every
+//! `-- ==` case of the given programs (directories are searched recursively
+//! for `.fut` files) on the chosen backends through [`super::backends`],
+//! prints a diff for each failure and the line `N passed, N failed`; exits 1
+//! on any failure. With `--backend all`, every available backend runs, each
+//! with its own summary line, and the backends that cannot run programs yet
+//! are listed as skipped.
+//!
+//! Case semantics (Futhark's `futhark test`): inputs inline, from `@ FILE` or
+//! `random input` ([`spec::testblock::data`]); `notest` cases are skipped, and
+//! `compiled` cases on the reference (an interpreter); `auto output` compares
+//! a compiled backend with the reference, and on the reference itself (the
+//! oracle that defines the output) only requires the run to succeed.
 
-use super::run::{require_reference, Backend};
-use reference::core::harness::{collect_programs, test_program, Summary};
-use std::path::PathBuf;
+use super::backends::{
+    availability, load, unavailable_exit, Backend, BackendSelection, LoadError, LoadOptions,
+    LoadedProgram, RunErrorKind,
+};
+use super::cases::{one_line, programs_under, read_test_program, TestProgram};
+use spec::diagnostic::Diagnostic;
+use spec::testblock::{case_expected_output, case_input, BlockKind, Case, Expected};
+use spec::value::{compare, Tolerance, Value};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(clap::Args)]
@@ -14,28 +29,253 @@ pub struct Args {
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "reference")]
-    backend: Backend,
+    backend: BackendSelection,
+    /// The reference's step limit per evaluation (default: its own, or a
+    /// program's `-- runestone-options: fuel=N`).
+    #[arg(long)]
+    fuel: Option<u64>,
+}
+
+/// Passes and failures on one backend.
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failures: Vec<String>,
+}
+
+impl Tally {
+    fn pass(&mut self) {
+        self.passed += 1;
+    }
+
+    fn fail(&mut self, what: String) {
+        self.failures.push(format!("FAIL {what}"));
+    }
 }
 
 pub fn run(args: Args) -> ExitCode {
-    if let Err(code) = require_reference(args.backend) {
-        return code;
+    let selected = args.backend.backends();
+    let single = selected.len() == 1;
+    let options = LoadOptions {
+        or_conditionals: false,
+        fuel: args.fuel,
+    };
+    let files = programs_under(&args.paths);
+    let (mut passed, mut failed) = (0, 0);
+    let mut ran = Vec::new();
+    let mut skipped = Vec::new();
+    for backend in selected {
+        if let Err(reason) = availability(backend) {
+            if single {
+                return unavailable_exit(backend, reason);
+            }
+            skipped.push(format!("{backend} ({reason})"));
+            continue;
+        }
+        let mut tally = Tally::default();
+        for file in &files {
+            test_program(file, backend, options, &mut tally);
+        }
+        for failure in &tally.failures {
+            if single {
+                println!("{failure}");
+            } else {
+                println!("[{backend}] {failure}");
+            }
+        }
+        if !single {
+            println!(
+                "{backend}: {} passed, {} failed",
+                tally.passed,
+                tally.failures.len()
+            );
+        }
+        passed += tally.passed;
+        failed += tally.failures.len();
+        ran.push(backend.name().to_string());
     }
-    let mut files = Vec::new();
-    for p in &args.paths {
-        collect_programs(p, &mut files);
+    if !single {
+        let skipped = if skipped.is_empty() {
+            "none".to_string()
+        } else {
+            skipped.join(", ")
+        };
+        println!("backends run: {}; skipped: {skipped}", ran.join(", "));
     }
-    let mut summary = Summary::default();
-    for f in &files {
-        test_program(f, &mut summary);
-    }
-    for failure in &summary.failures {
-        println!("{failure}");
-    }
-    println!("{} passed, {} failed", summary.passed, summary.failed);
-    if summary.failed == 0 {
+    println!("{passed} passed, {failed} failed");
+    if failed == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     }
+}
+
+/// Runs every case of the program at `path` on `backend`.
+fn test_program(path: &Path, backend: Backend, options: LoadOptions, tally: &mut Tally) {
+    let mut program = match read_test_program(path) {
+        Ok(p) => p,
+        Err(report) => return tally.fail(report),
+    };
+    if program.blocks.is_empty() {
+        return;
+    }
+    let loaded = match load(backend, &mut program.sources, program.file, options) {
+        Ok(p) => Ok(p),
+        Err(LoadError::Rejected(d)) => Err(d),
+        Err(LoadError::Unavailable { reason, .. }) => {
+            return tally.fail(format!(
+                "{}: {backend} is unavailable: {reason}",
+                program.name
+            ))
+        }
+    };
+    let mut oracle = Oracle::default();
+    for block in std::mem::take(&mut program.blocks) {
+        match &block.kind {
+            BlockKind::CompileError(regex) => match &loaded {
+                Ok(_) => tally.fail(format!(
+                    "{}: expected a compile error matching /{}/, but it compiled",
+                    program.name,
+                    regex.as_str()
+                )),
+                Err(d) => {
+                    let message = d.render(&program.sources);
+                    if regex.matches(&message) {
+                        tally.pass();
+                    } else {
+                        tally.fail(format!(
+                            "{}: the compile error does not match /{}/:\n{message}",
+                            program.name,
+                            regex.as_str()
+                        ));
+                    }
+                }
+            },
+            BlockKind::Properties(_) => tally.fail(format!(
+                "{}: property tests are not supported yet",
+                program.name
+            )),
+            BlockKind::Cases(cases) => {
+                for (index, case) in cases.iter().enumerate() {
+                    let skip =
+                        case.flags.notest || (case.flags.compiled && backend == Backend::Reference);
+                    if skip {
+                        continue;
+                    }
+                    for entry in &block.entries {
+                        let what = format!("{}: entry {} case #{index}", program.name, entry.name);
+                        match &loaded {
+                            Ok(compiled) => {
+                                let verdict = test_case(
+                                    &mut program,
+                                    compiled.as_ref(),
+                                    &mut oracle,
+                                    &entry.name,
+                                    case,
+                                );
+                                match verdict {
+                                    Ok(()) => tally.pass(),
+                                    Err(why) => tally.fail(format!("{what}: {why}")),
+                                }
+                            }
+                            Err(d) => tally.fail(format!(
+                                "{what}: does not compile:\n{}",
+                                d.render(&program.sources)
+                            )),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The reference's version of a program, loaded when a compiled backend
+/// meets `auto output`.
+#[derive(Default)]
+struct Oracle {
+    loaded: Option<Result<Box<dyn LoadedProgram>, String>>,
+}
+
+impl Oracle {
+    fn get(&mut self, program: &mut TestProgram) -> Result<&dyn LoadedProgram, String> {
+        let loaded = self.loaded.get_or_insert_with(|| {
+            load(
+                Backend::Reference,
+                &mut program.sources,
+                program.file,
+                LoadOptions::default(),
+            )
+            .map_err(|e| match e {
+                LoadError::Rejected(d) => d.render(&program.sources),
+                LoadError::Unavailable { reason, .. } => reason.to_string(),
+            })
+        });
+        match loaded {
+            Ok(p) => Ok(&**p),
+            Err(e) => Err(format!("the reference cannot compute the auto output: {e}")),
+        }
+    }
+}
+
+/// One case on one entry point: `Err` says why it failed.
+fn test_case(
+    program: &mut TestProgram,
+    compiled: &dyn LoadedProgram,
+    oracle: &mut Oracle,
+    entry: &str,
+    case: &Case,
+) -> Result<(), String> {
+    let rendered = |d: Diagnostic, program: &TestProgram| d.render(&program.sources);
+    let input = case_input(case, &program.dir, &mut program.sources)
+        .map_err(|d| format!("bad input:\n{}", rendered(d, program)))?;
+    let result = compiled.run(entry, &input);
+    let backend = compiled.backend();
+    match (&case.expected, result) {
+        (Expected::Output(_) | Expected::OutputFile(_), Ok(actual)) => {
+            let expected = case_expected_output(&case.expected, &program.dir, &mut program.sources)
+                .map_err(|d| format!("bad expected output:\n{}", rendered(d, program)))?
+                .ok_or("no expected output")?;
+            compare_results(&expected, &actual, backend.tolerance())
+        }
+        (Expected::AutoOutput, Ok(actual)) if backend != Backend::Reference => {
+            let expected = oracle
+                .get(program)?
+                .run(entry, &input)
+                .map_err(|e| format!("the reference fails on this input: {e}"))?;
+            compare_results(&expected, &actual, backend.tolerance())
+        }
+        (Expected::Success | Expected::AutoOutput, Ok(_)) => Ok(()),
+        (Expected::RuntimeError(regex), Err(e)) if e.kind != RunErrorKind::Internal => {
+            let message = e.to_string();
+            if regex.matches(&message) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "the error does not match /{}/: {message}",
+                    regex.as_str()
+                ))
+            }
+        }
+        (Expected::RuntimeError(regex), Ok(actual)) => Err(format!(
+            "expected an error matching /{}/, got {}",
+            regex.as_str(),
+            one_line(&actual)
+        )),
+        (_, Err(e)) => Err(e.to_string()),
+    }
+}
+
+fn compare_results(
+    expected: &[Value],
+    actual: &[Value],
+    tolerance: Tolerance,
+) -> Result<(), String> {
+    compare(expected, actual, tolerance).map_err(|m| {
+        format!(
+            "{m}\n  expected: {}\n  actual:   {}",
+            one_line(expected),
+            one_line(actual)
+        )
+    })
 }

@@ -5,8 +5,8 @@
 
 use super::pipeline::{compile, RunError};
 use spec::source::SourceMap;
-use spec::testblock::{parse_test_file, BlockKind, Expected, Input};
-use spec::value::{compare, read_values, Tolerance};
+use spec::testblock::{case_expected_output, case_input, parse_test_file, BlockKind, Expected};
+use spec::value::{compare, Tolerance};
 use std::path::{Path, PathBuf};
 
 /// The outcome of testing some programs.
@@ -59,6 +59,7 @@ pub fn test_program(path: &Path, summary: &mut Summary) {
         return;
     }
     let compiled = compile(&mut sources, file);
+    let program_dir = path.parent().unwrap_or(Path::new("."));
     for block in &blocks {
         match &block.kind {
             BlockKind::CompileError(regex) => match &compiled {
@@ -110,27 +111,25 @@ pub fn test_program(path: &Path, summary: &mut Summary) {
                     }
                     for entry in &block.entries {
                         let what = format!("{name}: entry {} case #{index}", entry.name);
-                        let input = match &case.input {
-                            Input::Values(raw) => match read_values(raw.text.as_bytes()) {
-                                Ok(v) => v,
-                                Err(e) => {
-                                    fail(summary, format!("{what}: bad input: {e}"));
-                                    continue;
-                                }
-                            },
-                            _ => {
+                        let input = match case_input(case, program_dir, &mut sources) {
+                            Ok(v) => v,
+                            Err(d) => {
                                 fail(
                                     summary,
-                                    format!("{what}: only `input {{ ... }}` is supported yet"),
+                                    format!("{what}: bad input:\n{}", d.render(&sources)),
                                 );
                                 continue;
                             }
                         };
                         let result = compiled.run(&entry.name, &input);
                         match (&case.expected, result) {
-                            (Expected::Output(raw), Ok(actual)) => {
-                                match read_values(raw.text.as_bytes()) {
-                                    Ok(expected) => {
+                            (Expected::Output(_) | Expected::OutputFile(_), Ok(actual)) => {
+                                match case_expected_output(
+                                    &case.expected,
+                                    program_dir,
+                                    &mut sources,
+                                ) {
+                                    Ok(Some(expected)) => {
                                         match compare(&expected, &actual, Tolerance::Exact) {
                                             Ok(()) => summary.passed += 1,
                                             Err(m) => fail(
@@ -147,9 +146,16 @@ pub fn test_program(path: &Path, summary: &mut Summary) {
                                             ),
                                         }
                                     }
-                                    Err(e) => {
-                                        fail(summary, format!("{what}: bad expected output: {e}"))
+                                    Ok(None) => {
+                                        fail(summary, format!("{what}: no expected output"))
                                     }
+                                    Err(d) => fail(
+                                        summary,
+                                        format!(
+                                            "{what}: bad expected output:\n{}",
+                                            d.render(&sources)
+                                        ),
+                                    ),
                                 }
                             }
                             (Expected::Success, Ok(_)) | (Expected::AutoOutput, Ok(_)) => {
@@ -178,10 +184,6 @@ pub fn test_program(path: &Path, summary: &mut Summary) {
                                     regex.as_str(),
                                     spec::value::print_values(&actual).trim_end()
                                 ),
-                            ),
-                            (Expected::OutputFile(_), _) => fail(
-                                summary,
-                                format!("{what}: `output @ FILE` is not supported yet"),
                             ),
                             (_, Err(e)) => fail(
                                 summary,

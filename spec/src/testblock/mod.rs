@@ -50,13 +50,19 @@
 //! `script input` (which Futhark documents as unsupported) is an error.
 //!
 //! The entry point is [`parse_test_file`]; it never panics, whatever its input.
+//! [`data`] produces the values of a case: its arguments (inline, from a file,
+//! or generated for `random input`) and its expected results.
 
+pub mod data;
+#[cfg(test)]
+mod data_tests;
 mod parse;
 #[cfg(test)]
 mod tests;
 
 use crate::diagnostic::Diagnostic;
 use crate::source::{FileId, Span};
+pub use data::{case_expected_output, case_input, random_seed};
 use regex::Regex;
 use std::fmt;
 use std::path::{Path, PathBuf};

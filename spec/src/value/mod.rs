@@ -13,6 +13,8 @@
 //! - [`mod@binary`]: Futhark's binary data format.
 //! - [`mod@compare`]: comparing expected and actual results, with a readable
 //!   [`Mismatch`].
+//! - [`mod@random`]: deterministic pseudo-random values of a type
+//!   (`random input { ... }` test cases), [`random_values`].
 //! - [`mod@error`]: [`ValueError`], a located reader error that becomes a
 //!   [`crate::diagnostic::Diagnostic`].
 //!
@@ -35,6 +37,7 @@ pub mod compare;
 pub mod error;
 pub mod prim;
 pub mod print;
+pub mod random;
 pub mod text;
 
 pub use array::{Array, ArrayBuilder, ArrayData, Element};
@@ -43,7 +46,8 @@ pub use compare::{compare, Mismatch, MismatchKind, Tolerance};
 pub use error::{diagnostic_text, ValueError};
 pub use prim::{PrimType, PrimValue};
 pub use print::print_values;
-pub use text::{read_value, read_values, MAX_NESTING};
+pub use random::{random_values, SplitMix64};
+pub use text::{read_types, read_value, read_values, MAX_NESTING};
 
 use std::cmp::Ordering;
 use std::fmt;

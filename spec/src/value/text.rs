@@ -45,6 +45,22 @@ pub fn read_values(input: impl AsRef<[u8]>) -> Result<Vec<Value>, ValueError> {
     }
 }
 
+/// Reads a sequence of value types separated by whitespace and `--` comments,
+/// as `random input { [100]i32 (f32, bool) }` writes them: every array
+/// dimension must be given (`[100][3]f32`). The syntax is that of the element
+/// types of `empty(...)`.
+pub fn read_types(input: impl AsRef<[u8]>) -> Result<Vec<ValueType>, ValueError> {
+    let mut parser = Parser::new(input.as_ref());
+    let mut types = Vec::new();
+    loop {
+        parser.skip_space();
+        if parser.at_end() {
+            return Ok(types);
+        }
+        types.push(parser.nested_type()?);
+    }
+}
+
 /// Reads exactly one value.
 pub fn read_value(input: impl AsRef<[u8]>) -> Result<Value, ValueError> {
     let input = input.as_ref();

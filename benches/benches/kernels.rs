@@ -1,0 +1,82 @@
+//! `cargo bench -p benches --bench kernels`: every benchmark of
+//! `benches/programs/` at its largest size (its `tags { large }` case, the
+//! same generated values `runestone bench` uses), timed side by side in one
+//! run: the hand-written Rust + rayon kernel, and the program compiled once
+//! by `runestone --backend cpu` and run.
+//!
+//! Until the optimising compiler runs programs, [`compile_for_cpu`] says so
+//! and the CPU side of each benchmark is skipped with a printed note; filling
+//! in that one function enables it. Before timing, the CPU backend's result
+//! is checked against the hand-written kernel's.
+
+use benches::{program_cases, CaseSet, Kernel, KERNELS};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use spec::value::{compare, Tolerance, Value};
+use std::path::Path;
+use std::time::Duration;
+
+/// A program compiled by the CPU backend: runs its entry point on arguments.
+type CompiledEntry = Box<dyn Fn(&[Value]) -> Result<Vec<Value>, String>>;
+
+/// Compiles `program` once with the optimising compiler for its CPU backend
+/// and returns a closure running `entry`. The one function to fill in when
+/// `optimized` provides `compile` and a runner.
+fn compile_for_cpu(program: &Path, entry: &str) -> Result<CompiledEntry, String> {
+    let _ = (program, entry);
+    Err("the optimising compiler does not run programs yet".to_string())
+}
+
+/// The float tolerance between the CPU backend and the hand-written kernels
+/// (both may reassociate float reductions), in units in the last place.
+const CPU_ULPS: u64 = 1 << 12;
+
+fn bench_kernel(c: &mut Criterion, kernel: &Kernel) {
+    let program = kernel.program_path();
+    let args = match program_cases(&program, kernel.entry, CaseSet::Large) {
+        Ok(mut cases) if !cases.is_empty() => cases.swap_remove(0),
+        Ok(_) => return,
+        Err(e) => panic!("{}: {e}", kernel.name),
+    };
+    let prepared = (kernel.prepare)(&args).unwrap_or_else(|e| panic!("{}: {e}", kernel.name));
+    let mut group = c.benchmark_group(kernel.name);
+    group.bench_function(BenchmarkId::from_parameter("hand-written rayon"), |b| {
+        b.iter(|| (prepared.timed)())
+    });
+    match compile_for_cpu(&program, kernel.entry) {
+        Ok(run) => {
+            let expected = (prepared.compute)();
+            let actual = run(&args).unwrap_or_else(|e| panic!("{}: cpu: {e}", kernel.name));
+            if let Err(m) = compare(&expected, &actual, Tolerance::Ulps(CPU_ULPS)) {
+                panic!(
+                    "{}: the CPU backend disagrees with the hand-written kernel: {m}",
+                    kernel.name
+                );
+            }
+            group.bench_function(BenchmarkId::from_parameter("runestone cpu"), |b| {
+                b.iter(|| run(&args))
+            });
+        }
+        Err(note) => println!(
+            "{}: runestone --backend cpu skipped ({}): {note}",
+            kernel.name,
+            program.display()
+        ),
+    }
+    group.finish();
+}
+
+fn kernels(c: &mut Criterion) {
+    for kernel in KERNELS {
+        bench_kernel(c, kernel);
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
+    targets = kernels
+}
+criterion_main!(benches);

@@ -1,0 +1,259 @@
+//! The backends of `run`, `test` and `bench`: one interface, [`LoadedProgram`],
+//! over every implementation that can run a program.
+//!
+//! [`load`] compiles a program for a [`Backend`] and returns something that
+//! lists its entry points and runs them on observable values
+//! ([`spec::value::Value`]), failing with a [`RunError`] (message and source
+//! location). Today only the reference runs programs
+//! (`reference::core::pipeline`, with TFP'18's theorems checked on every run);
+//! `cpu` and `gpu` are [`LoadError::Unavailable`] until the optimising compiler
+//! provides `optimized::compile` and a runner. Plugging one in is one arm of
+//! [`load`] plus an implementation of [`LoadedProgram`].
+
+use reference::core::pipeline::{compile_with, Compiled, Options, RunError as ReferenceRunError};
+use spec::diagnostic::Diagnostic;
+use spec::source::{FileId, SourceMap};
+use spec::value::{Tolerance, Value};
+use std::fmt;
+
+/// An implementation that runs programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Backend {
+    /// The papers' judgments, executable (`reference/`): slow, the oracle.
+    Reference,
+    /// The optimising compiler's parallel CPU backend (`optimized/`).
+    Cpu,
+    /// SPIR-V kernels through Vulkan (`gpu/`).
+    Gpu,
+}
+
+impl Backend {
+    /// Every backend, the oracle first.
+    pub const ALL: [Backend; 3] = [Backend::Reference, Backend::Cpu, Backend::Gpu];
+
+    /// The name `--backend` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Reference => "reference",
+            Backend::Cpu => "cpu",
+            Backend::Gpu => "gpu",
+        }
+    }
+
+    /// How closely this backend's floats must match expected values. The
+    /// reference evaluates in source order, so it must match exactly; compiled
+    /// backends may reassociate `reduce`/`scan` on floats (DESIGN.md, "The
+    /// pipelines"), so they get [`COMPILED_FLOAT_ULPS`].
+    pub fn tolerance(self) -> Tolerance {
+        match self {
+            Backend::Reference => Tolerance::Exact,
+            Backend::Cpu | Backend::Gpu => Tolerance::Ulps(COMPILED_FLOAT_ULPS),
+        }
+    }
+}
+
+/// The float tolerance of compiled backends, in units in the last place.
+pub const COMPILED_FLOAT_ULPS: u64 = 64;
+
+impl fmt::Display for Backend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// `--backend` of `test`: one backend, or every backend that is available.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendSelection {
+    Reference,
+    Cpu,
+    Gpu,
+    /// Every backend; those not available are reported as skipped.
+    All,
+}
+
+impl BackendSelection {
+    /// The backends selected, the oracle first.
+    pub fn backends(self) -> Vec<Backend> {
+        match self {
+            BackendSelection::Reference => vec![Backend::Reference],
+            BackendSelection::Cpu => vec![Backend::Cpu],
+            BackendSelection::Gpu => vec![Backend::Gpu],
+            BackendSelection::All => Backend::ALL.to_vec(),
+        }
+    }
+}
+
+/// Options of compilation that every backend honours.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadOptions {
+    /// TFP'18 §7: conditionals of function type (also enabled by a line
+    /// `-- runestone-options: or-conditionals` in the program).
+    pub or_conditionals: bool,
+    /// The reference's step limit per evaluation; `None`: its default.
+    pub fuel: Option<u64>,
+}
+
+/// A program compiled by a backend, ready to run its entry points.
+pub trait LoadedProgram {
+    /// The backend that compiled it.
+    fn backend(&self) -> Backend;
+    /// The names of the entry points, in source order.
+    fn entry_points(&self) -> Vec<String>;
+    /// Runs `entry` on `args`; the results are the entry point's return values
+    /// (a returned tuple is several values, as Futhark prints them).
+    fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError>;
+}
+
+/// Why a run gave no result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunError {
+    pub kind: RunErrorKind,
+    pub message: String,
+    /// `file:line:col` of the failing expression, for errors of the program.
+    pub location: Option<String>,
+}
+
+/// What kind of failure a [`RunError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunErrorKind {
+    /// The program failed (index out of bounds, size mismatch, ...): what a
+    /// test's `error: REGEX` expects.
+    Program,
+    /// The arguments do not fit the entry point (or there is no such entry).
+    Input,
+    /// A resource limit was reached (the reference's fuel).
+    Limit,
+    /// A check of the implementation itself failed (a TFP'18 theorem on the
+    /// reference): never what a test expects.
+    Internal,
+}
+
+/// As the user sees it: `Error at file:line:col: message` for errors of the
+/// program (the format `error: REGEX` cases are matched against), `error: ...`
+/// otherwise.
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (&self.location, self.kind) {
+            (Some(location), _) => write!(f, "Error at {location}: {}", self.message),
+            (None, RunErrorKind::Program) => write!(f, "Error: {}", self.message),
+            (None, RunErrorKind::Input) => write!(f, "error: bad input: {}", self.message),
+            (None, RunErrorKind::Limit) => write!(f, "error: {}", self.message),
+            (None, RunErrorKind::Internal) => write!(f, "internal error: {}", self.message),
+        }
+    }
+}
+
+/// Why a backend gives no program.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The backend cannot run programs yet.
+    Unavailable {
+        backend: Backend,
+        reason: &'static str,
+    },
+    /// The program was rejected (parse, type or module error).
+    Rejected(Diagnostic),
+}
+
+/// Compiles the program `file` of `sources` for `backend`. The reference adds
+/// its prelude to `sources`; diagnostics refer to files of `sources`.
+pub fn load(
+    backend: Backend,
+    sources: &mut SourceMap,
+    file: FileId,
+    options: LoadOptions,
+) -> Result<Box<dyn LoadedProgram>, LoadError> {
+    if let Err(reason) = availability(backend) {
+        return Err(LoadError::Unavailable { backend, reason });
+    }
+    match backend {
+        Backend::Reference => load_reference(sources, file, options),
+        // When the optimising compiler runs programs, this arm becomes
+        // `load_cpu(sources, file, options)` (and `availability` says yes).
+        Backend::Cpu | Backend::Gpu => Err(LoadError::Unavailable {
+            backend,
+            reason: "not implemented yet",
+        }),
+    }
+}
+
+/// Whether `backend` can run programs in this build, or why not.
+pub fn availability(backend: Backend) -> Result<(), &'static str> {
+    match backend {
+        Backend::Reference => Ok(()),
+        Backend::Cpu => Err("the optimising compiler does not run programs yet"),
+        Backend::Gpu => Err("kernels are not generated from programs yet"),
+    }
+}
+
+/// Prints why `backend` is unavailable and returns exit status 2.
+pub fn unavailable_exit(backend: Backend, reason: &str) -> std::process::ExitCode {
+    eprintln!(
+        "runestone: the {backend} backend is not implemented yet ({reason}); use --backend reference."
+    );
+    std::process::ExitCode::from(2)
+}
+
+/// The reference pipeline and a copy of the source map it located its code
+/// in, to describe the locations of run-time errors.
+struct ReferenceProgram {
+    compiled: Compiled,
+    sources: SourceMap,
+}
+
+fn load_reference(
+    sources: &mut SourceMap,
+    file: FileId,
+    options: LoadOptions,
+) -> Result<Box<dyn LoadedProgram>, LoadError> {
+    let mut reference_options = Options::from_source(&sources.get(file).text);
+    reference_options.or_conditionals |= options.or_conditionals;
+    if let Some(fuel) = options.fuel {
+        reference_options.fuel = fuel;
+    }
+    let compiled = compile_with(sources, file, reference_options).map_err(LoadError::Rejected)?;
+    Ok(Box::new(ReferenceProgram {
+        compiled,
+        sources: sources.clone(),
+    }))
+}
+
+impl LoadedProgram for ReferenceProgram {
+    fn backend(&self) -> Backend {
+        Backend::Reference
+    }
+
+    fn entry_points(&self) -> Vec<String> {
+        self.compiled
+            .program
+            .entries
+            .iter()
+            .map(|e| e.name.clone())
+            .collect()
+    }
+
+    fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError> {
+        self.compiled.run(entry, args).map_err(|e| match e {
+            ReferenceRunError::Runtime(e) => RunError {
+                kind: RunErrorKind::Program,
+                message: e.message,
+                location: Some(self.sources.describe(e.span)),
+            },
+            ReferenceRunError::Input(message) => RunError {
+                kind: RunErrorKind::Input,
+                message,
+                location: None,
+            },
+            ReferenceRunError::OutOfFuel => RunError {
+                kind: RunErrorKind::Limit,
+                message: "evaluation ran out of fuel (step limit reached)".to_string(),
+                location: None,
+            },
+            ReferenceRunError::Violation(m) => RunError {
+                kind: RunErrorKind::Internal,
+                message: format!("a TFP'18 theorem check failed: {m}"),
+                location: None,
+            },
+        })
+    }
+}
