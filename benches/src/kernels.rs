@@ -262,7 +262,7 @@ mod tests {
     /// chunk boundaries.
     #[test]
     fn parallel_scans_match_sequential_scans() {
-        for n in [0, 1, 4095, 4096, 4097, 50_000] {
+        for n in [0usize, 1, 4095, 4096, 4097, 50_000] {
             let xs: Vec<i32> = (0..n).map(|i| (i * 7919 % 1000) as i32 - 500).collect();
             let flags: Vec<bool> = (0..n).map(|i| i % 37 == 0 || i % 1013 == 5).collect();
             let mut acc = 0i32;

@@ -58,7 +58,7 @@ pub fn case_label(index: usize, case: &Case) -> String {
         None => format!("#{index}"),
     };
     let input = match &case.input {
-        Input::Values(raw) => format!("input {}", shorten(&raw.text, 40)),
+        Input::Values(raw) => format!("input {{ {} }}", shorten(&raw.text, 40)),
         Input::ValuesFile(file) => format!("input @ {}", file.path),
         Input::Random(raw) => format!("random input {{ {} }}", shorten(&raw.text, 60)),
         Input::Script(raw) => format!("script input {{ {} }}", shorten(&raw.text, 40)),

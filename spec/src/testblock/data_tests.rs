@@ -66,10 +66,16 @@ fn binary_i32s(values: &[i32]) -> Vec<u8> {
     out
 }
 
+/// Data files: (name, contents).
+type Files<'a> = &'a [(&'a str, &'a [u8])];
+
+/// (name, program, data files, expected input -> output or error).
+type Row<'a> = (&'a str, &'a str, Files<'a>, &'a str);
+
 #[test]
 fn case_values_table() {
     let binary = binary_i32s(&[7, -1, 3]);
-    let rows: &[(&str, &str, &[(&str, &[u8])], &str)] = &[
+    let rows: &[Row] = &[
         (
             "inline",
             "-- ==\n-- input { [1, 2] 3i64 } output { 6i64 }\n",
