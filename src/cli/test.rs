@@ -279,3 +279,139 @@ fn compare_results(
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    //! One case checked against a stand-in compiled backend: the verdicts of
+    //! `auto output` (against the reference), float tolerance, and expected
+    //! run-time errors, which only a backend other than the reference meets.
+
+    use super::*;
+    use crate::cli::backends::RunError;
+    use spec::value::PrimValue;
+
+    /// A "cpu" backend that answers every run with `answer`.
+    struct StandIn {
+        answer: Result<Vec<Value>, RunError>,
+    }
+
+    impl LoadedProgram for StandIn {
+        fn backend(&self) -> Backend {
+            Backend::Cpu
+        }
+        fn entry_points(&self) -> Vec<String> {
+            vec!["main".to_string()]
+        }
+        fn run(&self, _: &str, _: &[Value]) -> Result<Vec<Value>, RunError> {
+            self.answer.clone()
+        }
+    }
+
+    /// Tests the first case of `program` (entry `main`) on the stand-in.
+    fn check(
+        name: &str,
+        program: &str,
+        answer: Result<Vec<Value>, RunError>,
+    ) -> Result<(), String> {
+        let dir =
+            std::env::temp_dir().join(format!("runestone-test-unit-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+        let path = dir.join("p.fut");
+        std::fs::write(&path, program).map_err(|e| e.to_string())?;
+        let mut test_program = read_test_program(&path)?;
+        let blocks = std::mem::take(&mut test_program.blocks);
+        let BlockKind::Cases(cases) = &blocks[0].kind else {
+            return Err("no cases".into());
+        };
+        let verdict = test_case(
+            &mut test_program,
+            &StandIn { answer },
+            &mut Oracle::default(),
+            "main",
+            &cases[0],
+        );
+        std::fs::remove_dir_all(&dir).ok();
+        verdict
+    }
+
+    fn f32s(xs: &[f32]) -> Vec<Value> {
+        vec![Value::Array(spec::value::Array::from_vec(xs.to_vec()))]
+    }
+
+    fn program_error(message: &str, kind: RunErrorKind) -> Result<Vec<Value>, RunError> {
+        Err(RunError {
+            kind,
+            message: message.to_string(),
+            location: Some("p.fut:3:20".to_string()),
+        })
+    }
+
+    #[test]
+    fn verdicts_on_a_compiled_backend() {
+        let double = "def main (xs: []f32) = map (\\x -> x + x) xs\n";
+        let auto = format!("-- ==\n-- input {{ [0.1f32, 1f32] }} auto output\n{double}");
+        let floats =
+            format!("-- ==\n-- input {{ [0.1f32, 1f32] }} output {{ [0.2f32, 2f32] }}\n{double}");
+        let index = "-- ==\n-- input { [1, 2] 5i64 } error: out of bounds\ndef main (xs: []i32) (i: i64) = xs[i]\n";
+        let ulp_above = |x: f32, n: u32| f32::from_bits(x.to_bits() + n);
+        // (name, program, the stand-in's answer, whether the case passes)
+        let rows: Vec<(&str, &str, Result<Vec<Value>, RunError>, bool)> = vec![
+            ("auto_same", &auto, Ok(f32s(&[0.2, 2.0])), true),
+            ("auto_wrong", &auto, Ok(f32s(&[0.2, 3.0])), false),
+            (
+                "auto_shape",
+                &auto,
+                Ok(vec![Value::Prim(PrimValue::F32(0.2))]),
+                false,
+            ),
+            ("floats_exact", &floats, Ok(f32s(&[0.2, 2.0])), true),
+            (
+                "floats_in_tolerance",
+                &floats,
+                Ok(f32s(&[ulp_above(0.2, 64), 2.0])),
+                true,
+            ),
+            (
+                "floats_beyond",
+                &floats,
+                Ok(f32s(&[ulp_above(0.2, 65), 2.0])),
+                false,
+            ),
+            (
+                "error_matches",
+                index,
+                program_error(
+                    "index 5 out of bounds for array of 2 elements",
+                    RunErrorKind::Program,
+                ),
+                true,
+            ),
+            (
+                "error_differs",
+                index,
+                program_error("division by zero", RunErrorKind::Program),
+                false,
+            ),
+            (
+                "internal_error_never_expected",
+                index,
+                program_error("out of bounds in the compiler", RunErrorKind::Internal),
+                false,
+            ),
+            (
+                "error_expected_but_ran",
+                index,
+                Ok(vec![Value::Prim(PrimValue::I32(1))]),
+                false,
+            ),
+        ];
+        let mut wrong = Vec::new();
+        for (name, program, answer, passes) in rows {
+            let verdict = check(name, program, answer);
+            if verdict.is_ok() != passes {
+                wrong.push(format!("{name}: expected pass = {passes}, got {verdict:?}"));
+            }
+        }
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
+}
