@@ -290,9 +290,12 @@ mod tests {
     use crate::cli::backends::RunError;
     use spec::value::PrimValue;
 
+    /// What the stand-in answers.
+    type Answer = Result<Vec<Value>, RunError>;
+
     /// A "cpu" backend that answers every run with `answer`.
     struct StandIn {
-        answer: Result<Vec<Value>, RunError>,
+        answer: Answer,
     }
 
     impl LoadedProgram for StandIn {
@@ -302,7 +305,7 @@ mod tests {
         fn entry_points(&self) -> Vec<String> {
             vec!["main".to_string()]
         }
-        fn run(&self, _: &str, _: &[Value]) -> Result<Vec<Value>, RunError> {
+        fn run(&self, _: &str, _: &[Value]) -> Answer {
             self.answer.clone()
         }
     }
@@ -311,7 +314,7 @@ mod tests {
     fn check(
         name: &str,
         program: &str,
-        answer: Result<Vec<Value>, RunError>,
+        answer: Answer,
     ) -> Result<(), String> {
         let dir =
             std::env::temp_dir().join(format!("runestone-test-unit-{}-{name}", std::process::id()));
@@ -338,7 +341,7 @@ mod tests {
         vec![Value::Array(spec::value::Array::from_vec(xs.to_vec()))]
     }
 
-    fn program_error(message: &str, kind: RunErrorKind) -> Result<Vec<Value>, RunError> {
+    fn program_error(message: &str, kind: RunErrorKind) -> Answer {
         Err(RunError {
             kind,
             message: message.to_string(),
@@ -355,7 +358,7 @@ mod tests {
         let index = "-- ==\n-- input { [1, 2] 5i64 } error: out of bounds\ndef main (xs: []i32) (i: i64) = xs[i]\n";
         let ulp_above = |x: f32, n: u32| f32::from_bits(x.to_bits() + n);
         // (name, program, the stand-in's answer, whether the case passes)
-        let rows: Vec<(&str, &str, Result<Vec<Value>, RunError>, bool)> = vec![
+        let rows: Vec<(&str, &str, Answer, bool)> = vec![
             ("auto_same", &auto, Ok(f32s(&[0.2, 2.0])), true),
             ("auto_wrong", &auto, Ok(f32s(&[0.2, 3.0])), false),
             (
