@@ -311,11 +311,7 @@ mod tests {
     }
 
     /// Tests the first case of `program` (entry `main`) on the stand-in.
-    fn check(
-        name: &str,
-        program: &str,
-        answer: Answer,
-    ) -> Result<(), String> {
+    fn check(name: &str, program: &str, answer: Answer) -> Result<(), String> {
         let dir =
             std::env::temp_dir().join(format!("runestone-test-unit-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
