@@ -4,10 +4,14 @@
 //! backends.
 //!
 //! - [`syntax`]: the definition and its invariants (read its module doc first);
-//! - [`printer`]: the readable text form.
+//! - [`printer`]: the readable text form;
+//! - [`check`]: the type checker and the pass manager that runs it after
+//!   every pass.
 
+pub mod check;
 pub mod printer;
 pub mod syntax;
 
+pub use check::{check_program, run_pass, IrTypeError, PassError, PassManager};
 pub use printer::print_program;
 pub use syntax::*;

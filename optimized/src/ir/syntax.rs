@@ -25,9 +25,12 @@
 //!   they are returned as extra `i64` values and the types refer to them by
 //!   position ([`ExtDim::Existential`]); the pattern that binds such results
 //!   names them, and its element types refer to those names.
-//! - **Consumption.** `Update`, `Scatter` and `Hist` consume their destination
-//!   array: it is not used after the statement (the backend may update it in
-//!   place). A lambda never consumes a variable it did not bind.
+//! - **Updates are values.** `Update`, `Scatter` and `Hist` return a new array
+//!   and leave their operand unchanged as far as the program can observe; a
+//!   backend updates in place when the operand is not shared (the CPU backend
+//!   is copy-on-write). A producer that does not use the operand afterwards
+//!   (Futhark's uniqueness) gets in-place updates; the checker does not
+//!   require it.
 //! - **Assertions are effects.** `Assert` binds no value; passes must keep it
 //!   (and keep it before the statements it guards).
 
@@ -326,8 +329,10 @@ pub struct Lambda {
 /// type; both operands have that type, and so has the result. Futhark's
 /// semantics: integers wrap; `Div`/`Mod` round towards negative infinity (the
 /// remainder has the divisor's sign), `Quot`/`Rem` towards zero, and integer
-/// division by zero is a run-time error; shifts take the amount modulo the
-/// bit width; floats are IEEE (`Mod` is the remainder with the divisor's sign).
+/// division by zero is a run-time error (`division by zero`); a shift by at
+/// least the bit width gives 0 (-1 for `Shr` of a negative number); floats
+/// are IEEE (`Mod` is the remainder with the divisor's sign, `Quot` truncates
+/// the quotient, `Rem` is `fmod`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BinOp {
     Add,
@@ -506,7 +511,7 @@ pub enum Exp {
         array: VName,
         slice: Vec<DimIndex>,
     },
-    /// `array with [i1, …, ik] = value`: consumes `array` and returns it with
+    /// `array with [i1, …, ik] = value`: returns `array` with
     /// the element/sub-array replaced. Bounds-checked; `value`'s shape must
     /// equal the replaced part's.
     Update {
@@ -561,7 +566,7 @@ pub enum Exp {
         amount: SubExp,
         array: VName,
     },
-    /// A fresh copy of an array (not shared; may be consumed).
+    /// A fresh copy of an array (not shared with `array`).
     Copy {
         array: VName,
     },
@@ -613,8 +618,7 @@ pub enum Soac {
         predicate: Lambda,
         arrays: Vec<VName>,
     },
-    /// Consumes `destinations` (`k` arrays of the same outer size) and
-    /// returns them with `destinations[j][indices[i]] = values[j][i]` for
+    /// Returns `destinations` (`k` arrays of the same outer size) with `destinations[j][indices[i]] = values[j][i]` for
     /// every `i < width` whose index is in bounds (others are ignored, as in
     /// Futhark). With duplicate in-bounds indices, the result is one of the
     /// written values (unspecified which).
@@ -624,8 +628,7 @@ pub enum Soac {
         indices: VName,
         values: Vec<VName>,
     },
-    /// `reduce_by_index`: consumes `destinations` (`k` arrays) and returns
-    /// them with `dest[indices[i]] = operator(dest[indices[i]], values[i])`
+    /// `reduce_by_index`: returns `destinations` (`k` arrays) with `dest[indices[i]] = operator(dest[indices[i]], values[i])`
     /// for every in-bounds index; `operator` is associative and commutative
     /// with neutral element `neutral`.
     Hist {
