@@ -176,6 +176,17 @@ impl Builder {
             .iter()
             .map(|(n, t)| self.param(n, t.clone()))
             .collect();
+        self.function_of_params(name, params, f)
+    }
+
+    /// Like [`Self::function`], with parameters made beforehand (so that
+    /// their types can refer to one another: `n: i64, xs: [n]f32`).
+    pub fn function_of_params(
+        &mut self,
+        name: &str,
+        params: Vec<Param>,
+        f: impl FnOnce(&mut Builder, &[VName]) -> Vec<SubExp>,
+    ) -> Function {
         let names: Vec<VName> = params.iter().map(|p| p.name.clone()).collect();
         let body = self.body(|b| f(b, &names));
         let result_types: Vec<Type> = body
