@@ -98,19 +98,19 @@ fn a_loop_updates_in_place_without_changing_a_shared_array() {
     let f = b.function("main", &[], |b, _| {
         let zeros = b.bind(
             "zeros",
-            array(I64, &[i64c(n)]),
+            array(I64, [i64c(n)]),
             Exp::Replicate {
                 shape: vec![i64c(n)],
                 value: i64c(0),
             },
         );
-        let acc = b.param("acc", array(I64, &[i64c(n)]));
+        let acc = b.param("acc", array(I64, [i64c(n)]));
         let i = b.name("i");
         let body = b.body(|b| {
             let square = binop(b, BinOp::Mul, var(&i), var(&i));
             vec![b.bind(
                 "acc2",
-                array(I64, &[i64c(n)]),
+                array(I64, [i64c(n)]),
                 Exp::Update {
                     array: acc.name.clone(),
                     indices: vec![var(&i)],
@@ -120,7 +120,7 @@ fn a_loop_updates_in_place_without_changing_a_shared_array() {
         });
         let squares = b.bind(
             "squares",
-            array(I64, &[i64c(n)]),
+            array(I64, [i64c(n)]),
             Exp::Loop {
                 params: vec![(acc.clone(), zeros.clone())],
                 form: LoopForm::For {
@@ -251,11 +251,11 @@ fn while_loops_branches_and_calls() {
 fn array_operations() {
     let mut b = Builder::new();
     let f = b.function("main", &[], |b, _| {
-        let six = b.bind("six", array(I64, &[i64c(6)]), b.iota(i64c(6)));
+        let six = b.bind("six", array(I64, [i64c(6)]), b.iota(i64c(6)));
         let six_name = six.as_var().unwrap().clone();
         let m = b.bind(
             "m",
-            array(I64, &[i64c(2), i64c(3)]),
+            array(I64, [i64c(2), i64c(3)]),
             Exp::Reshape {
                 shape: vec![i64c(2), i64c(3)],
                 array: six_name.clone(),
@@ -264,7 +264,7 @@ fn array_operations() {
         let m_name = m.as_var().unwrap().clone();
         let t = b.bind(
             "t",
-            array(I64, &[i64c(3), i64c(2)]),
+            array(I64, [i64c(3), i64c(2)]),
             Exp::Rearrange {
                 permutation: vec![1, 0],
                 array: m_name.clone(),
@@ -272,14 +272,14 @@ fn array_operations() {
         );
         let rev = b.bind(
             "rev",
-            array(I64, &[i64c(6)]),
+            array(I64, [i64c(6)]),
             Exp::Reverse {
                 array: six_name.clone(),
             },
         );
         let rot = b.bind(
             "rot",
-            array(I64, &[i64c(6)]),
+            array(I64, [i64c(6)]),
             Exp::Rotate {
                 amount: i64c(-2),
                 array: six_name.clone(),
@@ -295,7 +295,7 @@ fn array_operations() {
         );
         let row = b.bind(
             "row",
-            array(I64, &[i64c(3)]),
+            array(I64, [i64c(3)]),
             Exp::Index {
                 array: m_name.clone(),
                 indices: vec![i64c(1)],
@@ -303,7 +303,7 @@ fn array_operations() {
         );
         let strided = b.bind(
             "strided",
-            array(I64, &[i64c(3)]),
+            array(I64, [i64c(3)]),
             Exp::Slice {
                 array: six_name.clone(),
                 slice: vec![DimIndex::Range {
@@ -315,7 +315,7 @@ fn array_operations() {
         );
         let column = b.bind(
             "column",
-            array(I64, &[i64c(2)]),
+            array(I64, [i64c(2)]),
             Exp::Slice {
                 array: m_name.clone(),
                 slice: vec![
@@ -330,7 +330,7 @@ fn array_operations() {
         );
         let both = b.bind(
             "both",
-            array(I64, &[i64c(12)]),
+            array(I64, [i64c(12)]),
             Exp::Concat {
                 arrays: vec![six_name.clone(), rev.as_var().unwrap().clone()],
                 length: i64c(12),
@@ -338,22 +338,22 @@ fn array_operations() {
         );
         let copied = b.bind(
             "copied",
-            array(I64, &[i64c(6)]),
+            array(I64, [i64c(6)]),
             Exp::Copy {
                 array: six_name.clone(),
             },
         );
         let rows = b.bind(
             "rows",
-            array(I64, &[i64c(2), i64c(3)]),
+            array(I64, [i64c(2), i64c(3)]),
             Exp::ArrayLiteral {
                 elements: vec![row.clone(), row.clone()],
-                row_type: array(I64, &[i64c(3)]),
+                row_type: array(I64, [i64c(3)]),
             },
         );
         let filled = b.bind(
             "filled",
-            array(I64, &[i64c(2), i64c(2)]),
+            array(I64, [i64c(2), i64c(2)]),
             Exp::Replicate {
                 shape: vec![i64c(2)],
                 value: column.clone(),
@@ -361,7 +361,7 @@ fn array_operations() {
         );
         let updated = b.bind(
             "updated",
-            array(I64, &[i64c(2), i64c(3)]),
+            array(I64, [i64c(2), i64c(3)]),
             Exp::Update {
                 array: m_name.clone(),
                 indices: vec![i64c(0)],
@@ -370,7 +370,7 @@ fn array_operations() {
         );
         let counting = b.bind(
             "counting",
-            array(I32, &[i64c(4)]),
+            array(I32, [i64c(4)]),
             Exp::Iota {
                 length: i64c(4),
                 start: constant(10i32),
@@ -458,8 +458,8 @@ fn entry_points_rebuild_tuples_records_sums_and_arrays_of_tuples() {
     let nd = var(&n.name);
     let params = vec![
         n,
-        b.param("firsts", array(I32, &[nd.clone()])),
-        b.param("seconds", array(BOOL, &[nd.clone()])),
+        b.param("firsts", array(I32, [nd.clone()])),
+        b.param("seconds", array(BOOL, [nd.clone()])),
         b.param("x", prim(I64)),
         b.param("y", prim(BOOL)),
         b.param("tag", prim(PrimType::U8)),
@@ -536,10 +536,13 @@ fn entry_points_rebuild_tuples_records_sums_and_arrays_of_tuples() {
     assert_eq!(parts(&result)[0], empty, "an empty array of tuples");
 }
 
+/// Builds the statements of a body and returns its results.
+type BuildBody = fn(&mut Builder) -> Vec<SubExp>;
+
 /// Runs a program whose body `build` fails, and checks the message and the
 /// span (every statement gets span `start..start + 1` in file 0 from the
 /// builder's current span).
-fn check(name: &str, build: fn(&mut Builder) -> Vec<SubExp>, message: &str, start: u32) {
+fn check(name: &str, build: BuildBody, message: &str, start: u32) {
     let mut b = Builder::new();
     let f = b.function("main", &[], |b, _| build(b));
     let program = compile(f, vec![], Layout::Tuple(vec![]));
@@ -562,11 +565,11 @@ fn at(b: &mut Builder, start: usize) {
 
 #[test]
 fn run_time_errors_carry_the_reference_messages_and_spans() {
-    let cases: Vec<(&str, fn(&mut Builder) -> Vec<SubExp>, &str, u32)> = vec![
+    let cases: Vec<(&str, BuildBody, &str, u32)> = vec![
         (
             "index out of bounds",
             |b| {
-                let xs = b.bind("xs", array(I64, &[i64c(3)]), b.iota(i64c(3)));
+                let xs = b.bind("xs", array(I64, [i64c(3)]), b.iota(i64c(3)));
                 at(b, 40);
                 b.bind(
                     "x",
@@ -586,7 +589,7 @@ fn run_time_errors_carry_the_reference_messages_and_spans() {
             |b| {
                 let xs = b.bind(
                     "xs",
-                    array(I64, &[i64c(2), i64c(2)]),
+                    array(I64, [i64c(2), i64c(2)]),
                     Exp::Replicate {
                         shape: vec![i64c(2), i64c(2)],
                         value: i64c(0),
@@ -609,11 +612,11 @@ fn run_time_errors_carry_the_reference_messages_and_spans() {
         (
             "update out of bounds",
             |b| {
-                let xs = b.bind("xs", array(I64, &[i64c(3)]), b.iota(i64c(3)));
+                let xs = b.bind("xs", array(I64, [i64c(3)]), b.iota(i64c(3)));
                 at(b, 42);
                 b.bind(
                     "ys",
-                    array(I64, &[i64c(3)]),
+                    array(I64, [i64c(3)]),
                     Exp::Update {
                         array: xs.as_var().unwrap().clone(),
                         indices: vec![i64c(3)],
@@ -628,11 +631,11 @@ fn run_time_errors_carry_the_reference_messages_and_spans() {
         (
             "slice out of bounds",
             |b| {
-                let xs = b.bind("xs", array(I64, &[i64c(3)]), b.iota(i64c(3)));
+                let xs = b.bind("xs", array(I64, [i64c(3)]), b.iota(i64c(3)));
                 at(b, 43);
                 b.bind(
                     "ys",
-                    array(I64, &[i64c(3)]),
+                    array(I64, [i64c(3)]),
                     Exp::Slice {
                         array: xs.as_var().unwrap().clone(),
                         slice: vec![DimIndex::Range {
@@ -674,7 +677,7 @@ fn run_time_errors_carry_the_reference_messages_and_spans() {
                 at(b, 46);
                 b.bind(
                     "r",
-                    array(I64, &[k.clone()]),
+                    array(I64, [k.clone()]),
                     Exp::Replicate {
                         shape: vec![k],
                         value: i64c(0),
@@ -705,11 +708,11 @@ fn run_time_errors_carry_the_reference_messages_and_spans() {
         (
             "reshape to another element count",
             |b| {
-                let xs = b.bind("xs", array(I64, &[i64c(6)]), b.iota(i64c(6)));
+                let xs = b.bind("xs", array(I64, [i64c(6)]), b.iota(i64c(6)));
                 at(b, 48);
                 b.bind(
                     "m",
-                    array(I64, &[i64c(4), i64c(2)]),
+                    array(I64, [i64c(4), i64c(2)]),
                     Exp::Reshape {
                         shape: vec![i64c(4), i64c(2)],
                         array: xs.as_var().unwrap().clone(),
@@ -723,7 +726,7 @@ fn run_time_errors_carry_the_reference_messages_and_spans() {
         (
             "an error inside a lambda keeps the inner statement's span",
             |b| {
-                let xs = b.bind("xs", array(I64, &[i64c(5)]), b.iota(i64c(5)));
+                let xs = b.bind("xs", array(I64, [i64c(5)]), b.iota(i64c(5)));
                 at(b, 49);
                 let f = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
                     at(b, 50);
@@ -732,7 +735,7 @@ fn run_time_errors_carry_the_reference_messages_and_spans() {
                 at(b, 49);
                 b.bind(
                     "ys",
-                    array(I64, &[i64c(5)]),
+                    array(I64, [i64c(5)]),
                     Exp::Soac(Soac::Map {
                         width: i64c(5),
                         lambda: f,

@@ -58,7 +58,7 @@ fn entry_program(
     let n_dim = var(&n.name);
     let mut params = vec![n];
     for _ in 0..k {
-        params.push(b.param("xs", array(I64, &[n_dim.clone()])));
+        params.push(b.param("xs", array(I64, [n_dim.clone()])));
     }
     let function = b.function_of_params("main", params, |b, names| body(b, &n_dim, &names[1..]));
     let program = Program {
@@ -171,7 +171,7 @@ fn map_matches_sequential_rust() {
         });
         vec![b.bind(
             "ys",
-            array(I64, &[n.clone()]),
+            array(I64, [n.clone()]),
             Exp::Soac(Soac::Map {
                 width: n.clone(),
                 lambda: f,
@@ -205,7 +205,7 @@ fn reduce_and_scan_keep_the_order_of_a_non_commutative_operator() {
     });
     let scan = entry_program(4, layout4(i64_array_layout()), |b, n, xs| {
         let op = matrix_lambda(b);
-        let t = array(I64, &[n.clone()]);
+        let t = array(I64, [n.clone()]);
         let out = b.bind_many(
             &["a", "b", "c", "d"],
             |_| vec![t.clone(); 4],
@@ -275,7 +275,7 @@ fn redomap_and_scanomap_fold_in_order_and_write_the_mapped_array() {
             &["a", "b", "c", "d", "twice"],
             move |_| {
                 let mut t = vec![prim(I64); 4];
-                t.push(array(I64, &[nd]));
+                t.push(array(I64, [nd]));
                 t
             },
             Exp::Soac(Soac::Redomap {
@@ -291,7 +291,7 @@ fn redomap_and_scanomap_fold_in_order_and_write_the_mapped_array() {
     let scanomap = entry_program(1, Layout::Tuple(vec![i64_array_layout(); 5]), |b, n, xs| {
         let map = fibonacci_like(b);
         let op = matrix_lambda(b);
-        let t = array(I64, &[n.clone()]);
+        let t = array(I64, [n.clone()]);
         let out = b.bind_many(
             &["a", "b", "c", "d", "twice"],
             |_| vec![t.clone(); 5],
@@ -314,12 +314,12 @@ fn redomap_and_scanomap_fold_in_order_and_write_the_mapped_array() {
             prefixes.push(acc);
         }
         let twice: Vec<i64> = xs.iter().map(|x| 2 * x).collect();
-        let r = run(&redomap, &[xs.clone()]);
+        let r = run(&redomap, std::slice::from_ref(&xs));
         let r = tuple(&r);
         let got: Vec<i64> = r[..4].iter().map(prim_i64).collect();
         assert_eq!(got, acc.to_vec(), "redomap, size {n}");
         assert_eq!(array_values(&r[4]), twice, "redomap map part, size {n}");
-        let s = run(&scanomap, &[xs.clone()]);
+        let s = run(&scanomap, std::slice::from_ref(&xs));
         let s = tuple(&s);
         for k in 0..4 {
             let expected: Vec<i64> = prefixes.iter().map(|p| p[k]).collect();
@@ -361,8 +361,8 @@ fn filter_keeps_rows_in_order() {
                 |names| {
                     vec![
                         prim(I64),
-                        array(I64, &[var(&names[0])]),
-                        array(I64, &[var(&names[0])]),
+                        array(I64, [var(&names[0])]),
+                        array(I64, [var(&names[0])]),
                     ]
                 },
                 Exp::Soac(Soac::Filter {
@@ -413,7 +413,7 @@ fn hist_program(bins: i64) -> CompiledProgram {
         });
         let is = b.bind(
             "is",
-            array(I64, &[n.clone()]),
+            array(I64, [n.clone()]),
             Exp::Soac(Soac::Map {
                 width: n.clone(),
                 lambda: index,
@@ -422,7 +422,7 @@ fn hist_program(bins: i64) -> CompiledProgram {
         );
         let dest = b.bind(
             "dest",
-            array(I64, &[i64c(bins)]),
+            array(I64, [i64c(bins)]),
             Exp::Replicate {
                 shape: vec![i64c(bins)],
                 value: i64c(0),
@@ -431,7 +431,7 @@ fn hist_program(bins: i64) -> CompiledProgram {
         let plus = b.binop_lambda(BinOp::Add, I64);
         vec![b.bind(
             "h",
-            array(I64, &[i64c(bins)]),
+            array(I64, [i64c(bins)]),
             Exp::Soac(Soac::Hist {
                 width: n.clone(),
                 destinations: vec![dest.as_var().unwrap().clone()],
@@ -472,7 +472,7 @@ fn scatter_ignores_out_of_bounds_and_the_last_duplicate_wins() {
     let program = entry_program(2, i64_array_layout(), move |b, n, xs| {
         let dest = b.bind(
             "dest",
-            array(I64, &[i64c(m)]),
+            array(I64, [i64c(m)]),
             Exp::Replicate {
                 shape: vec![i64c(m)],
                 value: i64c(-1),
@@ -480,7 +480,7 @@ fn scatter_ignores_out_of_bounds_and_the_last_duplicate_wins() {
         );
         vec![b.bind(
             "s",
-            array(I64, &[i64c(m)]),
+            array(I64, [i64c(m)]),
             Exp::Soac(Soac::Scatter {
                 width: n.clone(),
                 destinations: vec![dest.as_var().unwrap().clone()],
@@ -534,10 +534,10 @@ fn the_first_failing_element_is_reported() {
             }
             vec![var(&p[0])]
         });
-        let is = b.bind("is", array(I64, &[n.clone()]), b.iota(n.clone()));
+        let is = b.bind("is", array(I64, [n.clone()]), b.iota(n.clone()));
         vec![b.bind(
             "ys",
-            array(I64, &[n.clone()]),
+            array(I64, [n.clone()]),
             Exp::Soac(Soac::Map {
                 width: n.clone(),
                 lambda: f,

@@ -7,7 +7,10 @@ use optimized::ir::*;
 
 /// Checks a program built by `build`; `expected` is `None` for a well-typed
 /// program, or a fragment of the error message.
-fn check(name: &str, build: fn(&mut Builder) -> Program, expected: Option<&str>) {
+/// Builds a program.
+type Build = fn(&mut Builder) -> Program;
+
+fn check(name: &str, build: Build, expected: Option<&str>) {
     let mut b = Builder::new();
     let program = build(&mut b);
     match (check_program(&program), expected) {
@@ -42,13 +45,13 @@ const BOOL: PrimType = PrimType::Bool;
 fn well_typed_soacs(b: &mut Builder) -> Program {
     let f = b.function(
         "main",
-        &[("n", prim(I64)), ("xs", array(F32, &[]))],
+        &[("n", prim(I64)), ("xs", array(F32, []))],
         |_, _| Vec::new(),
     );
     // Rebuild with the real parameter types (they refer to `n`).
     let n = f.params[0].clone();
     let n_dim = var(&n.name);
-    let xs = b.param("xs", array(F32, &[n_dim.clone()]));
+    let xs = b.param("xs", array(F32, [n_dim.clone()]));
     let body = b.body(|b| {
         let inc = b.lambda(&[prim(F32)], &[prim(F32)], |b, p| {
             vec![b.bind(
@@ -64,7 +67,7 @@ fn well_typed_soacs(b: &mut Builder) -> Program {
         });
         let ys = b.bind(
             "ys",
-            array(F32, &[n_dim.clone()]),
+            array(F32, [n_dim.clone()]),
             Exp::Soac(Soac::Map {
                 width: n_dim.clone(),
                 lambda: inc,
@@ -96,7 +99,7 @@ fn well_typed_soacs(b: &mut Builder) -> Program {
         });
         let kept = b.bind_many(
             &["m", "kept"],
-            |names| vec![prim(I64), array(F32, &[var(&names[0])])],
+            |names| vec![prim(I64), array(F32, [var(&names[0])])],
             Exp::Soac(Soac::Filter {
                 width: n_dim.clone(),
                 predicate: positive,
@@ -153,14 +156,14 @@ fn well_typed_loop_and_if(b: &mut Builder) -> Program {
         let k = var(&p[0]);
         let init = b.bind(
             "init",
-            array(I64, &[i64c(1)]),
+            array(I64, [i64c(1)]),
             Exp::Replicate {
                 shape: vec![i64c(1)],
                 value: i64c(7),
             },
         );
         let len = b.param("len", prim(I64));
-        let acc = b.param("acc", array(I64, &[var(&len.name)]));
+        let acc = b.param("acc", array(I64, [var(&len.name)]));
         let index = b.name("i");
         let body = b.body(|b| {
             let doubled = b.bind(
@@ -175,7 +178,7 @@ fn well_typed_loop_and_if(b: &mut Builder) -> Program {
             );
             let both = b.bind(
                 "both",
-                array(I64, &[doubled.clone()]),
+                array(I64, [doubled.clone()]),
                 Exp::Concat {
                     arrays: vec![acc.name.clone(), acc.name.clone()],
                     length: doubled.clone(),
@@ -185,7 +188,7 @@ fn well_typed_loop_and_if(b: &mut Builder) -> Program {
         });
         let out = b.bind_many(
             &["final_len", "final"],
-            |n| vec![prim(I64), array(I64, &[var(&n[0])])],
+            |n| vec![prim(I64), array(I64, [var(&n[0])])],
             Exp::Loop {
                 params: vec![(len, i64c(1)), (acc, init)],
                 form: LoopForm::For {
@@ -210,7 +213,7 @@ fn well_typed_loop_and_if(b: &mut Builder) -> Program {
         let else_body = b.body(|b| {
             let empty = b.bind(
                 "empty",
-                array(I64, &[i64c(0)]),
+                array(I64, [i64c(0)]),
                 Exp::ArrayLiteral {
                     elements: vec![],
                     row_type: prim(I64),
@@ -220,7 +223,7 @@ fn well_typed_loop_and_if(b: &mut Builder) -> Program {
         });
         let chosen = b.bind_many(
             &["m", "chosen"],
-            |n| vec![prim(I64), array(I64, &[var(&n[0])])],
+            |n| vec![prim(I64), array(I64, [var(&n[0])])],
             Exp::If {
                 condition: positive,
                 then_body,
@@ -253,7 +256,7 @@ fn well_typed_apply(b: &mut Builder) -> Program {
         ],
         |b, p| {
             let n = var(&p[0]);
-            let xs = b.bind("xs", array(I64, &[n.clone()]), b.iota(n.clone()));
+            let xs = b.bind("xs", array(I64, [n.clone()]), b.iota(n.clone()));
             let keep = b.lambda(&[prim(I64)], &[prim(BOOL)], |b, q| {
                 vec![b.bind(
                     "odd",
@@ -268,7 +271,7 @@ fn well_typed_apply(b: &mut Builder) -> Program {
             });
             let out = b.bind_many(
                 &["m", "ys"],
-                |names| vec![prim(I64), array(I64, &[var(&names[0])])],
+                |names| vec![prim(I64), array(I64, [var(&names[0])])],
                 Exp::Soac(Soac::Filter {
                     width: n,
                     predicate: keep,
@@ -281,7 +284,7 @@ fn well_typed_apply(b: &mut Builder) -> Program {
     let caller = b.function("main", &[], |b, _| {
         let out = b.bind_many(
             &["len", "arr"],
-            |names| vec![prim(I64), array(I64, &[var(&names[0])])],
+            |names| vec![prim(I64), array(I64, [var(&names[0])])],
             Exp::Apply {
                 function: FunName("positives".into()),
                 args: vec![i64c(10)],
@@ -294,9 +297,7 @@ fn well_typed_apply(b: &mut Builder) -> Program {
 
 /// One function `main(xs: [3]f32)` whose body is built by `f`.
 fn with_xs(b: &mut Builder, f: impl FnOnce(&mut Builder, &VName) -> Vec<SubExp>) -> Program {
-    let fun = b.function("main", &[("xs", array(F32, &[i64c(3)]))], |b, p| {
-        f(b, &p[0])
-    });
+    let fun = b.function("main", &[("xs", array(F32, [i64c(3)]))], |b, p| f(b, &p[0]));
     program(vec![fun])
 }
 
@@ -309,7 +310,7 @@ fn well_typed_programs_are_accepted() {
 
 #[test]
 fn each_kind_of_ill_typedness_is_rejected() {
-    let cases: Vec<(&str, fn(&mut Builder) -> Program, &str)> = vec![
+    let cases: Vec<(&str, Build, &str)> = vec![
         (
             "unbound variable",
             |b| {
@@ -324,7 +325,7 @@ fn each_kind_of_ill_typedness_is_rejected() {
                 with_xs(b, |b, xs| {
                     let p = Param {
                         name: xs.clone(),
-                        ty: array(F32, &[i64c(3)]),
+                        ty: array(F32, [i64c(3)]),
                     };
                     b.statement(vec![p], Exp::SubExp(var(xs)));
                     vec![]
@@ -406,7 +407,7 @@ fn each_kind_of_ill_typedness_is_rejected() {
                 with_xs(b, |b, _| {
                     vec![b.bind(
                         "r",
-                        array(I64, &[constant(2.0f32)]),
+                        array(I64, [constant(2.0f32)]),
                         Exp::Replicate {
                             shape: vec![constant(2.0f32)],
                             value: i64c(0),
@@ -423,7 +424,7 @@ fn each_kind_of_ill_typedness_is_rejected() {
                     let id = b.lambda(&[prim(F32)], &[prim(F32)], |_, p| vec![var(&p[0])]);
                     vec![b.bind(
                         "ys",
-                        array(F32, &[i64c(4)]),
+                        array(F32, [i64c(4)]),
                         Exp::Soac(Soac::Map {
                             width: i64c(4),
                             lambda: id,
@@ -443,7 +444,7 @@ fn each_kind_of_ill_typedness_is_rejected() {
                     });
                     vec![b.bind(
                         "ys",
-                        array(F32, &[i64c(3)]),
+                        array(F32, [i64c(3)]),
                         Exp::Soac(Soac::Map {
                             width: i64c(3),
                             lambda: two,
@@ -461,7 +462,7 @@ fn each_kind_of_ill_typedness_is_rejected() {
                     let bad = b.lambda(&[prim(F32)], &[prim(I64)], |_, p| vec![var(&p[0])]);
                     vec![b.bind(
                         "ys",
-                        array(I64, &[i64c(3)]),
+                        array(I64, [i64c(3)]),
                         Exp::Soac(Soac::Map {
                             width: i64c(3),
                             lambda: bad,
@@ -519,7 +520,7 @@ fn each_kind_of_ill_typedness_is_rejected() {
                     let plus = b.binop_lambda(BinOp::Add, I64);
                     vec![b.bind(
                         "s",
-                        array(I64, &[i64c(3)]),
+                        array(I64, [i64c(3)]),
                         Exp::Soac(Soac::Scan {
                             width: i64c(3),
                             lambda: plus,
@@ -538,7 +539,7 @@ fn each_kind_of_ill_typedness_is_rejected() {
                     let id = b.lambda(&[prim(F32)], &[prim(F32)], |_, p| vec![var(&p[0])]);
                     let out = b.bind_many(
                         &["m", "ys"],
-                        |n| vec![prim(I64), array(F32, &[var(&n[0])])],
+                        |n| vec![prim(I64), array(F32, [var(&n[0])])],
                         Exp::Soac(Soac::Filter {
                             width: i64c(3),
                             predicate: id,
@@ -554,10 +555,10 @@ fn each_kind_of_ill_typedness_is_rejected() {
             "scatter values differ from the destination rows",
             |b| {
                 with_xs(b, |b, xs| {
-                    let is = b.bind("is", array(I64, &[i64c(3)]), b.iota(i64c(3)));
+                    let is = b.bind("is", array(I64, [i64c(3)]), b.iota(i64c(3)));
                     vec![b.bind(
                         "d",
-                        array(F32, &[i64c(3)]),
+                        array(F32, [i64c(3)]),
                         Exp::Soac(Soac::Scatter {
                             width: i64c(3),
                             destinations: vec![xs.clone()],
@@ -678,7 +679,7 @@ fn each_kind_of_ill_typedness_is_rejected() {
                 with_xs(b, |b, xs| {
                     vec![b.bind(
                         "r",
-                        array(F32, &[i64c(3)]),
+                        array(F32, [i64c(3)]),
                         Exp::Rearrange {
                             permutation: vec![1],
                             array: xs.clone(),

@@ -297,7 +297,7 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
             row_type.shape().iter().for_each(|d| sub(d, f));
         }
         Exp::Concat { arrays, length } => {
-            arrays.iter().for_each(|a| f(a));
+            arrays.iter().for_each(&mut *f);
             sub(length, f);
         }
         Exp::Rearrange { array, .. } | Exp::Reverse { array } | Exp::Copy { array } => f(array),
@@ -314,7 +314,7 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
             sub(soac.width(), f);
             match soac {
                 Soac::Map { arrays, .. } | Soac::Filter { arrays, .. } => {
-                    arrays.iter().for_each(|a| f(a))
+                    arrays.iter().for_each(&mut *f)
                 }
                 Soac::Reduce {
                     neutral, arrays, ..
@@ -329,7 +329,7 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
                     neutral, arrays, ..
                 } => {
                     neutral.iter().for_each(|n| sub(n, f));
-                    arrays.iter().for_each(|a| f(a));
+                    arrays.iter().for_each(&mut *f);
                 }
                 Soac::Scatter {
                     destinations,
@@ -337,9 +337,9 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
                     values,
                     ..
                 } => {
-                    destinations.iter().for_each(|a| f(a));
+                    destinations.iter().for_each(&mut *f);
                     f(indices);
-                    values.iter().for_each(|a| f(a));
+                    values.iter().for_each(&mut *f);
                 }
                 Soac::Hist {
                     destinations,
@@ -348,10 +348,10 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
                     values,
                     ..
                 } => {
-                    destinations.iter().for_each(|a| f(a));
+                    destinations.iter().for_each(&mut *f);
                     neutral.iter().for_each(|n| sub(n, f));
                     f(indices);
-                    values.iter().for_each(|a| f(a));
+                    values.iter().for_each(&mut *f);
                 }
             }
             for lambda in soac.lambdas() {
@@ -962,6 +962,7 @@ impl<'a> FunctionCompiler<'a> {
 pub(crate) fn chunk_ranges(width: usize) -> Vec<Range<usize>> {
     let threads = rayon::current_num_threads();
     if width < super::PARALLEL_THRESHOLD || threads <= 1 {
+        #[allow(clippy::single_range_in_vec_init)]
         return vec![0..width];
     }
     let chunks = (threads * 4)

@@ -500,10 +500,7 @@ fn redomap(
     let k = neutral.len();
     let ranges = chunk_ranges(width);
     let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
-    let mut outputs = match map_lambda {
-        Some(lambda) => Some(Outputs::new(lambda, k, frame, width)),
-        None => None,
-    };
+    let mut outputs = map_lambda.map(|lambda| Outputs::new(lambda, k, frame, width));
     let shapes = outputs
         .as_ref()
         .map(|o| o.row_shapes.clone())

@@ -8,7 +8,7 @@
 //! let mut b = Builder::new();
 //! let f = b.function("inc", &[("n", prim(PrimType::I64))], |b, params| {
 //!     let n = SubExp::Var(params[0].clone());
-//!     let xs = b.bind("xs", array(PrimType::I64, &[n.clone()]), b.iota(n.clone()));
+//!     let xs = b.bind("xs", array(PrimType::I64, [n.clone()]), b.iota(n.clone()));
 //!     vec![xs]
 //! });
 //! assert_eq!(f.params.len(), 1);
@@ -22,10 +22,10 @@ pub fn prim(t: PrimType) -> Type {
 }
 
 /// `[dims]t`.
-pub fn array(t: PrimType, dims: &[SubExp]) -> Type {
+pub fn array(t: PrimType, dims: impl IntoIterator<Item = SubExp>) -> Type {
     Type::Array {
         element: t,
-        shape: dims.to_vec(),
+        shape: dims.into_iter().collect(),
     }
 }
 
