@@ -98,11 +98,7 @@ fn inputs(frame: &Frame, slots: &[usize], width: usize, span: Span) -> Outcome<V
             let a = array_at(frame, *s);
             if a.len() != width {
                 return Err(error(
-                    format!(
-                        "Sizes [{width}] and [{}] do not match: an array given to a SOAC of width {width} has {} rows.",
-                        a.len(),
-                        a.len()
-                    ),
+                    format!("Sizes [{width}] and [{}] do not match.", a.len()),
                     span,
                 ));
             }
