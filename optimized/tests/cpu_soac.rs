@@ -553,3 +553,184 @@ fn the_first_failing_element_is_reported() {
     let fine = run(&program, &[input(4000, 1)]);
     assert_eq!(array_values(&fine), input(4000, 1));
 }
+
+/// Straight-line scalar lambdas take the block-vectorised path: check it
+/// against Rust on conversions, comparisons, math functions, a free
+/// variable, and simple reductions (`+` on integers, `max` on floats: exact
+/// whatever the grouping).
+#[test]
+fn vectorisable_lambdas_match_sequential_rust() {
+    const F64: PrimType = PrimType::F64;
+    let layout = Layout::Tuple(vec![
+        Layout::Array {
+            rank: 1,
+            element: Box::new(Layout::Prim(F64)),
+        },
+        Layout::Array {
+            rank: 1,
+            element: Box::new(Layout::Prim(BOOL)),
+        },
+        Layout::Prim(I64),
+        Layout::Prim(F64),
+        Layout::Array {
+            rank: 1,
+            element: Box::new(Layout::Prim(I64)),
+        },
+    ]);
+    let program = entry_program(1, layout, |b, n, xs| {
+        // A free variable of the lambdas: k = n - 1.
+        let k = binop(b, BinOp::Sub, n.clone(), i64c(1));
+        let f = b.lambda(&[prim(I64)], &[prim(F64), prim(BOOL)], |b, p| {
+            let shifted = binop(b, BinOp::Add, var(&p[0]), k.clone());
+            let x = b.bind(
+                "x",
+                prim(F64),
+                Exp::ConvOp {
+                    op: ConvOp { from: I64, to: F64 },
+                    operand: shifted,
+                },
+            );
+            let a = b.bind(
+                "a",
+                prim(F64),
+                Exp::UnOp {
+                    op: UnOp::Abs,
+                    ty: F64,
+                    operand: x.clone(),
+                },
+            );
+            let r = b.bind(
+                "r",
+                prim(F64),
+                Exp::UnOp {
+                    op: UnOp::Sqrt,
+                    ty: F64,
+                    operand: a,
+                },
+            );
+            let big = b.bind(
+                "big",
+                prim(BOOL),
+                Exp::CmpOp {
+                    op: CmpOp::Gt,
+                    ty: F64,
+                    left: r.clone(),
+                    right: optimized::ir::builder::constant(10.0f64),
+                },
+            );
+            vec![r, big]
+        });
+        let out = b.bind_many(
+            &["roots", "bigs"],
+            |_| vec![array(F64, [n.clone()]), array(BOOL, [n.clone()])],
+            Exp::Soac(Soac::Map {
+                width: n.clone(),
+                lambda: f,
+                arrays: vec![xs[0].clone()],
+            }),
+        );
+        let plus = b.binop_lambda(BinOp::Add, I64);
+        let sum = b.bind(
+            "sum",
+            prim(I64),
+            Exp::Soac(Soac::Reduce {
+                width: n.clone(),
+                lambda: plus,
+                neutral: vec![i64c(0)],
+                arrays: vec![xs[0].clone()],
+            }),
+        );
+        let square = b.lambda(&[prim(I64)], &[prim(F64), prim(I64)], |b, p| {
+            let sq = binop(b, BinOp::Mul, var(&p[0]), var(&p[0]));
+            let x = b.bind(
+                "x",
+                prim(F64),
+                Exp::ConvOp {
+                    op: ConvOp { from: I64, to: F64 },
+                    operand: sq.clone(),
+                },
+            );
+            vec![x, sq]
+        });
+        let max = b.binop_lambda(BinOp::Max, F64);
+        let fused = b.bind_many(
+            &["biggest", "squares"],
+            |_| vec![prim(F64), array(I64, [n.clone()])],
+            Exp::Soac(Soac::Redomap {
+                width: n.clone(),
+                map_lambda: square,
+                reduce_lambda: max,
+                neutral: vec![SubExp::Constant(PrimValue::F64(f64::NEG_INFINITY))],
+                arrays: vec![xs[0].clone()],
+            }),
+        );
+        vec![
+            var(&out[0]),
+            var(&out[1]),
+            sum,
+            var(&fused[0]),
+            var(&fused[1]),
+        ]
+    });
+    for n in SIZES {
+        let xs = input(n, 13);
+        let k = n as i64 - 1;
+        let roots: Vec<f64> = xs.iter().map(|x| ((x + k) as f64).abs().sqrt()).collect();
+        let bigs: Vec<bool> = roots.iter().map(|r| *r > 10.0).collect();
+        let r = run(&program, std::slice::from_ref(&xs));
+        let r = tuple(&r);
+        let got_roots = r[0]
+            .as_array()
+            .unwrap()
+            .data()
+            .as_slice::<f64>()
+            .unwrap()
+            .to_vec();
+        assert_eq!(
+            got_roots.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            roots.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+            "size {n}"
+        );
+        assert_eq!(
+            r[1].as_array().unwrap().data().as_slice::<bool>().unwrap(),
+            bigs.as_slice(),
+            "size {n}"
+        );
+        assert_eq!(prim_i64(&r[2]), xs.iter().sum::<i64>(), "size {n}");
+        let biggest = xs
+            .iter()
+            .map(|x| (x * x) as f64)
+            .fold(f64::NEG_INFINITY, f64::max);
+        assert_eq!(r[3], Value::Prim(PrimValue::F64(biggest)), "size {n}");
+        assert_eq!(
+            array_values(&r[4]),
+            xs.iter().map(|x| x * x).collect::<Vec<_>>(),
+            "size {n}"
+        );
+    }
+}
+
+#[test]
+fn which_lambdas_are_vectorised() {
+    use optimized::cpu::vector::{plan, simple_operator};
+    let mut b = Builder::new();
+    let arithmetic = b.lambda(&[prim(I64), prim(I64)], &[prim(I64)], |b, p| {
+        vec![binop(b, BinOp::Mul, var(&p[0]), var(&p[1]))]
+    });
+    assert!(plan(&arithmetic, &mut |_| 0).is_some());
+    // Integer division can fail: the element-wise path keeps errors in order.
+    let division = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+        vec![binop(b, BinOp::Div, i64c(1), var(&p[0]))]
+    });
+    assert!(plan(&division, &mut |_| 0).is_none());
+    let matrix = matrix_lambda(&mut b);
+    assert!(plan(&matrix, &mut |_| 0).is_some());
+    assert!(
+        simple_operator(&matrix).is_none(),
+        "a matrix product is not a simple operator"
+    );
+    let plus = b.binop_lambda(BinOp::Add, I64);
+    assert_eq!(simple_operator(&plus), Some(vec![(BinOp::Add, I64)]));
+    let minus = b.binop_lambda(BinOp::Sub, I64);
+    assert!(simple_operator(&minus).is_none(), "not commutative");
+}

@@ -20,6 +20,7 @@ use super::ops::{self, SliceDim};
 use super::prim;
 use super::soac;
 use super::value::{ArrayVal, Val};
+use super::vector;
 use super::RuntimeError;
 use crate::ir::{
     Body, DimIndex, Exp, FunName, Function, Lambda, LoopForm, PrimType, PrimValue, Program, Soac,
@@ -845,6 +846,13 @@ impl<'a> FunctionCompiler<'a> {
         })
     }
 
+    /// The vectorised form of a reduction, when both parts qualify.
+    fn vector_reduce(&mut self, map: &Lambda, operator: &Lambda) -> Option<soac::VectorReduce> {
+        let operators = vector::simple_operator(operator)?;
+        let map = vector::plan(map, &mut |v| self.slot(v))?;
+        Some(soac::VectorReduce { map, operators })
+    }
+
     fn soac(
         &mut self,
         soac: &Soac,
@@ -860,6 +868,7 @@ impl<'a> FunctionCompiler<'a> {
             Soac::Map { lambda, arrays, .. } => soac::CompiledSoac::Map {
                 lambda: self.lambda(lambda),
                 arrays: slots(self, arrays),
+                vector: vector::plan(lambda, &mut |v| self.slot(v)),
             },
             Soac::Reduce {
                 lambda,
@@ -870,6 +879,7 @@ impl<'a> FunctionCompiler<'a> {
                 operator: self.lambda(lambda),
                 neutral: self.operands(neutral),
                 arrays: slots(self, arrays),
+                vector: self.vector_reduce(&vector::identity_of(lambda), lambda),
             },
             Soac::Scan {
                 lambda,
@@ -928,6 +938,7 @@ impl<'a> FunctionCompiler<'a> {
                 operator: self.lambda(reduce_lambda),
                 neutral: self.operands(neutral),
                 arrays: slots(self, arrays),
+                vector: self.vector_reduce(map_lambda, reduce_lambda),
             },
             Soac::Scanomap {
                 map_lambda,

@@ -8,7 +8,9 @@
 //! - [`compile`]: each function compiled once to closures over a frame of
 //!   slots;
 //! - [`ops`]: sequential array operations;
-//! - [`soac`]: chunked parallel SOACs.
+//! - [`soac`]: chunked parallel SOACs;
+//! - [`vector`]: block-vectorised execution of straight-line scalar
+//!   lambdas (the fast path of `map`, `reduce`, `redomap`).
 //!
 //! Run-time errors are [`RuntimeError`]s carrying a message and the span of
 //! the statement (or `Assert`) that failed; the backend never panics on a
@@ -19,6 +21,7 @@ pub mod ops;
 pub mod prim;
 pub mod soac;
 pub mod value;
+pub mod vector;
 
 use std::fmt;
 
