@@ -29,7 +29,7 @@ use spec::value::Value;
 
 use crate::ir::{check_program, Program, Span};
 use compile::Machine;
-use value::{flatten_value, unflatten_value, Val};
+use value::{flatten_value_owned, unflatten_value, Val};
 
 /// SOACs over fewer elements than this run sequentially on the calling
 /// thread; above it, in chunks of at least a quarter of it.
@@ -75,6 +75,16 @@ impl CompiledProgram {
 
     /// Runs entry point `entry_name` on `args` (one per surface parameter).
     pub fn run_entry(&self, entry_name: &str, args: &[Value]) -> Result<Value, RuntimeError> {
+        self.run_entry_owned(entry_name, args.to_vec())
+    }
+
+    /// Like [`Self::run_entry`], consuming the arguments: arrays of
+    /// primitives are moved into the run, not copied.
+    pub fn run_entry_owned(
+        &self,
+        entry_name: &str,
+        args: Vec<Value>,
+    ) -> Result<Value, RuntimeError> {
         let no_span = Span::default();
         let fail = |message: String| RuntimeError {
             message,
@@ -93,7 +103,7 @@ impl CompiledProgram {
         }
         let mut values = Vec::new();
         for (p, a) in entry.parameters.iter().zip(args) {
-            flatten_value(&p.layout, a, &mut values)
+            flatten_value_owned(&p.layout, a, &mut values)
                 .map_err(|e| fail(format!("argument {}: {}", p.name, e.0)))?;
         }
         let index = self.machine.by_name[&entry.function];
