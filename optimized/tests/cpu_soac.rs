@@ -734,3 +734,63 @@ fn which_lambdas_are_vectorised() {
     let minus = b.binop_lambda(BinOp::Sub, I64);
     assert!(simple_operator(&minus).is_none(), "not commutative");
 }
+
+/// `scan (+)` and a `scanomap` whose parts are vectorisable, against Rust.
+#[test]
+fn vectorisable_scans_match_sequential_rust() {
+    let program = entry_program(1, Layout::Tuple(vec![i64_array_layout(); 3]), |b, n, xs| {
+        let plus = b.binop_lambda(BinOp::Add, I64);
+        let sums = b.bind(
+            "sums",
+            array(I64, [n.clone()]),
+            Exp::Soac(Soac::Scan {
+                width: n.clone(),
+                lambda: plus,
+                neutral: vec![i64c(0)],
+                arrays: vec![xs[0].clone()],
+            }),
+        );
+        let map = b.lambda(&[prim(I64)], &[prim(I64), prim(I64)], |b, p| {
+            let twice = binop(b, BinOp::Mul, var(&p[0]), i64c(2));
+            let next = binop(b, BinOp::Add, var(&p[0]), i64c(1));
+            vec![twice, next]
+        });
+        let plus = b.binop_lambda(BinOp::Add, I64);
+        let fused = b.bind_many(
+            &["twice_sums", "nexts"],
+            |_| vec![array(I64, [n.clone()]), array(I64, [n.clone()])],
+            Exp::Soac(Soac::Scanomap {
+                width: n.clone(),
+                map_lambda: map,
+                scan_lambda: plus,
+                neutral: vec![i64c(0)],
+                arrays: vec![xs[0].clone()],
+            }),
+        );
+        vec![sums, var(&fused[0]), var(&fused[1])]
+    });
+    for n in SIZES {
+        let xs = input(n, 17);
+        let prefix = |v: Vec<i64>| -> Vec<i64> {
+            v.iter()
+                .scan(0i64, |acc, x| {
+                    *acc += x;
+                    Some(*acc)
+                })
+                .collect()
+        };
+        let r = run(&program, std::slice::from_ref(&xs));
+        let r = tuple(&r);
+        assert_eq!(array_values(&r[0]), prefix(xs.clone()), "scan, size {n}");
+        assert_eq!(
+            array_values(&r[1]),
+            prefix(xs.iter().map(|x| 2 * x).collect()),
+            "scanomap, size {n}"
+        );
+        assert_eq!(
+            array_values(&r[2]),
+            xs.iter().map(|x| x + 1).collect::<Vec<_>>(),
+            "size {n}"
+        );
+    }
+}

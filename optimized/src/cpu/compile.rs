@@ -890,6 +890,7 @@ impl<'a> FunctionCompiler<'a> {
                 operator: self.lambda(lambda),
                 neutral: self.operands(neutral),
                 arrays: slots(self, arrays),
+                vector: self.vector_reduce(&vector::identity_of(lambda), lambda),
             },
             Soac::Filter {
                 predicate, arrays, ..
@@ -951,6 +952,7 @@ impl<'a> FunctionCompiler<'a> {
                 operator: self.lambda(scan_lambda),
                 neutral: self.operands(neutral),
                 arrays: slots(self, arrays),
+                vector: self.vector_reduce(map_lambda, scan_lambda),
             },
         };
         Box::new(move |frame, machine| {

@@ -10,7 +10,8 @@
 //! - [`ops`]: sequential array operations;
 //! - [`soac`]: chunked parallel SOACs;
 //! - [`vector`]: block-vectorised execution of straight-line scalar
-//!   lambdas (the fast path of `map`, `reduce`, `redomap`).
+//!   lambdas (the fast path of `map`, `reduce`, `redomap`, `scan`,
+//!   `scanomap`).
 //!
 //! Run-time errors are [`RuntimeError`]s carrying a message and the span of
 //! the statement (or `Assert`) that failed; the backend never panics on a

@@ -53,6 +53,7 @@ pub(crate) enum CompiledSoac {
         operator: CompiledLambda,
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
+        vector: Option<VectorReduce>,
     },
     Filter {
         predicate: CompiledLambda,
@@ -82,6 +83,7 @@ pub(crate) enum CompiledSoac {
         operator: CompiledLambda,
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
+        vector: Option<VectorReduce>,
     },
 }
 
@@ -418,9 +420,26 @@ impl CompiledSoac {
                 }
             }
             CompiledSoac::Scan {
+                vector: Some(plan),
+                neutral,
+                arrays,
+                ..
+            }
+            | CompiledSoac::Scanomap {
+                vector: Some(plan),
+                neutral,
+                arrays,
+                ..
+            } => {
+                let inputs = inputs(frame, arrays, width, span)?;
+                let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
+                Ok(scan_vector(plan, &neutral, frame, width, &inputs))
+            }
+            CompiledSoac::Scan {
                 operator,
                 neutral,
                 arrays,
+                ..
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
@@ -431,6 +450,7 @@ impl CompiledSoac {
                 operator,
                 neutral,
                 arrays,
+                ..
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
@@ -977,4 +997,96 @@ fn redomap_vector(
         })
     }));
     results
+}
+
+/// `scan`/`scanomap` of a vectorisable map part and simple operators: the
+/// `k` scanned arrays, then the `m` mapped ones.
+fn scan_vector(
+    plan: &VectorReduce,
+    neutral: &[Val],
+    frame: &mut Frame,
+    width: usize,
+    inputs: &[ArrayVal],
+) -> Vec<Val> {
+    let k = plan.operators.len();
+    let neutral: Vec<PrimValue> = neutral
+        .iter()
+        .map(|n| match n {
+            Val::Prim(p) => *p,
+            Val::Array(_) => PrimValue::Bool(false),
+        })
+        .collect();
+    let ranges = chunk_ranges(width);
+    let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+    // Pass 1: each chunk's reduction, then their exclusive prefix.
+    let mut starts = vec![neutral.clone()];
+    if ranges.len() > 1 {
+        let sums = run_chunks(
+            frame,
+            ranges.clone(),
+            vec![(); ranges.len()],
+            |frame, range, ()| {
+                let mut acc = neutral.clone();
+                run_blocks(&plan.map, frame, inputs, range, |_, len, regs| {
+                    for (i, (op, _)) in plan.operators.iter().enumerate() {
+                        acc[i] = plan.map.fold_result(regs, frame, i, *op, acc[i], len);
+                    }
+                });
+                Ok(acc)
+            },
+        )
+        .unwrap_or_default();
+        for sum in &sums[..sums.len().saturating_sub(1)] {
+            let mut next = starts.last().expect("one start").clone();
+            for (i, (op, _)) in plan.operators.iter().enumerate() {
+                next[i] = super::prim::binop_dynamic(*op, next[i], sum[i]).unwrap_or(next[i]);
+            }
+            starts.push(next);
+        }
+    }
+    // Pass 2: each chunk scans from its start and writes the mapped values.
+    let mut outputs = vector_outputs(&plan.map, 0, width);
+    let writers: Vec<(Vec<PrimValue>, Vec<OutSlice<'_>>)> = starts
+        .into_iter()
+        .zip(split_outputs(&mut outputs, &rows))
+        .collect();
+    let done = run_chunks(
+        frame,
+        ranges,
+        writers,
+        |frame, range, (mut acc, mut pieces)| {
+            let first = range.start;
+            run_blocks(&plan.map, frame, inputs, range, |start, len, regs| {
+                for (i, piece) in pieces.iter_mut().enumerate() {
+                    if i < k {
+                        let op = plan.operators[i].0;
+                        acc[i] = plan.map.scan_result(
+                            regs,
+                            frame,
+                            i,
+                            op,
+                            acc[i],
+                            piece,
+                            start - first,
+                            len,
+                        );
+                    } else {
+                        plan.map
+                            .store_result(regs, frame, i, piece, start - first, len);
+                    }
+                }
+            });
+            Ok(())
+        },
+    );
+    debug_assert!(done.is_ok(), "vectorised lambdas cannot fail");
+    outputs
+        .into_iter()
+        .map(|data| {
+            Val::Array(ArrayVal {
+                shape: vec![width],
+                data,
+            })
+        })
+        .collect()
 }

@@ -1,5 +1,5 @@
 //! Block-vectorised execution of simple lambdas: the fast path of `map`,
-//! `reduce` and `redomap`.
+//! `reduce`, `redomap`, `scan` and `scanomap`.
 //!
 //! A lambda qualifies when its parameters and results are primitives, its
 //! body is straight-line scalar arithmetic (`SubExp`, `BinOp`, `UnOp`,
@@ -516,6 +516,56 @@ fn compare(op: CmpOp, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: usize) {
         if let Ok(v) = prim::cmpop(op, a.get(j), b.get(j)) {
             out.set(j, PrimValue::Bool(v));
         }
+    }
+}
+
+impl VectorLambda {
+    /// Scans result `k` of the block's first `len` elements from `acc` with
+    /// `op`, in element order, writing every prefix to `out[at..]`; returns
+    /// the last prefix.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn scan_result(
+        &self,
+        regs: &Registers,
+        frame: &Frame,
+        k: usize,
+        op: BinOp,
+        acc: PrimValue,
+        out: &mut super::soac::OutSlice<'_>,
+        at: usize,
+        len: usize,
+    ) -> PrimValue {
+        use super::soac::OutSlice;
+        let a = arg(regs, frame, self.results[k]);
+        macro_rules! scan {
+            ($variant:ident, $f:expr) => {
+                if let (
+                    Arg::Col(Col::$variant(c)),
+                    PrimValue::$variant(mut x),
+                    OutSlice::$variant(o),
+                ) = (&a, acc, &mut *out)
+                {
+                    let f = $f;
+                    for (o, &y) in o[at..at + len].iter_mut().zip(&c[..len]) {
+                        x = f(x, y);
+                        *o = x;
+                    }
+                    return PrimValue::$variant(x);
+                }
+            };
+        }
+        if op == BinOp::Add {
+            scan!(F32, |x: f32, y: f32| x + y);
+            scan!(F64, |x: f64, y: f64| x + y);
+            scan!(I32, |x: i32, y: i32| x.wrapping_add(y));
+            scan!(I64, |x: i64, y: i64| x.wrapping_add(y));
+        }
+        let mut x = acc;
+        for j in 0..len {
+            x = prim::binop_dynamic(op, x, a.get(j)).unwrap_or(x);
+            out.write(at + j, 1, &super::value::Val::Prim(x));
+        }
+        x
     }
 }
 
