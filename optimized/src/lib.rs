@@ -10,10 +10,13 @@
 //! ([`typecheck`]) for the core language and the module language
 //! (structures, module types, opaque ascription, functors, higher-order
 //! included, parametric abstract types, `import`, the prelude's numeric
-//! modules).
+//! modules), the typed first-order SOAC IR with its checker and pass
+//! manager ([`ir`]), and the rayon CPU backend that runs it ([`cpu`]).
 //!
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.
 
+pub mod cpu;
+pub mod ir;
 pub mod typecheck;
 pub mod types;
