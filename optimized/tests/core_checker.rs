@@ -5,7 +5,7 @@
 
 use optimized::core::check::{check_program, Stage};
 use optimized::core::{
-    elaborate_module_free, ExprKind, Intrinsic, PatKind, PrimType, Program, Type,
+    elaborate_module_free, ExprKind, Intrinsic, PatKind, PrimType, Program, Size, Type, VarName,
 };
 use optimized::typecheck::CheckOptions;
 use spec::source::FileId;
@@ -75,6 +75,25 @@ fn the_core_checker_rejects_broken_cores() {
             }
         },
         "applied to 1 argument(s), it takes 2",
+    );
+    check_rejects(
+        "def main [n] (xs: [n]i32) : i32 = xs[0]",
+        Stage::Elaborated,
+        |core| {
+            let param = &mut core.definitions[0].function.params[0];
+            let Type::Array { element, .. } = &param.ty else {
+                return;
+            };
+            let stray = VarName {
+                base: "stray".into(),
+                id: 9999,
+            };
+            param.ty = Type::Array {
+                size: Size::Var(stray),
+                element: element.clone(),
+            };
+        },
+        "the size `stray_9999` is not in scope",
     );
     check_rejects(
         "def ident 't (x: t) : t = x\ndef main (a: i32) : i32 = ident a",

@@ -26,7 +26,9 @@
 //!   arguments; an intrinsic used as a value is eta-expanded into a lambda.
 //! * **Sizes are values.** A [`Size`] is a constant, a variable of type `i64`
 //!   (a size parameter, a parameter or `let` variable named in a type), or
-//!   unknown (existential: `filter`, ranges, slices, loop parameters).
+//!   unknown (existential: `filter`, ranges, slices, loop parameters, and
+//!   any size whose variable is not in scope at the node — a type never
+//!   names a variable out of scope, except an enclosing arrow's `param`).
 //!   Sizes never distinguish types in the core checker or in mono (they are
 //!   compared modulo sizes); they are checked at run time where Futhark does:
 //!   * on entry to a [`Function`] (or a lambda) the `size_params` are bound
@@ -694,13 +696,20 @@ pub struct Function {
 }
 
 impl Function {
-    /// `p1 -> p2 -> … -> result`.
+    /// `p1 -> p2 -> … -> result`; a parameter that is an `i64` variable
+    /// names its arrow (`(n: i64) -> [n]i32`), since later types may use it
+    /// as a size.
     pub fn ty(&self) -> Type {
         self.params
             .iter()
             .rev()
-            .fold(self.result.clone(), |to, param| {
-                Type::arrow(param.ty.clone(), to)
+            .fold(self.result.clone(), |to, param| Type::Arrow {
+                param: match (&param.kind, &param.ty) {
+                    (PatKind::Var(name), Type::Prim(PrimType::I64)) => Some(name.clone()),
+                    _ => None,
+                },
+                from: Rc::new(param.ty.clone()),
+                to: Rc::new(to),
             })
     }
 }
