@@ -34,7 +34,7 @@ pub fn check_program(program: &Program, pass: &str, stage: Stage) -> Result<(), 
         functions: HashMap::new(),
         builtin_schemes: HashMap::new(),
     };
-    let mut scope = HashMap::new();
+    let mut scope = Scope::new();
     for definition in &program.definitions {
         let function = &definition.function;
         if definition.entry {
@@ -67,7 +67,9 @@ struct CoreChecker<'p> {
     builtin_schemes: HashMap<String, Option<types::Scheme>>,
 }
 
-type Scope = HashMap<u32, Type>;
+/// The variables in scope and their types (persistent: extending it for a
+/// body is O(log n), so long `let` chains check in near-linear time).
+type Scope = imbl::HashMap<u32, Type>;
 type CheckResult = Result<(), Diagnostic>;
 
 /// Whether two types are equal modulo sizes.
