@@ -3,7 +3,6 @@
 //! typed core and passes the core checker after elaboration and after
 //! monomorphisation; snapshots of the core of a few small programs.
 
-use optimized::core::check::{check_program, Stage};
 use optimized::core::printer::print_program;
 use optimized::core::{elaborate_module_free, toplevel_prelude_declarations};
 use optimized::typecheck::{check_program_typed, CheckOptions};
@@ -94,10 +93,10 @@ fn check(name: &str, text: &str) -> Outcome {
         }
         Err(diagnostics) => return Outcome::Failed(render(diagnostics)),
     };
-    let mono = optimized::mono::monomorphise(&core);
-    if let Err(diagnostic) = check_program(&mono, "monomorphisation", Stage::Monomorphic) {
-        return Outcome::Failed(render(vec![diagnostic]));
-    }
+    let mono = match optimized::mono::monomorphise_checked(&core) {
+        Ok(mono) => mono,
+        Err(diagnostic) => return Outcome::Failed(render(vec![diagnostic])),
+    };
     let own = optimized::core::Program {
         definitions: core
             .definitions

@@ -166,17 +166,13 @@ fn dump_core(
         return ExitCode::SUCCESS;
     }
     let started = Instant::now();
-    let mono = optimized::mono::monomorphise(&core);
-    let checked = optimized::core::check::check_program(
-        &mono,
-        "monomorphisation",
-        optimized::core::check::Stage::Monomorphic,
-    );
+    let mono = optimized::mono::monomorphise_checked(&core);
     phases.push(("mono", started.elapsed()));
     print_timings(timings, &phases);
-    if let Err(diagnostic) = checked {
-        return report(&diagnostic, sources);
-    }
+    let mono = match mono {
+        Ok(mono) => mono,
+        Err(diagnostic) => return report(&diagnostic, sources),
+    };
     print!("{}", optimized::core::printer::print_program(&mono));
     ExitCode::SUCCESS
 }
