@@ -177,3 +177,38 @@ fn local_polymorphic_functions_are_copied_per_instance() {
     let printed = optimized::core::printer::print_program(&mono);
     assert_eq!(printed.matches("let pair_").count(), 2, "{printed}");
 }
+
+/// The one helper for refusals: elaborating `text` (no prelude prepended)
+/// fails with a located diagnostic containing `expected`.
+fn check_refused(text: &str, expected: &str) {
+    let program = spec::syntax::parse_program(FileId(0), text).expect("parses");
+    let diagnostics = elaborate_module_free(&program, CheckOptions::default())
+        .expect_err("elaboration must refuse it");
+    assert!(
+        diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.message.contains(expected)
+                && diagnostic.primary_span().is_some()),
+        "{text}: {diagnostics:?}"
+    );
+}
+
+#[test]
+fn elaboration_refuses_module_constructs_and_missing_prelude_definitions() {
+    check_refused(
+        "def main (xs: []i32) : i32 = foldl (+) 0 xs",
+        "`foldl` has no definition in the program",
+    );
+    check_refused(
+        "def main (x: i32) : i32 = ((\\y -> y + 1) >-> (\\y -> y * 2)) x",
+        "the operator `>->` has no definition in the program",
+    );
+    check_refused(
+        "module m = { def x : i32 = 1 }\ndef main : i32 = m.x",
+        "module construct",
+    );
+    check_refused(
+        "def main (x: f32) : f32 = f32.(sqrt x)",
+        "`m.(e)` is a module construct",
+    );
+}

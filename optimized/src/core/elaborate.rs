@@ -1143,6 +1143,9 @@ impl<'ast> Elaborator<'_, 'ast> {
                 ty,
                 span,
             }),
+            symbol if BinOp::from_symbol(symbol, PrimType::Bool).is_none() => {
+                Err(undefined_operator(symbol, span))
+            }
             symbol => {
                 let prim = prim_of(&lhs.ty, span)?;
                 prim_binary(symbol, prim, lhs, rhs, ty, span)
@@ -1257,7 +1260,7 @@ fn prim_binary(
     span: Span,
 ) -> ElabResult<Expr> {
     let Some(op) = BinOp::from_symbol(symbol, prim) else {
-        return Err(internal(span, &format!("unknown operator `{symbol}`")));
+        return Err(undefined_operator(symbol, span));
     };
     Ok(Expr {
         kind: ExprKind::BinOp {
@@ -1268,6 +1271,19 @@ fn prim_binary(
         ty,
         span,
     })
+}
+
+/// Not a built-in operator: a prelude operator (`>->`) whose declaration
+/// the program given to the core lacks.
+fn undefined_operator(symbol: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(format!(
+        "the operator `{symbol}` has no definition in the program"
+    ))
+    .with_code("unknown-name")
+    .with_primary(span, "not defined")
+    .with_note(
+        "the prelude's functions (`spec/prelude/toplevel.fut`) must be declared in the program given to the core",
+    )
 }
 
 /// A literal (negated when `negative`) at the primitive type `ty`.
