@@ -18,5 +18,7 @@
 
 pub mod cpu;
 pub mod ir;
+pub mod core;
+pub mod mono;
 pub mod typecheck;
 pub mod types;
