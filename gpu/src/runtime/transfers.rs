@@ -182,13 +182,16 @@ impl Runtime {
                 .map_err(|error| host_access_error(OPERATION, error))?;
             mapped.copy_from_slice(bytes);
         }
-        self.run_commands(OPERATION, |builder| {
-            builder
-                .copy_buffer(CopyBufferInfo::buffers(
+        self.run_commands(OPERATION, |recorder| {
+            // SAFETY: both buffers outlive the submission (`run_commands`
+            // waits) and nothing else uses them meanwhile.
+            unsafe {
+                recorder.copy_buffer(&CopyBufferInfo::buffers(
                     staging_range.clone(),
                     destination.clone(),
                 ))
-                .map_err(|error| from_validation_error(OPERATION, error))?;
+            }
+            .map_err(|error| from_validation_error(OPERATION, error))?;
             Ok(())
         })
     }
@@ -212,13 +215,16 @@ impl Runtime {
         let Some(staging_range) = staging.data_range()? else {
             return Ok(Vec::new());
         };
-        self.run_commands(OPERATION, |builder| {
-            builder
-                .copy_buffer(CopyBufferInfo::buffers(
+        self.run_commands(OPERATION, |recorder| {
+            // SAFETY: both buffers outlive the submission (`run_commands`
+            // waits) and nothing else uses them meanwhile.
+            unsafe {
+                recorder.copy_buffer(&CopyBufferInfo::buffers(
                     source.clone(),
                     staging_range.clone(),
                 ))
-                .map_err(|error| from_validation_error(OPERATION, error))?;
+            }
+            .map_err(|error| from_validation_error(OPERATION, error))?;
             Ok(())
         })?;
         let mapped = staging_range
