@@ -139,6 +139,12 @@ impl DeviceBuffer {
         self.byte_length
     }
 
+    /// Keep only the first `byte_length` bytes (a no-op when longer than
+    /// the buffer): the capacity is unchanged.
+    pub fn truncate(&mut self, byte_length: u64) {
+        self.byte_length = self.byte_length.min(byte_length);
+    }
+
     /// Where the buffer lives.
     pub fn location(&self) -> BufferLocation {
         self.location

@@ -1,0 +1,1 @@
+//! `reduce_by_index`: see below.
