@@ -155,15 +155,6 @@ fn matrix_product_reduce_and_scan_equal_the_cpu_at_every_checked_size() {
     }
 }
 
-fn affine_inputs(seed: u64, size: usize) -> (Vec<u8>, Vec<u8>) {
-    let random = pseudo_random(seed, size);
-    // Mostly odd multipliers (invertible mod 256), so products do not
-    // collapse to zero.
-    let multipliers = random.iter().map(|value| (*value as u8) | 1).collect();
-    let offsets = random.iter().map(|value| (*value >> 8) as u8).collect();
-    (multipliers, offsets)
-}
-
 fn cpu_affine_scan(multipliers: &[u8], offsets: &[u8]) -> (Vec<u8>, Vec<u8>) {
     let mut accumulator = (1u8, 0u8);
     let mut scanned_multipliers = Vec::with_capacity(multipliers.len());
