@@ -25,12 +25,15 @@ use crate::error::{
 };
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use vulkano::command_buffer::{
     CommandBufferBeginInfo, CommandBufferLevel, CommandBufferUsage, RecordingCommandBuffer,
 };
 use vulkano::descriptor_set::{DescriptorSet, WriteDescriptorSet};
 use vulkano::pipeline::{Pipeline, PipelineBindPoint, PipelineLayout};
+use vulkano::query::{QueryPool, QueryPoolCreateInfo, QueryResultFlags, QueryType};
 use vulkano::sync::fence::{Fence, FenceCreateInfo};
+use vulkano::sync::PipelineStage;
 use vulkano::sync::{AccessFlags, DependencyInfo, MemoryBarrier, PipelineStages};
 use vulkano::{VulkanError, VulkanObject};
 
@@ -45,6 +48,18 @@ pub struct KernelLaunch<'a> {
     /// The push-constant block, as 32-bit words.
     pub push_constant_words: Vec<u32>,
     pub workgroup_counts: [u32; 3],
+}
+
+/// The measured time of one submission (while profiling is on, see
+/// [`Runtime::start_profiling`]).
+#[derive(Clone, Debug)]
+pub struct SubmissionTiming {
+    pub operation: String,
+    /// Between timestamps written before the first and after the last
+    /// command (`None` where the queue has no timestamps).
+    pub device_time: Option<Duration>,
+    /// From `vkQueueSubmit` to the fence's signal as the host saw it.
+    pub host_time: Duration,
 }
 
 /// A memory barrier from `source` stages' writes to `destination` stages'
@@ -126,7 +141,23 @@ impl Runtime {
             },
         )
         .map_err(|error| from_validated_vulkan_error(operation, error))?;
+        let timestamps = self.profiling_timestamps(operation)?;
+        if let Some(pool) = &timestamps {
+            // SAFETY: a fresh pool, reset before use, used by this command
+            // buffer only.
+            unsafe {
+                recorder.reset_query_pool(pool, 0..2).and_then(|recorder| {
+                    recorder.write_timestamp(pool, 0, PipelineStage::TopOfPipe)
+                })
+            }
+            .map_err(|error| from_validation_error(operation, error))?;
+        }
         record(&mut recorder)?;
+        if let Some(pool) = &timestamps {
+            // SAFETY: as above; query 1 after every command.
+            unsafe { recorder.write_timestamp(pool, 1, PipelineStage::BottomOfPipe) }
+                .map_err(|error| from_validation_error(operation, error))?;
+        }
         // SAFETY: a plain memory barrier on a primary command buffer of a
         // compute-capable queue.
         unsafe { recorder.pipeline_barrier(&device_to_host_barrier()) }
@@ -140,6 +171,7 @@ impl Runtime {
         let submit_info = ash::vk::SubmitInfo::default()
             .command_buffers(std::slice::from_ref(&command_buffer_handle));
         let queue_submit = self.device.fns().v1_0.queue_submit;
+        let submitted_at = Instant::now();
         // SAFETY: `with` holds the queue's lock (external synchronisation);
         // the command buffer was recorded for this queue's family, is
         // one-time-submit and submitted once; every resource it uses outlives
@@ -153,7 +185,10 @@ impl Runtime {
             return Err(error);
         }
         match fence.wait(Some(self.submission_timeout)) {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                let host_time = submitted_at.elapsed();
+                self.record_timing(operation, timestamps.as_deref(), host_time)
+            }
             Err(error) => {
                 std::mem::forget(command_buffer);
                 std::mem::forget(fence);
@@ -170,6 +205,81 @@ impl Runtime {
                 Err(error)
             }
         }
+    }
+
+    /// Record the time of every later submission until
+    /// [`Runtime::stop_profiling`] (device time from timestamp queries where
+    /// the queue has them).
+    pub fn start_profiling(&self) {
+        *self.lock_profile() = Some(Vec::new());
+    }
+
+    /// Stop recording and return the timings recorded since
+    /// [`Runtime::start_profiling`].
+    pub fn stop_profiling(&self) -> Vec<SubmissionTiming> {
+        self.lock_profile().take().unwrap_or_default()
+    }
+
+    /// Whether the queue writes timestamps (profiling then measures device
+    /// time, otherwise host time around the fence only).
+    pub fn has_timestamps(&self) -> bool {
+        self.timestamp_valid_bits.is_some()
+    }
+
+    fn lock_profile(&self) -> std::sync::MutexGuard<'_, Option<Vec<SubmissionTiming>>> {
+        match self.profile.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// A two-query timestamp pool when profiling with timestamps.
+    fn profiling_timestamps(&self, operation: &str) -> GpuResult<Option<Arc<QueryPool>>> {
+        if self.lock_profile().is_none() || self.timestamp_valid_bits.is_none() {
+            return Ok(None);
+        }
+        QueryPool::new(
+            self.device.clone(),
+            QueryPoolCreateInfo {
+                query_count: 2,
+                ..QueryPoolCreateInfo::query_type(QueryType::Timestamp)
+            },
+        )
+        .map(Some)
+        .map_err(|error| from_validated_vulkan_error(operation, error))
+    }
+
+    fn record_timing(
+        &self,
+        operation: &str,
+        timestamps: Option<&QueryPool>,
+        host_time: Duration,
+    ) -> GpuResult<()> {
+        let device_time = match (timestamps, self.timestamp_valid_bits) {
+            (Some(pool), Some(valid_bits)) => {
+                let mut ticks = [0u64; 2];
+                pool.get_results(0..2, &mut ticks, QueryResultFlags::WAIT)
+                    .map_err(|error| from_validated_vulkan_error(operation, error))?;
+                let mask = if valid_bits >= 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << valid_bits) - 1
+                };
+                let elapsed_ticks = ticks[1].wrapping_sub(ticks[0]) & mask;
+                Some(Duration::from_nanos(
+                    (elapsed_ticks as f64 * f64::from(self.timestamp_period_nanoseconds)) as u64,
+                ))
+            }
+            _ => None,
+        };
+        if let Some(profile) = self.lock_profile().as_mut() {
+            profile.push(SubmissionTiming {
+                operation: operation.to_owned(),
+                device_time,
+                host_time,
+            });
+        }
+        Ok(())
     }
 
     /// Check a launch against its kernel's interface and the device limits.
