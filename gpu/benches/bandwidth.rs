@@ -361,7 +361,10 @@ fn main() -> ExitCode {
         }
     }
     if options.write_results {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/RESULTS.md");
+        let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .parent()
+            .unwrap_or(std::path::Path::new("."));
+        let path = workspace.join("benches").join("RESULTS.md");
         let mut text = std::fs::read_to_string(&path).unwrap_or_else(|_| {
             "# Benchmark results\n\nRows appended by the benchmarks; each section names the device, driver, date and command.\n".to_owned()
         });

@@ -13,7 +13,19 @@ use gpu::kernels::soac::map::map;
 use gpu::kernels::soac::reduce::reduce;
 use gpu::kernels::soac::scan::scan;
 use gpu::kernels::soac::DeviceArrays;
-use gpu::GpuError;
+use gpu::runtime::instance::ValidationMode;
+use gpu::{GpuError, Runtime, RuntimeOptions};
+
+/// A validated runtime of the test's own: the statistics and profiles these
+/// tests read are runtime-wide, and the shared runtime is used by the other
+/// tests concurrently.
+fn own_runtime() -> Runtime {
+    Runtime::new(RuntimeOptions {
+        validation: ValidationMode::Required,
+        ..RuntimeOptions::default()
+    })
+    .unwrap_or_else(|error| panic!("cannot create a validated GPU runtime: {error}"))
+}
 
 fn add_u32() -> Operator {
     Operator::builtin(BuiltinOperator::Add, ElementType::U32).expect("applies")
@@ -21,7 +33,7 @@ fn add_u32() -> Operator {
 
 #[test]
 fn pipelines_and_buffers_are_reused_across_runs() {
-    let runtime = runtime();
+    let runtime = &own_runtime();
     let values: Vec<u32> = (0..100_000).collect();
     let inputs = upload(runtime, &[HostColumn::U32(values.clone())]);
     let first = scan(runtime, &add_u32(), &inputs).expect("scan");
@@ -98,7 +110,7 @@ fn arrays_beyond_the_storage_buffer_range_are_refused_not_split() {
 
 #[test]
 fn profiling_times_each_submission_with_timestamps() {
-    let runtime = runtime();
+    let runtime = &own_runtime();
     let inputs = upload(runtime, &[HostColumn::U32((0..50_000).collect())]);
     runtime.start_profiling();
     let total = reduce(runtime, &add_u32(), &inputs).expect("reduce");
