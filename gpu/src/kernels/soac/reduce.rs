@@ -56,11 +56,13 @@ pub fn ordered_shape(
     kernel_name: &str,
 ) -> GpuResult<KernelShape> {
     let tuple_bytes = shared_tuple_bytes(&operator.element_types);
-    shape_fitting_shared_memory(runtime, kernel_name, tuple_bytes, tuple_bytes)
+    // Two partials per invocation: the scan's Hillis–Steele steps ping-pong
+    // between two halves (one barrier per step).
+    shape_fitting_shared_memory(runtime, kernel_name, tuple_bytes, 2 * tuple_bytes)
 }
 
 /// The shared-memory and per-tile code common to the ordered reduce and
-/// scan kernels: declarations of `tile{i}[TILE]` and `partial{i}[WG]`.
+/// scan kernels: declarations of `tile{i}[TILE]` and `partial{i}[2·WG]`.
 pub(crate) fn ordered_shared_declarations(operator: &Operator, shape: KernelShape) -> String {
     let mut text = String::new();
     for (position, element_type) in operator.element_types.iter().enumerate() {
@@ -68,7 +70,7 @@ pub(crate) fn ordered_shared_declarations(operator: &Operator, shape: KernelShap
         text.push_str(&format!(
             "shared {value_type} tile{position}[{}];\nshared {value_type} partial{position}[{}];\n",
             shape.tile_size(),
-            shape.workgroup_size
+            2 * shape.workgroup_size
         ));
     }
     text

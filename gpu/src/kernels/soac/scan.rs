@@ -4,8 +4,9 @@
 //! One ordered kernel scans segments tile by tile: a tile is loaded into
 //! shared memory with coalesced reads; each invocation scans its
 //! `items_per_invocation` consecutive elements sequentially; a Hillis–Steele
-//! scan (read, barrier, write, barrier per step) over the invocations'
-//! totals gives each invocation its exclusive prefix; results are written
+//! scan over the invocations' totals (ping-ponging between two halves of
+//! shared memory: one barrier per step) gives each invocation its exclusive
+//! prefix; results are written
 //! back with coalesced stores, and the tile total is folded into the
 //! segment's running carry (on the right). A segment may start from a carry
 //! read from a buffer (`carry_mode = 1`: segment `s > 0` starts from
@@ -54,12 +55,14 @@ pub fn ordered_scan_kernel(
     let invocation_accumulator = component_list("invocation_accumulator", "", count);
     let tile_element = component_list("tile", "[local_index]", count);
     let my_partial = component_list("partial", "[invocation]", count);
-    let previous_partial = component_list("partial", "[invocation - offset]", count);
+    let previous_partial = component_list("partial", "[source_half + invocation - offset]", count);
+    let source_partial = component_list("partial", "[source_half + invocation]", count);
+    let destination_partial = component_list("partial", "[destination_half + invocation]", count);
     let step_value = component_list("step_value", "", count);
     let prefix = component_list("prefix", "", count);
     let last_partial = component_list(
         "partial",
-        &format!("[{}u]", shape.workgroup_size - 1),
+        &format!("[source_half + {}u]", shape.workgroup_size - 1),
         count,
     );
     let glsl = format!(
@@ -84,12 +87,14 @@ pub fn ordered_scan_kernel(
                      }}\n\
                      {store_partial}\n\
                      barrier();\n\
+                     uint source_half = 0u;\n\
                      for (uint offset = 1u; offset < {workgroup}u; offset *= 2u) {{\n\
+                         uint destination_half = {workgroup}u - source_half;\n\
                          {declare_step}{read_step}\n\
                          if (invocation >= offset) {step}\n\
-                         barrier();\n\
                          {write_step}\n\
                          barrier();\n\
+                         source_half = destination_half;\n\
                      }}\n\
                      {declare_prefix}{prefix_from_carry}\n\
                      if (invocation > 0u) {prefix_step}\n\
@@ -131,15 +136,15 @@ pub fn ordered_scan_kernel(
         store_partial = assignments(&my_partial, &invocation_accumulator),
         workgroup = shape.workgroup_size,
         declare_step = declare_tuple("step_value", types),
-        read_step = assignments(&step_value, &my_partial),
+        read_step = assignments(&step_value, &source_partial),
         step = combine_into(operator, &previous_partial, &step_value, &step_value),
-        write_step = assignments(&my_partial, &step_value),
+        write_step = assignments(&destination_partial, &step_value),
         declare_prefix = declare_tuple("prefix", types),
         prefix_from_carry = assignments(&prefix, &carry),
         prefix_step = combine_into(
             operator,
             &carry,
-            &component_list("partial", "[invocation - 1u]", count),
+            &component_list("partial", "[source_half + invocation - 1u]", count),
             &prefix
         ),
         apply_prefix = combine_into(operator, &prefix, &tile_element, &tile_element),
