@@ -544,6 +544,48 @@ fn segmented_reduce_and_scan_equal_the_cpu_per_row() {
 }
 
 #[test]
+fn segmented_sums_use_subgroup_combining_and_equal_the_cpu() {
+    let add = Operator::builtin(BuiltinOperator::Add, ElementType::I32).expect("applies");
+    for (rows, row_length) in [(3u64, 1u64), (9, 1025), (2000, 17)] {
+        let values: Vec<i32> = pseudo_random(rows + row_length, (rows * row_length) as usize)
+            .iter()
+            .map(|value| *value as i32)
+            .collect();
+        let mut sums = Vec::new();
+        let mut running = Vec::new();
+        for row in values.chunks(row_length as usize) {
+            let mut accumulator = 0i32;
+            for value in row {
+                accumulator = accumulator.wrapping_add(*value);
+                running.push(accumulator);
+            }
+            sums.push(accumulator);
+        }
+        let columns = [HostColumn::I32(values)];
+        check(
+            &format!("segmented i32 sums of {rows}×{row_length}"),
+            &columns,
+            |runtime, inputs| segmented_reduce(runtime, &add, inputs, rows, row_length),
+            &[HostColumn::I32(sums)],
+        );
+        check(
+            &format!("segmented i32 running sums of {rows}×{row_length}"),
+            &columns,
+            |runtime, inputs| segmented_scan(runtime, &add, inputs, rows, row_length),
+            &[HostColumn::I32(running)],
+        );
+    }
+    if runtime().enabled_features().subgroup_arithmetic {
+        assert!(
+            gpu::kernels::all_compiled_modules()
+                .iter()
+                .any(|(name, _)| name.ends_with("_subgroup_combine")),
+            "the subgroup-combining ordered kernel was not used"
+        );
+    }
+}
+
+#[test]
 fn irregular_row_shapes_are_errors() {
     let runtime = runtime();
     let inputs = upload(runtime, &matrix_columns(&matrices(1, 10)));

@@ -100,21 +100,93 @@ pub(crate) fn load_tile_statements(operator: &Operator, shape: KernelShape) -> S
     )
 }
 
-/// The ordered segmented reduction kernel.
-pub fn ordered_reduce_kernel(
-    source: &ElementSource,
+/// Whether the ordered kernels may combine a tile's invocation results with
+/// subgroup operations: the operator is a known commutative one on a 32-bit
+/// type (so the order in which lanes combine does not matter) and the device
+/// has subgroup arithmetic.
+pub fn ordered_kernels_use_subgroups(runtime: &Runtime, operator: &Operator) -> bool {
+    runtime.enabled_features().subgroup_arithmetic && subgroup_function(operator).is_some()
+}
+
+/// The GLSL combining a tile's invocation results into `accumulator` (on
+/// the right): an order-preserving tree over `partial{i}[0..WG]`, or — for a
+/// known commutative operator when `subgroup_operation` is given — subgroup
+/// operations, leaders' results in shared slots, and invocation 0 folding the
+/// slots (two barriers instead of log₂ WG).
+fn combine_invocation_results(
     operator: &Operator,
     shape: KernelShape,
-) -> GeneratedKernel {
-    let features = source
-        .features()
-        .union(KernelFeatures::for_element_types(&operator.element_types));
+    subgroup_operation: Option<&str>,
+) -> String {
     let count = operator.element_types.len();
     let accumulator = component_list("accumulator", "", count);
     let invocation_accumulator = component_list("invocation_accumulator", "", count);
     let my_partial = component_list("partial", "[invocation]", count);
+    if let Some(operation) = subgroup_operation {
+        let value_type = operator.element_types[0].glsl_value_type();
+        let workgroup_result = vec!["workgroup_result0".to_owned()];
+        return format!(
+            "{value_type} subgroup_result = {operation}(invocation_accumulator0);\n\
+             if (subgroupElect()) {{ partial0[gl_SubgroupID] = subgroup_result; }}\n\
+             barrier();\n\
+             if (invocation == 0u) {{\n\
+                 {value_type} workgroup_result0 = {neutral};\n\
+                 for (uint slot = 0u; slot < gl_NumSubgroups; slot++) {fold_slot}\n\
+                 {fold_tile}\n\
+             }}\n\
+             barrier();\n",
+            neutral = operator.neutral[0],
+            fold_slot = combine_into(
+                operator,
+                &workgroup_result,
+                &["partial0[slot]".to_owned()],
+                &workgroup_result
+            ),
+            fold_tile = combine_into(operator, &accumulator, &workgroup_result, &accumulator),
+        );
+    }
     let neighbour_partial = component_list("partial", "[invocation + stride]", count);
     let first_partial = component_list("partial", "[0]", count);
+    format!(
+        "{store_partial}\n\
+         barrier();\n\
+         for (uint stride = 1u; stride < {workgroup}u; stride *= 2u) {{\n\
+             if ((invocation & (2u * stride - 1u)) == 0u) {tree_step}\n\
+             barrier();\n\
+         }}\n\
+         {fold_tile}\n\
+         barrier();\n",
+        store_partial = my_partial
+            .iter()
+            .zip(&invocation_accumulator)
+            .map(|(slot, value)| format!("{slot} = {value}; "))
+            .collect::<String>(),
+        workgroup = shape.workgroup_size,
+        tree_step = combine_into(operator, &my_partial, &neighbour_partial, &my_partial),
+        fold_tile = combine_into(operator, &accumulator, &first_partial, &accumulator),
+    )
+}
+
+/// The ordered segmented reduction kernel (`use_subgroups`: see
+/// [`ordered_kernels_use_subgroups`]; ignored where the operator is not a
+/// known commutative 32-bit one).
+pub fn ordered_reduce_kernel(
+    source: &ElementSource,
+    operator: &Operator,
+    shape: KernelShape,
+    use_subgroups: bool,
+) -> GeneratedKernel {
+    let subgroup_operation = subgroup_function(operator).filter(|_| use_subgroups);
+    let features = source
+        .features()
+        .union(KernelFeatures::for_element_types(&operator.element_types))
+        .union(KernelFeatures {
+            subgroup_arithmetic: subgroup_operation.is_some(),
+            ..KernelFeatures::default()
+        });
+    let count = operator.element_types.len();
+    let accumulator = component_list("accumulator", "", count);
+    let invocation_accumulator = component_list("invocation_accumulator", "", count);
     let tile_element = component_list("tile", "[local_index]", count);
     let glsl = format!(
         "{header}{inputs}{outputs}\
@@ -135,14 +207,7 @@ pub fn ordered_reduce_kernel(
                          uint local_index = invocation * {items}u + item;\n\
                          if (tile_start + local_index < segment_end) {fold_item}\n\
                      }}\n\
-                     {store_partial}\n\
-                     barrier();\n\
-                     for (uint stride = 1u; stride < {workgroup}u; stride *= 2u) {{\n\
-                         if ((invocation & (2u * stride - 1u)) == 0u) {tree_step}\n\
-                         barrier();\n\
-                     }}\n\
-                     {fold_tile}\n\
-                     barrier();\n\
+                     {combine_results}\
                  }}\n\
                  if (invocation == 0u) {{ {store_result} }}\n\
              }}\n\
@@ -165,19 +230,20 @@ pub fn ordered_reduce_kernel(
         neutral_invocation = assign_neutral(&invocation_accumulator, operator),
         items = shape.items_per_invocation,
         fold_item = combine_into(operator, &invocation_accumulator, &tile_element, &invocation_accumulator),
-        store_partial = my_partial
-            .iter()
-            .zip(&invocation_accumulator)
-            .map(|(slot, value)| format!("{slot} = {value}; "))
-            .collect::<String>(),
-        workgroup = shape.workgroup_size,
-        tree_step = combine_into(operator, &my_partial, &neighbour_partial, &my_partial),
-        fold_tile = combine_into(operator, &accumulator, &first_partial, &accumulator),
+        combine_results = combine_invocation_results(operator, shape, subgroup_operation),
         store_result = store_tuple("output", "segment", &accumulator, &operator.element_types),
     );
     GeneratedKernel {
         source: KernelSource {
-            name: format!("reduce_ordered_{}", source.name_fragment()),
+            name: format!(
+                "reduce_ordered_{}{}",
+                source.name_fragment(),
+                if subgroup_operation.is_some() {
+                    "_subgroup_combine"
+                } else {
+                    ""
+                }
+            ),
             glsl,
         },
         features,
@@ -403,11 +469,14 @@ pub fn reduce_source(
     }
     let shape = ordered_shape(runtime, operator, OPERATION)?;
     let tile = u64::from(shape.tile_size());
-    let first_kernel = ordered_reduce_kernel(source, operator, shape).load(runtime)?;
+    let use_subgroups = ordered_kernels_use_subgroups(runtime, operator);
+    let first_kernel =
+        ordered_reduce_kernel(source, operator, shape, use_subgroups).load(runtime)?;
     let partial_kernel = ordered_reduce_kernel(
         &ElementSource::columns(&operator.element_types),
         operator,
         shape,
+        use_subgroups,
     )
     .load(runtime)?;
     let maximum_segments = maximum_first_pass_segments(runtime, shape);
@@ -507,7 +576,13 @@ pub fn segmented_reduce(
         return Ok(outputs);
     }
     let shape = ordered_shape(runtime, operator, OPERATION)?;
-    let kernel = ordered_reduce_kernel(&source, operator, shape).load(runtime)?;
+    let kernel = ordered_reduce_kernel(
+        &source,
+        operator,
+        shape,
+        ordered_kernels_use_subgroups(runtime, operator),
+    )
+    .load(runtime)?;
     let launch = ordered_launch(
         &kernel,
         &inputs.buffers(),

@@ -25,7 +25,8 @@
 
 use super::reduce::{
     check_regular_segments, load_tile_statements, maximum_first_pass_segments,
-    ordered_reduce_kernel, ordered_shape, ordered_shared_declarations, whole_array_segments,
+    ordered_kernels_use_subgroups, ordered_reduce_kernel, ordered_shape,
+    ordered_shared_declarations, whole_array_segments,
 };
 use super::{
     assign_neutral, check_arrays, combine_into, component_list, declare_tuple, element_count_word,
@@ -262,7 +263,13 @@ pub fn scan_source(
         return Ok(outputs);
     }
     let columns = ElementSource::columns(types);
-    let reduce_kernel = ordered_reduce_kernel(source, operator, shape).load(runtime)?;
+    let reduce_kernel = ordered_reduce_kernel(
+        source,
+        operator,
+        shape,
+        ordered_kernels_use_subgroups(runtime, operator),
+    )
+    .load(runtime)?;
     let partial_scan_kernel = ordered_scan_kernel(&columns, operator, shape).load(runtime)?;
     let segment_totals = DeviceArrays::allocate(runtime, types, segment_count)?;
     let scanned_totals = DeviceArrays::allocate(runtime, types, segment_count)?;
