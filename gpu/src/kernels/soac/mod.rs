@@ -487,3 +487,74 @@ pub fn grid_stride_workgroups(runtime: &Runtime, element_count: u64, workgroup_s
         runtime.device_info().max_workgroup_count[0],
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::lambda::BuiltinOperator;
+    use crate::runtime::device_choice::ShaderFeatureSupport;
+
+    fn shape() -> KernelShape {
+        KernelShape {
+            workgroup_size: 256,
+            items_per_invocation: 4,
+        }
+    }
+
+    /// Kernels ask only for what their types need, and a device without it
+    /// gets a clear error naming the Vulkan feature.
+    #[test]
+    fn kernels_declare_the_features_their_types_need() {
+        let u32_map = map::map_kernel(&MapLambda::identity(&[ElementType::U32]), 256);
+        assert_eq!(u32_map.features, KernelFeatures::default());
+        let f64_to_u8 = MapLambda::new(
+            vec![ElementType::F64],
+            vec![ElementType::U8],
+            "y0 = uint8_t(x0);",
+        );
+        let features = map::map_kernel(&f64_to_u8, 256).features;
+        assert!(features.float64 && features.int8 && features.storage_buffer_8bit);
+        assert!(!features.int64 && !features.int16 && !features.subgroup_arithmetic);
+        let add_i64 = Operator::builtin(BuiltinOperator::Add, ElementType::I64).expect("applies");
+        let scan = scan::ordered_scan_kernel(
+            &ElementSource::columns(&[ElementType::I64]),
+            &add_i64,
+            shape(),
+        );
+        assert!(scan.features.int64 && !scan.features.float64);
+        let error = scan
+            .features
+            .check_supported(&scan.source.name, ShaderFeatureSupport::default())
+            .expect_err("no int64");
+        assert!(
+            error.to_string().contains("shaderInt64")
+                && error.to_string().contains("scan_ordered_i64"),
+            "{error}"
+        );
+        let add_f32 = Operator::builtin(BuiltinOperator::Add, ElementType::F32).expect("applies");
+        let subgroup = reduce::subgroup_reduce_kernel(
+            &ElementSource::columns(&[ElementType::F32]),
+            &add_f32,
+            256,
+        )
+        .expect("applies to f32 +");
+        assert!(subgroup.features.subgroup_arithmetic);
+        assert!(reduce::subgroup_reduce_kernel(
+            &ElementSource::columns(&[ElementType::I64]),
+            &add_i64,
+            256
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn whole_array_passes_make_at_most_the_maximum_segments_of_whole_tiles() {
+        assert_eq!(reduce::whole_array_segments(0, 1024, 1024), (1024, 1));
+        assert_eq!(reduce::whole_array_segments(1024, 1024, 1024), (1024, 1));
+        assert_eq!(reduce::whole_array_segments(1025, 1024, 1024), (1024, 2));
+        let (length, count) = reduce::whole_array_segments(1 << 26, 1024, 1024);
+        assert_eq!((length, count), (65_536, 1024));
+        let (length, count) = reduce::whole_array_segments((1 << 26) - 1, 1024, 1024);
+        assert!(count <= 1024 && length % 1024 == 0 && length * count >= (1 << 26) - 1);
+    }
+}
