@@ -12,9 +12,10 @@ use common::{assert_clean, download, pseudo_random, runtime, upload};
 use gpu::kernels::element::{ElementType, HostColumn};
 use gpu::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use gpu::kernels::soac::reduce::{
-    redomap, reduce, reduce_source, segmented_reduce, ReduceStrategy,
+    redomap, reduce, reduce_source, segmented_reduce, segmented_reduce_with, ReduceStrategy,
 };
-use gpu::kernels::soac::scan::{scan, scanomap, segmented_scan};
+use gpu::kernels::soac::scan::{scan, scanomap, segmented_scan, segmented_scan_with};
+use gpu::kernels::soac::segmented::SegmentedStrategy;
 use gpu::kernels::soac::{DeviceArrays, ElementSource};
 use proptest::prelude::*;
 
@@ -526,20 +527,41 @@ fn segmented_reduce_and_scan_equal_the_cpu_per_row() {
             reduced.push(*row_scan.last().unwrap_or(&[1, 0, 0, 1]));
             scanned.extend(row_scan);
         }
-        check(
-            &format!("segmented reduce of {rows}×{row_length}"),
-            &matrix_columns(&values),
-            |runtime, inputs| {
-                segmented_reduce(runtime, &matrix_product(), inputs, rows, row_length)
-            },
-            &matrix_columns(&reduced),
-        );
-        check(
-            &format!("segmented scan of {rows}×{row_length}"),
-            &matrix_columns(&values),
-            |runtime, inputs| segmented_scan(runtime, &matrix_product(), inputs, rows, row_length),
-            &matrix_columns(&scanned),
-        );
+        for strategy in [
+            SegmentedStrategy::WorkgroupPerRow,
+            SegmentedStrategy::InvocationPerRow,
+        ] {
+            check(
+                &format!("segmented reduce of {rows}×{row_length} ({strategy:?})"),
+                &matrix_columns(&values),
+                |runtime, inputs| {
+                    segmented_reduce_with(
+                        runtime,
+                        &matrix_product(),
+                        inputs,
+                        rows,
+                        row_length,
+                        strategy,
+                    )
+                },
+                &matrix_columns(&reduced),
+            );
+            check(
+                &format!("segmented scan of {rows}×{row_length} ({strategy:?})"),
+                &matrix_columns(&values),
+                |runtime, inputs| {
+                    segmented_scan_with(
+                        runtime,
+                        &matrix_product(),
+                        inputs,
+                        rows,
+                        row_length,
+                        strategy,
+                    )
+                },
+                &matrix_columns(&scanned),
+            );
+        }
     }
 }
 

@@ -10,6 +10,8 @@
 //!   regular segmented `scan`;
 //! * [`filter`]: scan-based compaction;
 //! * [`scatter`]: bounds-checked parallel writes;
+//! * [`segmented`]: row-per-invocation segmented reduce/scan for many short
+//!   rows;
 //! * [`histogram`]: `reduce_by_index` with atomics (native or compare-and-swap
 //!   loops) where operator and type allow, per-workgroup privatised partial
 //!   histograms merged in order otherwise.
@@ -26,6 +28,7 @@ pub mod map;
 pub mod reduce;
 pub mod scan;
 pub mod scatter;
+pub mod segmented;
 
 use super::element::{ElementType, HostColumn, KernelFeatures};
 use super::lambda::{MapLambda, Operator};

@@ -25,6 +25,7 @@
 //! Ordered bindings: inputs `input0…` then outputs `output0…` (operator
 //! types). Push constants: element count, segment length, segment count.
 
+use super::segmented::{row_per_invocation_kernel, RowOperation, SegmentedStrategy};
 use super::{
     assign_neutral, check_arrays, combine_into, component_list, declare_tuple, element_count_word,
     glsl_header, shape_fitting_shared_memory, shared_tuple_bytes, store_tuple,
@@ -557,14 +558,35 @@ pub fn redomap(
 
 /// `map (reduce operator neutral)` over the rows of a regular `[n][m]`
 /// array given flat (`inputs.length = n·m`, `segment_count = n`,
-/// `segment_length = m`, either may be 0): `n` results, one workgroup per row
-/// (grid-stride over rows beyond the workgroup limit).
+/// `segment_length = m`, either may be 0): `n` results, with the automatic
+/// [`SegmentedStrategy`].
 pub fn segmented_reduce(
     runtime: &Runtime,
     operator: &Operator,
     inputs: &DeviceArrays,
     segment_count: u64,
     segment_length: u64,
+) -> GpuResult<DeviceArrays> {
+    segmented_reduce_with(
+        runtime,
+        operator,
+        inputs,
+        segment_count,
+        segment_length,
+        SegmentedStrategy::Automatic,
+    )
+}
+
+/// [`segmented_reduce`] with a chosen strategy: a workgroup per row (the
+/// ordered kernel, grid-stride over rows beyond the workgroup limit) or an
+/// invocation per row.
+pub fn segmented_reduce_with(
+    runtime: &Runtime,
+    operator: &Operator,
+    inputs: &DeviceArrays,
+    segment_count: u64,
+    segment_length: u64,
+    strategy: SegmentedStrategy,
 ) -> GpuResult<DeviceArrays> {
     const OPERATION: &str = "segmented reduce";
     let source = ElementSource::columns(&inputs.element_types);
@@ -573,6 +595,27 @@ pub fn segmented_reduce(
     let element_count = element_count_word(inputs.length, OPERATION)?;
     let outputs = DeviceArrays::allocate(runtime, &operator.element_types, segment_count)?;
     if segment_count == 0 {
+        return Ok(outputs);
+    }
+    let workgroup_size = super::preferred_workgroup_size(runtime);
+    if strategy.resolve(segment_count, segment_length, workgroup_size)
+        == SegmentedStrategy::InvocationPerRow
+    {
+        let kernel =
+            row_per_invocation_kernel(&source, operator, RowOperation::Reduce, workgroup_size)
+                .load(runtime)?;
+        let mut buffers = inputs.buffers();
+        buffers.extend(outputs.buffers());
+        runtime.dispatch(
+            &kernel,
+            &buffers,
+            &[segment_count as u32, segment_length as u32],
+            [
+                super::grid_stride_workgroups(runtime, segment_count, workgroup_size),
+                1,
+                1,
+            ],
+        )?;
         return Ok(outputs);
     }
     let shape = ordered_shape(runtime, operator, OPERATION)?;

@@ -28,6 +28,7 @@ use super::reduce::{
     ordered_kernels_use_subgroups, ordered_reduce_kernel, ordered_shape,
     ordered_shared_declarations, whole_array_segments,
 };
+use super::segmented::{row_per_invocation_kernel, RowOperation, SegmentedStrategy};
 use super::{
     assign_neutral, check_arrays, combine_into, component_list, declare_tuple, element_count_word,
     glsl_header, load_tuple, tuple_buffer_declarations, DeviceArrays, ElementSource,
@@ -340,14 +341,35 @@ pub fn scanomap(
 }
 
 /// `map (scan operator neutral)` over the rows of a regular `[n][m]` array
-/// given flat (`segment_count = n`, `segment_length = m`): one workgroup
-/// per row (grid-stride over rows beyond the workgroup limit).
+/// given flat (`segment_count = n`, `segment_length = m`), with the
+/// automatic [`SegmentedStrategy`].
 pub fn segmented_scan(
     runtime: &Runtime,
     operator: &Operator,
     inputs: &DeviceArrays,
     segment_count: u64,
     segment_length: u64,
+) -> GpuResult<DeviceArrays> {
+    segmented_scan_with(
+        runtime,
+        operator,
+        inputs,
+        segment_count,
+        segment_length,
+        SegmentedStrategy::Automatic,
+    )
+}
+
+/// [`segmented_scan`] with a chosen strategy: a workgroup per row (the
+/// ordered scan kernel, grid-stride over rows beyond the workgroup limit) or
+/// an invocation per row.
+pub fn segmented_scan_with(
+    runtime: &Runtime,
+    operator: &Operator,
+    inputs: &DeviceArrays,
+    segment_count: u64,
+    segment_length: u64,
+    strategy: SegmentedStrategy,
 ) -> GpuResult<DeviceArrays> {
     const OPERATION: &str = "segmented scan";
     let source = ElementSource::columns(&inputs.element_types);
@@ -357,6 +379,27 @@ pub fn segmented_scan(
     let types = &operator.element_types;
     let outputs = DeviceArrays::allocate(runtime, types, element_count)?;
     if element_count == 0 {
+        return Ok(outputs);
+    }
+    let workgroup_size = super::preferred_workgroup_size(runtime);
+    if strategy.resolve(segment_count, segment_length, workgroup_size)
+        == SegmentedStrategy::InvocationPerRow
+    {
+        let kernel =
+            row_per_invocation_kernel(&source, operator, RowOperation::Scan, workgroup_size)
+                .load(runtime)?;
+        let mut buffers = inputs.buffers();
+        buffers.extend(outputs.buffers());
+        runtime.dispatch(
+            &kernel,
+            &buffers,
+            &[segment_count as u32, segment_length as u32],
+            [
+                super::grid_stride_workgroups(runtime, segment_count, workgroup_size),
+                1,
+                1,
+            ],
+        )?;
         return Ok(outputs);
     }
     let shape = ordered_shape(runtime, operator, OPERATION)?;
