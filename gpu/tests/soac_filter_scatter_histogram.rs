@@ -1,4 +1,4 @@
-//! `filter`, `scatter` and `reduce_by_index` of the generated kernel library
+//! `filter`, `partition`, `scatter` and `reduce_by_index` of the generated kernel library
 //! against sequential CPU computations on lavapipe, under the validation
 //! layer, with every module through `spirv-val`; every histogram strategy,
 //! tuple values, narrow and 64-bit types, out-of-bounds indices.
@@ -8,7 +8,7 @@ mod common;
 use common::{assert_clean, download, pseudo_random, runtime, upload};
 use gpu::kernels::element::{ElementType, HostColumn};
 use gpu::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
-use gpu::kernels::soac::filter::filter;
+use gpu::kernels::soac::filter::{filter, partition};
 use gpu::kernels::soac::histogram::{reduce_by_index, HistogramStrategy};
 use gpu::kernels::soac::scatter::scatter;
 use proptest::prelude::*;
@@ -81,6 +81,42 @@ fn filter_keeps_what_the_predicate_accepts_in_order() {
                 HostColumn::Bool(kept.iter().map(|pair| pair.1).collect()),
             ],
             "filter of {size}"
+        );
+        assert_clean(runtime);
+    }
+}
+
+#[test]
+fn partition_puts_the_kept_elements_first_and_keeps_both_orders() {
+    // partition (\(x, y) -> x < y) over (f32, u16) pairs.
+    let predicate = MapLambda::new(
+        vec![ElementType::F32, ElementType::U16],
+        vec![ElementType::Bool],
+        "y0 = x0 < float(x1);",
+    );
+    for size in [0usize, 1, 3, 1025, 65_537] {
+        let random = pseudo_random(size as u64 + 40, size);
+        let floats: Vec<f32> = random.iter().map(|value| (*value % 100) as f32).collect();
+        let shorts: Vec<u16> = random
+            .iter()
+            .map(|value| (*value >> 32) as u16 % 100)
+            .collect();
+        let pairs: Vec<(f32, u16)> = floats.iter().copied().zip(shorts.iter().copied()).collect();
+        let (kept, rejected): (Vec<(f32, u16)>, Vec<(f32, u16)>) =
+            pairs.iter().partition(|(x, y)| *x < f32::from(*y));
+        let ordered: Vec<(f32, u16)> = kept.iter().chain(&rejected).copied().collect();
+        let runtime = runtime();
+        let inputs = upload(runtime, &[HostColumn::F32(floats), HostColumn::U16(shorts)]);
+        let (outputs, kept_count) = partition(runtime, &predicate, &inputs)
+            .unwrap_or_else(|error| panic!("partition of {size}: {error}"));
+        assert_eq!(kept_count, kept.len() as u64, "partition of {size}: count");
+        assert_eq!(
+            download(runtime, &outputs),
+            vec![
+                HostColumn::F32(ordered.iter().map(|pair| pair.0).collect()),
+                HostColumn::U16(ordered.iter().map(|pair| pair.1).collect()),
+            ],
+            "partition of {size}"
         );
         assert_clean(runtime);
     }

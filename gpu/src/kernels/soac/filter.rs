@@ -1,10 +1,11 @@
-//! `filter p xs` by scan-based compaction, in one submission:
+//! `filter p xs` and `partition p xs` by scan-based compaction:
 //!
 //! 1. `scanomap (+) 0 (map (\x -> if p x then 1 else 0) xs)` on `u32` gives
 //!    each kept element its 1-based output position (the ordered scan of
 //!    [`super::scan`]);
 //! 2. the compaction kernel re-evaluates `p` (cheaper than storing flags)
-//!    and writes each kept element to `offsets[i] − 1`.
+//!    and writes each kept element to `offsets[i] − 1` (and, for
+//!    `partition`, each rejected one to `kept + i − offsets[i]`).
 //!
 //! The kept count is the scan's last element, read back; the result arrays
 //! are allocated at the input length and truncated to it.
@@ -54,8 +55,22 @@ pub fn keep_flag_lambda(predicate: &MapLambda) -> MapLambda {
     }
 }
 
+/// What the compaction kernel does with rejected elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compaction {
+    /// Drop them (`filter`).
+    Filter,
+    /// Write them, in order, after the kept ones (`partition`): element `i`
+    /// goes to `kept_total + i − offsets[i]`.
+    Partition,
+}
+
 /// The compaction kernel of `predicate`.
-pub fn compaction_kernel(predicate: &MapLambda, workgroup_size: u32) -> GeneratedKernel {
+pub fn compaction_kernel(
+    predicate: &MapLambda,
+    compaction: Compaction,
+    workgroup_size: u32,
+) -> GeneratedKernel {
     let types = &predicate.parameter_types;
     let features = KernelFeatures::for_element_types(types);
     let count = types.len();
@@ -77,10 +92,16 @@ pub fn compaction_kernel(predicate: &MapLambda, workgroup_size: u32) -> Generate
              uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n\
              for (uint index = gl_GlobalInvocationID.x; index < parameters.element_count; index += stride) {{\n\
                  bool keep; predicate_function({loads}, keep);\n\
-                 if (keep) {{ uint position = offsets[index] - 1u; {copies}}}\n\
+                 if (keep) {{ uint position = offsets[index] - 1u; {copies}}}{rejected}\n\
              }}\n\
          }}\n",
-        header = glsl_header(features, workgroup_size, "filter: compaction"),
+        header = glsl_header(features, workgroup_size, "filter/partition: compaction"),
+        rejected = match compaction {
+            Compaction::Filter => String::new(),
+            Compaction::Partition => format!(
+                " else {{ uint position = offsets[parameters.element_count - 1u] + index - offsets[index]; {copies}}}"
+            ),
+        },
         inputs = tuple_buffer_declarations(0, "readonly", "input", types),
         offsets_binding = count,
         outputs = tuple_buffer_declarations(count as u32 + 1, "writeonly", "output", types),
@@ -89,7 +110,14 @@ pub fn compaction_kernel(predicate: &MapLambda, workgroup_size: u32) -> Generate
     );
     GeneratedKernel {
         source: KernelSource {
-            name: format!("filter_compaction_{}", types_name_fragment(types)),
+            name: format!(
+                "{}_compaction_{}",
+                match compaction {
+                    Compaction::Filter => "filter",
+                    Compaction::Partition => "partition",
+                },
+                types_name_fragment(types)
+            ),
             glsl,
         },
         features,
@@ -102,13 +130,37 @@ pub fn filter(
     predicate: &MapLambda,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
+    let (mut outputs, kept) = compact(runtime, predicate, inputs, Compaction::Filter)?;
+    outputs.truncate(kept);
+    Ok(outputs)
+}
+
+/// `partition predicate inputs`: the elements where `predicate` holds, in
+/// order, then the others, in order (one array of the input's length), and
+/// how many were kept.
+pub fn partition(
+    runtime: &Runtime,
+    predicate: &MapLambda,
+    inputs: &DeviceArrays,
+) -> GpuResult<(DeviceArrays, u64)> {
+    compact(runtime, predicate, inputs, Compaction::Partition)
+}
+
+/// The compaction of `inputs` by `predicate` (outputs of the input's
+/// length) and the kept count.
+fn compact(
+    runtime: &Runtime,
+    predicate: &MapLambda,
+    inputs: &DeviceArrays,
+    compaction: Compaction,
+) -> GpuResult<(DeviceArrays, u64)> {
     const OPERATION: &str = "filter";
     check_arrays(OPERATION, &inputs.element_types, inputs)?;
     check_predicate(predicate, &inputs.element_types)?;
     let count = element_count_word(inputs.length, OPERATION)?;
-    let mut outputs = DeviceArrays::allocate(runtime, &inputs.element_types, inputs.length)?;
+    let outputs = DeviceArrays::allocate(runtime, &inputs.element_types, inputs.length)?;
     if inputs.length == 0 {
-        return Ok(outputs);
+        return Ok((outputs, 0));
     }
     let add = Operator::builtin(BuiltinOperator::Add, ElementType::U32).ok_or_else(|| {
         GpuError::Validation {
@@ -118,7 +170,7 @@ pub fn filter(
     })?;
     let offsets = scanomap(runtime, &keep_flag_lambda(predicate), &add, inputs)?;
     let workgroup_size = preferred_workgroup_size(runtime);
-    let kernel = compaction_kernel(predicate, workgroup_size).load(runtime)?;
+    let kernel = compaction_kernel(predicate, compaction, workgroup_size).load(runtime)?;
     let mut buffers = inputs.buffers();
     buffers.extend(offsets.buffers());
     buffers.extend(outputs.buffers());
@@ -140,6 +192,5 @@ pub fn filter(
         last_offset[2],
         last_offset[3],
     ]));
-    outputs.truncate(kept);
-    Ok(outputs)
+    Ok((outputs, kept))
 }

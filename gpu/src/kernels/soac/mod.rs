@@ -8,7 +8,7 @@
 //!   shared-memory tree otherwise; regular segmented `reduce`;
 //! * [`scan`]: inclusive `scan`/`scanomap` (reduce-then-scan in three passes),
 //!   regular segmented `scan`;
-//! * [`filter`]: scan-based compaction;
+//! * [`filter`]: `filter` and `partition` by scan-based compaction;
 //! * [`scatter`]: bounds-checked parallel writes;
 //! * [`segmented`]: row-per-invocation segmented reduce/scan for many short
 //!   rows;
