@@ -86,6 +86,9 @@ fn filter_keeps_what_the_predicate_accepts_in_order() {
     }
 }
 
+/// An element of the partitioned arrays.
+type Pair = (f32, u16);
+
 #[test]
 fn partition_puts_the_kept_elements_first_and_keeps_both_orders() {
     // partition (\(x, y) -> x < y) over (f32, u16) pairs.
@@ -101,10 +104,10 @@ fn partition_puts_the_kept_elements_first_and_keeps_both_orders() {
             .iter()
             .map(|value| (*value >> 32) as u16 % 100)
             .collect();
-        let pairs: Vec<(f32, u16)> = floats.iter().copied().zip(shorts.iter().copied()).collect();
-        let (kept, rejected): (Vec<(f32, u16)>, Vec<(f32, u16)>) =
+        let pairs: Vec<Pair> = floats.iter().copied().zip(shorts.iter().copied()).collect();
+        let (kept, rejected): (Vec<Pair>, Vec<Pair>) =
             pairs.iter().partition(|(x, y)| *x < f32::from(*y));
-        let ordered: Vec<(f32, u16)> = kept.iter().chain(&rejected).copied().collect();
+        let ordered: Vec<Pair> = kept.iter().chain(&rejected).copied().collect();
         let runtime = runtime();
         let inputs = upload(runtime, &[HostColumn::F32(floats), HostColumn::U16(shorts)]);
         let (outputs, kept_count) = partition(runtime, &predicate, &inputs)
