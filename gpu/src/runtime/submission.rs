@@ -117,8 +117,15 @@ impl Runtime {
             error,
             GpuError::DeviceLost { .. } | GpuError::Timeout { .. }
         ) {
-            self.unusable.store(true, Ordering::SeqCst);
+            self.abandon_device_resources();
         }
+    }
+
+    /// Refuse further work and leak, rather than free or reuse, every
+    /// buffer the device may still be using.
+    fn abandon_device_resources(&self) {
+        self.unusable.store(true, Ordering::SeqCst);
+        super::buffers::lock_pool(&self.buffer_pool).abandon();
     }
 
     /// Record commands with `record` (then the device → host barrier), submit
@@ -200,8 +207,8 @@ impl Runtime {
                     other => from_vulkan_error(operation, other),
                 };
                 // Any failed wait leaves the device's use of the resources
-                // unknown: refuse further work.
-                self.unusable.store(true, Ordering::SeqCst);
+                // unknown: refuse further work and free no buffer.
+                self.abandon_device_resources();
                 Err(error)
             }
         }
