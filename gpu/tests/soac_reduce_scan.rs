@@ -467,6 +467,45 @@ fn map_and_reduce_work_at_every_primitive_type() {
 }
 
 #[test]
+fn map_with_several_inputs_and_outputs_covers_more_than_the_workgroup_limit() {
+    // map (\x y -> (x + y, x * y, x < y)) on u8 pairs, at sizes around and
+    // past 65 535 workgroups × 256 invocations (the grid-stride loop takes
+    // the rest).
+    let lambda = MapLambda::new(
+        vec![ElementType::U8, ElementType::U8],
+        vec![ElementType::U8, ElementType::U16, ElementType::Bool],
+        "y0 = uint8_t(x0 + x1); y1 = uint16_t(x0) * uint16_t(x1); y2 = x0 < x1;",
+    );
+    for size in [0usize, 5, 65_535 * 256, 65_535 * 256 + 3] {
+        let first = pseudo_random_bytes(size as u32, size);
+        let second = pseudo_random_bytes(size as u32 + 1, size);
+        let expected = [
+            HostColumn::U8(
+                first
+                    .iter()
+                    .zip(&second)
+                    .map(|(x, y)| x.wrapping_add(*y))
+                    .collect(),
+            ),
+            HostColumn::U16(
+                first
+                    .iter()
+                    .zip(&second)
+                    .map(|(x, y)| u16::from(*x) * u16::from(*y))
+                    .collect(),
+            ),
+            HostColumn::Bool(first.iter().zip(&second).map(|(x, y)| x < y).collect()),
+        ];
+        check(
+            &format!("map of {size} pairs"),
+            &[HostColumn::U8(first), HostColumn::U8(second)],
+            |runtime, inputs| gpu::kernels::soac::map::map(runtime, &lambda, inputs),
+            &expected,
+        );
+    }
+}
+
+#[test]
 fn redomap_and_scanomap_fuse_the_map() {
     // map (\x y -> (x, y, x*y, 1)) then the matrix product: two u32 inputs.
     let lambda = MapLambda::new(
