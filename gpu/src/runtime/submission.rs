@@ -544,3 +544,102 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+mod synchronisation_tests {
+    use super::*;
+    use crate::kernels::map::map_times_two_plus_one_source;
+    use crate::kernels::{compiled_spirv, DemoElementType};
+    use crate::runtime::instance::ValidationMode;
+    use crate::runtime::RuntimeOptions;
+
+    /// The barriers `run_kernels` records matter, and the tests would see
+    /// them missing: two dispatches where the second reads what the first
+    /// wrote, recorded (never submitted) without a barrier, make the
+    /// validation layer's synchronisation checks (enabled by
+    /// `ValidationMode::Required`) report a read-after-write hazard; with
+    /// the launch-to-launch barrier in between they report nothing.
+    #[test]
+    fn synchronisation_validation_reports_a_missing_barrier_between_launches() {
+        let runtime = Runtime::new(RuntimeOptions {
+            validation: ValidationMode::Required,
+            ..RuntimeOptions::default()
+        })
+        .unwrap_or_else(|error| panic!("cannot create a validated runtime: {error}"));
+        let source = map_times_two_plus_one_source(DemoElementType::U32);
+        let kernel = runtime
+            .load_kernel(&source.name, &compiled_spirv(&source).expect("compiles"))
+            .expect("loads");
+        let first = runtime.upload_scalars(&[1u32, 2, 3]).expect("uploads");
+        let second = runtime.allocate_buffer(12).expect("allocates");
+        let third = runtime.allocate_buffer(12).expect("allocates");
+        let layout = kernel.pipeline.layout().clone();
+        let set_layout = layout.set_layouts()[0].clone();
+        let descriptor_set = |input: &DeviceBuffer, output: &DeviceBuffer| {
+            DescriptorSet::new(
+                runtime.descriptor_set_allocator.clone(),
+                set_layout.clone(),
+                [
+                    WriteDescriptorSet::buffer(0, input.bound_range().expect("bound")),
+                    WriteDescriptorSet::buffer(1, output.bound_range().expect("bound")),
+                ],
+                [],
+            )
+            .expect("descriptor set")
+        };
+        let writes_second = descriptor_set(&first, &second);
+        let reads_second = descriptor_set(&second, &third);
+        let record_two_launches = |with_barrier: bool| {
+            let mut recorder = RecordingCommandBuffer::new(
+                runtime.command_buffer_allocator.clone(),
+                runtime.queue.queue_family_index(),
+                CommandBufferLevel::Primary,
+                CommandBufferBeginInfo {
+                    usage: CommandBufferUsage::OneTimeSubmit,
+                    ..Default::default()
+                },
+            )
+            .expect("command buffer");
+            // SAFETY: recorded, never submitted.
+            unsafe {
+                recorder
+                    .bind_pipeline_compute(&kernel.pipeline)
+                    .expect("bind pipeline");
+                for (position, set) in [&writes_second, &reads_second].into_iter().enumerate() {
+                    if position > 0 && with_barrier {
+                        recorder
+                            .pipeline_barrier(&launch_to_launch_barrier())
+                            .expect("barrier");
+                    }
+                    recorder
+                        .bind_descriptor_sets(
+                            PipelineBindPoint::Compute,
+                            &layout,
+                            0,
+                            &[set.as_raw()],
+                            &[],
+                        )
+                        .expect("bind descriptor set");
+                    push_constants(&mut recorder, &layout, &[3]).expect("push constants");
+                    recorder.dispatch([1, 1, 1]).expect("dispatch");
+                }
+                drop(recorder.end());
+            }
+        };
+        assert!(runtime.validation_messages().is_empty());
+        record_two_launches(true);
+        assert!(
+            runtime.validation_messages().is_empty(),
+            "with the barrier: {:?}",
+            runtime.validation_messages()
+        );
+        record_two_launches(false);
+        let messages = runtime.validation_messages();
+        assert!(
+            messages
+                .iter()
+                .any(|message| message.contains("SYNC-HAZARD-READ-AFTER-WRITE")),
+            "synchronisation validation missed the hazard: {messages:?}"
+        );
+    }
+}
