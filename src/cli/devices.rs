@@ -67,6 +67,18 @@ fn print_device(device: &DeviceInfo, chosen: bool) {
         }
     );
     println!(
+        "    peak bandwidth:        {}",
+        match gpu::runtime::peak_bandwidth::peak_memory_bandwidth(&device.name) {
+            Some((value, gpu::runtime::peak_bandwidth::PeakBandwidthSource::Environment)) => {
+                format!("{value:.0} GB/s (RUNESTONE_PEAK_BANDWIDTH_GBPS)")
+            }
+            Some((value, gpu::runtime::peak_bandwidth::PeakBandwidthSource::DataSheet { .. })) => {
+                format!("{value:.0} GB/s (data sheet)")
+            }
+            None => "unknown".to_owned(),
+        }
+    );
+    println!(
         "    transfers:             {}",
         if device.prefers_staging_transfers() {
             "through staging buffers"

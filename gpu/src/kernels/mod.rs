@@ -1,15 +1,21 @@
-//! Hand-written kernels that prove the toolchain end to end (GLSL → shaderc →
-//! SPIR-V → vulkano → device) until kernels are generated from the SOAC IR.
+//! Kernels: the generated SOAC kernel library and the first hand-written
+//! demonstration kernels.
 //!
-//! * [`map`]: a grid-stride `map (\x -> x*2+1)`;
-//! * [`reduce`]: a two-pass workgroup sum with subgroup operations and shared
-//!   memory that never assumes the subgroup size.
+//! * [`element`], [`lambda`], [`soac`]: kernels generated from element types
+//!   and GLSL lambdas (map, reduce, scan, filter, scatter, histogram,
+//!   segmented operations) — what the IR → GPU code generator targets;
+//! * [`map`]: a hand-written grid-stride `map (\x -> x*2+1)`;
+//! * [`reduce`]: a hand-written two-pass workgroup sum with subgroup
+//!   operations and shared memory that never assumes the subgroup size.
 //!
 //! Each kernel is a GLSL template instantiated per element type; the SPIR-V
 //! of each instance is compiled once per process.
 
+pub mod element;
+pub mod lambda;
 pub mod map;
 pub mod reduce;
+pub mod soac;
 
 use crate::compile::compile_compute_shader;
 use crate::error::GpuResult;
@@ -62,25 +68,32 @@ pub fn all_demo_kernel_sources() -> Vec<KernelSource> {
     sources
 }
 
+/// A compiled module: its kernel name and SPIR-V.
+type CompiledModule = (String, Arc<Vec<u32>>);
+
+fn compiled_modules_by_source() -> std::sync::MutexGuard<'static, HashMap<String, CompiledModule>> {
+    static COMPILED_BY_SOURCE: OnceLock<Mutex<HashMap<String, CompiledModule>>> = OnceLock::new();
+    let cache = COMPILED_BY_SOURCE.get_or_init(|| Mutex::new(HashMap::new()));
+    match cache.lock() {
+        Ok(map) => map,
+        Err(poisoned) => poisoned.into_inner(),
+    }
+}
+
 /// The SPIR-V of `source`, compiled once per process.
 pub fn compiled_spirv(source: &KernelSource) -> GpuResult<Arc<Vec<u32>>> {
-    static COMPILED_BY_SOURCE: OnceLock<Mutex<HashMap<String, Arc<Vec<u32>>>>> = OnceLock::new();
-    let cache = COMPILED_BY_SOURCE.get_or_init(|| Mutex::new(HashMap::new()));
-    let lookup = |cache: &Mutex<HashMap<String, Arc<Vec<u32>>>>| match cache.lock() {
-        Ok(map) => map.get(&source.glsl).cloned(),
-        Err(poisoned) => poisoned.into_inner().get(&source.glsl).cloned(),
-    };
-    if let Some(words) = lookup(cache) {
-        return Ok(words);
+    if let Some((_, words)) = compiled_modules_by_source().get(&source.glsl) {
+        return Ok(words.clone());
     }
     let words = Arc::new(compile_compute_shader(&source.name, &source.glsl)?);
-    match cache.lock() {
-        Ok(mut map) => map.insert(source.glsl.clone(), words.clone()),
-        Err(poisoned) => poisoned
-            .into_inner()
-            .insert(source.glsl.clone(), words.clone()),
-    };
+    compiled_modules_by_source().insert(source.glsl.clone(), (source.name.clone(), words.clone()));
     Ok(words)
+}
+
+/// Every module this process has compiled, as (kernel name, SPIR-V) (what
+/// the tests run `spirv-val` on).
+pub fn all_compiled_modules() -> Vec<(String, Arc<Vec<u32>>)> {
+    compiled_modules_by_source().values().cloned().collect()
 }
 
 /// How many workgroups of `workgroup_size` cover `element_count` elements,

@@ -49,6 +49,9 @@ pub struct BufferPool {
     maximum_pooled_bytes: u64,
     reused_buffer_count: u64,
     created_buffer_count: u64,
+    /// Set after a timeout or device loss: the device may still use any
+    /// buffer, so none is reused or freed any more (they are leaked).
+    abandoned: bool,
 }
 
 impl BufferPool {
@@ -60,11 +63,24 @@ impl BufferPool {
             maximum_pooled_bytes,
             reused_buffer_count: 0,
             created_buffer_count: 0,
+            abandoned: false,
         }
+    }
+
+    /// Stop reusing and freeing buffers (after a timeout or device loss,
+    /// when the device may still access them): idle buffers and every buffer
+    /// given back later are leaked.
+    pub fn abandon(&mut self) {
+        self.abandoned = true;
+        std::mem::forget(std::mem::take(&mut self.free_buffers));
+        self.pooled_bytes = 0;
     }
 
     /// A pooled buffer of exactly this location and capacity, if one is idle.
     pub fn take(&mut self, location: BufferLocation, capacity: u64) -> Option<Subbuffer<[u8]>> {
+        if self.abandoned {
+            return None;
+        }
         let storage = self.free_buffers.get_mut(&(location, capacity))?.pop()?;
         self.pooled_bytes -= capacity;
         self.reused_buffer_count += 1;
@@ -78,6 +94,10 @@ impl BufferPool {
 
     /// Keep an idle buffer for reuse (or drop it when the pool is full).
     pub fn give_back(&mut self, location: BufferLocation, storage: Subbuffer<[u8]>) {
+        if self.abandoned {
+            std::mem::forget(storage);
+            return;
+        }
         let capacity = storage.size();
         if self.pooled_bytes + capacity > self.maximum_pooled_bytes {
             return;
@@ -137,6 +157,12 @@ impl DeviceBuffer {
     /// The number of bytes the buffer holds.
     pub fn byte_length(&self) -> u64 {
         self.byte_length
+    }
+
+    /// Keep only the first `byte_length` bytes (a no-op when longer than
+    /// the buffer): the capacity is unchanged.
+    pub fn truncate(&mut self, byte_length: u64) {
+        self.byte_length = self.byte_length.min(byte_length);
     }
 
     /// Where the buffer lives.

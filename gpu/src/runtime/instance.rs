@@ -8,6 +8,7 @@
 
 use crate::error::{from_validated_vulkan_error, GpuError, GpuResult};
 use std::sync::{Arc, Mutex};
+use vulkano::instance::debug::ValidationFeatureEnable;
 use vulkano::instance::debug::{
     DebugUtilsMessageSeverity, DebugUtilsMessageType, DebugUtilsMessenger,
     DebugUtilsMessengerCallback, DebugUtilsMessengerCreateInfo,
@@ -119,6 +120,7 @@ pub fn create_vulkan_instance(validation: ValidationMode) -> GpuResult<VulkanIns
     }
     let mut enabled_layers = Vec::new();
     let mut debug_utils_messengers = Vec::new();
+    let mut enabled_validation_features = Vec::new();
     if validation_enabled {
         let layer_available = library
             .layer_properties()
@@ -135,6 +137,21 @@ pub fn create_vulkan_instance(validation: ValidationMode) -> GpuResult<VulkanIns
         enabled_layers.push(KHRONOS_VALIDATION_LAYER_NAME.to_owned());
         enabled_extensions.ext_debug_utils = true;
         debug_utils_messengers.push(messenger_create_info(&messages));
+        // Synchronisation validation (off by default in the layer) checks
+        // the runtime's own barriers: hazards between launches, or between
+        // the device and the host, are reported like any other message.
+        let layer_extensions = library
+            .supported_extensions_with_layers([KHRONOS_VALIDATION_LAYER_NAME])
+            .map_err(|error| {
+                from_validated_vulkan_error(
+                    "listing the validation layer's extensions",
+                    error.into(),
+                )
+            })?;
+        if layer_extensions.ext_validation_features {
+            enabled_extensions.ext_validation_features = true;
+            enabled_validation_features.push(ValidationFeatureEnable::SynchronizationValidation);
+        }
     }
     let instance = Instance::new(
         library,
@@ -144,6 +161,7 @@ pub fn create_vulkan_instance(validation: ValidationMode) -> GpuResult<VulkanIns
             enabled_layers,
             enabled_extensions,
             debug_utils_messengers,
+            enabled_validation_features,
             ..Default::default()
         },
     )

@@ -6,6 +6,7 @@
 //! * [`buffers`]: device buffers, the pool, scalar ↔ byte conversion;
 //! * [`transfers`]: allocation with size checks, upload and download;
 //! * [`pipelines`]: compute pipelines cached by SPIR-V hash;
+//! * [`peak_bandwidth`]: data-sheet peak memory bandwidth of known devices;
 //! * [`submission`]: recording, submitting and waiting with a timeout, and the
 //!   dispatch helper.
 //!
@@ -16,6 +17,7 @@
 pub mod buffers;
 pub mod device_choice;
 pub mod instance;
+pub mod peak_bandwidth;
 pub mod pipelines;
 pub mod submission;
 pub mod transfers;
@@ -152,6 +154,12 @@ pub struct Runtime {
     uses_staging: bool,
     submission_timeout: Duration,
     unusable: AtomicBool,
+    /// Nanoseconds per timestamp tick, and the valid bits of the queue's
+    /// timestamps (`None`: the queue has no timestamps).
+    timestamp_period_nanoseconds: f32,
+    timestamp_valid_bits: Option<u32>,
+    /// The timings of submissions while profiling is on.
+    profile: Mutex<Option<Vec<submission::SubmissionTiming>>>,
 }
 
 impl Runtime {
@@ -170,6 +178,10 @@ impl Runtime {
             .ok_or_else(|| GpuError::Unsupported {
                 what: "a compute queue".to_owned(),
             })? as u32;
+        let timestamp_valid_bits = physical_device.queue_family_properties()
+            [queue_family_index as usize]
+            .timestamp_valid_bits;
+        let timestamp_period_nanoseconds = physical_device.properties().timestamp_period;
         let enabled_features = device_info.features;
         let before_vulkan_1_2 = physical_device.api_version() < Version::V1_2;
         let supported_extensions = physical_device.supported_extensions();
@@ -250,6 +262,9 @@ impl Runtime {
             uses_staging,
             submission_timeout: options.submission_timeout,
             unusable: AtomicBool::new(false),
+            timestamp_period_nanoseconds,
+            timestamp_valid_bits,
+            profile: Mutex::new(None),
         })
     }
 

@@ -182,23 +182,48 @@ impl Runtime {
                 .map_err(|error| host_access_error(OPERATION, error))?;
             mapped.copy_from_slice(bytes);
         }
-        self.run_commands(OPERATION, |builder| {
-            builder
-                .copy_buffer(CopyBufferInfo::buffers(
+        self.run_commands(OPERATION, |recorder| {
+            // SAFETY: both buffers outlive the submission (`run_commands`
+            // waits) and nothing else uses them meanwhile.
+            unsafe {
+                recorder.copy_buffer(&CopyBufferInfo::buffers(
                     staging_range.clone(),
                     destination.clone(),
                 ))
-                .map_err(|error| from_validation_error(OPERATION, error))?;
+            }
+            .map_err(|error| from_validation_error(OPERATION, error))?;
             Ok(())
         })
     }
 
     /// A device buffer's contents.
     pub fn download_bytes(&self, buffer: &DeviceBuffer) -> GpuResult<Vec<u8>> {
+        self.download_byte_range(buffer, 0, buffer.byte_length())
+    }
+
+    /// Bytes `start..start + length` of a device buffer (an error past its
+    /// end).
+    pub fn download_byte_range(
+        &self,
+        buffer: &DeviceBuffer,
+        start: u64,
+        length: u64,
+    ) -> GpuResult<Vec<u8>> {
         const OPERATION: &str = "reading a device buffer";
-        let Some(source) = buffer.data_range()? else {
+        if start.saturating_add(length) > buffer.byte_length() {
+            return Err(GpuError::LengthMismatch {
+                operation: OPERATION,
+                expected_bytes: start.saturating_add(length),
+                actual_bytes: buffer.byte_length(),
+            });
+        }
+        let Some(whole) = buffer.data_range()? else {
             return Ok(Vec::new());
         };
+        if length == 0 {
+            return Ok(Vec::new());
+        }
+        let source = whole.slice(start..start + length);
         self.ensure_usable()?;
         if buffer.location() != BufferLocation::DeviceLocal {
             let mapped = source
@@ -206,19 +231,22 @@ impl Runtime {
                 .map_err(|error| host_access_error(OPERATION, error))?;
             return Ok(mapped.to_vec());
         }
-        let byte_length = buffer.byte_length();
+        let byte_length = length;
         let staging_storage = self.acquire_storage(BufferLocation::Staging, byte_length)?;
         let staging = self.wrap(BufferLocation::Staging, staging_storage, byte_length);
         let Some(staging_range) = staging.data_range()? else {
             return Ok(Vec::new());
         };
-        self.run_commands(OPERATION, |builder| {
-            builder
-                .copy_buffer(CopyBufferInfo::buffers(
+        self.run_commands(OPERATION, |recorder| {
+            // SAFETY: both buffers outlive the submission (`run_commands`
+            // waits) and nothing else uses them meanwhile.
+            unsafe {
+                recorder.copy_buffer(&CopyBufferInfo::buffers(
                     source.clone(),
                     staging_range.clone(),
                 ))
-                .map_err(|error| from_validation_error(OPERATION, error))?;
+            }
+            .map_err(|error| from_validation_error(OPERATION, error))?;
             Ok(())
         })?;
         let mapped = staging_range

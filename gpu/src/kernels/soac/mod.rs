@@ -1,0 +1,563 @@
+//! Generated kernels for the first-order SOACs, parameterised by element
+//! types and by GLSL snippets for the lambdas ([`super::lambda`]): the
+//! layer the IR → GPU code generator targets.
+//!
+//! * [`map`]: grid-stride `map` over several inputs and outputs;
+//! * [`reduce`]: `reduce`/`redomap`, with subgroup operations for known
+//!   commutative operators on 32-bit types and an order-preserving
+//!   shared-memory tree otherwise; regular segmented `reduce`;
+//! * [`scan`]: inclusive `scan`/`scanomap` (reduce-then-scan in three passes),
+//!   regular segmented `scan`;
+//! * [`filter`]: `filter` and `partition` by scan-based compaction;
+//! * [`scatter`]: bounds-checked parallel writes;
+//! * [`segmented`]: row-per-invocation segmented reduce/scan for many short
+//!   rows;
+//! * [`histogram`]: `reduce_by_index` with atomics (native or compare-and-swap
+//!   loops) where operator and type allow, per-workgroup privatised partial
+//!   histograms merged in order otherwise.
+//!
+//! Arrays are structures of arrays ([`DeviceArrays`]): one buffer per tuple
+//! component. Buffers are bound at set 0 in the order the kernels document;
+//! sizes travel as 32-bit push constants, so arrays hold fewer than 2^32
+//! elements (and each buffer at most `maxStorageBufferRange` bytes: larger
+//! arrays are refused with [`GpuError::BufferTooLarge`], never split).
+
+pub mod filter;
+pub mod histogram;
+pub mod map;
+pub mod reduce;
+pub mod scan;
+pub mod scatter;
+pub mod segmented;
+
+use super::element::{ElementType, HostColumn, KernelFeatures};
+use super::lambda::{MapLambda, Operator};
+use super::{compiled_spirv, KernelSource};
+use crate::error::{GpuError, GpuResult};
+use crate::runtime::{ComputeKernel, DeviceBuffer, Runtime};
+use std::sync::Arc;
+
+/// A tuple-typed array on the device: one buffer per component, all of
+/// `length` elements.
+#[derive(Debug)]
+pub struct DeviceArrays {
+    pub element_types: Vec<ElementType>,
+    pub columns: Vec<DeviceBuffer>,
+    pub length: u64,
+}
+
+impl DeviceArrays {
+    /// Upload host columns (all of the same length, at least one).
+    pub fn upload(runtime: &Runtime, columns: &[HostColumn]) -> GpuResult<DeviceArrays> {
+        let length = columns.first().map_or(0, HostColumn::len) as u64;
+        if columns.is_empty() || columns.iter().any(|column| column.len() as u64 != length) {
+            return Err(GpuError::Validation {
+                operation: "uploading arrays".to_owned(),
+                detail: "a tuple array needs at least one column, all of one length".to_owned(),
+            });
+        }
+        let mut buffers = Vec::with_capacity(columns.len());
+        for column in columns {
+            buffers.push(runtime.upload_bytes(&column.to_bytes())?);
+        }
+        Ok(DeviceArrays {
+            element_types: columns.iter().map(HostColumn::element_type).collect(),
+            columns: buffers,
+            length,
+        })
+    }
+
+    /// Uninitialised arrays of `length` elements of `element_types`.
+    pub fn allocate(
+        runtime: &Runtime,
+        element_types: &[ElementType],
+        length: u64,
+    ) -> GpuResult<DeviceArrays> {
+        let mut columns = Vec::with_capacity(element_types.len());
+        for element_type in element_types {
+            let byte_length =
+                length
+                    .checked_mul(element_type.byte_size())
+                    .ok_or(GpuError::BufferTooLarge {
+                        requested_bytes: u64::MAX,
+                        limit_bytes: u64::from(runtime.device_info().max_storage_buffer_range),
+                        limit_name: "maxStorageBufferRange",
+                    })?;
+            columns.push(runtime.allocate_buffer(byte_length)?);
+        }
+        Ok(DeviceArrays {
+            element_types: element_types.to_vec(),
+            columns,
+            length,
+        })
+    }
+
+    /// Download every column.
+    pub fn download(&self, runtime: &Runtime) -> GpuResult<Vec<HostColumn>> {
+        let mut columns = Vec::with_capacity(self.columns.len());
+        for (buffer, element_type) in self.columns.iter().zip(&self.element_types) {
+            let bytes = runtime.download_bytes(buffer)?;
+            columns.push(HostColumn::from_bytes(*element_type, &bytes));
+        }
+        Ok(columns)
+    }
+
+    /// Keep only the first `length` elements (no copy).
+    pub fn truncate(&mut self, length: u64) {
+        if length >= self.length {
+            return;
+        }
+        for (buffer, element_type) in self.columns.iter_mut().zip(&self.element_types) {
+            buffer.truncate(length * element_type.byte_size());
+        }
+        self.length = length;
+    }
+
+    /// The buffers, borrowed, in order.
+    pub fn buffers(&self) -> Vec<&DeviceBuffer> {
+        self.columns.iter().collect()
+    }
+}
+
+/// A generated kernel: its GLSL and the device features it needs.
+#[derive(Clone, Debug)]
+pub struct GeneratedKernel {
+    pub source: KernelSource,
+    pub features: KernelFeatures,
+}
+
+impl GeneratedKernel {
+    /// Check the device has what the kernel needs, compile it (once per
+    /// process) and load its pipeline (once per runtime).
+    pub fn load(&self, runtime: &Runtime) -> GpuResult<Arc<ComputeKernel>> {
+        self.features
+            .check_supported(&self.source.name, runtime.enabled_features())?;
+        runtime.load_kernel(&self.source.name, &compiled_spirv(&self.source)?)
+    }
+}
+
+/// How work is laid out: invocations per workgroup (a power of two) and
+/// elements per invocation in a tile (the tile is their product).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelShape {
+    pub workgroup_size: u32,
+    pub items_per_invocation: u32,
+}
+
+impl KernelShape {
+    /// Elements per tile.
+    pub fn tile_size(self) -> u32 {
+        self.workgroup_size * self.items_per_invocation
+    }
+}
+
+/// The preferred workgroup size on `runtime`'s device: 256 invocations, or
+/// the largest power of two the device allows below that.
+pub fn preferred_workgroup_size(runtime: &Runtime) -> u32 {
+    let info = runtime.device_info();
+    let limit = 256
+        .min(info.max_workgroup_invocations)
+        .min(info.max_workgroup_size[0])
+        .max(1);
+    1 << (31 - limit.leading_zeros())
+}
+
+/// A shape whose shared memory (`bytes_per_tile_element` per tile element
+/// plus `bytes_per_invocation` per invocation) fits in three quarters of the
+/// device's shared memory (at most 24 KiB, leaving room for the compiler).
+pub fn shape_fitting_shared_memory(
+    runtime: &Runtime,
+    kernel_name: &str,
+    bytes_per_tile_element: u64,
+    bytes_per_invocation: u64,
+) -> GpuResult<KernelShape> {
+    let budget = (u64::from(runtime.device_info().max_shared_memory_bytes) * 3 / 4).min(24 << 10);
+    let mut workgroup_size = preferred_workgroup_size(runtime);
+    while workgroup_size >= 32 {
+        for items_per_invocation in [4u32, 2, 1] {
+            let tile = u64::from(workgroup_size * items_per_invocation);
+            let needed =
+                tile * bytes_per_tile_element + u64::from(workgroup_size) * bytes_per_invocation;
+            if needed <= budget {
+                return Ok(KernelShape {
+                    workgroup_size,
+                    items_per_invocation,
+                });
+            }
+        }
+        workgroup_size /= 2;
+    }
+    Err(GpuError::Unsupported {
+        what: format!(
+            "kernel `{kernel_name}`: the tuple ({bytes_per_tile_element} bytes per element) is too \
+             wide for {budget} bytes of shared memory"
+        ),
+    })
+}
+
+/// Bytes one tuple of `element_types` takes in shared memory.
+pub fn shared_tuple_bytes(element_types: &[ElementType]) -> u64 {
+    element_types
+        .iter()
+        .map(|element_type| element_type.shared_byte_size())
+        .sum()
+}
+
+/// `element_count` as a push constant, refusing counts that do not fit
+/// (with room for one tile of index arithmetic above the count).
+pub fn element_count_word(element_count: u64, operation: &str) -> GpuResult<u32> {
+    const HEADROOM: u64 = 1 << 20;
+    if element_count > u64::from(u32::MAX) - HEADROOM {
+        return Err(GpuError::Unsupported {
+            what: format!(
+                "{operation} over {element_count} elements: kernels index with 32 bits \
+                 (at most {} elements)",
+                u64::from(u32::MAX) - HEADROOM
+            ),
+        });
+    }
+    Ok(element_count as u32)
+}
+
+/// An error unless every array has `element_types` and all have one length.
+pub fn check_arrays(
+    operation: &str,
+    element_types: &[ElementType],
+    arrays: &DeviceArrays,
+) -> GpuResult<()> {
+    if arrays.element_types != element_types || arrays.columns.len() != element_types.len() {
+        return Err(GpuError::Validation {
+            operation: operation.to_owned(),
+            detail: format!(
+                "the kernel takes arrays of ({}) but was given ({})",
+                type_names(element_types),
+                type_names(&arrays.element_types)
+            ),
+        });
+    }
+    for (buffer, element_type) in arrays.columns.iter().zip(element_types) {
+        let expected_bytes = arrays.length * element_type.byte_size();
+        if buffer.byte_length() != expected_bytes {
+            return Err(GpuError::LengthMismatch {
+                operation: "checking kernel arguments",
+                expected_bytes,
+                actual_bytes: buffer.byte_length(),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn type_names(element_types: &[ElementType]) -> String {
+    element_types
+        .iter()
+        .map(|element_type| element_type.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A kernel-name fragment for a list of types (`u8_f64`).
+pub fn types_name_fragment(element_types: &[ElementType]) -> String {
+    element_types
+        .iter()
+        .map(|element_type| element_type.name())
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// How a kernel gets element `index` of its (possibly mapped) input: the
+/// input columns' types, and the map fused in front (`redomap`, `scanomap`)
+/// or none.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ElementSource {
+    pub input_types: Vec<ElementType>,
+    pub fused_map: Option<MapLambda>,
+}
+
+impl ElementSource {
+    /// The input columns themselves.
+    pub fn columns(input_types: &[ElementType]) -> ElementSource {
+        ElementSource {
+            input_types: input_types.to_vec(),
+            fused_map: None,
+        }
+    }
+
+    /// The input columns through `lambda`.
+    pub fn mapped(lambda: &MapLambda) -> ElementSource {
+        ElementSource {
+            input_types: lambda.parameter_types.clone(),
+            fused_map: Some(lambda.clone()),
+        }
+    }
+
+    /// The types of the elements the kernel sees.
+    pub fn element_types(&self) -> Vec<ElementType> {
+        match &self.fused_map {
+            Some(lambda) => lambda.result_types.clone(),
+            None => self.input_types.clone(),
+        }
+    }
+
+    /// The features its loads and map need.
+    pub fn features(&self) -> KernelFeatures {
+        KernelFeatures::for_element_types(&self.input_types)
+            .union(KernelFeatures::for_element_types(&self.element_types()))
+    }
+
+    /// The GLSL declarations of the input buffers (`input0…` at bindings
+    /// `first_binding…`), the map function if any, and
+    /// `void load_element(uint index, out S0 v0, …)`.
+    pub fn glsl_declarations(&self, first_binding: u32) -> String {
+        let mut text = String::new();
+        for (position, element_type) in self.input_types.iter().enumerate() {
+            text.push_str(&buffer_declaration(
+                first_binding + position as u32,
+                "readonly",
+                &format!("input{position}"),
+                element_type.glsl_storage_type(),
+            ));
+        }
+        let element_types = self.element_types();
+        let mut parameters = Vec::new();
+        for (position, element_type) in element_types.iter().enumerate() {
+            parameters.push(format!(
+                "out {} v{position}",
+                element_type.glsl_value_type()
+            ));
+        }
+        let mut body = String::new();
+        match &self.fused_map {
+            Some(lambda) => {
+                text.push_str(&lambda.glsl_function("map_function"));
+                let mut arguments = Vec::new();
+                for (position, element_type) in self.input_types.iter().enumerate() {
+                    arguments.push(element_type.glsl_load(&format!("input{position}[index]")));
+                }
+                for position in 0..element_types.len() {
+                    arguments.push(format!("v{position}"));
+                }
+                body.push_str(&format!("    map_function({});\n", arguments.join(", ")));
+            }
+            None => {
+                for (position, element_type) in self.input_types.iter().enumerate() {
+                    body.push_str(&format!(
+                        "    v{position} = {};\n",
+                        element_type.glsl_load(&format!("input{position}[index]"))
+                    ));
+                }
+            }
+        }
+        text.push_str(&format!(
+            "void load_element(uint index, {}) {{\n{body}}}\n",
+            parameters.join(", ")
+        ));
+        text
+    }
+
+    /// A kernel-name fragment.
+    pub fn name_fragment(&self) -> String {
+        match &self.fused_map {
+            Some(_) => format!("mapped_{}", types_name_fragment(&self.input_types)),
+            None => types_name_fragment(&self.input_types),
+        }
+    }
+}
+
+/// `layout(std430, set = 0, binding = B) QUALIFIER buffer Name { T name[]; };`
+pub fn buffer_declaration(binding: u32, qualifier: &str, name: &str, storage_type: &str) -> String {
+    format!(
+        "layout(std430, set = 0, binding = {binding}) {qualifier} buffer Buffer_{name} {{ {storage_type} {name}[]; }};\n"
+    )
+}
+
+/// The buffer declarations of a tuple array named `{prefix}0…` at bindings
+/// `first_binding…`.
+pub fn tuple_buffer_declarations(
+    first_binding: u32,
+    qualifier: &str,
+    prefix: &str,
+    element_types: &[ElementType],
+) -> String {
+    element_types
+        .iter()
+        .enumerate()
+        .map(|(position, element_type)| {
+            buffer_declaration(
+                first_binding + position as u32,
+                qualifier,
+                &format!("{prefix}{position}"),
+                element_type.glsl_storage_type(),
+            )
+        })
+        .collect()
+}
+
+/// `#version 450`, the extensions `features` need and the workgroup size.
+pub fn glsl_header(features: KernelFeatures, workgroup_size: u32, comment: &str) -> String {
+    format!(
+        "#version 450\n{}// {comment}\nlayout(local_size_x = {workgroup_size}) in;\n",
+        features.glsl_extensions()
+    )
+}
+
+/// `"{prefix}0{suffix}, {prefix}1{suffix}, …"` for `count` components.
+pub fn component_list(prefix: &str, suffix: &str, count: usize) -> Vec<String> {
+    (0..count)
+        .map(|position| format!("{prefix}{position}{suffix}"))
+        .collect()
+}
+
+/// Declarations `S0 {prefix}0; …` of a tuple variable.
+pub fn declare_tuple(prefix: &str, element_types: &[ElementType]) -> String {
+    element_types
+        .iter()
+        .enumerate()
+        .map(|(position, element_type)| {
+            format!("{} {prefix}{position}; ", element_type.glsl_value_type())
+        })
+        .collect()
+}
+
+/// Statements `destination_i = neutral_i;`.
+pub fn assign_neutral(destination: &[String], operator: &Operator) -> String {
+    destination
+        .iter()
+        .zip(&operator.neutral)
+        .map(|(target, neutral)| format!("{target} = {neutral}; "))
+        .collect()
+}
+
+/// A block computing `destination = left ⊕ right` through temporaries (the
+/// destination may alias an operand).
+pub fn combine_into(
+    operator: &Operator,
+    left: &[String],
+    right: &[String],
+    destination: &[String],
+) -> String {
+    let mut arguments: Vec<String> = left.to_vec();
+    arguments.extend(right.iter().cloned());
+    arguments.extend(component_list("combined", "", operator.element_types.len()));
+    let assignments: String = destination
+        .iter()
+        .enumerate()
+        .map(|(position, target)| format!("{target} = combined{position}; "))
+        .collect();
+    format!(
+        "{{ {}combine({}); {assignments}}}",
+        declare_tuple("combined", &operator.element_types),
+        arguments.join(", ")
+    )
+}
+
+/// Statements storing tuple `values` into `{prefix}i[index]`.
+pub fn store_tuple(
+    prefix: &str,
+    index: &str,
+    values: &[String],
+    element_types: &[ElementType],
+) -> String {
+    values
+        .iter()
+        .zip(element_types)
+        .enumerate()
+        .map(|(position, (value, element_type))| {
+            format!(
+                "{prefix}{position}[{index}] = {}; ",
+                element_type.glsl_store(value)
+            )
+        })
+        .collect()
+}
+
+/// Expressions loading `{prefix}i[index]` as values.
+pub fn load_tuple(prefix: &str, index: &str, element_types: &[ElementType]) -> Vec<String> {
+    element_types
+        .iter()
+        .enumerate()
+        .map(|(position, element_type)| {
+            element_type.glsl_load(&format!("{prefix}{position}[{index}]"))
+        })
+        .collect()
+}
+
+/// Workgroups for a grid-stride loop over `element_count` elements.
+pub fn grid_stride_workgroups(runtime: &Runtime, element_count: u64, workgroup_size: u32) -> u32 {
+    super::grid_stride_workgroup_count(
+        element_count,
+        workgroup_size,
+        runtime.device_info().max_workgroup_count[0],
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::kernels::lambda::BuiltinOperator;
+    use crate::runtime::device_choice::ShaderFeatureSupport;
+
+    fn shape() -> KernelShape {
+        KernelShape {
+            workgroup_size: 256,
+            items_per_invocation: 4,
+        }
+    }
+
+    /// Kernels ask only for what their types need, and a device without it
+    /// gets a clear error naming the Vulkan feature.
+    #[test]
+    fn kernels_declare_the_features_their_types_need() {
+        let u32_map = map::map_kernel(&MapLambda::identity(&[ElementType::U32]), 256);
+        assert_eq!(u32_map.features, KernelFeatures::default());
+        let f64_to_u8 = MapLambda::new(
+            vec![ElementType::F64],
+            vec![ElementType::U8],
+            "y0 = uint8_t(x0);",
+        );
+        let features = map::map_kernel(&f64_to_u8, 256).features;
+        assert!(features.float64 && features.int8 && features.storage_buffer_8bit);
+        assert!(!features.int64 && !features.int16 && !features.subgroup_arithmetic);
+        let add_i64 = Operator::builtin(BuiltinOperator::Add, ElementType::I64).expect("applies");
+        let scan = scan::ordered_scan_kernel(
+            &ElementSource::columns(&[ElementType::I64]),
+            &add_i64,
+            shape(),
+        );
+        assert!(scan.features.int64 && !scan.features.float64);
+        let error = scan
+            .features
+            .check_supported(&scan.source.name, ShaderFeatureSupport::default())
+            .expect_err("no int64");
+        assert!(
+            error.to_string().contains("shaderInt64")
+                && error.to_string().contains("scan_ordered_i64"),
+            "{error}"
+        );
+        let add_f32 = Operator::builtin(BuiltinOperator::Add, ElementType::F32).expect("applies");
+        let subgroup = reduce::subgroup_reduce_kernel(
+            &ElementSource::columns(&[ElementType::F32]),
+            &add_f32,
+            256,
+        )
+        .expect("applies to f32 +");
+        assert!(subgroup.features.subgroup_arithmetic);
+        assert!(reduce::subgroup_reduce_kernel(
+            &ElementSource::columns(&[ElementType::I64]),
+            &add_i64,
+            256
+        )
+        .is_none());
+    }
+
+    #[test]
+    fn whole_array_passes_make_at_most_the_maximum_segments_of_whole_tiles() {
+        assert_eq!(reduce::whole_array_segments(0, 1024, 1024), (1024, 1));
+        assert_eq!(reduce::whole_array_segments(1024, 1024, 1024), (1024, 1));
+        assert_eq!(reduce::whole_array_segments(1025, 1024, 1024), (1024, 2));
+        let (length, count) = reduce::whole_array_segments(1 << 26, 1024, 1024);
+        assert_eq!((length, count), (65_536, 1024));
+        let (length, count) = reduce::whole_array_segments((1 << 26) - 1, 1024, 1024);
+        assert!(count <= 1024 && length % 1024 == 0 && length * count >= (1 << 26) - 1);
+    }
+}
