@@ -16,5 +16,6 @@
 //! so that the differential tests mean something.
 
 pub mod core;
+pub mod ir;
 pub mod typecheck;
 pub mod types;
