@@ -16,6 +16,7 @@
 //! so that the differential tests mean something.
 
 pub mod core;
+pub mod cpu;
 pub mod defunc;
 pub mod ir;
 pub mod typecheck;
