@@ -19,5 +19,6 @@ pub mod core;
 pub mod cpu;
 pub mod defunc;
 pub mod ir;
+pub mod lower;
 pub mod typecheck;
 pub mod types;
