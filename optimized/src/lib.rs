@@ -20,5 +20,6 @@ pub mod cpu;
 pub mod defunc;
 pub mod ir;
 pub mod lower;
+pub mod mono;
 pub mod typecheck;
 pub mod types;

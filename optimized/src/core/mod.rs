@@ -44,6 +44,10 @@
 //!   Records keep their fields in source order in [`ExprKind::Record`]
 //!   (evaluation order); their types are ordered maps.
 
+pub mod check;
+pub mod elaborate;
+pub mod printer;
+
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -52,6 +56,30 @@ use spec::syntax::ast::{Name, RangeEnd};
 pub use spec::value::PrimValue;
 
 pub use crate::types::{FieldName, PrimType};
+
+/// Type-checks a module-free program (with the checker's typed output),
+/// elaborates it into the core and checks the result ([`check`], pass
+/// `elaboration`).
+pub fn elaborate_module_free(
+    program: &spec::syntax::ast::Program,
+    options: crate::typecheck::CheckOptions,
+) -> Result<Program, Vec<spec::diagnostic::Diagnostic>> {
+    let typed = crate::typecheck::check_program_typed(program, options)?;
+    let core = elaborate::elaborate_program(&typed)?;
+    check::check_program(&core, "elaboration", check::Stage::Elaborated)
+        .map_err(|diagnostic| vec![diagnostic])?;
+    Ok(core)
+}
+
+/// The declarations of `spec/prelude/toplevel.fut` (parsed as file `file`),
+/// to prepend to a module-free program whose prelude functions static
+/// interpretation has not supplied.
+pub fn toplevel_prelude_declarations(
+    file: spec::source::FileId,
+) -> Result<Vec<spec::syntax::ast::Dec>, spec::diagnostic::Diagnostic> {
+    let prelude = spec::syntax::parse_program(file, crate::typecheck::prelude::TOPLEVEL_PRELUDE)?;
+    Ok(prelude.decs)
+}
 
 // ---------------------------------------------------------------------------
 // Names

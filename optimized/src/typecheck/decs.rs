@@ -393,6 +393,10 @@ impl Checker<'_> {
             self.check_entry_point(bind, &function)?;
         }
         let scheme = self.generalise(function);
+        if let Some(table) = &mut self.typed {
+            table.record_def(bind, &scheme);
+            table.resolve_pending(&self.subst);
+        }
         if is_entry {
             if let Some((param, _)) = scheme.type_params.first() {
                 let ty = print_type(&scheme.ty);

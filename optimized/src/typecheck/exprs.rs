@@ -34,7 +34,11 @@ enum IndexKind {
 
 impl Checker<'_> {
     pub(crate) fn infer(&mut self, env: &Env, expr: &Expr) -> CheckResult<Type> {
-        spec::recursion::with_stack(|| self.infer_inner(env, expr))
+        let ty = spec::recursion::with_stack(|| self.infer_inner(env, expr))?;
+        if let Some(table) = &mut self.typed {
+            table.record_expr(expr, &ty);
+        }
+        Ok(ty)
     }
 
     fn infer_inner(&mut self, env: &Env, expr: &Expr) -> CheckResult<Type> {
@@ -244,8 +248,10 @@ impl Checker<'_> {
                 ..
             } => {
                 let mut inner = env.clone();
+                let mut size_rigids = Vec::new();
                 for size in sizes {
                     let rigid = self.subst.fresh_rigid(size.clone());
+                    size_rigids.push(rigid.clone());
                     inner = inner.with_value(
                         size.clone(),
                         ValueBinding::Variable {
@@ -253,6 +259,9 @@ impl Checker<'_> {
                             ty: Type::I64,
                         },
                     );
+                }
+                if let Some(table) = &mut self.typed {
+                    table.record_let_sizes(expr, size_rigids);
                 }
                 let value_type = self.infer(env, value)?;
                 let mut bindings = PatBindings::default();
@@ -290,6 +299,9 @@ impl Checker<'_> {
                     value,
                     *span,
                 )?;
+                if let Some(table) = &mut self.typed {
+                    table.record_let_fun(expr, &scheme);
+                }
                 let inner = env.with_value(
                     name.clone(),
                     ValueBinding::Polymorphic {
@@ -517,12 +529,21 @@ impl Checker<'_> {
         self.expect_type(span, "the operand of `-`", &operand, ty)
     }
 
+    /// [`Self::infer_var`] for a name built by the checker (not an AST node):
+    /// its instantiation is not recorded, as it has no identity.
+    fn infer_var_unrecorded(&mut self, env: &Env, name: &QualName) -> CheckResult<Type> {
+        let table = self.typed.take();
+        let result = self.infer_var(env, name);
+        self.typed = table;
+        result
+    }
+
     fn infer_var(&mut self, env: &Env, name: &QualName) -> CheckResult<Type> {
         if let Some(first) = name.qualifiers.first() {
             // `r.f.g` where `r` is a variable: field projections.
             if env.values.contains_key(first) {
-                let mut current =
-                    self.infer_var(env, &QualName::unqualified(first.clone(), name.span))?;
+                let mut current = self
+                    .infer_var_unrecorded(env, &QualName::unqualified(first.clone(), name.span))?;
                 for field in name.qualifiers[1..]
                     .iter()
                     .chain(std::iter::once(&name.name))
@@ -538,7 +559,7 @@ impl Checker<'_> {
                 Some(ValueBinding::Variable { ty, .. }) => Ok(ty.clone()),
                 Some(ValueBinding::Polymorphic { scheme, .. }) => {
                     let scheme = scheme.clone();
-                    Ok(self.instantiate(&scheme, name.span))
+                    Ok(self.instantiate_occurrence(&scheme, name))
                 }
                 None if contents.opened_poisoned_module => Ok(Type::Error),
                 None => Err(unknown_in(&name.qualifiers, &name.name, "name", name.span)),
@@ -548,7 +569,7 @@ impl Checker<'_> {
             Some(ValueBinding::Variable { ty, .. }) => Ok(ty.clone()),
             Some(ValueBinding::Polymorphic { scheme, .. }) => {
                 let scheme = scheme.clone();
-                Ok(self.instantiate(&scheme, name.span))
+                Ok(self.instantiate_occurrence(&scheme, name))
             }
             None if env.opened_poisoned_module => Ok(Type::Error),
             None => {
@@ -587,10 +608,41 @@ impl Checker<'_> {
         }
     }
 
+    /// [`Self::instantiate`] at the occurrence `name`, recording the
+    /// instantiation when a typed output is asked for.
+    fn instantiate_occurrence(&mut self, scheme: &Scheme, name: &QualName) -> Type {
+        if self.typed.is_none() {
+            return self.instantiate(scheme, name.span);
+        }
+        let (ty, substitution) = self.instantiate_with(scheme, name.span);
+        let instance = super::typed::Instantiation {
+            types: scheme
+                .type_params
+                .iter()
+                .map(|(param, _)| substitution.types[&param.id].clone())
+                .collect(),
+            sizes: scheme
+                .size_params
+                .iter()
+                .map(|size| substitution.sizes[&size.id].clone())
+                .collect(),
+            ty: ty.clone(),
+        };
+        if let Some(table) = &mut self.typed {
+            table.record_instance(name, instance);
+        }
+        ty
+    }
+
     /// Fresh variables for the quantified parameters of `scheme`.
     pub(crate) fn instantiate(&mut self, scheme: &Scheme, span: Span) -> Type {
+        self.instantiate_with(scheme, span).0
+    }
+
+    /// [`Self::instantiate`], also returning the fresh variables.
+    fn instantiate_with(&mut self, scheme: &Scheme, span: Span) -> (Type, RigidSubstitution) {
         if scheme.type_params.is_empty() && scheme.size_params.is_empty() {
-            return scheme.ty.clone();
+            return (scheme.ty.clone(), RigidSubstitution::default());
         }
         let mut substitution = RigidSubstitution::default();
         for (param, liftedness) in &scheme.type_params {
@@ -603,7 +655,7 @@ impl Checker<'_> {
             let fresh = self.subst.fresh_size_var(self.level);
             substitution.sizes.insert(size.id, fresh);
         }
-        substitution.apply(&scheme.ty)
+        (substitution.apply(&scheme.ty), substitution)
     }
 
     /// The type of field `field` of a value of type `record`.
@@ -1004,7 +1056,7 @@ impl Checker<'_> {
     fn pattern_as_value(&mut self, env: &Env, pat: &Pat) -> CheckResult<Type> {
         spec::recursion::with_stack(|| match pat {
             Pat::Var { name, span } => {
-                self.infer_var(env, &QualName::unqualified(name.clone(), *span))
+                self.infer_var_unrecorded(env, &QualName::unqualified(name.clone(), *span))
             }
             Pat::Tuple { elements, .. } => {
                 let types = elements

@@ -32,6 +32,7 @@ mod pats;
 pub mod prelude;
 mod signatures;
 mod type_exps;
+pub mod typed;
 pub mod unify;
 
 use spec::diagnostic::Diagnostic;
@@ -166,6 +167,62 @@ pub fn check_program_with_options(
     }
 }
 
+/// Type-checks a module-free program (as [`check_program_with_options`],
+/// without imports) and also returns its typed form: the type of every
+/// expression and pattern node, every occurrence's instantiation and every
+/// function's scheme, from the same inference run (see [`typed`]).
+pub fn check_program_typed(
+    program: &Program,
+    options: CheckOptions,
+) -> Result<typed::TypedProgram<'_>, Vec<Diagnostic>> {
+    let (env, first_free_rigid) = initial_environment();
+    let mut checker = Checker::new(None);
+    checker.options = options;
+    checker.typed = Some(typed::TypeTable::default());
+    checker.subst.reserve_rigids_below(first_free_rigid);
+    checker.initial_env = env.clone();
+    let mut bindings = Vec::new();
+    let mut diagnostics = Vec::new();
+    let mut declarations = modules::Declarations {
+        scope: env,
+        exports: env::Env::default(),
+        bindings: &mut bindings,
+        diagnostics: &mut diagnostics,
+    };
+    checker.check_decs(&program.decs, &mut declarations);
+    if !diagnostics.is_empty() {
+        return Err(diagnostics);
+    }
+    let table = checker.typed.take().unwrap_or_default();
+    Ok(typed::TypedProgram::new(
+        program,
+        CheckedProgram { bindings },
+        table,
+    ))
+}
+
+/// The scheme of the built-in function `name` (`map`, `iota`, …), as the
+/// checker's initial environment has it.
+pub fn builtin_scheme(name: &str) -> Option<Scheme> {
+    let (env, _) = initial_environment();
+    match env.values.get(name)? {
+        env::ValueBinding::Polymorphic { scheme, .. } => Some((**scheme).clone()),
+        env::ValueBinding::Variable { ty, .. } => Some(Scheme::monomorphic(ty.clone())),
+    }
+}
+
+/// The type of the numeric module function `module.name` (`f32.sqrt`).
+pub fn numeric_module_scheme(module: &str, name: &str) -> Option<Scheme> {
+    let (env, _) = initial_environment();
+    let env::ModuleValue::Structure(contents) = env.modules.get(module)? else {
+        return None;
+    };
+    match contents.values.get(name)? {
+        env::ValueBinding::Polymorphic { scheme, .. } => Some((**scheme).clone()),
+        env::ValueBinding::Variable { ty, .. } => Some(Scheme::monomorphic(ty.clone())),
+    }
+}
+
 thread_local! {
     /// The built-in environment, elaborated once per thread.
     static INITIAL_ENVIRONMENT: std::cell::RefCell<Option<(env::Env, u32)>> =
@@ -220,6 +277,9 @@ pub(crate) struct Checker<'loader> {
     pub(crate) importing: Vec<FileId>,
     /// The language options of this run.
     pub(crate) options: CheckOptions,
+    /// The typed output being recorded, when asked for
+    /// ([`check_program_typed`]).
+    pub(crate) typed: Option<typed::TypeTable>,
 }
 
 type CheckResult<T> = Result<T, Diagnostic>;
@@ -232,6 +292,7 @@ impl<'loader> Checker<'loader> {
             imported: std::collections::HashMap::new(),
             importing: Vec::new(),
             options: CheckOptions::default(),
+            typed: None,
             subst: Substitution::new(),
             level: 0,
             implicit_sizes: None,

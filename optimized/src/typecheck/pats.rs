@@ -48,7 +48,21 @@ impl Checker<'_> {
         anonymous: AnonymousSizes,
         bindings: &mut PatBindings,
     ) -> CheckResult<()> {
-        spec::recursion::with_stack(|| self.check_pat_inner(env, pat, ty, anonymous, bindings))
+        spec::recursion::with_stack(|| self.check_pat_inner(env, pat, ty, anonymous, bindings))?;
+        if let Some(table) = &mut self.typed {
+            table.record_pat(pat, ty);
+            if let Pat::Var { name, .. } = pat {
+                if let Some((_, _, rigid, _)) = bindings
+                    .names
+                    .iter()
+                    .rev()
+                    .find(|(bound, ..)| bound == name)
+                {
+                    table.record_binder(pat, rigid);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn check_pat_inner(
