@@ -21,5 +21,6 @@ pub mod defunc;
 pub mod ir;
 pub mod lower;
 pub mod mono;
+pub mod pipeline;
 pub mod typecheck;
 pub mod types;

@@ -3,8 +3,9 @@
 //! Today it parses and type-checks, reading `import "path"` as `path.fut`
 //! next to the importing file (`--dump typed` prints the inferred type of
 //! every binding of FILE, `main : [n]i32 -> i32`); `--timings` prints the
-//! wall time of each phase on stderr. Later phases are offered as `--dump`
-//! values only once they exist.
+//! wall time of each phase on stderr. `--dump defunc` and `--dump ir` run the
+//! optimising pipeline (`optimized::pipeline`) and print the first-order core
+//! or the IR (with `--timings`, the pipeline's phase times too).
 
 use clap::ValueEnum;
 use optimized::typecheck::ImportLoader;
@@ -36,6 +37,10 @@ pub struct Args {
 enum Phase {
     /// The type of every top-level binding after type inference.
     Typed,
+    /// The first-order core after defunctionalisation (TFP'18 §3, §5).
+    Defunc,
+    /// The SOAC IR as lowered from the first-order core.
+    Ir,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -80,8 +85,30 @@ pub fn run(args: Args) -> ExitCode {
                 println!("{}", binding.signature());
             }
         }
+        Some(phase @ (Phase::Defunc | Phase::Ir)) => {
+            let options = optimized::pipeline::PipelineOptions::from_source(loaded.text());
+            let file = loaded.file;
+            let compiled = spec::recursion::with_stack(|| {
+                optimized::pipeline::compile(&mut loaded.sources, file, None, options)
+            });
+            let compiled = match compiled {
+                Ok(compiled) => compiled,
+                Err(diagnostics) => {
+                    for diagnostic in &diagnostics {
+                        eprint!("{}", diagnostic.render(&loaded.sources));
+                    }
+                    return ExitCode::from(1);
+                }
+            };
+            print_timings(args.timings, compiled.timings());
+            if phase == Phase::Defunc {
+                print!("{}", optimized::core::printer::print_program(&compiled.defunc));
+            } else {
+                print!("{}", optimized::ir::print_program(&compiled.ir));
+            }
+        }
         None => eprintln!(
-            "runestone compile: {} type-checks; the phases after type checking are not implemented yet",
+            "runestone compile: {} type-checks (use --dump defunc|ir to run the optimising pipeline)",
             args.file.display()
         ),
     }

@@ -90,7 +90,9 @@ impl Collector {
                 self.expression(target);
                 self.expression(value);
             }
-            ExprKind::Constructor { payload, .. } => payload.iter().for_each(|e| self.expression(e)),
+            ExprKind::Constructor { payload, .. } => {
+                payload.iter().for_each(|e| self.expression(e))
+            }
             ExprKind::ArrayLit(elements) => elements.iter().for_each(|e| self.expression(e)),
             ExprKind::Range {
                 start, step, end, ..

@@ -98,7 +98,9 @@ fn internal(span: Span, message: &str) -> Diagnostic {
     Diagnostic::error(format!("internal error in defunctionalisation: {message}"))
         .with_code("internal")
         .with_primary(span, "while defunctionalising this")
-        .with_note("the type checker's restrictions (TFP'18 §2.2) should rule this out; please report it")
+        .with_note(
+            "the type checker's restrictions (TFP'18 §2.2) should rule this out; please report it",
+        )
 }
 
 fn expr(kind: ExprKind, ty: Type, span: Span) -> Expr {
@@ -169,7 +171,10 @@ fn mentions_size(ty: &Type, id: u32) -> bool {
             matches!(size, Size::Var(v) if v.id == id) || mentions_size(element, id)
         }
         Type::Record(fields) => fields.values().any(|t| mentions_size(t, id)),
-        Type::Sum(constructors) => constructors.values().flatten().any(|t| mentions_size(t, id)),
+        Type::Sum(constructors) => constructors
+            .values()
+            .flatten()
+            .any(|t| mentions_size(t, id)),
         Type::Arrow { from, to, .. } => mentions_size(from, id) || mentions_size(to, id),
     }
 }
@@ -204,8 +209,10 @@ impl<'p> Defunctionaliser<'p> {
             } else if function.params.is_empty() {
                 self.constant(function)?;
             } else {
-                self.globals
-                    .insert(function.name.id, Global::Function(function_source(function)));
+                self.globals.insert(
+                    function.name.id,
+                    Global::Function(function_source(function)),
+                );
             }
         }
         let program = Program {
@@ -316,15 +323,17 @@ impl<'p> Defunctionaliser<'p> {
                     .map(|(name, payload)| {
                         (
                             name.clone(),
-                            payload.iter().map(|t| self.translate_type(env, t)).collect(),
+                            payload
+                                .iter()
+                                .map(|t| self.translate_type(env, t))
+                                .collect(),
                         )
                     })
                     .collect(),
             )),
-            Type::Arrow { from, to, .. } => Type::arrow(
-                self.translate_type(env, from),
-                self.translate_type(env, to),
-            ),
+            Type::Arrow { from, to, .. } => {
+                Type::arrow(self.translate_type(env, from), self.translate_type(env, to))
+            }
         }
     }
 
@@ -379,7 +388,12 @@ impl<'p> Defunctionaliser<'p> {
     /// A pattern matching a value of static value `sv` (TFP'18's pattern
     /// rules: a variable is bound to the static value, a record pattern
     /// splits a record's static value).
-    fn pattern(&mut self, env: &mut Env<'p>, pat: &'p Pat, sv: &StaticVal<'p>) -> DefuncResult<Pat> {
+    fn pattern(
+        &mut self,
+        env: &mut Env<'p>,
+        pat: &'p Pat,
+        sv: &StaticVal<'p>,
+    ) -> DefuncResult<Pat> {
         if sv.is_dynamic() && !pat.ty.contains_function() {
             return self.dynamic_pattern(env, pat);
         }
@@ -465,7 +479,12 @@ impl<'p> Defunctionaliser<'p> {
 
     /// A closure value for `source` in `env`: the record of the captured
     /// local variables.
-    fn closure_value(&mut self, env: &Env<'p>, source: LambdaSource<'p>, span: Span) -> Translated<'p> {
+    fn closure_value(
+        &mut self,
+        env: &Env<'p>,
+        source: LambdaSource<'p>,
+        span: Span,
+    ) -> Translated<'p> {
         let mut captured = Vec::new();
         let mut fields = Vec::new();
         for name in free_variables(source.size_params, source.params, source.body) {
@@ -564,7 +583,12 @@ impl<'p> Defunctionaliser<'p> {
 
     /// The `count` components of a record representation: its fields when it
     /// is a record literal, else projections of a fresh variable bound to it.
-    fn components(&mut self, rep: Expr, count: usize, span: Span) -> (Option<(Pat, Expr)>, Vec<Expr>) {
+    fn components(
+        &mut self,
+        rep: Expr,
+        count: usize,
+        span: Span,
+    ) -> (Option<(Pat, Expr)>, Vec<Expr>) {
         if let ExprKind::Record(fields) = rep.kind {
             return (None, fields.into_iter().map(|(_, e)| e).collect());
         }
@@ -586,7 +610,10 @@ impl<'p> Defunctionaliser<'p> {
                 )
             })
             .collect();
-        (Some((var_pat(&name, rep.ty.clone(), span), rep)), components)
+        (
+            Some((var_pat(&name, rep.ty.clone(), span), rep)),
+            components,
+        )
     }
 
     fn saturated(
@@ -625,7 +652,15 @@ impl<'p> Defunctionaliser<'p> {
             let pat = self.closure_pattern(&mut env, closure, span)?;
             lets.push((Vec::new(), pat, rep));
         } else if !is_atomic(&rep) {
-            lets.push((Vec::new(), Pat { kind: PatKind::Wildcard, ty: rep.ty.clone(), span }, rep));
+            lets.push((
+                Vec::new(),
+                Pat {
+                    kind: PatKind::Wildcard,
+                    ty: rep.ty.clone(),
+                    span,
+                },
+                rep,
+            ));
         }
         let first = closure.applied.len();
         for (param, (arg, arg_sv)) in source.params[first..].iter().zip(args) {
@@ -640,19 +675,22 @@ impl<'p> Defunctionaliser<'p> {
             holder.0.push(size);
         }
         let (body, sv) = self.expression(&env, source.body)?;
-        let result = lets.into_iter().rev().fold(body, |body, (sizes, pat, value)| {
-            let ty = body.ty.clone();
-            expr(
-                ExprKind::Let {
-                    sizes,
-                    pat,
-                    value: Box::new(value),
-                    body: Box::new(body),
-                },
-                ty,
-                span,
-            )
-        });
+        let result = lets
+            .into_iter()
+            .rev()
+            .fold(body, |body, (sizes, pat, value)| {
+                let ty = body.ty.clone();
+                expr(
+                    ExprKind::Let {
+                        sizes,
+                        pat,
+                        value: Box::new(value),
+                        body: Box::new(body),
+                    },
+                    ty,
+                    span,
+                )
+            });
         Ok((result, sv))
     }
 
@@ -716,7 +754,11 @@ impl<'p> Defunctionaliser<'p> {
 
     /// Lambda lifting (TFP'18 §5.3): a first-order top-level function taking
     /// the closure record (when not empty) and the remaining parameters.
-    fn lift(&mut self, closure: &Closure<'p>, arg_svs: &[StaticVal<'p>]) -> DefuncResult<Lifted<'p>> {
+    fn lift(
+        &mut self,
+        closure: &Closure<'p>,
+        arg_svs: &[StaticVal<'p>],
+    ) -> DefuncResult<Lifted<'p>> {
         let source = closure.source;
         let closure = Closure {
             source,
@@ -725,7 +767,11 @@ impl<'p> Defunctionaliser<'p> {
                 .iter()
                 .map(|(name, sv)| (name.clone(), sv.without_sizes()))
                 .collect(),
-            applied: closure.applied.iter().map(StaticVal::without_sizes).collect(),
+            applied: closure
+                .applied
+                .iter()
+                .map(StaticVal::without_sizes)
+                .collect(),
         };
         let mut env = Env::new();
         let size_params = self.bind_sizes(&mut env, source.size_params);
@@ -790,7 +836,10 @@ impl<'p> Defunctionaliser<'p> {
             let name = self.names.var("x");
             let from = self.translate_type(env, from);
             params.push(var_pat(&name, from.clone(), span));
-            args.push((var_expr(&name, from.clone(), span), StaticVal::Dyn(from.clone())));
+            args.push((
+                var_expr(&name, from.clone(), span),
+                StaticVal::Dyn(from.clone()),
+            ));
             param_types.push(from);
             current = to;
         }
@@ -820,7 +869,10 @@ impl<'p> Defunctionaliser<'p> {
         if sv.is_dynamic() {
             Ok(out)
         } else {
-            Err(internal(e.span, "a function value where a first-order value is needed"))
+            Err(internal(
+                e.span,
+                "a function value where a first-order value is needed",
+            ))
         }
     }
 
@@ -847,7 +899,12 @@ impl<'p> Defunctionaliser<'p> {
     /// The static value of an `if`/`match` from those of its branches: equal
     /// shapes only (TFP'18 §2.2's restriction; §7's `Or` values are not
     /// supported by this compiler).
-    fn join(&self, env: &Env<'p>, e: &Expr, branches: &[StaticVal<'p>]) -> DefuncResult<StaticVal<'p>> {
+    fn join(
+        &self,
+        env: &Env<'p>,
+        e: &Expr,
+        branches: &[StaticVal<'p>],
+    ) -> DefuncResult<StaticVal<'p>> {
         if branches.iter().all(StaticVal::is_dynamic) {
             return Ok(StaticVal::Dyn(self.translate_type(env, &e.ty)));
         }
@@ -879,7 +936,10 @@ impl<'p> Defunctionaliser<'p> {
             ExprKind::Literal(value) => done(ExprKind::Literal(*value), e.ty.clone()),
             ExprKind::Var { name, instance } => {
                 if !instance.is_empty() {
-                    return Err(internal(span, "an instantiated variable after monomorphisation"));
+                    return Err(internal(
+                        span,
+                        "an instantiated variable after monomorphisation",
+                    ));
                 }
                 if let Some(binding) = env.get(&name.id) {
                     let ty = binding.sv.representation_type();
@@ -924,7 +984,10 @@ impl<'p> Defunctionaliser<'p> {
                 let call = expr(
                     ExprKind::Intrinsic {
                         intrinsic: intrinsic.clone(),
-                        type_args: type_args.iter().map(|t| self.translate_type(env, t)).collect(),
+                        type_args: type_args
+                            .iter()
+                            .map(|t| self.translate_type(env, t))
+                            .collect(),
                         args: out,
                     },
                     ty.clone(),
@@ -1217,7 +1280,11 @@ impl<'p> Defunctionaliser<'p> {
 }
 
 /// `sv` with the field at `path` replaced by `value`.
-fn replace_field<'p>(sv: &StaticVal<'p>, path: &[FieldName], value: StaticVal<'p>) -> Option<StaticVal<'p>> {
+fn replace_field<'p>(
+    sv: &StaticVal<'p>,
+    path: &[FieldName],
+    value: StaticVal<'p>,
+) -> Option<StaticVal<'p>> {
     let Some((first, rest)) = path.split_first() else {
         return Some(value);
     };

@@ -4,9 +4,13 @@
 use spec::source::Span;
 use spec::value::PrimType;
 
-use super::{drop_dims, internal, leaf_type, prim, unsupported, Block, Env, LowerResult, Lowerer, Values};
+use super::{
+    drop_dims, internal, leaf_type, prim, unsupported, Block, Env, LowerResult, Lowerer, Values,
+};
 use crate::core::{self, ExprKind, Intrinsic};
-use crate::ir::{self, Body, CmpOp, Exp, ExtDim, ExtType, Lambda, Param, PrimValue, Soac, SubExp, VName};
+use crate::ir::{
+    self, Body, CmpOp, Exp, ExtDim, ExtType, Lambda, Param, PrimValue, Soac, SubExp, VName,
+};
 
 /// A lambda lowered without its return types: parameters, statements,
 /// results.
@@ -33,9 +37,17 @@ impl Lowerer {
 
     /// Lowers a core lambda whose `k`th parameter receives IR values of the
     /// types `groups[k]`.
-    fn lower_lambda(&mut self, env: &Env, lambda: &core::Expr, groups: &[Vec<ir::Type>]) -> LowerResult<LoweredLambda> {
+    fn lower_lambda(
+        &mut self,
+        env: &Env,
+        lambda: &core::Expr,
+        groups: &[Vec<ir::Type>],
+    ) -> LowerResult<LoweredLambda> {
         let ExprKind::Lambda { params, body } = &lambda.kind else {
-            return Err(internal(lambda.span, "a SOAC's function is not a lambda after defunctionalisation"));
+            return Err(internal(
+                lambda.span,
+                "a SOAC's function is not a lambda after defunctionalisation",
+            ));
         };
         if params.len() != groups.len() {
             return Err(internal(lambda.span, "a SOAC lambda of the wrong arity"));
@@ -63,11 +75,22 @@ impl Lowerer {
     }
 
     /// A lowered lambda whose results are made to have `expected` types.
-    fn finish_lambda(&mut self, mut lowered: LoweredLambda, expected: &[ir::Type], span: Span) -> Lambda {
+    fn finish_lambda(
+        &mut self,
+        mut lowered: LoweredLambda,
+        expected: &[ir::Type],
+        span: Span,
+    ) -> Lambda {
         let mut results = Vec::new();
         for (value, ty) in lowered.results.iter().zip(expected) {
             let value = if ty.rank() > 0 {
-                self.coerce_shape(&mut lowered.block, value.clone(), ty.shape(), "Size mismatch: a function's results have irregular sizes.", span)
+                self.coerce_shape(
+                    &mut lowered.block,
+                    value.clone(),
+                    ty.shape(),
+                    "Size mismatch: a function's results have irregular sizes.",
+                    span,
+                )
             } else {
                 value.clone()
             };
@@ -109,7 +132,16 @@ impl Lowerer {
             for array in group {
                 let ty = self.type_of(array);
                 let name = var_name(array, span)?;
-                rows.push(self.bind(&mut then_block, "row", ty.row_type().expect("array"), Exp::Index { array: name, indices: vec![SubExp::i64(0)] }, span));
+                rows.push(self.bind(
+                    &mut then_block,
+                    "row",
+                    ty.row_type().expect("array"),
+                    Exp::Index {
+                        array: name,
+                        indices: vec![SubExp::i64(0)],
+                    },
+                    span,
+                ));
             }
             groups.push(rows);
         }
@@ -132,14 +164,27 @@ impl Lowerer {
                 }
             }
         }
-        let empty = self.cmp(block, CmpOp::Eq, PrimType::I64, width.clone(), SubExp::i64(0), span);
+        let empty = self.cmp(
+            block,
+            CmpOp::Eq,
+            PrimType::I64,
+            width.clone(),
+            SubExp::i64(0),
+            span,
+        );
         let dims = self.bind_ext(
             block,
             &vec![ExtType::Prim(PrimType::I64); then_dims.len()],
             Exp::If {
                 condition: empty,
-                then_body: Body { statements: Vec::new(), result: else_dims.clone() },
-                else_body: Body { statements: then_block, result: then_dims },
+                then_body: Body {
+                    statements: Vec::new(),
+                    result: else_dims.clone(),
+                },
+                else_body: Body {
+                    statements: then_block,
+                    result: then_dims,
+                },
                 types: vec![ExtType::Prim(PrimType::I64); else_dims.len()],
             },
             span,
@@ -151,7 +196,13 @@ impl Lowerer {
                 let shape: Vec<SubExp> = ty
                     .shape()
                     .iter()
-                    .map(|d| if is_local(d) { next.next().expect("one per local dimension") } else { d.clone() })
+                    .map(|d| {
+                        if is_local(d) {
+                            next.next().expect("one per local dimension")
+                        } else {
+                            d.clone()
+                        }
+                    })
                     .collect();
                 leaf_type(ty.element(), shape)
             })
@@ -159,7 +210,13 @@ impl Lowerer {
     }
 
     /// The arrays of a SOAC, each made `width` long (checked).
-    fn soac_arrays(&mut self, block: &mut Block, groups: Vec<Values>, message: &str, span: Span) -> LowerResult<(SubExp, Vec<Vec<SubExp>>)> {
+    fn soac_arrays(
+        &mut self,
+        block: &mut Block,
+        groups: Vec<Values>,
+        message: &str,
+        span: Span,
+    ) -> LowerResult<(SubExp, Vec<Vec<SubExp>>)> {
         let width = groups
             .iter()
             .flatten()
@@ -179,7 +236,10 @@ impl Lowerer {
     }
 
     fn row_types(&self, arrays: &[SubExp]) -> Vec<ir::Type> {
-        arrays.iter().map(|a| self.type_of(a).row_type().expect("an array")).collect()
+        arrays
+            .iter()
+            .map(|a| self.type_of(a).row_type().expect("an array"))
+            .collect()
     }
 
     fn names(&self, arrays: &[SubExp], span: Span) -> LowerResult<Vec<VName>> {
@@ -203,19 +263,35 @@ impl Lowerer {
                 for arg in &args[1..=*arity] {
                     groups.push(self.expression(env, block, arg)?);
                 }
-                let (width, groups) = self.soac_arrays(block, groups, "Sizes do not match in map.", span)?;
-                let row_groups: Vec<Vec<ir::Type>> = groups.iter().map(|g| self.row_types(g)).collect();
+                let (width, groups) =
+                    self.soac_arrays(block, groups, "Sizes do not match in map.", span)?;
+                let row_groups: Vec<Vec<ir::Type>> =
+                    groups.iter().map(|g| self.row_types(g)).collect();
                 let lowered = self.lower_lambda(env, &args[0], &row_groups)?;
-                let result_types = self.map_result_types(env, block, &args[0], &lowered, &groups, &width, span)?;
+                let result_types =
+                    self.map_result_types(env, block, &args[0], &lowered, &groups, &width, span)?;
                 let lambda = self.finish_lambda(lowered, &result_types, span);
                 let arrays = self.names(&groups.concat(), span)?;
-                let types: Vec<ExtType> = result_types.iter().map(|t| t.clone().array_of(width.clone()).to_ext()).collect();
-                Ok(self.bind_ext(block, &types, Exp::Soac(Soac::Map { width, lambda, arrays }), span))
+                let types: Vec<ExtType> = result_types
+                    .iter()
+                    .map(|t| t.clone().array_of(width.clone()).to_ext())
+                    .collect();
+                Ok(self.bind_ext(
+                    block,
+                    &types,
+                    Exp::Soac(Soac::Map {
+                        width,
+                        lambda,
+                        arrays,
+                    }),
+                    span,
+                ))
             }
             Intrinsic::Reduce | Intrinsic::ReduceComm | Intrinsic::Scan => {
                 let neutral = self.expression(env, block, &args[1])?;
                 let arrays = self.expression(env, block, &args[2])?;
-                let (width, groups) = self.soac_arrays(block, vec![arrays], "Sizes do not match.", span)?;
+                let (width, groups) =
+                    self.soac_arrays(block, vec![arrays], "Sizes do not match.", span)?;
                 let arrays = groups.into_iter().next().unwrap_or_default();
                 let rows = self.row_types(&arrays);
                 let neutral = self.coerce_all(block, neutral, &rows, span);
@@ -223,11 +299,34 @@ impl Lowerer {
                 let lambda = self.finish_lambda(lowered, &rows, span);
                 let names = self.names(&arrays, span)?;
                 if matches!(intrinsic, Intrinsic::Scan) {
-                    let types: Vec<ExtType> = rows.iter().map(|t| t.clone().array_of(width.clone()).to_ext()).collect();
-                    Ok(self.bind_ext(block, &types, Exp::Soac(Soac::Scan { width, lambda, neutral, arrays: names }), span))
+                    let types: Vec<ExtType> = rows
+                        .iter()
+                        .map(|t| t.clone().array_of(width.clone()).to_ext())
+                        .collect();
+                    Ok(self.bind_ext(
+                        block,
+                        &types,
+                        Exp::Soac(Soac::Scan {
+                            width,
+                            lambda,
+                            neutral,
+                            arrays: names,
+                        }),
+                        span,
+                    ))
                 } else {
                     let types: Vec<ExtType> = rows.iter().map(ir::Type::to_ext).collect();
-                    Ok(self.bind_ext(block, &types, Exp::Soac(Soac::Reduce { width, lambda, neutral, arrays: names }), span))
+                    Ok(self.bind_ext(
+                        block,
+                        &types,
+                        Exp::Soac(Soac::Reduce {
+                            width,
+                            lambda,
+                            neutral,
+                            arrays: names,
+                        }),
+                        span,
+                    ))
                 }
             }
             Intrinsic::Filter => {
@@ -245,51 +344,131 @@ impl Lowerer {
                 let destinations = self.expression(env, block, &args[0])?;
                 let indices = self.expression(env, block, &args[1])?;
                 let values = self.expression(env, block, &args[2])?;
-                let (width, groups) = self.soac_arrays(block, vec![indices, values], "Sizes of indices and values do not match in scatter.", span)?;
+                let (width, groups) = self.soac_arrays(
+                    block,
+                    vec![indices, values],
+                    "Sizes of indices and values do not match in scatter.",
+                    span,
+                )?;
                 let indices = var_name(&groups[0][0], span)?;
                 let values = self.names(&groups[1], span)?;
-                let types: Vec<ExtType> = destinations.iter().map(|d| self.type_of(d).to_ext()).collect();
+                let types: Vec<ExtType> = destinations
+                    .iter()
+                    .map(|d| self.type_of(d).to_ext())
+                    .collect();
                 let destinations = self.names(&destinations, span)?;
-                Ok(self.bind_ext(block, &types, Exp::Soac(Soac::Scatter { width, destinations, indices, values }), span))
+                Ok(self.bind_ext(
+                    block,
+                    &types,
+                    Exp::Soac(Soac::Scatter {
+                        width,
+                        destinations,
+                        indices,
+                        values,
+                    }),
+                    span,
+                ))
             }
             Intrinsic::ReduceByIndex => {
                 let destinations = self.expression(env, block, &args[0])?;
                 let neutral = self.expression(env, block, &args[2])?;
                 let indices = self.expression(env, block, &args[3])?;
                 let values = self.expression(env, block, &args[4])?;
-                let (width, groups) = self.soac_arrays(block, vec![indices, values], "Sizes of indices and values do not match.", span)?;
+                let (width, groups) = self.soac_arrays(
+                    block,
+                    vec![indices, values],
+                    "Sizes of indices and values do not match.",
+                    span,
+                )?;
                 let rows = self.row_types(&destinations);
                 let neutral = self.coerce_all(block, neutral, &rows, span);
                 let lowered = self.lower_lambda(env, &args[1], &[rows.clone(), rows.clone()])?;
                 let operator = self.finish_lambda(lowered, &rows, span);
-                let value_types: Vec<ir::Type> = rows.iter().map(|r| r.clone().array_of(width.clone())).collect();
+                let value_types: Vec<ir::Type> = rows
+                    .iter()
+                    .map(|r| r.clone().array_of(width.clone()))
+                    .collect();
                 let values = self.coerce_all(block, groups[1].clone(), &value_types, span);
-                let types: Vec<ExtType> = destinations.iter().map(|d| self.type_of(d).to_ext()).collect();
+                let types: Vec<ExtType> = destinations
+                    .iter()
+                    .map(|d| self.type_of(d).to_ext())
+                    .collect();
                 let destinations = self.names(&destinations, span)?;
                 let indices = var_name(&groups[0][0], span)?;
                 let values = self.names(&values, span)?;
-                Ok(self.bind_ext(block, &types, Exp::Soac(Soac::Hist { width, destinations, operator, neutral, indices, values }), span))
+                Ok(self.bind_ext(
+                    block,
+                    &types,
+                    Exp::Soac(Soac::Hist {
+                        width,
+                        destinations,
+                        operator,
+                        neutral,
+                        indices,
+                        values,
+                    }),
+                    span,
+                ))
             }
             Intrinsic::Iota => {
                 let n = self.expression(env, block, &args[0])?[0].clone();
                 let n = self.convert(block, n, PrimType::I64, span);
-                let ok = self.cmp(block, CmpOp::Ge, PrimType::I64, n.clone(), SubExp::i64(0), span);
+                let ok = self.cmp(
+                    block,
+                    CmpOp::Ge,
+                    PrimType::I64,
+                    n.clone(),
+                    SubExp::i64(0),
+                    span,
+                );
                 self.assert(block, ok, "Range 0..1..<n is invalid.", span);
                 let element = result_leaves[0].prim;
                 let start = SubExp::Constant(super::zero_of(element));
                 let step = self.convert(block, SubExp::i64(1), element, span);
-                Ok(vec![self.bind(block, "iota", leaf_type(element, vec![n.clone()]), Exp::Iota { length: n, start, step, element }, span)])
+                Ok(vec![self.bind(
+                    block,
+                    "iota",
+                    leaf_type(element, vec![n.clone()]),
+                    Exp::Iota {
+                        length: n,
+                        start,
+                        step,
+                        element,
+                    },
+                    span,
+                )])
             }
             Intrinsic::Replicate => {
                 let n = self.expression(env, block, &args[0])?[0].clone();
                 let n = self.convert(block, n, PrimType::I64, span);
-                let ok = self.cmp(block, CmpOp::Ge, PrimType::I64, n.clone(), SubExp::i64(0), span);
-                self.assert(block, ok, "Cannot replicate a negative number of times.", span);
+                let ok = self.cmp(
+                    block,
+                    CmpOp::Ge,
+                    PrimType::I64,
+                    n.clone(),
+                    SubExp::i64(0),
+                    span,
+                );
+                self.assert(
+                    block,
+                    ok,
+                    "Cannot replicate a negative number of times.",
+                    span,
+                );
                 let values = self.expression(env, block, &args[1])?;
                 let mut out = Vec::new();
                 for value in values {
                     let ty = self.type_of(&value).array_of(n.clone());
-                    out.push(self.bind(block, "rep", ty, Exp::Replicate { shape: vec![n.clone()], value }, span));
+                    out.push(self.bind(
+                        block,
+                        "rep",
+                        ty,
+                        Exp::Replicate {
+                            shape: vec![n.clone()],
+                            value,
+                        },
+                        span,
+                    ));
                 }
                 Ok(out)
             }
@@ -298,7 +477,8 @@ impl Lowerer {
                 for arg in args {
                     groups.push(self.expression(env, block, arg)?);
                 }
-                let (_, groups) = self.soac_arrays(block, groups, "Sizes do not match in zip.", span)?;
+                let (_, groups) =
+                    self.soac_arrays(block, groups, "Sizes do not match in zip.", span)?;
                 Ok(groups.concat())
             }
             Intrinsic::Unzip { .. } | Intrinsic::Copy => {
@@ -331,12 +511,31 @@ impl Lowerer {
                     let ty = self.type_of(&y);
                     let mut shape = tx.shape().to_vec();
                     shape[0] = ty.shape()[0].clone();
-                    let y = self.coerce_shape(block, y, &shape, "Size mismatch: the rows of concatenated arrays differ.", span);
-                    let length = self.binop(block, ir::BinOp::Add, PrimType::I64, tx.shape()[0].clone(), shape[0].clone(), span);
+                    let y = self.coerce_shape(
+                        block,
+                        y,
+                        &shape,
+                        "Size mismatch: the rows of concatenated arrays differ.",
+                        span,
+                    );
+                    let length = self.binop(
+                        block,
+                        ir::BinOp::Add,
+                        PrimType::I64,
+                        tx.shape()[0].clone(),
+                        shape[0].clone(),
+                        span,
+                    );
                     let mut result_shape = tx.shape().to_vec();
                     result_shape[0] = length.clone();
                     let arrays = vec![var_name(&x, span)?, var_name(&y, span)?];
-                    out.push(self.bind(block, "concat", leaf_type(tx.element(), result_shape), Exp::Concat { arrays, length }, span));
+                    out.push(self.bind(
+                        block,
+                        "concat",
+                        leaf_type(tx.element(), result_shape),
+                        Exp::Concat { arrays, length },
+                        span,
+                    ));
                 }
                 Ok(out)
             }
@@ -345,11 +544,24 @@ impl Lowerer {
                 let mut out = Vec::new();
                 for value in values {
                     let ty = self.type_of(&value);
-                    let n = self.binop(block, ir::BinOp::Mul, PrimType::I64, ty.shape()[0].clone(), ty.shape()[1].clone(), span);
+                    let n = self.binop(
+                        block,
+                        ir::BinOp::Mul,
+                        PrimType::I64,
+                        ty.shape()[0].clone(),
+                        ty.shape()[1].clone(),
+                        span,
+                    );
                     let mut shape = vec![n];
                     shape.extend(ty.shape()[2..].iter().cloned());
                     let array = var_name(&value, span)?;
-                    out.push(self.bind(block, "flat", leaf_type(ty.element(), shape.clone()), Exp::Reshape { shape, array }, span));
+                    out.push(self.bind(
+                        block,
+                        "flat",
+                        leaf_type(ty.element(), shape.clone()),
+                        Exp::Reshape { shape, array },
+                        span,
+                    ));
                 }
                 Ok(out)
             }
@@ -360,13 +572,38 @@ impl Lowerer {
                 let mut out = Vec::new();
                 for value in values {
                     let ty = self.type_of(&value);
-                    let total = self.binop(block, ir::BinOp::Mul, PrimType::I64, n.clone(), m.clone(), span);
-                    let same = self.cmp(block, CmpOp::Eq, PrimType::I64, total, ty.shape()[0].clone(), span);
-                    self.assert(block, same, "Cannot unflatten array: the sizes do not match.", span);
+                    let total = self.binop(
+                        block,
+                        ir::BinOp::Mul,
+                        PrimType::I64,
+                        n.clone(),
+                        m.clone(),
+                        span,
+                    );
+                    let same = self.cmp(
+                        block,
+                        CmpOp::Eq,
+                        PrimType::I64,
+                        total,
+                        ty.shape()[0].clone(),
+                        span,
+                    );
+                    self.assert(
+                        block,
+                        same,
+                        "Cannot unflatten array: the sizes do not match.",
+                        span,
+                    );
                     let mut shape = vec![n.clone(), m.clone()];
                     shape.extend(ty.shape()[1..].iter().cloned());
                     let array = var_name(&value, span)?;
-                    out.push(self.bind(block, "unflat", leaf_type(ty.element(), shape.clone()), Exp::Reshape { shape, array }, span));
+                    out.push(self.bind(
+                        block,
+                        "unflat",
+                        leaf_type(ty.element(), shape.clone()),
+                        Exp::Reshape { shape, array },
+                        span,
+                    ));
                 }
                 Ok(out)
             }
@@ -381,8 +618,15 @@ impl Lowerer {
                     } else {
                         let mut permutation: Vec<usize> = (0..ty.rank()).collect();
                         permutation.swap(0, 1);
-                        let shape: Vec<SubExp> = permutation.iter().map(|&k| ty.shape()[k].clone()).collect();
-                        out.push(self.bind(block, "tr", leaf_type(ty.element(), shape), Exp::Rearrange { permutation, array }, span));
+                        let shape: Vec<SubExp> =
+                            permutation.iter().map(|&k| ty.shape()[k].clone()).collect();
+                        out.push(self.bind(
+                            block,
+                            "tr",
+                            leaf_type(ty.element(), shape),
+                            Exp::Rearrange { permutation, array },
+                            span,
+                        ));
                     }
                 }
                 Ok(out)
@@ -395,11 +639,22 @@ impl Lowerer {
                 for value in values {
                     let ty = self.type_of(&value);
                     let array = var_name(&value, span)?;
-                    out.push(self.bind(block, "rot", ty, Exp::Rotate { amount: amount.clone(), array }, span));
+                    out.push(self.bind(
+                        block,
+                        "rot",
+                        ty,
+                        Exp::Rotate {
+                            amount: amount.clone(),
+                            array,
+                        },
+                        span,
+                    ));
                 }
                 Ok(out)
             }
-            Intrinsic::Numeric { module, function, .. } => {
+            Intrinsic::Numeric {
+                module, function, ..
+            } => {
                 let mut operands = Vec::new();
                 for arg in args {
                     operands.extend(self.expression(env, block, arg)?);
@@ -410,13 +665,25 @@ impl Lowerer {
     }
 
     /// Values made to have the shapes of `types` (checked).
-    fn coerce_all(&mut self, block: &mut Block, values: Values, types: &[ir::Type], span: Span) -> Values {
+    fn coerce_all(
+        &mut self,
+        block: &mut Block,
+        values: Values,
+        types: &[ir::Type],
+        span: Span,
+    ) -> Values {
         values
             .into_iter()
             .zip(types)
             .map(|(v, t)| {
                 if t.rank() > 0 && self.type_of(&v).rank() == t.rank() {
-                    self.coerce_shape(block, v, t.shape(), "Size mismatch: the neutral element's shape differs from the rows'.", span)
+                    self.coerce_shape(
+                        block,
+                        v,
+                        t.shape(),
+                        "Size mismatch: the neutral element's shape differs from the rows'.",
+                        span,
+                    )
                 } else {
                     v
                 }
@@ -425,14 +692,32 @@ impl Lowerer {
     }
 
     /// `filter` (or, `negated`, the rows failing the predicate).
-    fn filter(&mut self, env: &Env, block: &mut Block, predicate: &core::Expr, arrays: Values, negated: bool, span: Span) -> LowerResult<Values> {
+    fn filter(
+        &mut self,
+        env: &Env,
+        block: &mut Block,
+        predicate: &core::Expr,
+        arrays: Values,
+        negated: bool,
+        span: Span,
+    ) -> LowerResult<Values> {
         let (width, groups) = self.soac_arrays(block, vec![arrays], "Sizes do not match.", span)?;
         let arrays = groups.into_iter().next().unwrap_or_default();
         let rows = self.row_types(&arrays);
         let mut lowered = self.lower_lambda(env, predicate, &[rows.clone()])?;
         if negated {
             let result = lowered.results[0].clone();
-            let not = self.bind(&mut lowered.block, "not", ir::Type::Prim(PrimType::Bool), Exp::UnOp { op: ir::UnOp::Not, ty: PrimType::Bool, operand: result }, span);
+            let not = self.bind(
+                &mut lowered.block,
+                "not",
+                ir::Type::Prim(PrimType::Bool),
+                Exp::UnOp {
+                    op: ir::UnOp::Not,
+                    ty: PrimType::Bool,
+                    operand: result,
+                },
+                span,
+            );
             lowered.results = vec![not];
         }
         let predicate = self.finish_lambda(lowered, &[ir::Type::Prim(PrimType::Bool)], span);
@@ -440,15 +725,34 @@ impl Lowerer {
         for row in &rows {
             let mut shape = vec![ExtDim::Existential(0)];
             shape.extend(row.shape().iter().cloned().map(ExtDim::Free));
-            types.push(ExtType::Array { element: row.element(), shape });
+            types.push(ExtType::Array {
+                element: row.element(),
+                shape,
+            });
         }
         let names = self.names(&arrays, span)?;
-        let values = self.bind_ext(block, &types, Exp::Soac(Soac::Filter { width, predicate, arrays: names }), span);
+        let values = self.bind_ext(
+            block,
+            &types,
+            Exp::Soac(Soac::Filter {
+                width,
+                predicate,
+                arrays: names,
+            }),
+            span,
+        );
         Ok(values[1..].to_vec())
     }
 
     /// A function or constant of a numeric module.
-    fn numeric(&mut self, block: &mut Block, module: PrimType, function: &str, operands: Values, span: Span) -> LowerResult<Values> {
+    fn numeric(
+        &mut self,
+        block: &mut Block,
+        module: PrimType,
+        function: &str,
+        operands: Values,
+        span: Span,
+    ) -> LowerResult<Values> {
         use ir::BinOp as B;
         use ir::UnOp as U;
         let t = module;
@@ -499,7 +803,17 @@ impl Lowerer {
                 U::Popc | U::Clz | U::Ctz => PrimType::I32,
                 _ => t,
             };
-            return Ok(vec![self.bind(block, "u", ir::Type::Prim(result), Exp::UnOp { op, ty: t, operand: operands[0].clone() }, span)]);
+            return Ok(vec![self.bind(
+                block,
+                "u",
+                ir::Type::Prim(result),
+                Exp::UnOp {
+                    op,
+                    ty: t,
+                    operand: operands[0].clone(),
+                },
+                span,
+            )]);
         }
         let binary = match function {
             "max" => Some(B::Max),
@@ -522,7 +836,14 @@ impl Lowerer {
             _ => None,
         };
         if let Some(op) = binary {
-            return Ok(vec![self.binop(block, op, t, operands[0].clone(), operands[1].clone(), span)]);
+            return Ok(vec![self.binop(
+                block,
+                op,
+                t,
+                operands[0].clone(),
+                operands[1].clone(),
+                span,
+            )]);
         }
         let comparison = match function {
             "==" => Some(CmpOp::Eq),
@@ -534,7 +855,14 @@ impl Lowerer {
             _ => None,
         };
         if let Some(op) = comparison {
-            return Ok(vec![self.cmp(block, op, t, operands[0].clone(), operands[1].clone(), span)]);
+            return Ok(vec![self.cmp(
+                block,
+                op,
+                t,
+                operands[0].clone(),
+                operands[1].clone(),
+                span,
+            )]);
         }
         if let Some(value) = numeric_constant(t, function) {
             return Ok(vec![SubExp::Constant(value)]);
@@ -553,16 +881,40 @@ impl Lowerer {
             let x = self.param("x", ir::Type::Prim(t));
             let y = self.param("y", ir::Type::Prim(t));
             let mut lambda_block = Block::new();
-            let r = self.binop(&mut lambda_block, op, t, SubExp::Var(x.name.clone()), SubExp::Var(y.name.clone()), span);
+            let r = self.binop(
+                &mut lambda_block,
+                op,
+                t,
+                SubExp::Var(x.name.clone()),
+                SubExp::Var(y.name.clone()),
+                span,
+            );
             let lambda = Lambda {
                 params: vec![x, y],
-                body: Body { statements: lambda_block, result: vec![r] },
+                body: Body {
+                    statements: lambda_block,
+                    result: vec![r],
+                },
                 return_types: vec![ir::Type::Prim(t)],
             };
             let arrays = vec![var_name(&array, span)?];
-            return Ok(vec![self.bind(block, "red", drop_dims(&ty, 1), Exp::Soac(Soac::Reduce { width, lambda, neutral: vec![SubExp::Constant(neutral)], arrays }), span)]);
+            return Ok(vec![self.bind(
+                block,
+                "red",
+                drop_dims(&ty, 1),
+                Exp::Soac(Soac::Reduce {
+                    width,
+                    lambda,
+                    neutral: vec![SubExp::Constant(neutral)],
+                    arrays,
+                }),
+                span,
+            )]);
         }
-        Err(unsupported(span, &format!("the numeric function `{}.{function}`", t.name())))
+        Err(unsupported(
+            span,
+            &format!("the numeric function `{}.{function}`", t.name()),
+        ))
     }
 }
 
@@ -592,7 +944,9 @@ fn numeric_constant(t: PrimType, name: &str) -> Option<PrimValue> {
         (PrimType::I16, "lowest") => V::I16(i16::MIN),
         (PrimType::I32, "lowest") => V::I32(i32::MIN),
         (PrimType::I64, "lowest") => V::I64(i64::MIN),
-        (PrimType::U8 | PrimType::U16 | PrimType::U32 | PrimType::U64, "lowest") => super::zero_of(t),
+        (PrimType::U8 | PrimType::U16 | PrimType::U32 | PrimType::U64, "lowest") => {
+            super::zero_of(t)
+        }
         (_, "zero") => super::zero_of(t),
         (PrimType::I8, "one") => V::I8(1),
         (PrimType::I16, "one") => V::I16(1),

@@ -82,9 +82,11 @@ pub fn lower_program(program: &core::Program) -> LowerResult<ir::Program> {
 }
 
 pub(crate) fn unsupported(span: Span, what: &str) -> Diagnostic {
-    Diagnostic::error(format!("{what} is not supported by the optimising compiler yet"))
-        .with_code("unsupported")
-        .with_primary(span, "not supported yet")
+    Diagnostic::error(format!(
+        "{what} is not supported by the optimising compiler yet"
+    ))
+    .with_code("unsupported")
+    .with_primary(span, "not supported yet")
 }
 
 pub(crate) fn internal(span: Span, what: &str) -> Diagnostic {
@@ -134,7 +136,14 @@ impl Lowerer {
     }
 
     /// `let name: ty = exp`.
-    pub(crate) fn bind(&mut self, block: &mut Block, base: &str, ty: ir::Type, exp: Exp, span: Span) -> SubExp {
+    pub(crate) fn bind(
+        &mut self,
+        block: &mut Block,
+        base: &str,
+        ty: ir::Type,
+        exp: Exp,
+        span: Span,
+    ) -> SubExp {
         let param = self.param(base, ty);
         let name = param.name.clone();
         block.push(Statement {
@@ -147,7 +156,13 @@ impl Lowerer {
 
     /// `let {names} = exp` for an expression returning `types` (existential
     /// dimensions refer to the pattern's own elements).
-    pub(crate) fn bind_ext(&mut self, block: &mut Block, types: &[ExtType], exp: Exp, span: Span) -> Vec<SubExp> {
+    pub(crate) fn bind_ext(
+        &mut self,
+        block: &mut Block,
+        types: &[ExtType],
+        exp: Exp,
+        span: Span,
+    ) -> Vec<SubExp> {
         let names: Vec<VName> = types
             .iter()
             .map(|t| self.fresh(if t.rank() == 0 { "v" } else { "arr" }))
@@ -172,7 +187,15 @@ impl Lowerer {
         names.into_iter().map(SubExp::Var).collect()
     }
 
-    pub(crate) fn binop(&mut self, block: &mut Block, op: ir::BinOp, ty: PrimType, left: SubExp, right: SubExp, span: Span) -> SubExp {
+    pub(crate) fn binop(
+        &mut self,
+        block: &mut Block,
+        op: ir::BinOp,
+        ty: PrimType,
+        left: SubExp,
+        right: SubExp,
+        span: Span,
+    ) -> SubExp {
         self.bind(
             block,
             "t",
@@ -187,7 +210,15 @@ impl Lowerer {
         )
     }
 
-    pub(crate) fn cmp(&mut self, block: &mut Block, op: CmpOp, ty: PrimType, left: SubExp, right: SubExp, span: Span) -> SubExp {
+    pub(crate) fn cmp(
+        &mut self,
+        block: &mut Block,
+        op: CmpOp,
+        ty: PrimType,
+        left: SubExp,
+        right: SubExp,
+        span: Span,
+    ) -> SubExp {
         self.bind(
             block,
             "c",
@@ -202,7 +233,13 @@ impl Lowerer {
         )
     }
 
-    pub(crate) fn convert(&mut self, block: &mut Block, value: SubExp, to: PrimType, span: Span) -> SubExp {
+    pub(crate) fn convert(
+        &mut self,
+        block: &mut Block,
+        value: SubExp,
+        to: PrimType,
+        span: Span,
+    ) -> SubExp {
         let from = self.type_of(&value).element();
         if from == to {
             return value;
@@ -219,7 +256,13 @@ impl Lowerer {
         )
     }
 
-    pub(crate) fn assert(&mut self, block: &mut Block, condition: SubExp, message: &str, span: Span) {
+    pub(crate) fn assert(
+        &mut self,
+        block: &mut Block,
+        condition: SubExp,
+        message: &str,
+        span: Span,
+    ) {
         if condition == SubExp::Constant(PrimValue::Bool(true)) {
             return;
         }
@@ -236,7 +279,14 @@ impl Lowerer {
 
     /// `value` with its shape made `shape` (symbolically): each differing
     /// dimension checked at run time, then a `Reshape`.
-    pub(crate) fn coerce_shape(&mut self, block: &mut Block, value: SubExp, shape: &[SubExp], message: &str, span: Span) -> SubExp {
+    pub(crate) fn coerce_shape(
+        &mut self,
+        block: &mut Block,
+        value: SubExp,
+        shape: &[SubExp],
+        message: &str,
+        span: Span,
+    ) -> SubExp {
         let ty = self.type_of(&value);
         if ty.shape() == shape {
             return value;
@@ -245,7 +295,14 @@ impl Lowerer {
         for (actual, expected) in ty.shape().iter().zip(shape) {
             if actual != expected {
                 differs = true;
-                let same = self.cmp(block, CmpOp::Eq, PrimType::I64, actual.clone(), expected.clone(), span);
+                let same = self.cmp(
+                    block,
+                    CmpOp::Eq,
+                    PrimType::I64,
+                    actual.clone(),
+                    expected.clone(),
+                    span,
+                );
                 self.assert(block, same, message, span);
             }
         }
@@ -308,7 +365,10 @@ impl Lowerer {
         FunName(name)
     }
 
-    fn function(&mut self, definition: &core::Definition) -> LowerResult<(ir::Function, Option<EntryPoint>)> {
+    fn function(
+        &mut self,
+        definition: &core::Definition,
+    ) -> LowerResult<(ir::Function, Option<EntryPoint>)> {
         let function = &definition.function;
         let span = function.span;
         let name = if definition.entry {
@@ -345,7 +405,15 @@ impl Lowerer {
         for (leaf, value) in &param_leaves {
             let shape = self.type_of(value).shape().to_vec();
             for (dim, actual) in leaf.dims.iter().zip(shape) {
-                self.check_dim(&mut env, &mut block, &size_names, dim, actual, "parameter", span)?;
+                self.check_dim(
+                    &mut env,
+                    &mut block,
+                    &size_names,
+                    dim,
+                    actual,
+                    "parameter",
+                    span,
+                )?;
             }
         }
         let result = self.expression(&env, &mut block, &function.body)?;
@@ -414,14 +482,27 @@ impl Lowerer {
         match dim {
             Size::Unknown => {}
             Size::Constant(c) => {
-                let same = self.cmp(block, CmpOp::Eq, PrimType::I64, actual, i64c(*c as i64), span);
-                self.assert(block, same, &format!("Size mismatch: a dimension of a {what} is not {c}."), span);
+                let same = self.cmp(
+                    block,
+                    CmpOp::Eq,
+                    PrimType::I64,
+                    actual,
+                    i64c(*c as i64),
+                    span,
+                );
+                self.assert(
+                    block,
+                    same,
+                    &format!("Size mismatch: a dimension of a {what} is not {c}."),
+                    span,
+                );
             }
             Size::Var(var) => match env.get(&var.id) {
                 Some(values) => {
                     let expected = values[0].clone();
                     if expected != actual {
-                        let same = self.cmp(block, CmpOp::Eq, PrimType::I64, actual, expected, span);
+                        let same =
+                            self.cmp(block, CmpOp::Eq, PrimType::I64, actual, expected, span);
                         self.assert(
                             block,
                             same,
@@ -444,7 +525,12 @@ impl Lowerer {
 
     /// Result types with every array dimension existential: the dimensions
     /// (as `i64` results) first, then the values.
-    pub(crate) fn existential_results(&mut self, ty: &core::Type, values: &[SubExp], span: Span) -> LowerResult<(Vec<ExtType>, Vec<SubExp>)> {
+    pub(crate) fn existential_results(
+        &mut self,
+        ty: &core::Type,
+        values: &[SubExp],
+        span: Span,
+    ) -> LowerResult<(Vec<ExtType>, Vec<SubExp>)> {
         let leaves = leaves(ty, span)?;
         if leaves.len() != values.len() {
             return Err(internal(span, "a value does not match its type"));
@@ -482,7 +568,13 @@ impl Lowerer {
     }
 
     /// Binds the results of an expression returned by [`Self::existential_results`].
-    pub(crate) fn bind_existential(&mut self, block: &mut Block, types: &[ExtType], exp: Exp, span: Span) -> Values {
+    pub(crate) fn bind_existential(
+        &mut self,
+        block: &mut Block,
+        types: &[ExtType],
+        exp: Exp,
+        span: Span,
+    ) -> Values {
         let sizes: usize = types.iter().map(|t| t.rank()).sum();
         let values = self.bind_ext(block, types, exp, span);
         values[sizes..].to_vec()
@@ -492,7 +584,13 @@ impl Lowerer {
     // Patterns
 
     /// Binds a core pattern to the IR values of a value (irrefutably).
-    pub(crate) fn bind_pattern(&mut self, env: &mut Env, block: &mut Block, pat: &core::Pat, values: Values) -> LowerResult<()> {
+    pub(crate) fn bind_pattern(
+        &mut self,
+        env: &mut Env,
+        block: &mut Block,
+        pat: &core::Pat,
+        values: Values,
+    ) -> LowerResult<()> {
         match &pat.kind {
             PatKind::Var(name) => {
                 env.insert(name.id, values);
@@ -509,7 +607,10 @@ impl Lowerer {
             }
             PatKind::Constructor { name, payload } => {
                 let core::Type::Sum(constructors) = &pat.ty else {
-                    return Err(internal(pat.span, "a constructor pattern of a non-sum type"));
+                    return Err(internal(
+                        pat.span,
+                        "a constructor pattern of a non-sum type",
+                    ));
                 };
                 let ranges = types::payload_ranges(constructors, name, pat.span)?;
                 for (sub, range) in payload.iter().zip(ranges) {
@@ -521,7 +622,12 @@ impl Lowerer {
     }
 
     /// Whether the value matches a (refutable) pattern: a `bool`.
-    pub(crate) fn pattern_test(&mut self, block: &mut Block, pat: &core::Pat, values: &[SubExp]) -> LowerResult<SubExp> {
+    pub(crate) fn pattern_test(
+        &mut self,
+        block: &mut Block,
+        pat: &core::Pat,
+        values: &[SubExp],
+    ) -> LowerResult<SubExp> {
         let mut conditions = Vec::new();
         self.pattern_conditions(block, pat, values, &mut conditions)?;
         let mut result = SubExp::Constant(PrimValue::Bool(true));
@@ -529,18 +635,38 @@ impl Lowerer {
             result = if result == SubExp::Constant(PrimValue::Bool(true)) {
                 condition
             } else {
-                self.binop(block, ir::BinOp::LogAnd, PrimType::Bool, result, condition, pat.span)
+                self.binop(
+                    block,
+                    ir::BinOp::LogAnd,
+                    PrimType::Bool,
+                    result,
+                    condition,
+                    pat.span,
+                )
             };
         }
         Ok(result)
     }
 
-    fn pattern_conditions(&mut self, block: &mut Block, pat: &core::Pat, values: &[SubExp], out: &mut Vec<SubExp>) -> LowerResult<()> {
+    fn pattern_conditions(
+        &mut self,
+        block: &mut Block,
+        pat: &core::Pat,
+        values: &[SubExp],
+        out: &mut Vec<SubExp>,
+    ) -> LowerResult<()> {
         match &pat.kind {
             PatKind::Var(_) | PatKind::Wildcard => {}
             PatKind::Literal(value) => {
                 let ty = prim(core::prim_type_of(*value));
-                let c = self.cmp(block, CmpOp::Eq, ty, values[0].clone(), SubExp::Constant(*value), pat.span);
+                let c = self.cmp(
+                    block,
+                    CmpOp::Eq,
+                    ty,
+                    values[0].clone(),
+                    SubExp::Constant(*value),
+                    pat.span,
+                );
                 out.push(c);
             }
             PatKind::Record(fields) => {
@@ -554,7 +680,10 @@ impl Lowerer {
             }
             PatKind::Constructor { name, payload } => {
                 let core::Type::Sum(constructors) = &pat.ty else {
-                    return Err(internal(pat.span, "a constructor pattern of a non-sum type"));
+                    return Err(internal(
+                        pat.span,
+                        "a constructor pattern of a non-sum type",
+                    ));
                 };
                 let tag = constructors
                     .keys()
@@ -581,7 +710,12 @@ impl Lowerer {
     // -----------------------------------------------------------------------
     // Expressions
 
-    pub(crate) fn expression(&mut self, env: &Env, block: &mut Block, e: &core::Expr) -> LowerResult<Values> {
+    pub(crate) fn expression(
+        &mut self,
+        env: &Env,
+        block: &mut Block,
+        e: &core::Expr,
+    ) -> LowerResult<Values> {
         spec::recursion::with_stack(|| self.expression_inner(env, block, e))
     }
 
@@ -589,11 +723,19 @@ impl Lowerer {
         let values = self.expression(env, block, e)?;
         match values.as_slice() {
             [value] => Ok(value.clone()),
-            _ => Err(internal(e.span, "a primitive expression with several values")),
+            _ => Err(internal(
+                e.span,
+                "a primitive expression with several values",
+            )),
         }
     }
 
-    fn expression_inner(&mut self, env: &Env, block: &mut Block, e: &core::Expr) -> LowerResult<Values> {
+    fn expression_inner(
+        &mut self,
+        env: &Env,
+        block: &mut Block,
+        e: &core::Expr,
+    ) -> LowerResult<Values> {
         let span = e.span;
         match &e.kind {
             ExprKind::Literal(value) => Ok(vec![SubExp::Constant(*value)]),
@@ -604,7 +746,15 @@ impl Lowerer {
                 match self.functions.get(&name.id).cloned() {
                     Some(info) => {
                         let types = self.call_types(&info, span)?;
-                        Ok(self.bind_existential(block, &types, Exp::Apply { function: info.name, args: Vec::new() }, span))
+                        Ok(self.bind_existential(
+                            block,
+                            &types,
+                            Exp::Apply {
+                                function: info.name,
+                                args: Vec::new(),
+                            },
+                            span,
+                        ))
                     }
                     None => Err(internal(span, &format!("unbound variable `{}`", name.base))),
                 }
@@ -620,7 +770,17 @@ impl Lowerer {
                     core::UnOp::Neg(p) => (ir::UnOp::Neg, prim(*p)),
                     core::UnOp::Not(p) => (ir::UnOp::Not, prim(*p)),
                 };
-                Ok(vec![self.bind(block, "t", ir::Type::Prim(ty), Exp::UnOp { op, ty, operand: value }, span)])
+                Ok(vec![self.bind(
+                    block,
+                    "t",
+                    ir::Type::Prim(ty),
+                    Exp::UnOp {
+                        op,
+                        ty,
+                        operand: value,
+                    },
+                    span,
+                )])
             }
             ExprKind::Equal { negated, lhs, rhs } => {
                 let left = self.expression(env, block, lhs)?;
@@ -631,7 +791,11 @@ impl Lowerer {
                         block,
                         "ne",
                         ir::Type::Prim(PrimType::Bool),
-                        Exp::UnOp { op: ir::UnOp::Not, ty: PrimType::Bool, operand: equal },
+                        Exp::UnOp {
+                            op: ir::UnOp::Not,
+                            ty: PrimType::Bool,
+                            operand: equal,
+                        },
                         span,
                     )])
                 } else {
@@ -664,7 +828,11 @@ impl Lowerer {
                 let range = types::field_range(types, field, span)?;
                 Ok(values[range].to_vec())
             }
-            ExprKind::RecordUpdate { target, path, value } => {
+            ExprKind::RecordUpdate {
+                target,
+                path,
+                value,
+            } => {
                 let mut values = self.expression(env, block, target)?;
                 let new = self.expression(env, block, value)?;
                 let mut ty = &target.ty;
@@ -708,7 +876,12 @@ impl Lowerer {
                 Ok(values)
             }
             ExprKind::ArrayLit(elements) => self.array_literal(env, block, e, elements),
-            ExprKind::Range { start, step, end, end_kind } => {
+            ExprKind::Range {
+                start,
+                step,
+                end,
+                end_kind,
+            } => {
                 let start = self.one(env, block, start)?;
                 let step = step.as_ref().map(|s| self.one(env, block, s)).transpose()?;
                 let end = self.one(env, block, end)?;
@@ -718,7 +891,11 @@ impl Lowerer {
                 let values = self.expression(env, block, array)?;
                 self.index(env, block, values, indices, span)
             }
-            ExprKind::Update { target, indices, value } => {
+            ExprKind::Update {
+                target,
+                indices,
+                value,
+            } => {
                 let arrays = self.expression(env, block, target)?;
                 let new = self.expression(env, block, value)?;
                 let mut fixed = Vec::new();
@@ -728,7 +905,9 @@ impl Lowerer {
                             let i = self.one(env, block, i)?;
                             fixed.push(self.convert(block, i, PrimType::I64, span));
                         }
-                        core::DimIndex::Slice { .. } => return Err(unsupported(span, "an update of a slice")),
+                        core::DimIndex::Slice { .. } => {
+                            return Err(unsupported(span, "an update of a slice"))
+                        }
                     }
                 }
                 let mut out = Vec::new();
@@ -741,13 +920,34 @@ impl Lowerer {
                     let value = if expected.is_empty() {
                         value
                     } else {
-                        self.coerce_shape(block, value, &expected, "Size mismatch: the new value's shape does not match the updated part.", span)
+                        self.coerce_shape(
+                            block,
+                            value,
+                            &expected,
+                            "Size mismatch: the new value's shape does not match the updated part.",
+                            span,
+                        )
                     };
-                    out.push(self.bind(block, "updated", ty, Exp::Update { array: name, indices: fixed.clone(), value }, span));
+                    out.push(self.bind(
+                        block,
+                        "updated",
+                        ty,
+                        Exp::Update {
+                            array: name,
+                            indices: fixed.clone(),
+                            value,
+                        },
+                        span,
+                    ));
                 }
                 Ok(out)
             }
-            ExprKind::Let { sizes, pat, value, body } => {
+            ExprKind::Let {
+                sizes,
+                pat,
+                value,
+                body,
+            } => {
                 let values = self.expression(env, block, value)?;
                 let mut inner = env.clone();
                 if !sizes.is_empty() {
@@ -755,7 +955,9 @@ impl Lowerer {
                     for (leaf, v) in leaves(&pat.ty, span)?.iter().zip(&values) {
                         let shape = self.type_of(v).shape().to_vec();
                         for (dim, actual) in leaf.dims.iter().zip(shape) {
-                            self.check_dim(&mut inner, block, &size_ids, dim, actual, "value", span)?;
+                            self.check_dim(
+                                &mut inner, block, &size_ids, dim, actual, "value", span,
+                            )?;
                         }
                     }
                 }
@@ -767,13 +969,17 @@ impl Lowerer {
             }
             ExprKind::Apply { function, args } => {
                 let ExprKind::Var { name, .. } = &function.kind else {
-                    return Err(internal(span, "an application of a computed function after defunctionalisation"));
+                    return Err(internal(
+                        span,
+                        "an application of a computed function after defunctionalisation",
+                    ));
                 };
-                let info = self
-                    .functions
-                    .get(&name.id)
-                    .cloned()
-                    .ok_or_else(|| internal(span, &format!("a call of the unknown function `{}`", name.base)))?;
+                let info = self.functions.get(&name.id).cloned().ok_or_else(|| {
+                    internal(
+                        span,
+                        &format!("a call of the unknown function `{}`", name.base),
+                    )
+                })?;
                 let mut sizes = Vec::new();
                 let mut values = Vec::new();
                 for arg in args {
@@ -784,21 +990,45 @@ impl Lowerer {
                 }
                 sizes.extend(values);
                 let types = self.call_types(&info, span)?;
-                Ok(self.bind_existential(block, &types, Exp::Apply { function: info.name, args: sizes }, span))
+                Ok(self.bind_existential(
+                    block,
+                    &types,
+                    Exp::Apply {
+                        function: info.name,
+                        args: sizes,
+                    },
+                    span,
+                ))
             }
-            ExprKind::If { condition, then_branch, else_branch } => {
+            ExprKind::If {
+                condition,
+                then_branch,
+                else_branch,
+            } => {
                 let condition = self.one(env, block, condition)?;
                 let mut then_block = Block::new();
                 let then_values = self.expression(env, &mut then_block, then_branch)?;
                 let mut else_block = Block::new();
                 let else_values = self.expression(env, &mut else_block, else_branch)?;
-                self.branches(block, condition, (then_block, then_values), (else_block, else_values), &e.ty, span)
+                self.branches(
+                    block,
+                    condition,
+                    (then_block, then_values),
+                    (else_block, else_values),
+                    &e.ty,
+                    span,
+                )
             }
             ExprKind::Match { scrutinee, cases } => {
                 let values = self.expression(env, block, scrutinee)?;
                 self.match_cases(env, block, &values, cases, &e.ty, span)
             }
-            ExprKind::Loop { pat, init, form, body } => self.loop_expression(env, block, pat, init, form, body, span),
+            ExprKind::Loop {
+                pat,
+                init,
+                form,
+                body,
+            } => self.loop_expression(env, block, pat, init, form, body, span),
             ExprKind::Coerce(inner) => {
                 let values = self.expression(env, block, inner)?;
                 let mut out = Vec::new();
@@ -817,11 +1047,21 @@ impl Lowerer {
                         }
                     }
                     let _ = &mut scope;
-                    out.push(self.coerce_shape(block, value, &shape, "Size mismatch: value cannot match shape of type.", span));
+                    out.push(self.coerce_shape(
+                        block,
+                        value,
+                        &shape,
+                        "Size mismatch: value cannot match shape of type.",
+                        span,
+                    ));
                 }
                 Ok(out)
             }
-            ExprKind::Intrinsic { intrinsic, type_args, args } => self.intrinsic(env, block, e, intrinsic, type_args, args),
+            ExprKind::Intrinsic {
+                intrinsic,
+                type_args,
+                args,
+            } => self.intrinsic(env, block, e, intrinsic, type_args, args),
         }
     }
 
@@ -843,13 +1083,23 @@ impl Lowerer {
                         ExtDim::Existential(next - 1)
                     })
                     .collect();
-                types.push(ExtType::Array { element: leaf.prim, shape });
+                types.push(ExtType::Array {
+                    element: leaf.prim,
+                    shape,
+                });
             }
         }
         Ok(types)
     }
 
-    fn core_binop(&mut self, block: &mut Block, op: core::BinOp, left: SubExp, right: SubExp, span: Span) -> SubExp {
+    fn core_binop(
+        &mut self,
+        block: &mut Block,
+        op: core::BinOp,
+        left: SubExp,
+        right: SubExp,
+        span: Span,
+    ) -> SubExp {
         use core::BinOp as B;
         let ty = prim(op.operand());
         let arith = match op {
@@ -885,16 +1135,35 @@ impl Lowerer {
 
     /// Structural equality of two flattened values: every leaf equal (arrays:
     /// same shape and every element equal).
-    fn equal_values(&mut self, block: &mut Block, left: &[SubExp], right: &[SubExp], span: Span) -> LowerResult<SubExp> {
+    fn equal_values(
+        &mut self,
+        block: &mut Block,
+        left: &[SubExp],
+        right: &[SubExp],
+        span: Span,
+    ) -> LowerResult<SubExp> {
         let mut result = SubExp::Constant(PrimValue::Bool(true));
         for (a, b) in left.iter().zip(right) {
             let equal = self.equal_leaf(block, a.clone(), b.clone(), span)?;
-            result = self.binop(block, ir::BinOp::LogAnd, PrimType::Bool, result, equal, span);
+            result = self.binop(
+                block,
+                ir::BinOp::LogAnd,
+                PrimType::Bool,
+                result,
+                equal,
+                span,
+            );
         }
         Ok(result)
     }
 
-    fn equal_leaf(&mut self, block: &mut Block, a: SubExp, b: SubExp, span: Span) -> LowerResult<SubExp> {
+    fn equal_leaf(
+        &mut self,
+        block: &mut Block,
+        a: SubExp,
+        b: SubExp,
+        span: Span,
+    ) -> LowerResult<SubExp> {
         let ta = self.type_of(&a);
         let tb = self.type_of(&b);
         let element = ta.element();
@@ -904,36 +1173,91 @@ impl Lowerer {
         let mut same_shape = SubExp::Constant(PrimValue::Bool(true));
         for (x, y) in ta.shape().iter().zip(tb.shape()) {
             let c = self.cmp(block, CmpOp::Eq, PrimType::I64, x.clone(), y.clone(), span);
-            same_shape = self.binop(block, ir::BinOp::LogAnd, PrimType::Bool, same_shape, c, span);
+            same_shape = self.binop(
+                block,
+                ir::BinOp::LogAnd,
+                PrimType::Bool,
+                same_shape,
+                c,
+                span,
+            );
         }
         // Then branch: flatten both to one dimension and compare elementwise.
         let mut then_block = Block::new();
         let mut total = i64c(1);
         for d in ta.shape() {
-            total = self.binop(&mut then_block, ir::BinOp::Mul, PrimType::I64, total, d.clone(), span);
+            total = self.binop(
+                &mut then_block,
+                ir::BinOp::Mul,
+                PrimType::I64,
+                total,
+                d.clone(),
+                span,
+            );
         }
-        let flat_type = ir::Type::Array { element, shape: vec![total.clone()] };
+        let flat_type = ir::Type::Array {
+            element,
+            shape: vec![total.clone()],
+        };
         let (Some(va), Some(vb)) = (a.as_var().cloned(), b.as_var().cloned()) else {
             return Err(internal(span, "an array constant"));
         };
-        let fa = self.bind(&mut then_block, "flat", flat_type.clone(), Exp::Reshape { shape: vec![total.clone()], array: va }, span);
-        let fb = self.bind(&mut then_block, "flat", flat_type, Exp::Reshape { shape: vec![total.clone()], array: vb }, span);
+        let fa = self.bind(
+            &mut then_block,
+            "flat",
+            flat_type.clone(),
+            Exp::Reshape {
+                shape: vec![total.clone()],
+                array: va,
+            },
+            span,
+        );
+        let fb = self.bind(
+            &mut then_block,
+            "flat",
+            flat_type,
+            Exp::Reshape {
+                shape: vec![total.clone()],
+                array: vb,
+            },
+            span,
+        );
         let x = self.param("x", ir::Type::Prim(element));
         let y = self.param("y", ir::Type::Prim(element));
         let mut lambda_block = Block::new();
-        let eq = self.cmp(&mut lambda_block, CmpOp::Eq, element, SubExp::Var(x.name.clone()), SubExp::Var(y.name.clone()), span);
+        let eq = self.cmp(
+            &mut lambda_block,
+            CmpOp::Eq,
+            element,
+            SubExp::Var(x.name.clone()),
+            SubExp::Var(y.name.clone()),
+            span,
+        );
         let map_lambda = Lambda {
             params: vec![x, y],
-            body: Body { statements: lambda_block, result: vec![eq] },
+            body: Body {
+                statements: lambda_block,
+                result: vec![eq],
+            },
             return_types: vec![ir::Type::Prim(PrimType::Bool)],
         };
         let p = self.param("p", ir::Type::Prim(PrimType::Bool));
         let q = self.param("q", ir::Type::Prim(PrimType::Bool));
         let mut and_block = Block::new();
-        let and = self.binop(&mut and_block, ir::BinOp::LogAnd, PrimType::Bool, SubExp::Var(p.name.clone()), SubExp::Var(q.name.clone()), span);
+        let and = self.binop(
+            &mut and_block,
+            ir::BinOp::LogAnd,
+            PrimType::Bool,
+            SubExp::Var(p.name.clone()),
+            SubExp::Var(q.name.clone()),
+            span,
+        );
         let reduce_lambda = Lambda {
             params: vec![p, q],
-            body: Body { statements: and_block, result: vec![and] },
+            body: Body {
+                statements: and_block,
+                result: vec![and],
+            },
             return_types: vec![ir::Type::Prim(PrimType::Bool)],
         };
         let all = self.bind(
@@ -945,7 +1269,10 @@ impl Lowerer {
                 map_lambda,
                 reduce_lambda,
                 neutral: vec![SubExp::Constant(PrimValue::Bool(true))],
-                arrays: vec![fa.as_var().cloned().expect("var"), fb.as_var().cloned().expect("var")],
+                arrays: vec![
+                    fa.as_var().cloned().expect("var"),
+                    fb.as_var().cloned().expect("var"),
+                ],
             }),
             span,
         );
@@ -955,8 +1282,14 @@ impl Lowerer {
             ir::Type::Prim(PrimType::Bool),
             Exp::If {
                 condition: same_shape,
-                then_body: Body { statements: then_block, result: vec![all] },
-                else_body: Body { statements: Vec::new(), result: vec![SubExp::Constant(PrimValue::Bool(false))] },
+                then_body: Body {
+                    statements: then_block,
+                    result: vec![all],
+                },
+                else_body: Body {
+                    statements: Vec::new(),
+                    result: vec![SubExp::Constant(PrimValue::Bool(false))],
+                },
                 types: vec![ExtType::Prim(PrimType::Bool)],
             },
             span,
@@ -978,15 +1311,29 @@ impl Lowerer {
         let types = then_types;
         let exp = Exp::If {
             condition,
-            then_body: Body { statements: then_branch.0, result: then_results },
-            else_body: Body { statements: else_branch.0, result: else_results },
+            then_body: Body {
+                statements: then_branch.0,
+                result: then_results,
+            },
+            else_body: Body {
+                statements: else_branch.0,
+                result: else_results,
+            },
             types: types.clone(),
         };
         Ok(self.bind_existential(block, &types, exp, span))
     }
 
     /// `match` as a chain of `if`s on the patterns' tests.
-    fn match_cases(&mut self, env: &Env, block: &mut Block, values: &[SubExp], cases: &[core::Case], ty: &core::Type, span: Span) -> LowerResult<Values> {
+    fn match_cases(
+        &mut self,
+        env: &Env,
+        block: &mut Block,
+        values: &[SubExp],
+        cases: &[core::Case],
+        ty: &core::Type,
+        span: Span,
+    ) -> LowerResult<Values> {
         let Some((first, rest)) = cases.split_first() else {
             return Err(internal(span, "a match without cases"));
         };
@@ -1001,7 +1348,14 @@ impl Lowerer {
         let test = self.pattern_test(block, &first.pat, values)?;
         let mut else_block = Block::new();
         let else_values = self.match_cases(env, &mut else_block, values, rest, ty, span)?;
-        self.branches(block, test, (case_block, case_values), (else_block, else_values), ty, span)
+        self.branches(
+            block,
+            test,
+            (case_block, case_values),
+            (else_block, else_values),
+            ty,
+            span,
+        )
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1034,7 +1388,10 @@ impl Lowerer {
             let p = self.param(&pattern_base(pat), leaf_type(ty.element(), shape));
             value_params.push((p, value.clone()));
         }
-        let param_values: Values = value_params.iter().map(|(p, _)| SubExp::Var(p.name.clone())).collect();
+        let param_values: Values = value_params
+            .iter()
+            .map(|(p, _)| SubExp::Var(p.name.clone()))
+            .collect();
         let mut inner = env.clone();
         let mut body_block = Block::new();
         self.bind_pattern(&mut inner, &mut body_block, pat, param_values.clone())?;
@@ -1046,23 +1403,47 @@ impl Lowerer {
                 inner.insert(var.id, vec![SubExp::Var(index.clone())]);
                 (ir::LoopForm::For { index, bound }, None)
             }
-            LoopForm::ForIn { pat: element, array } => {
+            LoopForm::ForIn {
+                pat: element,
+                array,
+            } => {
                 let arrays = self.expression(env, block, array)?;
                 let length = match arrays.first().and_then(|a| self.outer(a)) {
                     Some(length) => length,
-                    None => return Err(unsupported(span, "a `for … in` over an array of empty records")),
+                    None => {
+                        return Err(unsupported(
+                            span,
+                            "a `for … in` over an array of empty records",
+                        ))
+                    }
                 };
                 let index = self.fresh("i");
-                self.types.insert(index.clone(), ir::Type::Prim(PrimType::I64));
+                self.types
+                    .insert(index.clone(), ir::Type::Prim(PrimType::I64));
                 let mut rows = Vec::new();
                 for array in &arrays {
                     let ty = self.type_of(array);
                     let row = ty.row_type().expect("an array");
                     let name = array.as_var().cloned().expect("an array variable");
-                    rows.push(self.bind(&mut body_block, "row", row, Exp::Index { array: name, indices: vec![SubExp::Var(index.clone())] }, span));
+                    rows.push(self.bind(
+                        &mut body_block,
+                        "row",
+                        row,
+                        Exp::Index {
+                            array: name,
+                            indices: vec![SubExp::Var(index.clone())],
+                        },
+                        span,
+                    ));
                 }
                 self.bind_pattern(&mut inner, &mut body_block, element, rows)?;
-                (ir::LoopForm::For { index, bound: length }, None)
+                (
+                    ir::LoopForm::For {
+                        index,
+                        bound: length,
+                    },
+                    None,
+                )
             }
             LoopForm::While { condition } => {
                 // The condition on the initial values, then on each iteration's results.
@@ -1071,7 +1452,12 @@ impl Lowerer {
                 let first = self.one(&first_env, block, condition)?;
                 let p = self.param("continue", ir::Type::Prim(PrimType::Bool));
                 let name = p.name.clone();
-                (ir::LoopForm::While { condition_param: name }, Some((p, first, condition)))
+                (
+                    ir::LoopForm::While {
+                        condition_param: name,
+                    },
+                    Some((p, first, condition)),
+                )
             }
         };
         let new_values = self.expression(&inner, &mut body_block, body)?;
@@ -1091,7 +1477,11 @@ impl Lowerer {
             params.push((p, first));
         }
         let types: Vec<ExtType> = {
-            let positions: HashMap<VName, usize> = params.iter().enumerate().map(|(i, (p, _))| (p.name.clone(), i)).collect();
+            let positions: HashMap<VName, usize> = params
+                .iter()
+                .enumerate()
+                .map(|(i, (p, _))| (p.name.clone(), i))
+                .collect();
             params
                 .iter()
                 .map(|(p, _)| match &p.ty {
@@ -1114,13 +1504,22 @@ impl Lowerer {
         let exp = Exp::Loop {
             params,
             form: ir_form,
-            body: Body { statements: body_block, result: results },
+            body: Body {
+                statements: body_block,
+                result: results,
+            },
         };
         let all = self.bind_ext(block, &types, exp, span);
         Ok(all[sizes..sizes + count].to_vec())
     }
 
-    fn array_literal(&mut self, env: &Env, block: &mut Block, e: &core::Expr, elements: &[core::Expr]) -> LowerResult<Values> {
+    fn array_literal(
+        &mut self,
+        env: &Env,
+        block: &mut Block,
+        e: &core::Expr,
+        elements: &[core::Expr],
+    ) -> LowerResult<Values> {
         let span = e.span;
         let Some((_, element_type)) = e.ty.as_array() else {
             return Err(internal(span, "an array literal of a non-array type"));
@@ -1139,19 +1538,42 @@ impl Lowerer {
             let mut parts = Vec::new();
             for row in &rows {
                 let value = if row_type.rank() > 0 {
-                    self.coerce_shape(block, row[k].clone(), row_type.shape(), "Size mismatch: the rows of an array literal have different sizes.", span)
+                    self.coerce_shape(
+                        block,
+                        row[k].clone(),
+                        row_type.shape(),
+                        "Size mismatch: the rows of an array literal have different sizes.",
+                        span,
+                    )
                 } else {
                     row[k].clone()
                 };
                 parts.push(value);
             }
             let ty = row_type.clone().array_of(i64c(rows.len() as i64));
-            out.push(self.bind(block, "lit", ty, Exp::ArrayLiteral { elements: parts, row_type }, span));
+            out.push(self.bind(
+                block,
+                "lit",
+                ty,
+                Exp::ArrayLiteral {
+                    elements: parts,
+                    row_type,
+                },
+                span,
+            ));
         }
         Ok(out)
     }
 
-    fn range(&mut self, block: &mut Block, start: SubExp, step: Option<SubExp>, end: SubExp, end_kind: spec::syntax::ast::RangeEnd, span: Span) -> LowerResult<SubExp> {
+    fn range(
+        &mut self,
+        block: &mut Block,
+        start: SubExp,
+        step: Option<SubExp>,
+        end: SubExp,
+        end_kind: spec::syntax::ast::RangeEnd,
+        span: Span,
+    ) -> LowerResult<SubExp> {
         use spec::syntax::ast::RangeEnd;
         let element = self.type_of(&start).element();
         let a = self.convert(block, start.clone(), PrimType::I64, span);
@@ -1159,29 +1581,118 @@ impl Lowerer {
         let s = match (&step, end_kind) {
             (Some(second), _) => {
                 let second = self.convert(block, second.clone(), PrimType::I64, span);
-                self.binop(block, ir::BinOp::Sub, PrimType::I64, second, a.clone(), span)
+                self.binop(
+                    block,
+                    ir::BinOp::Sub,
+                    PrimType::I64,
+                    second,
+                    a.clone(),
+                    span,
+                )
             }
             (None, RangeEnd::DownToExclusive) => i64c(-1),
             (None, _) => i64c(1),
         };
         let distance = self.binop(block, ir::BinOp::Sub, PrimType::I64, b, a, span);
         let nonzero_step = self.cmp(block, CmpOp::Ne, PrimType::I64, s.clone(), i64c(0), span);
-        let distance_sign = self.bind(block, "sgn", ir::Type::Prim(PrimType::I64), Exp::UnOp { op: ir::UnOp::Signum, ty: PrimType::I64, operand: distance.clone() }, span);
-        let step_sign = self.bind(block, "sgn", ir::Type::Prim(PrimType::I64), Exp::UnOp { op: ir::UnOp::Signum, ty: PrimType::I64, operand: s.clone() }, span);
-        let empty_distance = self.cmp(block, CmpOp::Eq, PrimType::I64, distance.clone(), i64c(0), span);
-        let same_direction = self.cmp(block, CmpOp::Eq, PrimType::I64, distance_sign, step_sign, span);
-        let direction_ok = self.binop(block, ir::BinOp::LogOr, PrimType::Bool, empty_distance, same_direction, span);
-        let valid = self.binop(block, ir::BinOp::LogAnd, PrimType::Bool, nonzero_step, direction_ok, span);
+        let distance_sign = self.bind(
+            block,
+            "sgn",
+            ir::Type::Prim(PrimType::I64),
+            Exp::UnOp {
+                op: ir::UnOp::Signum,
+                ty: PrimType::I64,
+                operand: distance.clone(),
+            },
+            span,
+        );
+        let step_sign = self.bind(
+            block,
+            "sgn",
+            ir::Type::Prim(PrimType::I64),
+            Exp::UnOp {
+                op: ir::UnOp::Signum,
+                ty: PrimType::I64,
+                operand: s.clone(),
+            },
+            span,
+        );
+        let empty_distance = self.cmp(
+            block,
+            CmpOp::Eq,
+            PrimType::I64,
+            distance.clone(),
+            i64c(0),
+            span,
+        );
+        let same_direction = self.cmp(
+            block,
+            CmpOp::Eq,
+            PrimType::I64,
+            distance_sign,
+            step_sign,
+            span,
+        );
+        let direction_ok = self.binop(
+            block,
+            ir::BinOp::LogOr,
+            PrimType::Bool,
+            empty_distance,
+            same_direction,
+            span,
+        );
+        let valid = self.binop(
+            block,
+            ir::BinOp::LogAnd,
+            PrimType::Bool,
+            nonzero_step,
+            direction_ok,
+            span,
+        );
         self.assert(block, valid, "Range is invalid.", span);
-        let abs_distance = self.bind(block, "abs", ir::Type::Prim(PrimType::I64), Exp::UnOp { op: ir::UnOp::Abs, ty: PrimType::I64, operand: distance }, span);
-        let abs_step = self.bind(block, "abs", ir::Type::Prim(PrimType::I64), Exp::UnOp { op: ir::UnOp::Abs, ty: PrimType::I64, operand: s.clone() }, span);
+        let abs_distance = self.bind(
+            block,
+            "abs",
+            ir::Type::Prim(PrimType::I64),
+            Exp::UnOp {
+                op: ir::UnOp::Abs,
+                ty: PrimType::I64,
+                operand: distance,
+            },
+            span,
+        );
+        let abs_step = self.bind(
+            block,
+            "abs",
+            ir::Type::Prim(PrimType::I64),
+            Exp::UnOp {
+                op: ir::UnOp::Abs,
+                ty: PrimType::I64,
+                operand: s.clone(),
+            },
+            span,
+        );
         let length = match end_kind {
             RangeEnd::Inclusive => {
-                let q = self.binop(block, ir::BinOp::Quot, PrimType::I64, abs_distance, abs_step, span);
+                let q = self.binop(
+                    block,
+                    ir::BinOp::Quot,
+                    PrimType::I64,
+                    abs_distance,
+                    abs_step,
+                    span,
+                );
                 self.binop(block, ir::BinOp::Add, PrimType::I64, q, i64c(1), span)
             }
             _ => {
-                let up = self.binop(block, ir::BinOp::Add, PrimType::I64, abs_distance, abs_step.clone(), span);
+                let up = self.binop(
+                    block,
+                    ir::BinOp::Add,
+                    PrimType::I64,
+                    abs_distance,
+                    abs_step.clone(),
+                    span,
+                );
                 let up = self.binop(block, ir::BinOp::Sub, PrimType::I64, up, i64c(1), span);
                 self.binop(block, ir::BinOp::Quot, PrimType::I64, up, abs_step, span)
             }
@@ -1190,21 +1701,44 @@ impl Lowerer {
         Ok(self.bind(
             block,
             "range",
-            ir::Type::Array { element, shape: vec![length.clone()] },
-            Exp::Iota { length, start, step: step_element, element },
+            ir::Type::Array {
+                element,
+                shape: vec![length.clone()],
+            },
+            Exp::Iota {
+                length,
+                start,
+                step: step_element,
+                element,
+            },
             span,
         ))
     }
 
-    fn index(&mut self, env: &Env, block: &mut Block, arrays: Values, indices: &[core::DimIndex], span: Span) -> LowerResult<Values> {
+    fn index(
+        &mut self,
+        env: &Env,
+        block: &mut Block,
+        arrays: Values,
+        indices: &[core::DimIndex],
+        span: Span,
+    ) -> LowerResult<Values> {
         let mut slice = Vec::new();
         let mut all_fixed = true;
-        let first_shape = arrays.first().map(|a| self.type_of(a).shape().to_vec()).unwrap_or_default();
+        let first_shape = arrays
+            .first()
+            .map(|a| self.type_of(a).shape().to_vec())
+            .unwrap_or_default();
         for (k, index) in indices.iter().enumerate() {
             match index {
                 core::DimIndex::Index(i) => {
                     let i = self.one(env, block, i)?;
-                    slice.push(ir::DimIndex::Fix(self.convert(block, i, PrimType::I64, span)));
+                    slice.push(ir::DimIndex::Fix(self.convert(
+                        block,
+                        i,
+                        PrimType::I64,
+                        span,
+                    )));
                 }
                 core::DimIndex::Slice { start, end, stride } => {
                     all_fixed = false;
@@ -1231,14 +1765,62 @@ impl Lowerer {
                         None => n,
                     };
                     // length = (end - start + stride - sign(stride)) / stride
-                    let distance = self.binop(block, ir::BinOp::Sub, PrimType::I64, end, start.clone(), span);
-                    let sign = self.bind(block, "sgn", ir::Type::Prim(PrimType::I64), Exp::UnOp { op: ir::UnOp::Signum, ty: PrimType::I64, operand: stride.clone() }, span);
-                    let adjust = self.binop(block, ir::BinOp::Sub, PrimType::I64, stride.clone(), sign, span);
-                    let total = self.binop(block, ir::BinOp::Add, PrimType::I64, distance, adjust, span);
-                    let length = self.binop(block, ir::BinOp::Quot, PrimType::I64, total, stride.clone(), span);
-                    let nonnegative = self.cmp(block, CmpOp::Ge, PrimType::I64, length.clone(), i64c(0), span);
-                    self.assert(block, nonnegative, "Index out of bounds: the slice is invalid.", span);
-                    slice.push(ir::DimIndex::Range { start, length, stride });
+                    let distance = self.binop(
+                        block,
+                        ir::BinOp::Sub,
+                        PrimType::I64,
+                        end,
+                        start.clone(),
+                        span,
+                    );
+                    let sign = self.bind(
+                        block,
+                        "sgn",
+                        ir::Type::Prim(PrimType::I64),
+                        Exp::UnOp {
+                            op: ir::UnOp::Signum,
+                            ty: PrimType::I64,
+                            operand: stride.clone(),
+                        },
+                        span,
+                    );
+                    let adjust = self.binop(
+                        block,
+                        ir::BinOp::Sub,
+                        PrimType::I64,
+                        stride.clone(),
+                        sign,
+                        span,
+                    );
+                    let total =
+                        self.binop(block, ir::BinOp::Add, PrimType::I64, distance, adjust, span);
+                    let length = self.binop(
+                        block,
+                        ir::BinOp::Quot,
+                        PrimType::I64,
+                        total,
+                        stride.clone(),
+                        span,
+                    );
+                    let nonnegative = self.cmp(
+                        block,
+                        CmpOp::Ge,
+                        PrimType::I64,
+                        length.clone(),
+                        i64c(0),
+                        span,
+                    );
+                    self.assert(
+                        block,
+                        nonnegative,
+                        "Index out of bounds: the slice is invalid.",
+                        span,
+                    );
+                    slice.push(ir::DimIndex::Range {
+                        start,
+                        length,
+                        stride,
+                    });
                 }
             }
         }
@@ -1257,7 +1839,16 @@ impl Lowerer {
                     })
                     .collect();
                 let result = drop_dims(&ty, indices.len());
-                out.push(self.bind(block, "elem", result, Exp::Index { array: name, indices }, span));
+                out.push(self.bind(
+                    block,
+                    "elem",
+                    result,
+                    Exp::Index {
+                        array: name,
+                        indices,
+                    },
+                    span,
+                ));
             } else {
                 let mut shape = Vec::new();
                 for d in &slice {
@@ -1266,7 +1857,16 @@ impl Lowerer {
                     }
                 }
                 shape.extend(ty.shape()[slice.len()..].iter().cloned());
-                out.push(self.bind(block, "slice", leaf_type(ty.element(), shape), Exp::Slice { array: name, slice: slice.clone() }, span));
+                out.push(self.bind(
+                    block,
+                    "slice",
+                    leaf_type(ty.element(), shape),
+                    Exp::Slice {
+                        array: name,
+                        slice: slice.clone(),
+                    },
+                    span,
+                ));
             }
         }
         Ok(out)

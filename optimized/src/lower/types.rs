@@ -33,7 +33,12 @@ pub fn leaves(ty: &core::Type, span: Span) -> Result<Vec<Leaf>, Diagnostic> {
     Ok(out)
 }
 
-fn collect(ty: &core::Type, outer: &[Size], out: &mut Vec<Leaf>, span: Span) -> Result<(), Diagnostic> {
+fn collect(
+    ty: &core::Type,
+    outer: &[Size],
+    out: &mut Vec<Leaf>,
+    span: Span,
+) -> Result<(), Diagnostic> {
     match ty {
         core::Type::Prim(p) => out.push(Leaf {
             prim: prim(*p),
@@ -60,8 +65,12 @@ fn collect(ty: &core::Type, outer: &[Size], out: &mut Vec<Leaf>, span: Span) -> 
                 }
             }
         }
-        core::Type::Param(_) => return Err(internal(span, "a type parameter after monomorphisation")),
-        core::Type::Arrow { .. } => return Err(internal(span, "a function type after defunctionalisation")),
+        core::Type::Param(_) => {
+            return Err(internal(span, "a type parameter after monomorphisation"))
+        }
+        core::Type::Arrow { .. } => {
+            return Err(internal(span, "a function type after defunctionalisation"))
+        }
     }
     Ok(())
 }
@@ -71,7 +80,11 @@ fn count(ty: &core::Type, span: Span) -> Result<usize, Diagnostic> {
 }
 
 /// The positions of field `field`'s values among a record's.
-pub fn field_range(fields: &BTreeMap<FieldName, core::Type>, field: &FieldName, span: Span) -> Result<Range<usize>, Diagnostic> {
+pub fn field_range(
+    fields: &BTreeMap<FieldName, core::Type>,
+    field: &FieldName,
+    span: Span,
+) -> Result<Range<usize>, Diagnostic> {
     let mut start = 0;
     for (name, ty) in fields {
         let n = count(ty, span)?;
@@ -85,7 +98,11 @@ pub fn field_range(fields: &BTreeMap<FieldName, core::Type>, field: &FieldName, 
 
 /// The positions of each payload component of constructor `name` among the
 /// sum's values (after the tag).
-pub fn payload_ranges(constructors: &BTreeMap<Name, Vec<core::Type>>, name: &Name, span: Span) -> Result<Vec<Range<usize>>, Diagnostic> {
+pub fn payload_ranges(
+    constructors: &BTreeMap<Name, Vec<core::Type>>,
+    name: &Name,
+    span: Span,
+) -> Result<Vec<Range<usize>>, Diagnostic> {
     let mut start = 1;
     for (constructor, payload) in constructors {
         let mut ranges = Vec::new();
@@ -139,7 +156,10 @@ pub fn layout(ty: &core::Type, span: Span) -> Result<Layout, Diagnostic> {
                 let mut sorted: Vec<&str> = ordered.iter().map(|(n, _)| n.as_str()).collect();
                 sorted.sort_by(|a, b| spec::value::field_order(a, b));
                 if sorted.iter().zip(&ordered).any(|(a, (b, _))| *a != b) {
-                    return Err(super::unsupported(span, "an entry point record whose field order differs from the value format's"));
+                    return Err(super::unsupported(
+                        span,
+                        "an entry point record whose field order differs from the value format's",
+                    ));
                 }
                 Layout::Record(ordered)
             }
@@ -150,7 +170,10 @@ pub fn layout(ty: &core::Type, span: Span) -> Result<Layout, Diagnostic> {
                 .map(|(name, payload)| {
                     Ok((
                         name.clone(),
-                        payload.iter().map(|t| layout(t, span)).collect::<Result<_, Diagnostic>>()?,
+                        payload
+                            .iter()
+                            .map(|t| layout(t, span))
+                            .collect::<Result<_, Diagnostic>>()?,
                     ))
                 })
                 .collect::<Result<_, Diagnostic>>()?,
