@@ -15,5 +15,6 @@
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.
 
+pub mod static_interp;
 pub mod typecheck;
 pub mod types;

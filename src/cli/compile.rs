@@ -2,9 +2,11 @@
 //!
 //! Today it parses and type-checks, reading `import "path"` as `path.fut`
 //! next to the importing file (`--dump typed` prints the inferred type of
-//! every binding of FILE, `main : [n]i32 -> i32`); `--timings` prints the
-//! wall time of each phase on stderr. Later phases are offered as `--dump`
-//! values only once they exist.
+//! every binding of FILE, `main : [n]i32 -> i32`), then eliminates the
+//! modules by static interpretation (`--dump static` prints the module-free
+//! program); `--timings` prints the wall time of each phase and the
+//! statistics of static interpretation on stderr. Later phases are offered
+//! as `--dump` values only once they exist.
 
 use clap::ValueEnum;
 use optimized::typecheck::ImportLoader;
@@ -36,6 +38,8 @@ pub struct Args {
 enum Phase {
     /// The type of every top-level binding after type inference.
     Typed,
+    /// The module-free program after static interpretation.
+    Static,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -64,24 +68,53 @@ pub fn run(args: Args) -> ExitCode {
         optimized::typecheck::check_program_with_options(&program, Some(&mut loader), options)
     });
     timings.push(("typecheck", started.elapsed()));
-    print_timings(args.timings, &timings);
     let checked = match checked {
         Ok(checked) => checked,
         Err(diagnostics) => {
+            print_timings(args.timings, &timings);
             for diagnostic in &diagnostics {
-                eprint!("{}", diagnostic.render(&loaded.sources));
+                eprint!("{}", diagnostic.render(loader.sources));
             }
             return ExitCode::from(1);
         }
     };
-    match args.dump {
-        Some(Phase::Typed) => {
-            for binding in &checked.bindings {
-                println!("{}", binding.signature());
-            }
+    if args.dump == Some(Phase::Typed) {
+        print_timings(args.timings, &timings);
+        for binding in &checked.bindings {
+            println!("{}", binding.signature());
         }
-        None => eprintln!(
-            "runestone compile: {} type-checks; the phases after type checking are not implemented yet",
+        return ExitCode::SUCCESS;
+    }
+    let started = Instant::now();
+    let eliminated = optimized::static_interp::eliminate_modules(&program, Some(&mut loader));
+    timings.push(("static", started.elapsed()));
+    let (module_free, statistics) = match eliminated {
+        Ok(result) => result,
+        Err(diagnostics) => {
+            print_timings(args.timings, &timings);
+            for diagnostic in &diagnostics {
+                eprint!("{}", diagnostic.render(loader.sources));
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let started = Instant::now();
+    let printed = spec::syntax::printer::print_program(&module_free);
+    timings.push(("print", started.elapsed()));
+    print_timings(args.timings, &timings);
+    if args.timings {
+        eprintln!(
+            "static interpretation: {} functor applications ({} reused), {} declarations emitted, {} kept",
+            statistics.functor_applications,
+            statistics.reused_applications,
+            statistics.declarations_emitted,
+            statistics.declarations_kept
+        );
+    }
+    match args.dump {
+        Some(Phase::Static) => print!("{printed}"),
+        _ => eprintln!(
+            "runestone compile: {} type-checks and its modules are eliminated; the phases after static interpretation are not implemented yet",
             args.file.display()
         ),
     }
@@ -125,5 +158,7 @@ fn print_timings(enabled: bool, timings: &[(&str, Duration)]) {
         for (phase, duration) in timings {
             eprintln!("{phase:>10}: {:>10.3} ms", duration.as_secs_f64() * 1000.0);
         }
+        let total: Duration = timings.iter().map(|(_, duration)| *duration).sum();
+        eprintln!("{:>10}: {:>10.3} ms", "total", total.as_secs_f64() * 1000.0);
     }
 }
