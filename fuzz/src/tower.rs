@@ -8,9 +8,9 @@
 //! level-specific code using `M{i}` (opened), and every fourth level a
 //! repeated application `A{i} = F (M{i-1})` that memoisation answers
 //! without re-interpreting `F`'s body. The entry point `main` uses the last
-//! module, its level code and the last repeated application. Each level is
-//! about 20 lines: 2 000 applications (1 500 chained, 500 repeated) make
-//! about 35 000 lines.
+//! module, its level code and the last repeated application (its test block
+//! states the expected result). Each level is about 31 lines: 2 000
+//! applications (1 600 chained, 400 repeated) make about 47 000 lines.
 
 use std::fmt::Write;
 
@@ -63,12 +63,24 @@ pub fn program(applications: usize) -> String {
   def value : i32 = check {level}
   def level_sum (xs: []i32) : i32 =
     to_i32 (reduce add zero (map lift xs))
+  def cube (x: t) : t = mul x (square x)
+  def sum_list (xs: []t) : t = reduce add zero xs
+  def powers (x: t) : [4]t = [one, x, square x, cube x]
+  def horner (x: t) : t =
+    let ps = powers x
+    in sum_list ps
+  def pair_sum (p: (t, t)) : t = add p.0 p.1
+  def swap_pair (p: (t, t)) : (t, t) = (p.1, p.0)
+  def twice_sum (a: t) (b: t) : t =
+    pair_sum (swap_pair (a, b))
+  def weighted (w: i32) (x: t) : t = mul (lift w) x
 }}
 "
         )
         .unwrap();
     }
     let repeated = (1..=levels).rev().find(|level| level % 4 == 0);
+    let expected = expected_main_result(levels as i64, repeated.is_some());
     let repeated_use = match repeated {
         Some(level) => format!("A{level}.to_i32 (A{level}.lift x)"),
         None => "0".to_string(),
@@ -78,6 +90,7 @@ pub fn program(applications: usize) -> String {
         "-- ==
 -- entry: main
 -- input {{ 1 [1, 2] }}
+-- output {{ {expected} }}
 
 entry main (x: i32) (xs: []i32) : i32 =
   M{levels}.to_i32 (M{levels}.add (M{levels}.lift x) M{levels}.one)
@@ -85,6 +98,22 @@ entry main (x: i32) (xs: []i32) : i32 =
     )
     .unwrap();
     text
+}
+
+/// What `main 1 [1, 2]` returns: every level computes with `M0`'s
+/// arithmetic (`lift` adds `zero` twice), so with `L` levels it is
+/// `(1 + 1) + (x² + 5x + 1 + L at x = L) + (1 + 2) + (1 if a repeated
+/// application exists)`, in wrapping `i32` arithmetic.
+fn expected_main_result(levels: i64, has_repeated: bool) -> i32 {
+    let level = levels as i32;
+    let fold = level
+        .wrapping_mul(level)
+        .wrapping_add(level.wrapping_mul(5))
+        .wrapping_add(1);
+    let value = fold.wrapping_add(level);
+    2i32.wrapping_add(value)
+        .wrapping_add(3)
+        .wrapping_add(i32::from(has_repeated))
 }
 
 const HEADER: &str = "-- A functor tower (fuzz::tower): M_i = F (M_{i-1}).
@@ -121,3 +150,40 @@ module M0 : ring with t = i32 = {
 }
 
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The program parses, has the requested number of `F` applications
+    /// (chained and repeated), and grows linearly.
+    #[test]
+    fn tower_shape() {
+        for applications in [1usize, 5, 100, 2000] {
+            let text = program(applications);
+            let program = spec::syntax::parse_program(spec::source::FileId(0), &text)
+                .unwrap_or_else(|d| panic!("{applications}: {}", d.message));
+            let levels = levels_for_applications(applications).max(1);
+            let chained = text
+                .lines()
+                .filter(|line| line.starts_with("module M") && line.contains("= F (M"))
+                .count();
+            assert_eq!(chained, levels, "{applications}");
+            assert_eq!(text.matches("module A").count(), levels / 4);
+            assert!(applications_for_levels(levels) <= applications.max(1));
+            assert!(applications_for_levels(levels + 1) > applications.max(1));
+            // ring, F, M0, then per level M, S (and A every fourth).
+            assert_eq!(program.decs.len(), 3 + 2 * levels + levels / 4 + 1);
+        }
+        let lines = program(2000).lines().count();
+        assert!((30_000..60_000).contains(&lines), "{lines} lines");
+    }
+
+    #[test]
+    fn expected_result_by_hand() {
+        // One level: (1+1) + (1 + 5 + 1 + 1) + 3 + 0.
+        assert_eq!(expected_main_result(1, false), 13);
+        // Four levels: 2 + (16 + 20 + 1 + 4) + 3 + 1.
+        assert_eq!(expected_main_result(4, true), 47);
+    }
+}
