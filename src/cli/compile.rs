@@ -47,8 +47,8 @@ pub fn run(args: Args) -> ExitCode {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let mut timings: Vec<(&str, Duration)> = Vec::new();
-    let started = Instant::now();
+    let mut timings: Vec<(&str, PhaseTime)> = Vec::new();
+    let started = PhaseStart::now();
     let parsed = spec::syntax::parse_program(loaded.file, loaded.text());
     timings.push(("parse", started.elapsed()));
     let program = match parsed {
@@ -59,7 +59,7 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let options = optimized::typecheck::CheckOptions::from_source(loaded.text());
-    let started = Instant::now();
+    let started = PhaseStart::now();
     let mut loader = FileLoader {
         sources: &mut loaded.sources,
         cache: HashMap::new(),
@@ -85,7 +85,7 @@ pub fn run(args: Args) -> ExitCode {
         }
         return ExitCode::SUCCESS;
     }
-    let started = Instant::now();
+    let started = PhaseStart::now();
     let eliminated = optimized::static_interp::eliminate_modules(&program, Some(&mut loader));
     timings.push(("static", started.elapsed()));
     let (module_free, statistics) = match eliminated {
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let started = Instant::now();
+    let started = PhaseStart::now();
     let printed = spec::syntax::printer::print_program(&module_free);
     timings.push(("print", started.elapsed()));
     print_timings(args.timings, &timings);
@@ -153,12 +153,67 @@ impl ImportLoader for FileLoader<'_> {
     }
 }
 
-fn print_timings(enabled: bool, timings: &[(&str, Duration)]) {
+fn print_timings(enabled: bool, timings: &[(&str, PhaseTime)]) {
     if enabled {
-        for (phase, duration) in timings {
-            eprintln!("{phase:>10}: {:>10.3} ms", duration.as_secs_f64() * 1000.0);
+        let millis = |duration: Duration| duration.as_secs_f64() * 1000.0;
+        let cpu_text = |cpu: Option<Duration>| match cpu {
+            Some(cpu) => format!("  (cpu {:>10.3} ms)", millis(cpu)),
+            None => String::new(),
+        };
+        for (phase, time) in timings {
+            eprintln!(
+                "{phase:>10}: {:>10.3} ms{}",
+                millis(time.wall),
+                cpu_text(time.cpu)
+            );
         }
-        let total: Duration = timings.iter().map(|(_, duration)| *duration).sum();
-        eprintln!("{:>10}: {:>10.3} ms", "total", total.as_secs_f64() * 1000.0);
+        let wall: Duration = timings.iter().map(|(_, time)| time.wall).sum();
+        let cpu: Option<Duration> = timings.iter().map(|(_, time)| time.cpu).sum();
+        eprintln!(
+            "{:>10}: {:>10.3} ms{}",
+            "total",
+            millis(wall),
+            cpu_text(cpu)
+        );
     }
+}
+
+/// The wall time of a phase and, where the system reports it, the CPU time
+/// of this thread during it (on a loaded machine the two differ).
+#[derive(Clone, Copy)]
+struct PhaseTime {
+    wall: Duration,
+    cpu: Option<Duration>,
+}
+
+struct PhaseStart {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl PhaseStart {
+    fn now() -> PhaseStart {
+        PhaseStart {
+            wall: Instant::now(),
+            cpu: thread_cpu_time(),
+        }
+    }
+
+    fn elapsed(&self) -> PhaseTime {
+        PhaseTime {
+            wall: self.wall.elapsed(),
+            cpu: match (self.cpu, thread_cpu_time()) {
+                (Some(start), Some(end)) => Some(end.saturating_sub(start)),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// This thread's time on a CPU so far (Linux: the first field of
+/// `/proc/thread-self/schedstat`, in nanoseconds); `None` elsewhere.
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanoseconds: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanoseconds))
 }

@@ -48,14 +48,22 @@ impl Env {
     /// `self` with every binding of `other` added (those of `other` win):
     /// what `open` does to a scope.
     pub fn opened(&self, other: &Env) -> Env {
-        Env {
-            values: other.values.clone().union(self.values.clone()),
-            types: other.types.clone().union(self.types.clone()),
-            modules: other.modules.clone().union(self.modules.clone()),
-            module_types: other.module_types.clone().union(self.module_types.clone()),
-            local_values: self.local_values.clone(),
-            local_types: self.local_types.clone(),
+        // Inserting `other`'s bindings one by one costs O(|other| log n);
+        // a map union would walk the (large) scope instead.
+        let mut opened = self.clone();
+        for (name, entity) in &other.values {
+            opened.values.insert(name.clone(), *entity);
         }
+        for (name, entity) in &other.types {
+            opened.types.insert(name.clone(), *entity);
+        }
+        for (name, module) in &other.modules {
+            opened.modules.insert(name.clone(), module.clone());
+        }
+        for (name, shape) in &other.module_types {
+            opened.module_types.insert(name.clone(), shape.clone());
+        }
+        opened
     }
 }
 

@@ -77,6 +77,10 @@ fn final_names(interpreter: &Interpreter<'_>, reachable: &[bool]) -> Vec<Option<
     let mut names: Vec<Option<Name>> = vec![None; interpreter.symbols.len()];
     let mut taken_values: HashSet<Name> = HashSet::new();
     let mut taken_types: HashSet<Name> = HashSet::new();
+    // The next number to try for each stem, by namespace, so that the
+    // k-th `add` is named in O(1), not after trying `add_1` … `add_k`.
+    let mut next_number: std::collections::HashMap<(Name, bool), usize> =
+        std::collections::HashMap::new();
     // Entry points first: they keep their names.
     for (index, symbol) in interpreter.symbols.iter().enumerate() {
         if reachable[index] && symbol.entry_point && taken_values.insert(symbol.base.clone()) {
@@ -102,10 +106,15 @@ fn final_names(interpreter: &Interpreter<'_>, reachable: &[bool]) -> Vec<Option<
             } else {
                 symbol.base.clone()
             };
-            (1..)
-                .map(|n| format!("{stem}_{n}"))
-                .find(|candidate| available(candidate))
-                .expect("some numbered name is free")
+            let next = next_number
+                .entry((stem.clone(), symbol.namespace == Namespace::Value))
+                .or_insert(1);
+            let (number, candidate) = (*next..)
+                .map(|n| (n, format!("{stem}_{n}")))
+                .find(|(_, candidate)| available(candidate))
+                .expect("some numbered name is free");
+            *next = number + 1;
+            candidate
         };
         taken.insert(name.clone());
         names[index] = Some(name);
