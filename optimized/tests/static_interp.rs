@@ -381,3 +381,90 @@ fn reachability_from_entry_points() {
     );
     assert!(program.statistics.declarations_emitted > program.statistics.declarations_kept);
 }
+
+/// The module language's other constructs: `local`, `include` in module
+/// types, `m.(e)`, nested modules, shadowing, parametric types and abstract
+/// types of functor parameters (replaced by what the argument defines).
+#[test]
+fn module_language_constructs() {
+    let rows: &[(&str, &str)] = &[
+        (
+            "module M = { local def hidden : i32 = 1 def shown : i32 = hidden + 1 }
+entry main : i32 = M.shown",
+            "def hidden : i32 = 1\n\ndef shown : i32 = hidden + 1\n\nentry main : i32 = shown\n",
+        ),
+        (
+            "module type a = { type t val x : t }
+module type b = { include a val y : t }
+module M : b with t = i32 = { type t = i32 def x : t = 1 def y : t = 2 def z : t = 3 }
+entry main : i32 = M.(x + y)",
+            "type t = i32\n\ndef x : t = 1\n\ndef y : t = 2\n\nentry main : i32 = x + y\n",
+        ),
+        (
+            "module Outer = { module Inner = { type t 'a = (a, a) def pair 'a (x: a) : t a = (x, x) } }
+entry main (x: i32) : Outer.Inner.t i32 = Outer.Inner.pair x",
+            "type t 'a = (a, a)\n\ndef pair 'a (x : a) : t a = (x, x)\n\nentry main (x : i32) : t i32 = pair x\n",
+        ),
+        (
+            "module type box = { type t 'a val wrap 'a : a -> t a }
+module Boxes (B: box) = { def twice 'a (x: a) : B.t (B.t a) = B.wrap (B.wrap x) }
+module Pair = { type t 'a = (a, i32) def wrap 'a (x: a) : t a = (x, 0) }
+module P = Boxes Pair
+entry main (x: f32) : ((f32, i32), i32) = P.twice x",
+            "type t 'a = (a, i32)\n\ndef wrap 'a (x : a) : t a = (x, 0)\n\n\
+             def twice 'a (x : a) : t (t a) = wrap (wrap x)\n\n\
+             entry main (x : f32) : ((f32, i32), i32) = twice x\n",
+        ),
+        (
+            "def x : i32 = 1
+module M = { def x : i32 = 2 def y : i32 = x }
+def x : i32 = 3
+entry main : i32 = M.y + x",
+            // The first `x` is unreachable: dropped, its name free again.
+            "def x : i32 = 2\n\ndef y : i32 = x\n\ndef x_1 : i32 = 3\n\nentry main : i32 = y + x_1\n",
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (input, expected) in rows {
+        let checked = check_text(input);
+        if checked.printed != *expected {
+            failures.push(format!(
+                "input:\n{input}\nexpected:\n{expected}\nfound:\n{}",
+                checked.printed
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n----\n"));
+}
+
+/// A program static interpretation cannot handle gets a located
+/// diagnostic, never a panic: an imported file missing when the loader is
+/// absent, and a module name bound nowhere.
+#[test]
+fn failures_are_located_diagnostics() {
+    let rows: &[(&str, &str)] = &[
+        (
+            "import \"elsewhere\"\nentry main : i32 = 1",
+            "cannot import",
+        ),
+        (
+            "module N = Nowhere\nentry main : i32 = 1",
+            "module `Nowhere`",
+        ),
+    ];
+    for (input, message) in rows {
+        let program = spec::syntax::parse_program(FileId(0), input).expect("parses");
+        let diagnostics = eliminate_modules(&program, None).expect_err(input);
+        assert_eq!(diagnostics.len(), 1);
+        assert!(
+            diagnostics[0].message.contains(message),
+            "{input}: {:?}",
+            diagnostics[0]
+        );
+        assert_eq!(
+            diagnostics[0].primary_span().map(|span| span.file),
+            Some(FileId(0)),
+            "{input}"
+        );
+    }
+}
