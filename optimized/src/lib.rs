@@ -10,7 +10,8 @@
 //! ([`typecheck`]) for the core language and the module language
 //! (structures, module types, opaque ascription, functors, higher-order
 //! included, parametric abstract types, `import`, the prelude's numeric
-//! modules).
+//! modules), and static interpretation ([`static_interp`]: the module-free
+//! program, with memoised functor application).
 //!
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.
@@ -22,5 +23,6 @@ pub mod ir;
 pub mod lower;
 pub mod mono;
 pub mod pipeline;
+pub mod static_interp;
 pub mod typecheck;
 pub mod types;

@@ -1,7 +1,8 @@
 //! The optimising compiler end to end (issue 5, items 3 and 7): parse → type
-//! check → (static interpretation: not merged yet; module programs get an
-//! `unsupported` diagnostic) → elaborate → monomorphise → defunctionalise →
-//! lower → IR check (through `ir`'s pass manager) → the CPU backend.
+//! check → static interpretation (module programs; module-free programs get
+//! the prelude's declarations prepended instead) → elaborate → monomorphise
+//! → defunctionalise → lower → IR check (through `ir`'s pass manager) → the
+//! CPU backend.
 //!
 //! [`compile`] returns a [`CompiledProgram`] that runs entry points on the
 //! CPU backend ([`CompiledProgram::run`]), keeps every intermediate form for
@@ -86,48 +87,80 @@ impl Clock {
     }
 }
 
-/// Compiles file `file` of `sources` (imports through `loader`: not used
-/// until static interpretation is merged, since `import` is a module
-/// construct).
+/// Compiles file `file` of `sources`, reading its imports with `loader`
+/// (which must not borrow `sources`; see [`compile_program`] otherwise).
 pub fn compile(
     sources: &mut SourceMap,
     file: FileId,
     loader: Option<&mut dyn ImportLoader>,
     options: PipelineOptions,
 ) -> Result<CompiledProgram, Vec<Diagnostic>> {
-    let _ = loader;
     let mut clock = Clock {
         timings: Vec::new(),
         last: Instant::now(),
     };
     let text = sources.get(file).text.clone();
     let program = spec::syntax::parse_program(file, &text).map_err(|d| vec![d])?;
+    let prelude_file = add_prelude_file(sources);
     clock.lap("parse");
-    if let Some(dec) = program
-        .decs
-        .iter()
-        .find(|d| !is_module_free(std::slice::from_ref(d)))
-    {
-        let span = dec.span();
-        return Err(vec![Diagnostic::error(
-            "module programs are not supported by the optimising pipeline yet",
-        )
-        .with_code("unsupported")
-        .with_primary(span, "a module construct")
-        .with_note(
-            "static interpretation (branch `static`) is not merged into the pipeline yet",
-        )]);
-    }
-    spec::recursion::with_stack(|| crate::typecheck::check_program_typed(&program, options.check))?;
-    clock.lap("type check");
-    let prelude_file = sources.add(
+    compile_with_clock(&program, prelude_file, loader, options, clock)
+}
+
+/// Adds `spec/prelude/toplevel.fut` to `sources` (the file the prelude's
+/// declarations are parsed from for module-free programs).
+pub fn add_prelude_file(sources: &mut SourceMap) -> FileId {
+    sources.add(
         "spec/prelude/toplevel.fut".to_string(),
         crate::typecheck::prelude::TOPLEVEL_PRELUDE,
-    );
-    let mut decs = toplevel_prelude_declarations(prelude_file).map_err(|d| vec![d])?;
-    decs.extend(program.decs);
-    let program = Ast { decs };
-    let core = spec::recursion::with_stack(|| elaborate_module_free(&program, options.check))?;
+    )
+}
+
+/// Compiles a parsed program; `prelude_file` comes from
+/// [`add_prelude_file`] on the program's source map.
+pub fn compile_program(
+    program: &Ast,
+    prelude_file: FileId,
+    loader: Option<&mut dyn ImportLoader>,
+    options: PipelineOptions,
+) -> Result<CompiledProgram, Vec<Diagnostic>> {
+    let clock = Clock {
+        timings: Vec::new(),
+        last: Instant::now(),
+    };
+    compile_with_clock(program, prelude_file, loader, options, clock)
+}
+
+fn compile_with_clock(
+    program: &Ast,
+    prelude_file: FileId,
+    mut loader: Option<&mut dyn ImportLoader>,
+    options: PipelineOptions,
+    mut clock: Clock,
+) -> Result<CompiledProgram, Vec<Diagnostic>> {
+    let module_free_program = if is_module_free(&program.decs) {
+        spec::recursion::with_stack(|| {
+            crate::typecheck::check_program_typed(program, options.check)
+        })?;
+        clock.lap("type check");
+        let mut decs = toplevel_prelude_declarations(prelude_file).map_err(|d| vec![d])?;
+        decs.extend(program.decs.iter().cloned());
+        Ast { decs }
+    } else {
+        spec::recursion::with_stack(|| {
+            crate::typecheck::check_program_with_options(
+                program,
+                loader.as_deref_mut(),
+                options.check,
+            )
+        })?;
+        clock.lap("type check");
+        let (module_free, _statistics) = crate::static_interp::eliminate_modules(program, loader)?;
+        clock.lap("static");
+        module_free
+    };
+    let core = spec::recursion::with_stack(|| {
+        elaborate_module_free(&module_free_program, options.check)
+    })?;
     clock.lap("elaborate");
     let mono = crate::mono::monomorphise(&core);
     check_core(&mono, "monomorphisation", Stage::Monomorphic).map_err(|d| vec![d])?;

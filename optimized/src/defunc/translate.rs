@@ -935,7 +935,9 @@ impl<'p> Defunctionaliser<'p> {
         match &e.kind {
             ExprKind::Literal(value) => done(ExprKind::Literal(*value), e.ty.clone()),
             ExprKind::Var { name, instance } => {
-                if !instance.is_empty() {
+                // Size arguments are bound from the arguments' shapes at run
+                // time (mono shares instances that differ only in sizes).
+                if !instance.types.is_empty() {
                     return Err(internal(
                         span,
                         "an instantiated variable after monomorphisation",

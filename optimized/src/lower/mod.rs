@@ -327,6 +327,23 @@ impl Lowerer {
         )
     }
 
+    /// `if condition then a else b` on primitive values.
+    pub(crate) fn select(&mut self, block: &mut Block, condition: SubExp, a: SubExp, b: SubExp, span: Span) -> SubExp {
+        let ty = self.type_of(&a);
+        self.bind(
+            block,
+            "sel",
+            ty.clone(),
+            Exp::If {
+                condition,
+                then_body: Body { statements: Vec::new(), result: vec![a] },
+                else_body: Body { statements: Vec::new(), result: vec![b] },
+                types: vec![ty.to_ext()],
+            },
+            span,
+        )
+    }
+
     /// The outer dimension of an array value.
     pub(crate) fn outer(&self, value: &SubExp) -> Option<SubExp> {
         self.type_of(value).outer_dim().cloned()
@@ -1750,19 +1767,25 @@ impl Lowerer {
                         }
                         None => i64c(1),
                     };
+                    // Defaults depend on the stride's sign: `xs[::-1]` runs
+                    // from `n - 1` down to (excluding) `-1`.
+                    let negative = self.cmp(block, CmpOp::Lt, PrimType::I64, stride.clone(), i64c(0), span);
                     let start = match start {
                         Some(s) => {
                             let s = self.one(env, block, s)?;
                             self.convert(block, s, PrimType::I64, span)
                         }
-                        None => i64c(0),
+                        None => {
+                            let last = self.binop(block, ir::BinOp::Sub, PrimType::I64, n.clone(), i64c(1), span);
+                            self.select(block, negative.clone(), last, i64c(0), span)
+                        }
                     };
                     let end = match end {
                         Some(s) => {
                             let s = self.one(env, block, s)?;
                             self.convert(block, s, PrimType::I64, span)
                         }
-                        None => n,
+                        None => self.select(block, negative, i64c(-1), n, span),
                     };
                     // length = (end - start + stride - sign(stride)) / stride
                     let distance = self.binop(
