@@ -146,13 +146,15 @@ fn compile_with_clock(
         decs.extend(program.decs.iter().cloned());
         Ast { decs }
     } else {
-        spec::recursion::with_stack(|| {
-            crate::typecheck::check_program_with_options(
-                program,
-                loader.as_deref_mut(),
-                options.check,
-            )
-        })?;
+        {
+            let reborrowed: Option<&mut dyn ImportLoader> = match &mut loader {
+                Some(l) => Some(&mut **l),
+                None => None,
+            };
+            spec::recursion::with_stack(|| {
+                crate::typecheck::check_program_with_options(program, reborrowed, options.check)
+            })?;
+        }
         clock.lap("type check");
         let (module_free, _statistics) = crate::static_interp::eliminate_modules(program, loader)?;
         clock.lap("static");
