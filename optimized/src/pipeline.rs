@@ -137,32 +137,45 @@ fn compile_with_clock(
     options: PipelineOptions,
     mut clock: Clock,
 ) -> Result<CompiledProgram, Vec<Diagnostic>> {
-    let module_free_program = if is_module_free(&program.decs) {
+    let mut core = None;
+    if is_module_free(&program.decs) {
         spec::recursion::with_stack(|| {
             crate::typecheck::check_program_typed(program, options.check)
         })?;
         clock.lap("type check");
         let mut decs = toplevel_prelude_declarations(prelude_file).map_err(|d| vec![d])?;
         decs.extend(program.decs.iter().cloned());
-        Ast { decs }
-    } else {
-        {
-            let reborrowed: Option<&mut dyn ImportLoader> = match &mut loader {
-                Some(l) => Some(&mut **l),
-                None => None,
-            };
-            spec::recursion::with_stack(|| {
-                crate::typecheck::check_program_with_options(program, reborrowed, options.check)
-            })?;
+        let with_prelude = Ast { decs };
+        match spec::recursion::with_stack(|| elaborate_module_free(&with_prelude, options.check)) {
+            Ok(elaborated) => core = Some(elaborated),
+            // `m.(e)` and friends inside expressions: static interpretation
+            // removes them.
+            Err(diagnostics)
+                if diagnostics
+                    .iter()
+                    .any(|d| d.message.contains("is a module construct")) => {}
+            Err(diagnostics) => return Err(diagnostics),
         }
-        clock.lap("type check");
-        let (module_free, _statistics) = crate::static_interp::eliminate_modules(program, loader)?;
-        clock.lap("static");
-        module_free
+    }
+    let core = match core {
+        Some(core) => core,
+        None => {
+            {
+                let reborrowed: Option<&mut dyn ImportLoader> = match &mut loader {
+                    Some(l) => Some(&mut **l),
+                    None => None,
+                };
+                spec::recursion::with_stack(|| {
+                    crate::typecheck::check_program_with_options(program, reborrowed, options.check)
+                })?;
+            }
+            clock.lap("type check");
+            let (module_free, _statistics) =
+                crate::static_interp::eliminate_modules(program, loader)?;
+            clock.lap("static");
+            spec::recursion::with_stack(|| elaborate_module_free(&module_free, options.check))?
+        }
     };
-    let core = spec::recursion::with_stack(|| {
-        elaborate_module_free(&module_free_program, options.check)
-    })?;
     clock.lap("elaborate");
     let mono = crate::mono::monomorphise(&core);
     check_core(&mono, "monomorphisation", Stage::Monomorphic).map_err(|d| vec![d])?;

@@ -65,6 +65,12 @@ pub enum StaticVal<'p> {
     Lam(Rc<Closure<'p>>),
     /// A record with at least one field holding a function.
     Rcd(BTreeMap<FieldName, StaticVal<'p>>),
+    /// TFP'18 §7: one of several static values (of different shapes), known
+    /// only at run time — the result of an `if` whose branches return
+    /// different functions (the `or-conditionals` option). Represented by a
+    /// sum type whose constructor `or<i>` carries the `i`th alternative's
+    /// representation.
+    Or(Vec<StaticVal<'p>>),
 }
 
 /// A static value with its types' sizes forgotten: what distinguishes two
@@ -79,6 +85,12 @@ pub enum Shape {
         applied: Vec<Shape>,
     },
     Rcd(Vec<(FieldName, Shape)>),
+    Or(Vec<Shape>),
+}
+
+/// The constructor of an `Or` value's representation for alternative `index`.
+pub fn or_constructor(index: usize) -> String {
+    format!("or{index}")
 }
 
 impl<'p> StaticVal<'p> {
@@ -120,6 +132,13 @@ impl<'p> StaticVal<'p> {
                     .map(|(field, sv)| (field.clone(), sv.representation_type()))
                     .collect(),
             )),
+            StaticVal::Or(alternatives) => Type::Sum(Rc::new(
+                alternatives
+                    .iter()
+                    .enumerate()
+                    .map(|(index, sv)| (or_constructor(index), vec![sv.representation_type()]))
+                    .collect(),
+            )),
         }
     }
 
@@ -157,6 +176,9 @@ impl<'p> StaticVal<'p> {
                     .map(|(field, sv)| (field.clone(), sv.without_sizes()))
                     .collect(),
             ),
+            StaticVal::Or(alternatives) => {
+                StaticVal::Or(alternatives.iter().map(StaticVal::without_sizes).collect())
+            }
         }
     }
 
@@ -175,6 +197,9 @@ impl<'p> StaticVal<'p> {
                     .map(|(field, sv)| (field.clone(), sv.shape()))
                     .collect(),
             ),
+            StaticVal::Or(alternatives) => {
+                Shape::Or(alternatives.iter().map(StaticVal::shape).collect())
+            }
         }
     }
 }

@@ -29,7 +29,7 @@ use spec::diagnostic::Diagnostic;
 use spec::source::Span;
 
 use super::free_vars::{free_variables, is_trivial};
-use super::static_value::{Closure, LambdaSource, Shape, StaticVal};
+use super::static_value::{or_constructor, Closure, LambdaSource, Shape, StaticVal};
 use crate::core::{
     Case, Definition, DimIndex, Expr, ExprKind, FieldName, Function, LoopForm, NameSource, Pat,
     PatKind, Program, Size, Type, VarName,
@@ -521,6 +521,15 @@ impl<'p> Defunctionaliser<'p> {
         loop {
             let closure = match &sv {
                 StaticVal::Lam(closure) => closure.clone(),
+                StaticVal::Or(alternatives) => {
+                    return self.apply_alternatives(
+                        rep,
+                        alternatives.clone(),
+                        args,
+                        span,
+                        force_inline,
+                    )
+                }
                 _ => {
                     return Err(internal(
                         span,
@@ -541,6 +550,44 @@ impl<'p> Defunctionaliser<'p> {
             sv = result_sv;
             args = surplus;
         }
+    }
+
+    /// The application of an `Or` value: the arguments bound once, then a
+    /// `match` applying each alternative.
+    fn apply_alternatives(
+        &mut self,
+        rep: Expr,
+        alternatives: Vec<StaticVal<'p>>,
+        args: Vec<Translated<'p>>,
+        span: Span,
+        force_inline: bool,
+    ) -> DefuncResult<Translated<'p>> {
+        let mut lets = Vec::new();
+        let mut bound = Vec::new();
+        for (arg, sv) in args {
+            if is_atomic(&arg) {
+                bound.push((arg, sv));
+            } else {
+                let name = self.names.var("arg");
+                let ty = arg.ty.clone();
+                lets.push((var_pat(&name, ty.clone(), span), arg));
+                bound.push((var_expr(&name, ty, span), sv));
+            }
+        }
+        let (result, sv) = self.case_or(
+            rep,
+            &alternatives,
+            span,
+            None,
+            &mut |this, part, alternative| {
+                this.apply(part, alternative.clone(), bound.clone(), span, force_inline)
+            },
+        )?;
+        let result = lets
+            .into_iter()
+            .rev()
+            .fold(result, |body, (pat, value)| let_in(pat, value, body));
+        Ok((result, sv))
     }
 
     /// A partial application: the closure record with the arguments added.
@@ -896,29 +943,151 @@ impl<'p> Defunctionaliser<'p> {
             .collect()
     }
 
-    /// The static value of an `if`/`match` from those of its branches: equal
-    /// shapes only (TFP'18 §2.2's restriction; §7's `Or` values are not
-    /// supported by this compiler).
-    fn join(
-        &self,
-        env: &Env<'p>,
-        e: &Expr,
-        branches: &[StaticVal<'p>],
-    ) -> DefuncResult<StaticVal<'p>> {
+    /// The static value of an `if`/`match` from those of its branches:
+    /// `Dyn` of `dynamic` when all are first-order, the common value when
+    /// all have one shape, else TFP'18 §7's `Or` of the distinct shapes.
+    fn join(branches: &[StaticVal<'p>], dynamic: Type) -> StaticVal<'p> {
         if branches.iter().all(StaticVal::is_dynamic) {
-            return Ok(StaticVal::Dyn(self.translate_type(env, &e.ty)));
+            return StaticVal::Dyn(dynamic);
         }
-        let first = branches[0].shape();
-        if branches.iter().all(|sv| sv.shape() == first) {
-            Ok(branches[0].clone())
+        let mut alternatives: Vec<StaticVal<'p>> = Vec::new();
+        for sv in branches {
+            let parts = match sv {
+                StaticVal::Or(parts) => parts.clone(),
+                other => vec![other.clone()],
+            };
+            for part in parts {
+                if !alternatives.iter().any(|a| a.shape() == part.shape()) {
+                    alternatives.push(part);
+                }
+            }
+        }
+        if alternatives.len() == 1 {
+            alternatives.pop().expect("one alternative")
         } else {
-            Err(Diagnostic::error(
-                "branches returning different functions are not supported by the optimising compiler",
-            )
-            .with_code("unsupported")
-            .with_primary(e.span, "the branches of this conditional return different functions")
-            .with_note("TFP'18 §7's `or-conditionals` extension is implemented by the reference only"))
+            StaticVal::Or(alternatives)
         }
+    }
+
+    /// A value of static value `from` as a value of `target` (the join of
+    /// `from` and others): tagged with its alternative when `target` is an
+    /// `Or`.
+    fn inject(
+        &mut self,
+        value: Expr,
+        from: &StaticVal<'p>,
+        target: &StaticVal<'p>,
+        span: Span,
+    ) -> DefuncResult<Expr> {
+        let StaticVal::Or(alternatives) = target else {
+            return Ok(value);
+        };
+        if from.shape() == target.shape() {
+            return Ok(value);
+        }
+        if let StaticVal::Or(parts) = from {
+            let parts = parts.clone();
+            let target = target.clone();
+            let (matched, _) = self.case_or(
+                value,
+                &parts,
+                span,
+                Some(&target),
+                &mut |_this, part, sv| Ok((part, sv.clone())),
+            )?;
+            return Ok(matched);
+        }
+        let index = alternatives
+            .iter()
+            .position(|a| a.shape() == from.shape())
+            .ok_or_else(|| internal(span, "a branch's value is not among the alternatives"))?;
+        Ok(expr(
+            ExprKind::Constructor {
+                name: or_constructor(index),
+                payload: vec![value],
+            },
+            target.representation_type(),
+            span,
+        ))
+    }
+
+    /// `match value with #or<i> c -> body(c, alternative i)`, the branches'
+    /// results joined (or made `target`).
+    #[allow(clippy::type_complexity)]
+    fn case_or(
+        &mut self,
+        value: Expr,
+        alternatives: &[StaticVal<'p>],
+        span: Span,
+        target: Option<&StaticVal<'p>>,
+        body: &mut dyn FnMut(&mut Self, Expr, &StaticVal<'p>) -> DefuncResult<Translated<'p>>,
+    ) -> DefuncResult<Translated<'p>> {
+        let sum_type = value.ty.clone();
+        let mut bodies = Vec::new();
+        let mut patterns = Vec::new();
+        for (index, alternative) in alternatives.iter().enumerate() {
+            let name = self.names.var("alternative");
+            let ty = alternative.representation_type();
+            patterns.push(Pat {
+                kind: PatKind::Constructor {
+                    name: or_constructor(index),
+                    payload: vec![var_pat(&name, ty.clone(), span)],
+                },
+                ty: sum_type.clone(),
+                span,
+            });
+            bodies.push(body(self, var_expr(&name, ty, span), alternative)?);
+        }
+        let svs: Vec<StaticVal<'p>> = bodies.iter().map(|(_, sv)| sv.clone()).collect();
+        let joined = match target {
+            Some(target) => target.clone(),
+            None => Self::join(&svs, bodies[0].0.ty.clone()),
+        };
+        let mut cases = Vec::new();
+        for (pat, (body, sv)) in patterns.into_iter().zip(bodies) {
+            let body = self.inject(body, &sv, &joined, span)?;
+            cases.push(Case { pat, body });
+        }
+        let ty = joined.representation_type();
+        Ok((
+            expr(
+                ExprKind::Match {
+                    scrutinee: Box::new(value),
+                    cases,
+                },
+                ty,
+                span,
+            ),
+            joined,
+        ))
+    }
+
+    /// Field `field` of a record value.
+    fn project(
+        &mut self,
+        record: Expr,
+        record_sv: &StaticVal<'p>,
+        field: &FieldName,
+        dynamic: Type,
+        span: Span,
+    ) -> DefuncResult<Translated<'p>> {
+        if let StaticVal::Or(alternatives) = record_sv {
+            let alternatives = alternatives.clone();
+            return self.case_or(record, &alternatives, span, None, &mut |this, part, sv| {
+                this.project(part, sv, field, dynamic.clone(), span)
+            });
+        }
+        let sv = match record_sv.field(field) {
+            Some(StaticVal::Dyn(_)) => StaticVal::Dyn(dynamic),
+            Some(sv) => sv,
+            None => return Err(internal(span, "a projection of a missing field")),
+        };
+        let ty = sv.representation_type();
+        let kind = ExprKind::Project {
+            record: Box::new(record),
+            field: field.clone(),
+        };
+        Ok((expr(kind, ty, span), sv))
     }
 
     /// `E ⊢ e ⇝ ⟨e', sv⟩`.
@@ -1038,17 +1207,8 @@ impl<'p> Defunctionaliser<'p> {
             }
             ExprKind::Project { record, field } => {
                 let (record, record_sv) = self.expression(env, record)?;
-                let sv = match record_sv.field(field) {
-                    Some(StaticVal::Dyn(_)) => StaticVal::Dyn(dynamic_type(self)),
-                    Some(sv) => sv,
-                    None => return Err(internal(span, "a projection of a missing field")),
-                };
-                let ty = sv.representation_type();
-                let kind = ExprKind::Project {
-                    record: Box::new(record),
-                    field: field.clone(),
-                };
-                Ok((expr(kind, ty, span), sv))
+                let dynamic = dynamic_type(self);
+                self.project(record, &record_sv, field, dynamic, span)
             }
             ExprKind::RecordUpdate {
                 target,
@@ -1195,7 +1355,9 @@ impl<'p> Defunctionaliser<'p> {
                 let condition = self.boxed(env, condition)?;
                 let (then_branch, then_sv) = self.expression(env, then_branch)?;
                 let (else_branch, else_sv) = self.expression(env, else_branch)?;
-                let sv = self.join(env, e, &[then_sv, else_sv])?;
+                let sv = Self::join(&[then_sv.clone(), else_sv.clone()], dynamic_type(self));
+                let then_branch = self.inject(then_branch, &then_sv, &sv, span)?;
+                let else_branch = self.inject(else_branch, &else_sv, &sv, span)?;
                 let ty = sv.representation_type();
                 let kind = ExprKind::If {
                     condition,
@@ -1215,7 +1377,15 @@ impl<'p> Defunctionaliser<'p> {
                     out.push(Case { pat, body });
                     svs.push(sv);
                 }
-                let sv = self.join(env, e, &svs)?;
+                let sv = Self::join(&svs, dynamic_type(self));
+                let mut out = out;
+                for (case, case_sv) in out.iter_mut().zip(&svs) {
+                    let body = std::mem::replace(
+                        &mut case.body,
+                        expr(ExprKind::Record(Vec::new()), Type::unit(), span),
+                    );
+                    case.body = self.inject(body, case_sv, &sv, span)?;
+                }
                 let ty = sv.representation_type();
                 let kind = ExprKind::Match {
                     scrutinee: Box::new(scrutinee),

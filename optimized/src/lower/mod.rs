@@ -328,7 +328,14 @@ impl Lowerer {
     }
 
     /// `if condition then a else b` on primitive values.
-    pub(crate) fn select(&mut self, block: &mut Block, condition: SubExp, a: SubExp, b: SubExp, span: Span) -> SubExp {
+    pub(crate) fn select(
+        &mut self,
+        block: &mut Block,
+        condition: SubExp,
+        a: SubExp,
+        b: SubExp,
+        span: Span,
+    ) -> SubExp {
         let ty = self.type_of(&a);
         self.bind(
             block,
@@ -336,8 +343,14 @@ impl Lowerer {
             ty.clone(),
             Exp::If {
                 condition,
-                then_body: Body { statements: Vec::new(), result: vec![a] },
-                else_body: Body { statements: Vec::new(), result: vec![b] },
+                then_body: Body {
+                    statements: Vec::new(),
+                    result: vec![a],
+                },
+                else_body: Body {
+                    statements: Vec::new(),
+                    result: vec![b],
+                },
                 types: vec![ty.to_ext()],
             },
             span,
@@ -434,6 +447,22 @@ impl Lowerer {
             }
         }
         let result = self.expression(&env, &mut block, &function.body)?;
+        // The declared result sizes are checked (Futhark checks them too).
+        let no_size_params = HashSet::new();
+        for (leaf, value) in leaves(&function.result, span)?.iter().zip(&result) {
+            let shape = self.type_of(value).shape().to_vec();
+            for (dim, actual) in leaf.dims.iter().zip(shape) {
+                self.check_dim(
+                    &mut env,
+                    &mut block,
+                    &no_size_params,
+                    dim,
+                    actual,
+                    "result",
+                    span,
+                )?;
+            }
+        }
         let (return_types, results) = self.existential_results(&function.result, &result, span)?;
         let mut params = size_params.clone();
         params.extend(value_params.iter().cloned());
@@ -1769,14 +1798,28 @@ impl Lowerer {
                     };
                     // Defaults depend on the stride's sign: `xs[::-1]` runs
                     // from `n - 1` down to (excluding) `-1`.
-                    let negative = self.cmp(block, CmpOp::Lt, PrimType::I64, stride.clone(), i64c(0), span);
+                    let negative = self.cmp(
+                        block,
+                        CmpOp::Lt,
+                        PrimType::I64,
+                        stride.clone(),
+                        i64c(0),
+                        span,
+                    );
                     let start = match start {
                         Some(s) => {
                             let s = self.one(env, block, s)?;
                             self.convert(block, s, PrimType::I64, span)
                         }
                         None => {
-                            let last = self.binop(block, ir::BinOp::Sub, PrimType::I64, n.clone(), i64c(1), span);
+                            let last = self.binop(
+                                block,
+                                ir::BinOp::Sub,
+                                PrimType::I64,
+                                n.clone(),
+                                i64c(1),
+                                span,
+                            );
                             self.select(block, negative.clone(), last, i64c(0), span)
                         }
                     };
