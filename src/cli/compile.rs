@@ -112,7 +112,16 @@ pub fn run(args: Args) -> ExitCode {
         );
     }
     match args.dump {
-        Some(Phase::Static) => print!("{printed}"),
+        Some(Phase::Static) => {
+            // The language options the program asked for apply to the
+            // module-free program too.
+            for line in loader.sources.get(loaded.file).text.lines() {
+                if line.trim().starts_with("-- runestone-options:") {
+                    println!("{}", line.trim());
+                }
+            }
+            print!("{printed}");
+        }
         _ => eprintln!(
             "runestone compile: {} type-checks and its modules are eliminated; the phases after static interpretation are not implemented yet",
             args.file.display()
