@@ -23,6 +23,7 @@
 pub mod core;
 pub mod cpu;
 pub mod defunc;
+pub mod imports;
 pub mod ir;
 pub mod lower;
 pub mod mono;

@@ -4,11 +4,13 @@
 //! [`load`] compiles a program for a [`Backend`] and returns something that
 //! lists its entry points and runs them on observable values
 //! ([`spec::value::Value`]), failing with a [`RunError`] (message and source
-//! location). Today only the reference runs programs
-//! (`reference::core::pipeline`, with TFP'18's theorems checked on every run);
-//! `cpu` and `gpu` are [`LoadError::Unavailable`] until the optimising compiler
-//! provides `optimized::compile` and a runner. Plugging one in is one arm of
-//! [`load`] plus an implementation of [`LoadedProgram`].
+//! location). The reference runs programs through
+//! `reference::core::pipeline` (TFP'18's theorems checked on every run); the
+//! CPU backend through `optimized::pipeline` (static interpretation,
+//! monomorphisation, defunctionalisation, the IR, rayon); `gpu` is
+//! [`LoadError::Unavailable`] until kernels are generated from programs.
+//! Plugging one in is one arm of [`load`] plus an implementation of
+//! [`LoadedProgram`].
 
 use reference::core::pipeline::{compile_with, Compiled, Options, RunError as ReferenceRunError};
 use spec::diagnostic::Diagnostic;
@@ -168,9 +170,8 @@ pub fn load(
     }
     match backend {
         Backend::Reference => load_reference(sources, file, options),
-        // When the optimising compiler runs programs, this arm becomes
-        // `load_cpu(sources, file, options)` (and `availability` says yes).
-        Backend::Cpu | Backend::Gpu => Err(LoadError::Unavailable {
+        Backend::Cpu => load_cpu(sources, file, options),
+        Backend::Gpu => Err(LoadError::Unavailable {
             backend,
             reason: "not implemented yet",
         }),
@@ -181,7 +182,7 @@ pub fn load(
 pub fn availability(backend: Backend) -> Result<(), &'static str> {
     match backend {
         Backend::Reference => Ok(()),
-        Backend::Cpu => Err("the optimising compiler does not run programs yet"),
+        Backend::Cpu => Ok(()),
         Backend::Gpu => Err("kernels are not generated from programs yet"),
     }
 }
@@ -255,5 +256,73 @@ impl LoadedProgram for ReferenceProgram {
                 location: None,
             },
         })
+    }
+}
+
+/// The optimising compiler's program and a copy of the source map its
+/// diagnostics and run-time errors refer to.
+struct CpuProgram {
+    compiled: optimized::pipeline::CompiledProgram,
+    sources: SourceMap,
+}
+
+fn load_cpu(
+    sources: &mut SourceMap,
+    file: FileId,
+    options: LoadOptions,
+) -> Result<Box<dyn LoadedProgram>, LoadError> {
+    let text = sources.get(file).text.clone();
+    let mut pipeline_options = optimized::pipeline::PipelineOptions::from_source(&text);
+    pipeline_options.check.or_conditionals |= options.or_conditionals;
+    let program = spec::syntax::parse_program(file, &text).map_err(LoadError::Rejected)?;
+    let prelude_file = optimized::pipeline::add_prelude_file(sources);
+    let mut imports = optimized::imports::FileImports::new(std::mem::take(sources));
+    let compiled = spec::recursion::with_stack(|| {
+        optimized::pipeline::compile_program(
+            &program,
+            prelude_file,
+            Some(&mut imports),
+            pipeline_options,
+        )
+    });
+    *sources = imports.into_sources();
+    let compiled = compiled.map_err(|mut diagnostics| LoadError::Rejected(diagnostics.remove(0)))?;
+    Ok(Box::new(CpuProgram {
+        compiled,
+        sources: sources.clone(),
+    }))
+}
+
+impl LoadedProgram for CpuProgram {
+    fn backend(&self) -> Backend {
+        Backend::Cpu
+    }
+
+    fn entry_points(&self) -> Vec<String> {
+        self.compiled
+            .ir
+            .entry_points
+            .iter()
+            .map(|e| e.name.clone())
+            .collect()
+    }
+
+    fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError> {
+        match self.compiled.run(entry, args) {
+            Ok(Value::Tuple(values)) if !values.is_empty() => Ok(values),
+            Ok(value) => Ok(vec![value]),
+            // The backend's input errors (no such entry point, arguments of
+            // the wrong type or shape) are located nowhere.
+            Err(e) if e.span.same_location(&spec::source::Span::default()) => Err(RunError {
+                kind: RunErrorKind::Input,
+                message: e.message,
+                location: None,
+            }),
+            Err(e) => Err(RunError {
+                kind: RunErrorKind::Program,
+                message: e.message,
+                location: Some(self.sources.describe(e.span)),
+            }),
+        }
     }
 }
