@@ -15,6 +15,9 @@ use spec::syntax::ast::{TypeExp, ValueBind};
 use std::collections::BTreeSet;
 use std::fmt::Debug;
 
+/// E₀, 𝓔₀ and Γ₀ of a core.
+pub type Basis<C> = (Env<C>, IEnv<C>, Context<C>);
+
 /// Semantic types τ of a core language, as the module language sees them: it
 /// needs type variables t (rules 16, 19), free type variables (tvs), and
 /// substitution S(τ) (§4.2). A core whose types bind variables (type schemes)
@@ -71,7 +74,7 @@ pub trait Core: Clone + Debug + PartialEq + Eq + 'static {
     /// and values; the paper's core has none, see SPEC_NOTES ICFP18-1; the
     /// TFP'18 core's is the numeric prelude, ICFP18-18). Fails only when a
     /// basis built from source does not elaborate.
-    fn initial_basis() -> Result<(Env<Self>, IEnv<Self>, Context<Self>), Failure>;
+    fn initial_basis() -> Result<Basis<Self>, Failure>;
 
     /// The first name (type variable or label id) a program may use: the
     /// names below it belong to the basis.

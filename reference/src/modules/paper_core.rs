@@ -656,7 +656,7 @@ impl Core for PaperCore {
 
     const NAME: &'static str = CORE_NAME;
 
-    fn initial_basis() -> Result<(Env<PaperCore>, IEnv<PaperCore>, Context<PaperCore>), Failure> {
+    fn initial_basis() -> Result<super::core_interface::Basis<PaperCore>, Failure> {
         let i32_ty = i32_type();
         let binary = arrow(i32_ty.clone(), arrow(i32_ty.clone(), i32_ty.clone()));
         let mut env = Env::from_te("i32", i32_ty.clone());

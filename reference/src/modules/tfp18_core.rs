@@ -612,7 +612,7 @@ impl Core for Tfp18Core {
     const NAME: &'static str = CORE_NAME;
     const NATIVE_POLYMORPHISM: bool = true;
 
-    fn initial_basis() -> Result<(Env<Tfp18Core>, IEnv<Tfp18Core>, Context<Tfp18Core>), Failure> {
+    fn initial_basis() -> Result<super::core_interface::Basis<Tfp18Core>, Failure> {
         // The primitive types and the top-level prelude are the core's own
         // (the elaborator after the prelude); the numeric modules and module
         // types are the numeric prelude's basis (empty while it is built).
@@ -933,4 +933,53 @@ pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
         });
     }
     Ok(Program { decs, entries })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_numeric_basis_declares_every_module_and_module_type_and_no_intrinsic() {
+        let basis = numeric_basis()
+            .expect("the numeric prelude is a basis")
+            .expect("not while it is being built");
+        for name in [
+            "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "bool",
+        ] {
+            let Some(Mod::Env(module)) = basis.env.me.get(name) else {
+                panic!("module {name} is missing from E₀");
+            };
+            assert!(
+                module.ve.keys().all(|v| !v.starts_with("__prim_")),
+                "module {name} exports an intrinsic"
+            );
+            // Transparent ascription: `t` is the primitive type itself.
+            let t = module.te.get("t").expect("every module has a type t");
+            assert_eq!(type_name(&t.ty), name, "{name}.t");
+        }
+        for name in ["from_prim", "numeric", "integral", "real", "float"] {
+            assert!(
+                basis.env.g.contains_key(name),
+                "module type {name} is missing"
+            );
+        }
+        assert!(basis.first_fresh > super::super::objects::FIRST_FRESH);
+        assert!(basis.decs.len() >= basis.context.len());
+        // A program's names start after the basis's.
+        let checked = super::super::check_program::<Tfp18Core>(
+            &spec::syntax::parse_program(
+                spec::source::FileId(0),
+                "def main (x: f32) : f32 = f32.sqrt x",
+            )
+            .expect("parses"),
+        )
+        .expect("elaborates");
+        let target = checked.interpretation.expect("interprets");
+        let IMod::Env(ienv) = &target.module else {
+            panic!("not an environment");
+        };
+        let (label, _) = &ienv.ve["main"];
+        assert!(label.id >= basis.first_fresh);
+    }
 }
