@@ -936,6 +936,17 @@ fn numeric_modules_of_the_prelude() {
         ),
         ("def x = reduce (i32.+) 0 [1, 2]", "x : i32"),
         ("def x = i32.(1 + 2 * highest)", "x : i32"),
+        ("def x = bool.i32 1", "x : bool"),
+        ("def x = f32.pi", "x : f32"),
+        ("def f (x: f64) = f64.isnan x", "f : f64 -> bool"),
+        (
+            "module mk (R: real) = { def two : R.t = R.i32 2 }\nmodule m32 = mk f32\ndef x = m32.two",
+            "x : f32",
+        ),
+        (
+            "module sum (N: numeric) = { def s (xs: []N.t) = reduce (N.+) (N.i32 0) xs }\nmodule s8 = sum u8\ndef f (xs: []u8) = s8.s xs",
+            "f : [n]u8 -> u8",
+        ),
         (
             "module i32 = { def (+) (a: i32) (b: i32) = a i32.+ b }\ndef x = 1 i32.+ 2",
             "x : i32",
@@ -949,6 +960,11 @@ fn numeric_modules_of_the_prelude() {
         ),
         ("def x = i32.sqrt 2", "unknown name `i32.sqrt`", "1:9"),
         ("def x = 1.0 f32.// 2.0", "unknown name `f32.//`", "1:13"),
+        (
+            "def x = __prim_sqrt 2.0",
+            "unknown name `__prim_sqrt`",
+            "1:9",
+        ),
     ]);
 }
 
@@ -1105,11 +1121,6 @@ fn abstract_types_with_parameters() {
 #[test]
 fn module_language_is_reported_unsupported() {
     check_rejects(&[
-        (
-            "def x = bool.i32 1",
-            "the prelude module `bool` is not supported",
-            "1:9",
-        ),
         (
             "import \"lib\"",
             "cannot import \"lib\": no files can be read here",

@@ -1,16 +1,12 @@
-//! The numeric modules of Futhark's prelude (`i32`, `f32`, ...), as
-//! intrinsics: one structure per numeric type, its value specifications
-//! generated here in Futhark syntax, parsed and elaborated like the built-in
-//! functions.
-//!
-//! This is a stopgap with a documented scope: DESIGN.md plans the prelude as
-//! Futhark source in `spec/prelude/`, shared by both implementations; once it
-//! exists, it is checked like an import and this table goes. The functions
-//! are a subset of Futhark's `numeric`, `integral` and `float` module types
-//! (arithmetic and comparison operators, `max`/`min`/`abs`/`sgn`/`neg`,
-//! conversions from every primitive type, `highest`/`lowest`, `sum`/
-//! `product`/`maximum`/`minimum`, bit operations for integers, and the usual
-//! elementary functions and constants for floats).
+//! The prelude, from the language definition's own source (never a copy):
+//! `spec/prelude/numeric.fut` (the module types `numeric`, `integral`,
+//! `real`, `float` and the modules `i8 … u64`, `f32`, `f64`, `bool`,
+//! ascribed transparently) and `spec/prelude/toplevel.fut` (`id`, `flip`,
+//! `foldl`, ...), both checked like programs once per thread, before every
+//! program. The numeric prelude is checked in a scope with its intrinsics
+//! (`__prim_…`, the list in its header) as polymorphic built-ins of
+//! [`prelude_intrinsics_signature`]; only its modules and module types are
+//! exported, so no user program sees an intrinsic.
 
 use std::rc::Rc;
 
@@ -22,8 +18,14 @@ use super::type_exps::AnonymousSizes;
 use super::Checker;
 use crate::types::{PrimType, Scheme};
 
-/// The file id given to the generated signatures; never rendered.
-const PRELUDE_FILE: FileId = FileId(u32::MAX - 1);
+/// The file id given to `spec/prelude/numeric.fut`; never rendered.
+const NUMERIC_PRELUDE_FILE: FileId = FileId(u32::MAX - 1);
+
+/// The file id given to the intrinsics' signature; never rendered.
+const INTRINSICS_FILE: FileId = FileId(u32::MAX - 3);
+
+/// The numeric prelude: module-level source shared with the reference.
+pub const NUMERIC_PRELUDE: &str = include_str!("../../../spec/prelude/numeric.fut");
 
 /// The file id given to `spec/prelude/toplevel.fut`; never rendered.
 const TOPLEVEL_PRELUDE_FILE: FileId = FileId(u32::MAX - 2);
@@ -76,124 +78,125 @@ fn check_toplevel_prelude(
     (exports, diagnostics)
 }
 
-/// The value specifications of the module for `prim`, in Futhark syntax.
-pub fn numeric_module_signature(prim: PrimType) -> String {
-    let t = prim.name();
+/// The types of the numeric prelude's intrinsics (documented in the header
+/// of `spec/prelude/numeric.fut`), as a Futhark module type. They are
+/// polymorphic here; the prelude uses each at one primitive type, and the
+/// reference constrains each to its domain.
+pub fn prelude_intrinsics_signature() -> String {
     let mut specs = Vec::new();
-    for op in ["+", "-", "*", "/", "%", "**"] {
-        specs.push(format!("val {op} : {t} -> {t} -> {t}"));
+    for target in PrimType::ALL {
+        let t = target.name();
+        specs.push(format!("val __prim_to_{t} 'a : a -> {t}"));
     }
-    for op in ["==", "!=", "<", ">", "<=", ">="] {
-        specs.push(format!("val {op} : {t} -> {t} -> bool"));
+    for name in ["abs", "sgn"] {
+        specs.push(format!("val __prim_{name} 'a : a -> a"));
     }
-    for name in ["neg", "abs", "sgn"] {
-        specs.push(format!("val {name} : {t} -> {t}"));
+    for name in ["min", "max", "atan2"] {
+        specs.push(format!("val __prim_{name} 'a : a -> a -> a"));
     }
-    for name in ["max", "min"] {
-        specs.push(format!("val {name} : {t} -> {t} -> {t}"));
+    for name in [
+        "sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
+        "cosh", "tanh", "floor", "ceil", "round", "trunc",
+    ] {
+        specs.push(format!("val __prim_{name} 'a : a -> a"));
     }
-    for name in ["highest", "lowest"] {
-        specs.push(format!("val {name} : {t}"));
-    }
-    for from in PrimType::ALL {
-        let from = from.name();
-        specs.push(format!("val {from} : {from} -> {t}"));
-    }
-    specs.push(format!("val to_i64 : {t} -> i64"));
-    specs.push("val num_bits : i32".to_string());
-    for name in ["sum", "product", "maximum", "minimum"] {
-        specs.push(format!("val {name} [n] : [n]{t} -> {t}"));
-    }
-    match prim {
-        PrimType::Float(_) => {
-            for name in [
-                "sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan",
-                "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "gamma", "lgamma", "ceil",
-                "floor", "trunc", "round",
-            ] {
-                specs.push(format!("val {name} : {t} -> {t}"));
-            }
-            for name in ["atan2", "hypot", "pow"] {
-                specs.push(format!("val {name} : {t} -> {t} -> {t}"));
-            }
-            for name in ["lerp", "fma", "mad"] {
-                specs.push(format!("val {name} : {t} -> {t} -> {t} -> {t}"));
-            }
-            for name in ["isinf", "isnan"] {
-                specs.push(format!("val {name} : {t} -> bool"));
-            }
-            for name in ["inf", "nan", "pi", "e", "epsilon"] {
-                specs.push(format!("val {name} : {t}"));
-            }
-            specs.push(format!("val from_fraction : i64 -> i64 -> {t}"));
-        }
-        PrimType::Signed(_) | PrimType::Unsigned(_) => {
-            for op in ["//", "%%", "&", "|", "^", "<<", ">>", ">>>"] {
-                specs.push(format!("val {op} : {t} -> {t} -> {t}"));
-            }
-            specs.push(format!("val not : {t} -> {t}"));
-            for name in ["popc", "clz", "ctz"] {
-                specs.push(format!("val {name} : {t} -> i32"));
-            }
-            specs.push(format!("val get_bit : i32 -> {t} -> i32"));
-            specs.push(format!("val set_bit : i32 -> {t} -> i32 -> {t}"));
-            specs.push(format!("val mul_hi : {t} -> {t} -> {t}"));
-            specs.push(format!("val mad_hi : {t} -> {t} -> {t} -> {t}"));
-        }
-        PrimType::Bool => {}
+    for name in ["isnan", "isinf"] {
+        specs.push(format!("val __prim_{name} 'a : a -> bool"));
     }
     format!("{{\n  {}\n}}", specs.join("\n  "))
 }
 
-/// `env` with a module for each numeric type.
-pub(crate) fn with_numeric_modules(checker: &mut Checker<'_>, env: Env) -> Env {
+/// `env` with the value specifications of the signature `text` bound as
+/// built-ins (no definition site).
+fn with_signature_values(checker: &mut Checker<'_>, env: Env, file: FileId, text: &str) -> Env {
+    let Ok(ModTypeExp::Signature { specs, .. }) = spec::syntax::parse_mod_type(file, text) else {
+        return env;
+    };
     let mut result = env.clone();
-    for prim in PrimType::ALL {
-        if prim == PrimType::Bool {
-            continue;
-        }
-        let text = numeric_module_signature(prim);
-        let Ok(ModTypeExp::Signature { specs, .. }) =
-            spec::syntax::parse_mod_type(PRELUDE_FILE, &text)
+    for spec in &specs {
+        let Spec::Val {
+            name,
+            type_params,
+            ty,
+            ..
+        } = spec
         else {
             continue;
         };
-        let mut contents = Env::default();
-        for spec in &specs {
-            let Spec::Val {
-                name,
+        let Ok(scheme) = checker.deeper(|checker| {
+            let (inner, size_params, type_params) = checker.bind_type_params(&env, type_params);
+            let ty = checker.elaborate_type(&inner, ty, AnonymousSizes::Unknown)?;
+            Ok::<Scheme, spec::diagnostic::Diagnostic>(Scheme {
                 type_params,
-                ty,
-                ..
-            } = spec
-            else {
-                continue;
-            };
-            let Ok(scheme) = checker.deeper(|checker| {
-                let (inner, size_params, type_params) = checker.bind_type_params(&env, type_params);
-                let ty = checker.elaborate_type(&inner, ty, AnonymousSizes::Unknown)?;
-                Ok::<Scheme, spec::diagnostic::Diagnostic>(Scheme {
-                    type_params,
-                    size_params,
-                    ty: checker.resolve_deep(&ty),
-                })
-            }) else {
-                continue;
-            };
-            contents = contents.with_value(
+                size_params,
+                ty: checker.resolve_deep(&ty),
+            })
+        }) else {
+            continue;
+        };
+        result = result.with_value(
+            name.clone(),
+            ValueBinding::Polymorphic {
+                scheme: Rc::new(scheme),
+                defined_at: None,
+            },
+        );
+    }
+    result
+}
+
+/// `env`'s bindings without definition sites (the prelude is never
+/// rendered in a diagnostic), structures included.
+fn without_definition_sites(env: &Env) -> Env {
+    let mut result = env.clone();
+    for (name, binding) in env.values.iter() {
+        if let ValueBinding::Polymorphic { scheme, .. } = binding {
+            result = result.with_value(
                 name.clone(),
                 ValueBinding::Polymorphic {
-                    scheme: Rc::new(scheme),
+                    scheme: scheme.clone(),
                     defined_at: None,
                 },
             );
         }
-        result = result.with_module(
-            prim.name().to_string(),
-            ModuleValue::Structure(Rc::new(contents)),
-        );
+    }
+    for (name, module) in env.modules.iter() {
+        if let ModuleValue::Structure(contents) = module {
+            result = result.with_module(
+                name.clone(),
+                ModuleValue::Structure(Rc::new(without_definition_sites(contents))),
+            );
+        }
     }
     result
+}
+
+/// The module types and modules `spec/prelude/numeric.fut` declares,
+/// checked in `env` extended by the intrinsics, and its diagnostics.
+fn check_numeric_prelude(
+    checker: &mut Checker<'_>,
+    env: Env,
+) -> (Env, Vec<spec::diagnostic::Diagnostic>) {
+    let program = match spec::syntax::parse_program(NUMERIC_PRELUDE_FILE, NUMERIC_PRELUDE) {
+        Ok(program) => program,
+        Err(diagnostic) => return (Env::default(), vec![diagnostic]),
+    };
+    let scope = with_signature_values(
+        checker,
+        env,
+        INTRINSICS_FILE,
+        &prelude_intrinsics_signature(),
+    );
+    check_toplevel_prelude(checker, &program, scope)
+}
+
+/// `env` with the numeric prelude's module types and modules. The prelude
+/// is a constant of the repository, tested below to check without
+/// diagnostics; were it ever broken, its failing declarations would simply
+/// be missing.
+pub(crate) fn with_numeric_modules(checker: &mut Checker<'_>, env: Env) -> Env {
+    let (exports, _) = check_numeric_prelude(checker, env.clone());
+    env.extended_by(&without_definition_sites(&exports))
 }
 
 #[cfg(test)]
@@ -217,17 +220,59 @@ mod tests {
     }
 
     #[test]
-    fn every_numeric_module_signature_parses_completely() {
-        for prim in PrimType::ALL {
-            let text = numeric_module_signature(prim);
-            let specs = match spec::syntax::parse_mod_type(PRELUDE_FILE, &text) {
-                Ok(ModTypeExp::Signature { specs, .. }) => specs,
-                other => panic!(
-                    "the {} module does not parse: {other:?}\n{text}",
-                    prim.name()
-                ),
-            };
-            assert_eq!(specs.len(), text.lines().count() - 2, "{text}");
+    fn the_numeric_prelude_checks_without_diagnostics_and_exports_no_intrinsic() {
+        let mut checker = Checker::new(None);
+        let env = super::super::builtins::initial_env(&mut checker);
+        let (exports, diagnostics) = check_numeric_prelude(&mut checker, env);
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        for name in [
+            "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "bool",
+        ] {
+            assert!(
+                exports.modules.contains_key(name),
+                "module `{name}` is missing"
+            );
+        }
+        for name in ["from_prim", "numeric", "integral", "real", "float"] {
+            assert!(
+                exports.module_types.contains_key(name),
+                "module type `{name}` is missing"
+            );
+        }
+        assert!(
+            exports
+                .values
+                .keys()
+                .all(|name| !name.starts_with("__prim_")),
+            "an intrinsic is exported"
+        );
+    }
+
+    #[test]
+    fn every_intrinsic_named_in_the_prelude_is_declared_once() {
+        let text = prelude_intrinsics_signature();
+        let specs = match spec::syntax::parse_mod_type(INTRINSICS_FILE, &text) {
+            Ok(ModTypeExp::Signature { specs, .. }) => specs,
+            other => panic!("the intrinsics' signature does not parse: {other:?}\n{text}"),
+        };
+        let declared: Vec<&str> = specs
+            .iter()
+            .filter_map(|spec| match spec {
+                Spec::Val { name, .. } => Some(name.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(declared.len(), text.lines().count() - 2, "{text}");
+        let code = NUMERIC_PRELUDE
+            .lines()
+            .filter(|line| !line.trim_start().starts_with("--"));
+        for word in code.flat_map(|line| line.split(|c: char| !(c.is_alphanumeric() || c == '_'))) {
+            if word.starts_with("__prim_") {
+                assert!(
+                    declared.contains(&word),
+                    "intrinsic `{word}` is not declared"
+                );
+            }
         }
     }
 }

@@ -308,7 +308,7 @@ impl Evaluator {
                     let v = premise(self.eval(env, e))?;
                     out.insert(label.clone(), v);
                 }
-                Ok(Value::Record(out))
+                Ok(Value::record(out))
             }
             ExprKind::Project { record, label } => {
                 // TFP18 E-Proj
@@ -892,7 +892,7 @@ pub fn structurally_equal(a: &Value, b: &Value) -> Option<bool> {
         }
         (Value::Record(xs), Value::Record(ys)) => {
             let mut all = xs.len() == ys.len();
-            for (l, x) in xs {
+            for (l, x) in xs.iter() {
                 all &= structurally_equal(x, ys.get(l)?)?;
             }
             all

@@ -18,9 +18,12 @@
 //!
 //! The SOACs and array functions are core intrinsics or core forms (the
 //! documented list in [`INTRINSICS`]); a partial application of one is
-//! η-expanded. `t.f` for a primitive type `t` gives the conversions (`i64.i32`,
-//! `f32.i64`, …) and the functions of [`MathFun`] (`f32.sqrt`, `i32.max`, …),
-//! a stand-in for the prelude's numeric modules. The top-level functions of
+//! η-expanded. `t.f` for a primitive type `t` (`f32.sqrt`, `i64.i32`, …)
+//! names a module of the numeric prelude (`spec/prelude/numeric.fut`),
+//! which only the module calculus knows: here it is a diagnostic with code
+//! [`NEEDS_MODULE_CALCULUS`], on which the pipeline sends the program
+//! through the module calculus. The prelude's intrinsics (`__prim_…`) are
+//! bound only while it is elaborated. The top-level functions of
 //! `spec/prelude/toplevel.fut` (`id`, `flip`, `curry`, `all`, `foldl`, …)
 //! are elaborated before every program.
 
@@ -77,6 +80,21 @@ pub const INTRINSICS: &[(&str, usize)] = &[
 /// The source of the top-level prelude functions.
 pub const PRELUDE: &str = include_str!("../../../spec/prelude/toplevel.fut");
 
+/// The source of the numeric prelude: the module types `numeric`, `integral`,
+/// `real`, `float` and the modules `i8 … f64`, `bool`. Module-level source:
+/// it is the initial basis of the module calculus' TFP'18 core instance
+/// ([`crate::modules::tfp18_core`]).
+pub const NUMERIC_PRELUDE: &str = include_str!("../../../spec/prelude/numeric.fut");
+
+/// How the numeric prelude's intrinsics begin (the list is in the header of
+/// `spec/prelude/numeric.fut`).
+pub const PRELUDE_INTRINSIC_PREFIX: &str = "__prim_";
+
+/// The code of the diagnostic for a qualified name in a module-free
+/// program: [`super::pipeline::compile_with`] then sends the program
+/// through the module calculus, where the numeric modules live.
+pub const NEEDS_MODULE_CALCULUS: &str = "needs-module-calculus";
+
 fn error(span: Span, message: impl Into<String>) -> Diagnostic {
     let message = message.into();
     Diagnostic::error(message.clone())
@@ -129,6 +147,8 @@ pub struct Elaborator {
     /// ([`crate::modules::tfp18_core`]).
     qualified: imbl::OrdMap<String, Binding>,
     qualified_types: imbl::OrdMap<String, Type>,
+    /// Whether the numeric prelude's intrinsics are bound.
+    prelude_intrinsics: bool,
 }
 
 /// Elaborates a module-free program (after the prelude) into a core program.
@@ -252,7 +272,14 @@ impl Elaborator {
             entries: Vec::new(),
             qualified: imbl::OrdMap::new(),
             qualified_types: imbl::OrdMap::new(),
+            prelude_intrinsics: false,
         }
+    }
+
+    /// Makes the numeric prelude's intrinsics (`__prim_…`) visible: only
+    /// while `spec/prelude/numeric.fut` is elaborated.
+    pub fn allow_prelude_intrinsics(&mut self) {
+        self.prelude_intrinsics = true;
     }
 
     /// An elaborator that has elaborated the prelude.
@@ -285,6 +312,30 @@ impl Elaborator {
         } else {
             self.qualified
                 .insert(format!("{}.{name}", path.join(".")), binding);
+        }
+    }
+
+    /// Forgets every value and type bound under the module path `module.`
+    /// (a module of the basis shadowed by one of the program's).
+    pub fn forget_module(&mut self, module: &str) {
+        let prefix = format!("{module}.");
+        let values: Vec<String> = self
+            .qualified
+            .keys()
+            .filter(|key| key.starts_with(&prefix))
+            .cloned()
+            .collect();
+        for key in values {
+            self.qualified.remove(&key);
+        }
+        let types: Vec<String> = self
+            .qualified_types
+            .keys()
+            .filter(|key| key.starts_with(&prefix))
+            .cloned()
+            .collect();
+        for key in types {
+            self.qualified_types.remove(&key);
         }
     }
 
@@ -2191,9 +2242,7 @@ impl Elaborator {
         let plain = name.qualifiers.is_empty()
             && matches!(op, BinOp::Symbol(_))
             && !self.values.contains_key(&name.name);
-        let prim_qualified =
-            name.qualifiers.len() == 1 && PrimType::from_name(&name.qualifiers[0]).is_some();
-        let builtin = if plain || prim_qualified {
+        let builtin = if plain {
             CoreBinOp::from_symbol(&name.name)
         } else {
             None
@@ -2210,10 +2259,6 @@ impl Elaborator {
             return Ok((apply(apply(f, l.0, span), r.0, span), tr));
         };
         self.unify(&l.1, &r.1, span)?;
-        if name.qualifiers.len() == 1 {
-            let p = PrimType::from_name(&name.qualifiers[0]).unwrap_or(PrimType::I32);
-            self.unify(&Type::Prim(p), &l.1, span)?;
-        }
         let t = l.1.clone();
         let (set, default) = match core_op {
             CoreBinOp::And | CoreBinOp::Or => {
@@ -2269,11 +2314,6 @@ impl Elaborator {
             }
             return Ok((e, t));
         }
-        if q.qualifiers.len() == 1 {
-            if let Some(p) = PrimType::from_name(&q.qualifiers[0]) {
-                return self.prim_module_function(p, &q.name, span);
-            }
-        }
         Err(error(
             span,
             format!(
@@ -2281,117 +2321,45 @@ impl Elaborator {
                 q.qualifiers.join("."),
                 q.name
             ),
-        ))
+        )
+        .with_code(NEEDS_MODULE_CALCULUS))
     }
 
-    /// `t.f` for a primitive type `t`: conversions and math functions.
-    fn prim_module_function(
-        &mut self,
-        p: PrimType,
-        name: &str,
-        span: Span,
-    ) -> EResult<(Expr, Type)> {
-        let from = match name {
-            "bool" => Some(PrimType::Bool),
-            "i8" | "i16" | "i32" | "i64" | "u8" | "u16" | "u32" | "u64" | "f32" | "f64" => {
-                PrimType::from_name(name)
-            }
-            "to_i64" => {
-                let x = self.fresh("x");
-                let body = Expr::new(
-                    ExprKind::Intrinsic {
-                        op: Intrinsic::Convert(PrimType::I64),
-                        args: vec![Expr::var(x.clone(), span)],
-                    },
-                    span,
-                );
-                return Ok((
-                    lambda(x, Type::Prim(p), body, span),
-                    Type::arrow(Type::Prim(p), Type::i64()),
-                ));
-            }
-            _ => None,
-        };
-        if let Some(from) = from {
+    /// An intrinsic of the numeric prelude (`spec/prelude/numeric.fut`, whose
+    /// header documents the list): `__prim_to_T`, `__prim_F` for the
+    /// functions of [`MathFun`]. Bound only while the prelude is elaborated
+    /// ([`Elaborator::allow_prelude_intrinsics`]); η-expanded to a λ over a
+    /// primitive type constrained to the intrinsic's domain.
+    fn prelude_intrinsic(&mut self, name: &str, span: Span) -> Option<EResult<(Expr, Type)>> {
+        let rest = name.strip_prefix(PRELUDE_INTRINSIC_PREFIX)?;
+        if let Some(target) = rest.strip_prefix("to_").and_then(PrimType::from_name) {
             let x = self.fresh("x");
+            let from = self.meta(span);
+            if let Err(e) = self.constrain_prims(&from, all_prims(), PrimType::I32, span) {
+                return Some(Err(e));
+            }
             let body = Expr::new(
                 ExprKind::Intrinsic {
-                    op: Intrinsic::Convert(p),
+                    op: Intrinsic::Convert(target),
                     args: vec![Expr::var(x.clone(), span)],
                 },
                 span,
             );
-            return Ok((
-                lambda(x, Type::Prim(from), body, span),
-                Type::arrow(Type::Prim(from), Type::Prim(p)),
-            ));
+            return Some(Ok((
+                lambda(x, from.clone(), body, span),
+                Type::arrow(from, Type::Prim(target)),
+            )));
         }
-        // `t.sum`, `t.product`, `t.maximum`, `t.minimum`: reductions.
-        let reduction = match name {
-            "sum" => Some((CoreBinOp::Add, super::primitive::from_i64(0, p))),
-            "product" => Some((CoreBinOp::Mul, super::primitive::from_i64(1, p))),
-            "maximum" => lowest(p).map(|v| (CoreBinOp::Gt, v)),
-            "minimum" => highest(p).map(|v| (CoreBinOp::Lt, v)),
-            _ => None,
+        let f = MathFun::from_name(rest)?;
+        let operand = self.meta(span);
+        let (domain, default) = if f.float_only() {
+            (floats(), PrimType::F64)
+        } else {
+            (numeric(), PrimType::I32)
         };
-        if let Some((op, neutral)) = reduction {
-            let (xs, x, y) = (self.fresh("xs"), self.fresh("x"), self.fresh("y"));
-            let (vx, vy) = (Expr::var(x.clone(), span), Expr::var(y.clone(), span));
-            let operator = if op.is_comparison() {
-                Expr::new(
-                    ExprKind::If {
-                        condition: binop(op, vx.clone(), vy.clone(), span).boxed(),
-                        then_branch: vx.boxed(),
-                        else_branch: vy.boxed(),
-                    },
-                    span,
-                )
-            } else {
-                binop(op, vx, vy, span)
-            };
-            let body = Expr::new(
-                ExprKind::Reduce {
-                    kind: ReduceKind::Reduce,
-                    x,
-                    y,
-                    operator: operator.boxed(),
-                    neutral: lit_expr(neutral, span).boxed(),
-                    array: Expr::var(xs.clone(), span).boxed(),
-                },
-                span,
-            );
-            let t = Type::array(Type::Prim(p));
-            return Ok((
-                lambda(xs, t.clone(), body, span),
-                Type::arrow(t, Type::Prim(p)),
-            ));
+        if let Err(e) = self.constrain_prims(&operand, domain, default, span) {
+            return Some(Err(e));
         }
-        let constant = |v: Option<PrimValue>| v.map(|v| (lit_expr(v, span), Type::Prim(p)));
-        let c = match name {
-            "highest" => constant(highest(p)),
-            "lowest" => constant(lowest(p)),
-            "inf" if p.is_float() => constant(Some(super::primitive::convert(
-                PrimValue::F64(f64::INFINITY),
-                p,
-            ))),
-            "nan" if p.is_float() => {
-                constant(Some(super::primitive::convert(PrimValue::F64(f64::NAN), p)))
-            }
-            "pi" if p.is_float() => constant(Some(super::primitive::convert(
-                PrimValue::F64(std::f64::consts::PI),
-                p,
-            ))),
-            _ => None,
-        };
-        if let Some(c) = c {
-            return Ok(c);
-        }
-        let Some(f) = MathFun::from_name(name).filter(|f| p.is_float() || !f.float_only()) else {
-            return Err(error(
-                span,
-                format!("{p}.{name} needs the prelude's numeric modules (the module calculus)"),
-            ));
-        };
         let names: Vec<Name> = (0..f.arity()).map(|_| self.fresh("x")).collect();
         let mut body = Expr::new(
             ExprKind::Intrinsic {
@@ -2400,17 +2368,16 @@ impl Elaborator {
             },
             span,
         );
-        let result = if matches!(f, MathFun::IsNan | MathFun::IsInf) {
+        let mut t = if matches!(f, MathFun::IsNan | MathFun::IsInf) {
             Type::bool()
         } else {
-            Type::Prim(p)
+            operand.clone()
         };
-        let mut t = result;
         for n in names.into_iter().rev() {
-            body = lambda(n, Type::Prim(p), body, span);
-            t = Type::arrow(Type::Prim(p), t);
+            body = lambda(n, operand.clone(), body, span);
+            t = Type::arrow(operand.clone(), t);
         }
-        Ok((body, t))
+        Some(Ok((body, t)))
     }
 
     fn var(&mut self, name: &str, span: Span) -> EResult<(Expr, Type)> {
@@ -2453,6 +2420,11 @@ impl Elaborator {
             None => {
                 if let Some((_, arity)) = INTRINSICS.iter().find(|(n, _)| *n == name) {
                     return self.eta_intrinsic(name, *arity, &[], span);
+                }
+                if self.prelude_intrinsics {
+                    if let Some(result) = self.prelude_intrinsic(name, span) {
+                        return result;
+                    }
                 }
                 Err(error(span, format!("unknown name {name}")))
             }
@@ -2892,40 +2864,6 @@ fn float_type(t: ast::FloatType) -> PrimType {
         ast::FloatType::F32 => PrimType::F32,
         ast::FloatType::F64 => PrimType::F64,
     }
-}
-
-fn highest(p: PrimType) -> Option<PrimValue> {
-    use PrimValue::*;
-    Some(match p {
-        PrimType::I8 => I8(i8::MAX),
-        PrimType::I16 => I16(i16::MAX),
-        PrimType::I32 => I32(i32::MAX),
-        PrimType::I64 => I64(i64::MAX),
-        PrimType::U8 => U8(u8::MAX),
-        PrimType::U16 => U16(u16::MAX),
-        PrimType::U32 => U32(u32::MAX),
-        PrimType::U64 => U64(u64::MAX),
-        PrimType::F32 => F32(f32::INFINITY),
-        PrimType::F64 => F64(f64::INFINITY),
-        PrimType::Bool => return None,
-    })
-}
-
-fn lowest(p: PrimType) -> Option<PrimValue> {
-    use PrimValue::*;
-    Some(match p {
-        PrimType::I8 => I8(i8::MIN),
-        PrimType::I16 => I16(i16::MIN),
-        PrimType::I32 => I32(i32::MIN),
-        PrimType::I64 => I64(i64::MIN),
-        PrimType::U8 => U8(0),
-        PrimType::U16 => U16(0),
-        PrimType::U32 => U32(0),
-        PrimType::U64 => U64(0),
-        PrimType::F32 => F32(f32::NEG_INFINITY),
-        PrimType::F64 => F64(f64::NEG_INFINITY),
-        PrimType::Bool => return None,
-    })
 }
 
 /// The value of a literal at its inferred type: integers must fit (a

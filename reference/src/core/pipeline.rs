@@ -111,8 +111,18 @@ pub fn compile_with(
     }
     let prelude_file = sources.add("<prelude>/toplevel.fut", super::from_surface::PRELUDE);
     let prelude = super::from_surface::parse_prelude(prelude_file)?;
-    let program = super::from_surface::elaborate(&ast, Some(&prelude))?;
-    compile_core(program, options)
+    match super::from_surface::elaborate(&ast, Some(&prelude)) {
+        Ok(program) => compile_core(program, options),
+        // A module-free program naming a numeric module (`f32.sqrt`): the
+        // numeric prelude is module-level source, so the module calculus.
+        Err(diagnostic)
+            if diagnostic.code.as_deref() == Some(super::from_surface::NEEDS_MODULE_CALCULUS) =>
+        {
+            let program = crate::modules::tfp18_core::program_to_core(&ast)?;
+            compile_core(program, options)
+        }
+        Err(diagnostic) => Err(diagnostic),
+    }
 }
 
 /// `import "p"` (SPEC_NOTES ICFP18-17): the declarations of `p.fut`, resolved

@@ -271,9 +271,9 @@ pub fn translate_value(v: &Value) -> Value {
                 .into_iter()
                 .filter_map(|y| c.env.get(&y).map(|v| (y.clone(), translate_value(v))))
                 .collect();
-            Value::Record(fields)
+            Value::record(fields)
         }
-        Value::Record(fields) => Value::Record(
+        Value::Record(fields) => Value::record(
             fields
                 .iter()
                 .map(|(l, v)| (l.clone(), translate_value(v)))
@@ -297,12 +297,12 @@ pub fn translate_value_at(v: &Value, sv: &StaticVal) -> Value {
                 Value::Sum("r".into(), vec![translate_value_at(v, b)])
             }
         }
-        (Value::Closure(c), StaticVal::Lam { env, .. }) => Value::Record(
+        (Value::Closure(c), StaticVal::Lam { env, .. }) => Value::record(
             env.iter()
                 .filter_map(|(y, sv)| c.env.get(y).map(|v| (y.clone(), translate_value_at(v, sv))))
                 .collect(),
         ),
-        (Value::Record(fields), StaticVal::Rcd(svs)) => Value::Record(
+        (Value::Record(fields), StaticVal::Rcd(svs)) => Value::record(
             fields
                 .iter()
                 .map(|(l, v)| match svs.get(l) {
@@ -445,7 +445,7 @@ pub fn value_has_type(
 fn default_value(t: &Type) -> Option<Value> {
     Some(match t {
         Type::Prim(p) => Value::Prim(super::primitive::from_i64(0, *p)),
-        Type::Record(fields) => Value::Record(
+        Type::Record(fields) => Value::record(
             fields
                 .iter()
                 .map(|(l, t)| Some((l.clone(), default_value(t)?)))

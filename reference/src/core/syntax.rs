@@ -280,9 +280,18 @@ pub enum MathFun {
     Sqrt,
     Exp,
     Log,
+    Log2,
+    Log10,
     Sin,
     Cos,
     Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Trunc,
     Atan2,
     Floor,
     Ceil,
@@ -301,6 +310,15 @@ impl MathFun {
             MathFun::Sqrt => "sqrt",
             MathFun::Exp => "exp",
             MathFun::Log => "log",
+            MathFun::Log2 => "log2",
+            MathFun::Log10 => "log10",
+            MathFun::Asin => "asin",
+            MathFun::Acos => "acos",
+            MathFun::Atan => "atan",
+            MathFun::Sinh => "sinh",
+            MathFun::Cosh => "cosh",
+            MathFun::Tanh => "tanh",
+            MathFun::Trunc => "trunc",
             MathFun::Sin => "sin",
             MathFun::Cos => "cos",
             MathFun::Tan => "tan",
@@ -319,8 +337,8 @@ impl MathFun {
     pub fn from_name(name: &str) -> Option<MathFun> {
         use MathFun::*;
         [
-            Sqrt, Exp, Log, Sin, Cos, Tan, Atan2, Floor, Ceil, Round, Abs, Signum, Min, Max, IsNan,
-            IsInf,
+            Sqrt, Exp, Log, Log2, Log10, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Trunc,
+            Atan2, Floor, Ceil, Round, Abs, Signum, Min, Max, IsNan, IsInf,
         ]
         .into_iter()
         .find(|f| f.name() == name)

@@ -31,7 +31,8 @@ pub struct Closure {
 pub enum Value {
     Prim(PrimValue),
     Closure(Rc<Closure>),
-    Record(BTreeMap<Name, Value>),
+    /// Fields shared: Σ's persistent updates clone values.
+    Record(Rc<BTreeMap<Name, Value>>),
     Array(Rc<Vec<Value>>),
     /// Extension: a sum value.
     Sum(Name, Vec<Value>),
@@ -44,11 +45,14 @@ impl Value {
     pub fn i64(n: i64) -> Value {
         Value::Prim(PrimValue::I64(n))
     }
+    pub fn record(fields: BTreeMap<Name, Value>) -> Value {
+        Value::Record(Rc::new(fields))
+    }
     pub fn array(rows: Vec<Value>) -> Value {
         Value::Array(Rc::new(rows))
     }
     pub fn tuple(elems: Vec<Value>) -> Value {
-        Value::Record(
+        Value::record(
             elems
                 .into_iter()
                 .enumerate()
@@ -178,7 +182,7 @@ pub fn from_observable(v: &obs::Value, ty: &Type) -> Result<Value, String> {
             for (i, v) in vs.iter().enumerate() {
                 out.insert(i.to_string(), from_observable(v, &fields[&i.to_string()])?);
             }
-            Ok(Value::Record(out))
+            Ok(Value::record(out))
         }
         (obs::Value::Record(r), Type::Record(fields)) if r.fields().len() == fields.len() => {
             let mut out = BTreeMap::new();
@@ -188,7 +192,7 @@ pub fn from_observable(v: &obs::Value, ty: &Type) -> Result<Value, String> {
                     .ok_or_else(|| format!("expected a record with field {label}"))?;
                 out.insert(label.clone(), from_observable(fv, t)?);
             }
-            Ok(Value::Record(out))
+            Ok(Value::record(out))
         }
         (obs::Value::Sum(s), Type::Sum(cs)) => {
             let types = cs.get(s.constructor()).ok_or_else(|| {

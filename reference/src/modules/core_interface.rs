@@ -15,6 +15,9 @@ use spec::syntax::ast::{TypeExp, ValueBind};
 use std::collections::BTreeSet;
 use std::fmt::Debug;
 
+/// E₀, 𝓔₀ and Γ₀ of a core.
+pub type Basis<C> = (Env<C>, IEnv<C>, Context<C>);
+
 /// Semantic types τ of a core language, as the module language sees them: it
 /// needs type variables t (rules 16, 19), free type variables (tvs), and
 /// substitution S(τ) (§4.2). A core whose types bind variables (type schemes)
@@ -68,11 +71,40 @@ pub trait Core: Clone + Debug + PartialEq + Eq + 'static {
     const NATIVE_POLYMORPHISM: bool = false;
 
     /// The initial basis: E₀, 𝓔₀ and Γ₀ with E₀ ⊨_id 𝓔₀ ▷ Γ₀ (predefined types
-    /// and values; the paper's core has none, see SPEC_NOTES ICFP18-1).
-    fn initial_basis() -> (Env<Self>, IEnv<Self>, Context<Self>);
+    /// and values; the paper's core has none, see SPEC_NOTES ICFP18-1; the
+    /// TFP'18 core's is the numeric prelude, ICFP18-18). Fails only when a
+    /// basis built from source does not elaborate.
+    fn initial_basis() -> Result<Basis<Self>, Failure>;
+
+    /// The first name (type variable or label id) a program may use: the
+    /// names below it belong to the basis.
+    fn first_fresh_name() -> u32 {
+        super::objects::FIRST_FRESH
+    }
 
     /// E ⊢ ty : τ (rules 9–10 for the paper's core).
     fn elaborate_type(env: &Env<Self>, ty: &TypeExp) -> Result<Self::Type, Failure>;
+
+    /// E ⊢ ty : τ for the type of a value specification with written type
+    /// parameters (`val f 'a : a -> a`): a core with polymorphism of its own
+    /// gives a type scheme; by default only `[]` is accepted (rule 20).
+    fn elaborate_value_spec(
+        env: &Env<Self>,
+        type_params: &[spec::syntax::ast::TypeParam],
+        ty: &TypeExp,
+    ) -> Result<Self::Type, Failure> {
+        match type_params.first() {
+            None => Self::elaborate_type(env, ty),
+            Some(
+                spec::syntax::ast::TypeParam::Size { span, .. }
+                | spec::syntax::ast::TypeParam::Type { span, .. },
+            ) => Err(super::error::outside(
+                "value specifications with type parameters",
+                Self::NAME,
+                *span,
+            )),
+        }
+    }
 
     /// E ⊢ dec : E' (rule 30's premise; rules 11–14 for the paper's core).
     fn elaborate_dec(env: &Env<Self>, dec: &ValueBind) -> Result<VEnv<Self>, Failure>;

@@ -305,7 +305,9 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
             let only_sizes = type_params
                 .iter()
                 .all(|p| matches!(p, spec::syntax::ast::TypeParam::Size { .. }));
-            let allowed = only_sizes && NATIVE_POLYMORPHISM.with(|n| n.get());
+            // A core with polymorphism of its own keeps type parameters
+            // (the TFP'18 core: SPEC_NOTES ICFP18-16/17).
+            let allowed = only_sizes || NATIVE_POLYMORPHISM.with(|n| n.get());
             if !type_params.is_empty() && !allowed {
                 return Err(outside(
                     "value specifications with type parameters",
@@ -315,6 +317,11 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
             }
             Ok(KSpec::Val {
                 name: name.clone(),
+                type_params: type_params
+                    .iter()
+                    .filter(|p| matches!(p, spec::syntax::ast::TypeParam::Type { .. }))
+                    .cloned()
+                    .collect(),
                 ty: rewrite_type(ty)?,
                 span: *span,
             })
@@ -708,6 +715,7 @@ fn polymorphic_function(bind: &ValueBind) -> Result<Vec<KDec>, Failure> {
         .collect();
     specs.push(KSpec::Val {
         name: param_name.clone(),
+        type_params: Vec::new(),
         ty: rewrite_type(&param_type)?,
         span,
     });

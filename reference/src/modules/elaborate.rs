@@ -297,11 +297,16 @@ pub fn elab_spec<C: Core>(env: &Env<C>, spec: &KSpec) -> Result<(TypeVarSet, Env
             ))
         }
         // ICFP18 rule 20
-        KSpec::Val { name, ty, .. } => {
+        KSpec::Val {
+            name,
+            type_params,
+            ty,
+            ..
+        } => {
             trace::fire("ICFP18 rule 20", || {
                 format!("E ⊢ val {name} : ty : ∃∅.{{{name} ↦ τ}}")
             });
-            let tau = C::elaborate_type(env, ty)?;
+            let tau = C::elaborate_value_spec(env, type_params, ty)?;
             let mut spec_env = Env::default();
             spec_env.ve.insert(name.clone(), tau);
             Ok((TypeVarSet::new(), spec_env))

@@ -37,6 +37,9 @@ pub enum KModType {
 pub enum KSpec {
     Val {
         name: Name,
+        /// The written type parameters (`val f 'a : a -> a`), for a core
+        /// with polymorphism of its own; size parameters are dropped.
+        type_params: Vec<spec::syntax::ast::TypeParam>,
         ty: TypeExp,
         span: Span,
     },

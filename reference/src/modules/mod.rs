@@ -65,10 +65,11 @@ impl<C: Core> Checked<C> {
 /// (𝓔₀ ⊢ mdec ⇒ ∃N.(𝓔', c)) and checks Proposition 6.1. An `Err` is an
 /// elaboration failure; failures of the checks are in the verdict.
 pub fn check_program<C: Core>(program: &Program) -> Result<Checked<C>, Failure> {
-    objects::reset_names();
+    // The basis first: a basis built from source uses the name supply.
+    let (basis, ibasis, context) = C::initial_basis()?;
+    objects::reset_names_from(C::first_fresh_name());
     interp_objects::reset_applications();
     let kernel = derived::program_for(program, C::NATIVE_POLYMORPHISM)?;
-    let (basis, ibasis, context) = C::initial_basis();
     trace::note("elaboration: E₀ ⊢ mdec : ∃T.E' (Figs. 6–8)");
     let (bound, env) = elaborate::elab_decs(&basis, &kernel)?;
     // Bound variables that do not occur in E' are removed (§4).
@@ -106,7 +107,7 @@ pub fn check_program<C: Core>(program: &Program) -> Result<Checked<C>, Failure> 
 /// Proposition 6.1 re-checked on a (possibly altered) result: used by the
 /// tests that show the checks are not vacuous.
 pub fn recheck<C: Core>(checked: &Checked<C>) -> Result<String, String> {
-    let (basis, ibasis, context) = C::initial_basis();
+    let (basis, ibasis, context) = C::initial_basis().map_err(|f| f.message())?;
     let target = checked
         .interpretation
         .as_ref()

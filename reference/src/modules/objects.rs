@@ -91,7 +91,18 @@ thread_local! {
 /// Restarts the name supply (one program, one supply: printed names are then
 /// deterministic).
 pub fn reset_names() {
-    NEXT_NAME.with(|next| next.set(FIRST_FRESH));
+    reset_names_from(FIRST_FRESH);
+}
+
+/// Restarts the name supply at `first` (the names below belong to a basis
+/// built from source, [`super::core_interface::Core::first_fresh_name`]).
+pub fn reset_names_from(first: u32) {
+    NEXT_NAME.with(|next| next.set(first));
+}
+
+/// The next name the supply would give.
+pub fn next_fresh_name() -> u32 {
+    NEXT_NAME.with(|next| next.get())
 }
 
 fn next_name() -> u32 {

@@ -656,7 +656,7 @@ impl Core for PaperCore {
 
     const NAME: &'static str = CORE_NAME;
 
-    fn initial_basis() -> (Env<PaperCore>, IEnv<PaperCore>, Context<PaperCore>) {
+    fn initial_basis() -> Result<super::core_interface::Basis<PaperCore>, Failure> {
         let i32_ty = i32_type();
         let binary = arrow(i32_ty.clone(), arrow(i32_ty.clone(), i32_ty.clone()));
         let mut env = Env::from_te("i32", i32_ty.clone());
@@ -670,7 +670,7 @@ impl Core for PaperCore {
                 .insert(op.to_string(), (label.clone(), binary.clone()));
             context.insert(label, binary.clone());
         }
-        (env, ienv, context)
+        Ok((env, ienv, context))
     }
 
     fn elaborate_type(env: &Env<PaperCore>, ty: &TypeExp) -> Result<Type, Failure> {

@@ -158,6 +158,12 @@ impl<C: Core> Relation<C> {
                 .get(label)
                 .ok_or_else(|| format!("val {vid}: label {} is not in Γ", label.display()))?;
             let expected = ty.substitute(s);
+            // A core whose λs are typed (the TFP'18 core) may leave in Γ(l) a
+            // type variable of Dom S that no label determined (a functor body's
+            // `def im ((_, b): (t, t)) : t` sampled by rule 70): the witness of
+            // rule 39's guess is then S applied to it (SPEC_NOTES ICFP18-18). A
+            // no-op for the paper's core, whose Γ has no such variables.
+            let target_ty = &target_ty.substitute(s);
             if !C::unify(&expected, target_ty, &mut self.guesses) {
                 return Err(format!(
                     "val {vid}: S(τ) = {} but Γ({}) = {}",

@@ -21,7 +21,7 @@ use super::error::Failure;
 use super::interp_objects::{IEnv, IMod};
 use super::objects::{fresh_label, Env, Label, Mod, Substitution, TyVar, VEnv};
 use super::target::Context;
-use crate::core::from_surface::{parse_prelude, Elaborator};
+use crate::core::from_surface::{parse_prelude, Elaborator, NUMERIC_PRELUDE};
 use crate::core::syntax::{EntryPoint, PrimType, Program, Type as CoreTy, TypeParam, ValueDec};
 use crate::core::typing::{Scheme, TypeEnv, Typing};
 use crate::core::value::type_name;
@@ -29,7 +29,7 @@ use imbl::OrdMap;
 use spec::diagnostic::Diagnostic;
 use spec::source::{SourceMap, Span};
 use spec::syntax::ast::{self, Liftedness, Name, TypeExp, ValueBind, ValueBindKind};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
@@ -37,12 +37,21 @@ use std::rc::Rc;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Tfp18Core;
 
-/// τ: a core type scheme.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// τ: a core type scheme. Schemes are equal up to renaming their
+/// parameters (positionally).
+#[derive(Clone, Debug)]
 pub struct Type {
     pub params: Vec<TypeParam>,
     pub ty: CoreTy,
 }
+
+impl PartialEq for Type {
+    fn eq(&self, other: &Type) -> bool {
+        renamed_params(other, &self.params).is_some_and(|ty| ty == self.ty)
+    }
+}
+
+impl Eq for Type {}
 
 /// A target expression: a core declaration whose free variables are labels.
 #[derive(Clone, Debug)]
@@ -169,8 +178,12 @@ impl CoreType for Type {
         flexible: &BTreeSet<TyVar>,
         substitution: &mut Substitution<Type>,
     ) -> bool {
-        pattern.params == target.params
-            && core_match(&pattern.ty, &target.ty, flexible, substitution)
+        // Type schemes match up to renaming their parameters (positionally:
+        // sound, and complete when both list them in the same order).
+        let Some(target_ty) = renamed_params(target, &pattern.params) else {
+            return false;
+        };
+        core_match(&pattern.ty, &target_ty, flexible, substitution)
     }
 
     fn display(&self) -> String {
@@ -181,6 +194,34 @@ impl CoreType for Type {
             .collect();
         format!("{params}{}", type_name(&self.ty))
     }
+}
+
+/// `scheme`'s type with its parameters renamed to `params` (same count and
+/// liftedness), or `None`.
+fn renamed_params(scheme: &Type, params: &[TypeParam]) -> Option<CoreTy> {
+    if scheme.params.len() != params.len()
+        || scheme
+            .params
+            .iter()
+            .zip(params)
+            .any(|(a, b)| a.liftedness != b.liftedness)
+    {
+        return None;
+    }
+    let renaming: BTreeMap<&str, &TypeParam> = scheme
+        .params
+        .iter()
+        .map(|p| p.name.as_str())
+        .zip(params)
+        .collect();
+    Some(scheme.ty.map_types(&mut |t| {
+        match t {
+            CoreTy::Param(name, _) => renaming
+                .get(name.as_str())
+                .map(|p| CoreTy::Param(p.name.clone(), p.liftedness)),
+            _ => None,
+        }
+    }))
 }
 
 /// Solved guesses (core `Meta`s).
@@ -240,6 +281,189 @@ impl Guesses {
 
 thread_local! {
     static PRELUDE: RefCell<Option<Elaborator>> = const { RefCell::new(None) };
+    static NUMERIC_BASIS: RefCell<Option<Rc<NumericBasis>>> = const { RefCell::new(None) };
+    static BUILDING_BASIS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The initial basis of this core (SPEC_NOTES ICFP18-18): the numeric
+/// prelude (`spec/prelude/numeric.fut`) elaborated, statically interpreted
+/// and checked (Proposition 6.1) once per thread. Its E', 𝓔' and Γ' are E₀,
+/// 𝓔₀ and Γ₀ of every program; its target code, as core declarations, comes
+/// before every program's (the declarations a program reaches).
+struct NumericBasis {
+    env: Env<Tfp18Core>,
+    ienv: IEnv<Tfp18Core>,
+    context: Context<Tfp18Core>,
+    decs: Vec<ValueDec>,
+    /// The first name after the basis's labels and type variables.
+    first_fresh: u32,
+    /// The elaborator after the prelude with E₀ bound by path, and with 𝓔₀
+    /// bound (values to their labels): every declaration starts from one.
+    elaborator_for_env: Elaborator,
+    elaborator_for_ienv: Elaborator,
+    /// Γ of the top-level prelude and of Γ₀, for the target typing.
+    type_env: TypeEnv,
+}
+
+/// The numeric basis, built on the first call of a thread; `None` while it
+/// is being built (the prelude itself starts from the empty basis).
+fn numeric_basis() -> Result<Option<Rc<NumericBasis>>, Failure> {
+    if BUILDING_BASIS.with(Cell::get) {
+        return Ok(None);
+    }
+    if let Some(basis) = NUMERIC_BASIS.with(|cell| cell.borrow().clone()) {
+        return Ok(Some(basis));
+    }
+    BUILDING_BASIS.with(|building| building.set(true));
+    let built = build_numeric_basis();
+    BUILDING_BASIS.with(|building| building.set(false));
+    let basis = Rc::new(built?);
+    NUMERIC_BASIS.with(|cell| *cell.borrow_mut() = Some(basis.clone()));
+    Ok(Some(basis))
+}
+
+fn build_numeric_basis() -> Result<NumericBasis, Failure> {
+    let mut sources = SourceMap::default();
+    let file = sources.add("<prelude>/numeric.fut", NUMERIC_PRELUDE);
+    let program =
+        spec::syntax::parse_program(file, NUMERIC_PRELUDE).map_err(|d| diagnostic_failure(&d))?;
+    let checked = super::check_program::<Tfp18Core>(&program)?;
+    let first_fresh = super::objects::next_fresh_name();
+    let basis_failure = |why: String| {
+        Failure::new(
+            CORE_NAME,
+            "the numeric prelude is not a basis",
+            why,
+            Span::default(),
+        )
+    };
+    if let Err(why) = &checked.verdict {
+        return Err(basis_failure(why.clone()));
+    }
+    let Some(target) = checked.interpretation.as_ref() else {
+        return Err(basis_failure("no interpretation".to_string()));
+    };
+    let IMod::Env(ienv) = &target.module else {
+        return Err(basis_failure("it interprets to a functor".to_string()));
+    };
+    let mut context = OrdMap::new();
+    let decs = code_to_decs(&target.code, &mut context).map_err(|d| basis_failure(d.message))?;
+    let mut elaborator_for_env = prelude_elaborator()?;
+    bind_env(&mut elaborator_for_env, &checked.env, &mut Vec::new(), None);
+    let mut elaborator_for_ienv = prelude_elaborator()?;
+    bind_ienv(&mut elaborator_for_ienv, ienv, &mut Vec::new(), None);
+    let mut type_env = prelude_type_env()?;
+    for (label, ty) in &context {
+        type_env.insert(
+            label_name(label),
+            Scheme {
+                params: ty.params.clone(),
+                ty: ty.ty.clone(),
+            },
+        );
+    }
+    Ok(NumericBasis {
+        env: checked.env.clone(),
+        ienv: ienv.clone(),
+        context,
+        decs,
+        first_fresh,
+        elaborator_for_env,
+        elaborator_for_ienv,
+        type_env,
+    })
+}
+
+/// Whether two module environments are the same object (the basis's module
+/// reached unchanged): then its bindings are already in the elaborator.
+fn same_env(a: &Env<Tfp18Core>, b: &Env<Tfp18Core>) -> bool {
+    a.te.ptr_eq(&b.te) && a.ve.ptr_eq(&b.ve) && a.me.ptr_eq(&b.me) && a.g.ptr_eq(&b.g)
+}
+
+fn same_ienv(a: &IEnv<Tfp18Core>, b: &IEnv<Tfp18Core>) -> bool {
+    a.te.ptr_eq(&b.te) && a.ve.ptr_eq(&b.ve) && a.me.ptr_eq(&b.me) && a.g.ptr_eq(&b.g)
+}
+
+/// The target code `code` as core declarations, each with the types its
+/// abstract types stand for (the witness found by matching against Γ, as in
+/// the target typing); `context` (Γ) is extended with their labels.
+fn code_to_decs(
+    code: &super::target::Code<Tfp18Core>,
+    context: &mut Context<Tfp18Core>,
+) -> Result<Vec<ValueDec>, Diagnostic> {
+    let mut guesses = Guesses::default();
+    let mut decs = Vec::new();
+    for (label, exp) in code.statements() {
+        let dec = instantiate(context, exp, &mut guesses).map_err(|f| f.to_diagnostic())?;
+        context.insert(label.clone(), scheme_of(&dec));
+        decs.push(dec);
+    }
+    Ok(decs)
+}
+
+/// The declarations of the basis that `decs` reach (through their free
+/// variables, transitively), in the basis's order.
+fn reached_basis_decs(basis: &[ValueDec], decs: &[ValueDec]) -> Vec<ValueDec> {
+    let by_name: BTreeMap<&str, &ValueDec> = basis.iter().map(|d| (d.name.as_str(), d)).collect();
+    let mut reached = BTreeSet::new();
+    let mut pending: Vec<Name> = decs
+        .iter()
+        .flat_map(|d| crate::core::syntax::free_vars(&d.value))
+        .collect();
+    while let Some(name) = pending.pop() {
+        if let Some(dec) = by_name.get(name.as_str()) {
+            if reached.insert(name) {
+                pending.extend(crate::core::syntax::free_vars(&dec.value));
+            }
+        }
+    }
+    basis
+        .iter()
+        .filter(|d| reached.contains(&d.name))
+        .cloned()
+        .collect()
+}
+
+/// The elaborator for a core declaration in E: after the prelude, with E
+/// bound by path (E₀ from the basis's cached elaborator); with the numeric
+/// prelude's intrinsics bound while the basis is built.
+fn elaborator_for_env(env: &Env<Tfp18Core>) -> Result<Elaborator, Failure> {
+    let basis = numeric_basis()?;
+    let mut elaborator = match &basis {
+        Some(basis) => basis.elaborator_for_env.clone(),
+        None => {
+            let mut elaborator = prelude_elaborator()?;
+            elaborator.allow_prelude_intrinsics();
+            elaborator
+        }
+    };
+    bind_env(
+        &mut elaborator,
+        env,
+        &mut Vec::new(),
+        basis.as_ref().map(|b| &b.env),
+    );
+    Ok(elaborator)
+}
+
+/// As [`elaborator_for_env`], for an interpretation environment 𝓔.
+fn elaborator_for_ienv(env: &IEnv<Tfp18Core>) -> Result<Elaborator, Failure> {
+    let basis = numeric_basis()?;
+    let mut elaborator = match &basis {
+        Some(basis) => basis.elaborator_for_ienv.clone(),
+        None => {
+            let mut elaborator = prelude_elaborator()?;
+            elaborator.allow_prelude_intrinsics();
+            elaborator
+        }
+    };
+    bind_ienv(
+        &mut elaborator,
+        env,
+        &mut Vec::new(),
+        basis.as_ref().map(|b| &b.ienv),
+    );
+    Ok(elaborator)
 }
 
 /// The elaborator after the prelude (elaborated once per thread).
@@ -267,8 +491,15 @@ fn diagnostic_failure(d: &Diagnostic) -> Failure {
     Failure::new(CORE_NAME, d.message.clone(), String::new(), span)
 }
 
-/// Binds the values and types of an elaboration environment E by path.
-fn bind_env(elaborator: &mut Elaborator, env: &Env<Tfp18Core>, path: &mut Vec<Name>) {
+/// Binds the values and types of an elaboration environment E by path, into
+/// an elaborator in which `basis` (E₀) is already bound: a top-level module
+/// that is E₀'s own is skipped, one that shadows E₀'s replaces it.
+fn bind_env(
+    elaborator: &mut Elaborator,
+    env: &Env<Tfp18Core>,
+    path: &mut Vec<Name>,
+    basis: Option<&Env<Tfp18Core>>,
+) {
     for (name, ty) in &env.te {
         elaborator.bind_type(path, name, ty.ty.clone());
     }
@@ -281,17 +512,29 @@ fn bind_env(elaborator: &mut Elaborator, env: &Env<Tfp18Core>, path: &mut Vec<Na
         elaborator.bind_value(path, name, core, ty.params.clone(), ty.ty.clone());
     }
     for (name, module) in &env.me {
+        if let Some(Mod::Env(own)) = basis.and_then(|b| b.me.get(name)) {
+            if matches!(module, Mod::Env(inner) if same_env(inner, own)) {
+                continue;
+            }
+            elaborator.forget_module(name);
+        }
         if let Mod::Env(inner) = module {
             path.push(name.clone());
-            bind_env(elaborator, inner, path);
+            bind_env(elaborator, inner, path, None);
             path.pop();
         }
     }
 }
 
 /// Binds the values (to their labels) and types of an interpretation
-/// environment 𝓔 by path.
-fn bind_ienv(elaborator: &mut Elaborator, env: &IEnv<Tfp18Core>, path: &mut Vec<Name>) {
+/// environment 𝓔 by path, into an elaborator in which `basis` (𝓔₀) is
+/// already bound (as [`bind_env`]).
+fn bind_ienv(
+    elaborator: &mut Elaborator,
+    env: &IEnv<Tfp18Core>,
+    path: &mut Vec<Name>,
+    basis: Option<&IEnv<Tfp18Core>>,
+) {
     for (name, ty) in &env.te {
         elaborator.bind_type(path, name, ty.ty.clone());
     }
@@ -305,9 +548,15 @@ fn bind_ienv(elaborator: &mut Elaborator, env: &IEnv<Tfp18Core>, path: &mut Vec<
         );
     }
     for (name, module) in &env.me {
+        if let Some(IMod::Env(own)) = basis.and_then(|b| b.me.get(name)) {
+            if matches!(module, IMod::Env(inner) if same_ienv(inner, own)) {
+                continue;
+            }
+            elaborator.forget_module(name);
+        }
         if let IMod::Env(inner) = module {
             path.push(name.clone());
-            bind_ienv(elaborator, inner, path);
+            bind_ienv(elaborator, inner, path, None);
             path.pop();
         }
     }
@@ -332,6 +581,16 @@ pub fn label_name(label: &Label) -> Name {
     format!("{}_{}", label.hint, label.id)
 }
 
+/// The label a core name names, if it is one ([`label_name`]'s inverse;
+/// labels compare by id).
+fn label_of_name(name: &str) -> Option<Label> {
+    let (hint, id) = name.rsplit_once('_')?;
+    Some(Label {
+        id: id.parse().ok()?,
+        hint: Rc::from(hint),
+    })
+}
+
 fn elaborate_value(elaborator: &mut Elaborator, dec: &ValueBind) -> Result<ValueDec, Failure> {
     elaborator
         .elaborate_value(dec)
@@ -353,24 +612,64 @@ impl Core for Tfp18Core {
     const NAME: &'static str = CORE_NAME;
     const NATIVE_POLYMORPHISM: bool = true;
 
-    fn initial_basis() -> (Env<Tfp18Core>, IEnv<Tfp18Core>, Context<Tfp18Core>) {
-        // The primitive types, their numeric modules and the prelude are the
-        // core's own (the elaborator after the prelude); E₀ is empty.
-        (Env::default(), IEnv::default(), OrdMap::new())
+    fn initial_basis() -> Result<super::core_interface::Basis<Tfp18Core>, Failure> {
+        // The primitive types and the top-level prelude are the core's own
+        // (the elaborator after the prelude); the numeric modules and module
+        // types are the numeric prelude's basis (empty while it is built).
+        Ok(match numeric_basis()? {
+            Some(basis) => (basis.env.clone(), basis.ienv.clone(), basis.context.clone()),
+            None => (Env::default(), IEnv::default(), OrdMap::new()),
+        })
+    }
+
+    fn first_fresh_name() -> u32 {
+        match numeric_basis() {
+            Ok(Some(basis)) => basis.first_fresh,
+            _ => super::objects::FIRST_FRESH,
+        }
     }
 
     fn elaborate_type(env: &Env<Tfp18Core>, ty: &TypeExp) -> Result<Type, Failure> {
-        let mut elaborator = prelude_elaborator()?;
-        bind_env(&mut elaborator, env, &mut Vec::new());
+        let mut elaborator = elaborator_for_env(env)?;
         let t = elaborator
             .elaborate_type(ty)
             .map_err(|d| diagnostic_failure(&d))?;
         Ok(mono(t))
     }
 
+    fn elaborate_value_spec(
+        env: &Env<Tfp18Core>,
+        type_params: &[ast::TypeParam],
+        ty: &TypeExp,
+    ) -> Result<Type, Failure> {
+        // Extension: ICFP18 tfp18-core-polymorphic-value-spec
+        // `val f 'a … : ty`: τ is the scheme ∀a….ty, its parameters core
+        // `Param`s (SPEC_NOTES ICFP18-16/17), matched up to renaming.
+        super::trace::fire("ICFP18 tfp18-core-polymorphic-value-spec", || {
+            "E ⊢ val f 'a… : ty : ∃∅.{f ↦ ∀a….τ}".to_string()
+        });
+        let mut elaborator = elaborator_for_env(env)?;
+        let mut params = Vec::new();
+        for param in type_params {
+            if let ast::TypeParam::Type {
+                name, liftedness, ..
+            } = param
+            {
+                elaborator.bind_type(&[], name, CoreTy::Param(name.clone(), *liftedness));
+                params.push(TypeParam {
+                    name: name.clone(),
+                    liftedness: *liftedness,
+                });
+            }
+        }
+        let ty = elaborator
+            .elaborate_type(ty)
+            .map_err(|d| diagnostic_failure(&d))?;
+        Ok(Type { params, ty })
+    }
+
     fn elaborate_dec(env: &Env<Tfp18Core>, dec: &ValueBind) -> Result<VEnv<Tfp18Core>, Failure> {
-        let mut elaborator = prelude_elaborator()?;
-        bind_env(&mut elaborator, env, &mut Vec::new());
+        let mut elaborator = elaborator_for_env(env)?;
         let core = elaborate_value(&mut elaborator, dec)?;
         let mut ve = OrdMap::new();
         ve.insert(dec.name.clone(), scheme_of(&core));
@@ -381,8 +680,7 @@ impl Core for Tfp18Core {
         env: &IEnv<Tfp18Core>,
         dec: &ValueBind,
     ) -> Result<CompiledDec<Tfp18Core>, Failure> {
-        let mut elaborator = prelude_elaborator()?;
-        bind_ienv(&mut elaborator, env, &mut Vec::new());
+        let mut elaborator = elaborator_for_ienv(env)?;
         let mut core = elaborate_value(&mut elaborator, dec)?;
         let free = crate::core::syntax::free_vars(&core.value);
         let mut label_types = Vec::new();
@@ -419,7 +717,8 @@ impl Core for Tfp18Core {
     }
 
     fn unify(a: &Type, b: &Type, guesses: &mut Guesses) -> bool {
-        a.params == b.params && guesses.unify(&a.ty, &b.ty)
+        // Up to renaming the schemes' parameters, as equality.
+        renamed_params(b, &a.params).is_some_and(|b_ty| guesses.unify(&a.ty, &b_ty))
     }
 
     fn resolve(ty: &Type, guesses: &Guesses) -> Type {
@@ -454,8 +753,16 @@ fn instantiate(
     exp: &TargetExp,
     guesses: &mut Guesses,
 ) -> Result<ValueDec, Failure> {
+    // Extension: ICFP18 tfp18-core-abstract-types-from-gamma
     // The module type variables of the expression are instantiated by
-    // matching its labels' compile-time types against Γ.
+    // matching its labels' compile-time types against Γ (SPEC_NOTES
+    // ICFP18-17): the witness of rule 39's guessed λ types.
+    super::trace::fire("ICFP18 tfp18-core-abstract-types-from-gamma", || {
+        format!(
+            "Γ ⊢ {} : S(τ), S by matching labels against Γ",
+            exp.dec.name
+        )
+    });
     let mut flexible = Vec::new();
     for (_, ty) in &exp.label_types {
         ty.type_variables_in_order(&mut flexible);
@@ -473,15 +780,25 @@ fn instantiate(
     let value = crate::core::syntax::map_expr_types(&exp.dec.value, &mut |t| {
         mono(t.clone()).substitute(&s).ty
     });
-    let mut env: TypeEnv = prelude_type_env()?;
-    for (label, ty) in context {
-        env.insert(
-            label_name(label),
-            Scheme {
-                params: ty.params.clone(),
-                ty: guesses.resolve(&ty.ty),
-            },
-        );
+    // Γ: the prelude's and Γ₀'s (cached), and the labels of `context` that
+    // the declaration mentions.
+    let mut env: TypeEnv = match numeric_basis()? {
+        Some(basis) => basis.type_env.clone(),
+        None => prelude_type_env()?,
+    };
+    for name in crate::core::syntax::free_vars(&value) {
+        let Some(label) = label_of_name(&name) else {
+            continue;
+        };
+        if let Some(ty) = context.get(&label) {
+            env.insert(
+                name,
+                Scheme {
+                    params: ty.params.clone(),
+                    ty: guesses.resolve(&ty.ty),
+                },
+            );
+        }
     }
     let found = Typing::new()
         .type_of(&env, &value)
@@ -560,16 +877,20 @@ pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
         .as_ref()
         .expect("a verdict implies an interpretation");
     let prelude = prelude_elaborator().map_err(|f| f.to_diagnostic())?;
-    let mut decs: Vec<ValueDec> = prelude.decs().to_vec();
-    // Each declaration with the types its abstract types stand for (the
-    // witness found by matching against Γ, as in the target typing).
-    let mut context: Context<Tfp18Core> = OrdMap::new();
-    let mut guesses = Guesses::default();
-    for (label, exp) in target.code.statements() {
-        let dec = instantiate(&context, exp, &mut guesses).map_err(|f| f.to_diagnostic())?;
-        context.insert(label.clone(), scheme_of(&dec));
-        decs.push(dec);
-    }
+    let basis = numeric_basis().map_err(|f| f.to_diagnostic())?;
+    let mut context: Context<Tfp18Core> = basis
+        .as_ref()
+        .map(|b| b.context.clone())
+        .unwrap_or_default();
+    let program_decs = code_to_decs(&target.code, &mut context)?;
+    // The basis's declarations first: they use no top-level prelude
+    // function, and their closures then capture a small Σ.
+    let mut decs: Vec<ValueDec> = match &basis {
+        Some(basis) => reached_basis_decs(&basis.decs, &program_decs),
+        None => Vec::new(),
+    };
+    decs.extend(prelude.decs().iter().cloned());
+    decs.extend(program_decs);
     let IMod::Env(ienv) = &target.module else {
         return Err(Diagnostic::error(
             "the program did not interpret to an environment",
@@ -612,4 +933,53 @@ pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
         });
     }
     Ok(Program { decs, entries })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_numeric_basis_declares_every_module_and_module_type_and_no_intrinsic() {
+        let basis = numeric_basis()
+            .expect("the numeric prelude is a basis")
+            .expect("not while it is being built");
+        for name in [
+            "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "bool",
+        ] {
+            let Some(Mod::Env(module)) = basis.env.me.get(name) else {
+                panic!("module {name} is missing from E₀");
+            };
+            assert!(
+                module.ve.keys().all(|v| !v.starts_with("__prim_")),
+                "module {name} exports an intrinsic"
+            );
+            // Transparent ascription: `t` is the primitive type itself.
+            let t = module.te.get("t").expect("every module has a type t");
+            assert_eq!(type_name(&t.ty), name, "{name}.t");
+        }
+        for name in ["from_prim", "numeric", "integral", "real", "float"] {
+            assert!(
+                basis.env.g.contains_key(name),
+                "module type {name} is missing"
+            );
+        }
+        assert!(basis.first_fresh > super::super::objects::FIRST_FRESH);
+        assert!(basis.decs.len() >= basis.context.len());
+        // A program's names start after the basis's.
+        let checked = super::super::check_program::<Tfp18Core>(
+            &spec::syntax::parse_program(
+                spec::source::FileId(0),
+                "def main (x: f32) : f32 = f32.sqrt x",
+            )
+            .expect("parses"),
+        )
+        .expect("elaborates");
+        let target = checked.interpretation.expect("interprets");
+        let IMod::Env(ienv) = &target.module else {
+            panic!("not an environment");
+        };
+        let (label, _) = &ienv.ve["main"];
+        assert!(label.id >= basis.first_fresh);
+    }
 }
