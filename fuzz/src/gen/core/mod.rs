@@ -419,13 +419,16 @@ impl Generator {
                 alts.push((w.loops, Alt::Loop));
             }
         }
+        if self.config.or_conditionals && matches!(ty, Ty::Arrow(..)) {
+            alts.push((w.branch + 2, Alt::If));
+        }
         alts.push((1, Alt::LetWith));
         alts.push((1, Alt::LetSized));
         if !self.application_candidates(env, ty).is_empty() {
             alts.push((w.application, Alt::Apply));
         }
         alts.push((1, Alt::Ascribe));
-        if !env.structures.is_empty() {
+        if !env.structures.is_empty() && self.config.local_open {
             alts.push((1, Alt::OpenIn));
         }
         if order_zero && !ty.has_unknown_size() {
