@@ -146,8 +146,9 @@ pub fn table(counts: &RuleCounts, papers: &[&str]) -> Vec<(&'static str, u64)> {
 }
 
 /// The rule-coverage table as text: one line per rule (`never` for a rule
-/// that did not fire, with its [`CANNOT_FIRE`] reason if listed), then how
-/// many fired.
+/// that did not fire, with its [`CANNOT_FIRE`] reason if listed — a rule
+/// not listed there is fired by another campaign, see [`budget_coverage`]),
+/// then how many fired.
 pub fn render_table(counts: &RuleCounts, papers: &[&str]) -> String {
     let rows = table(counts, papers);
     let mut text = String::new();
@@ -155,7 +156,7 @@ pub fn render_table(counts: &RuleCounts, papers: &[&str]) -> String {
         if *n > 0 {
             text.push_str(&format!("  {rule:<45} {n:>10}\n"));
         } else {
-            let why = cannot_fire(rule).unwrap_or("NOT FIRED");
+            let why = cannot_fire(rule).unwrap_or("not fired by this campaign");
             text.push_str(&format!("  {rule:<45} {:>10}  ({why})\n", "never"));
         }
     }
