@@ -11,9 +11,12 @@
 //!   evaluators' agreement on them (`runestone fuzz --oracle nested`).
 //! - [`campaign`]: the worker pool, per-item seeding and shrinking loop that
 //!   every campaign shares.
-//! - [`oracles`]: the `verdict` (reference vs optimised type checker) and
-//!   `defunc` (TFP'18 Theorems 1–2, Corollary 1) oracles on generated
-//!   module-free programs (`runestone fuzz --oracle verdict|defunc`).
+//! - [`oracles`]: the `verdict` (reference vs optimised type checker),
+//!   `defunc` (TFP'18 Theorems 1–2, Corollary 1; module programs and the §7
+//!   `Or` option included) and `modules` (ICFP'18 Proposition 6.1) oracles
+//!   on generated programs (`runestone fuzz --oracle verdict|defunc|modules`).
+//! - [`rule_coverage`]: the rule table, the campaigns' coverage tables and
+//!   the list of rules generated programs cannot fire, with the reason.
 //!
 //! - [`tower`]: the functor-tower benchmark program of static interpretation
 //!   (`runestone fuzz --emit-tower N`).
@@ -26,4 +29,5 @@ pub mod campaign;
 pub mod gen;
 pub mod nested;
 pub mod oracles;
+pub mod rule_coverage;
 pub mod tower;

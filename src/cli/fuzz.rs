@@ -5,11 +5,12 @@
 //! ready-to-commit `.lp` test program into the directory it names; exits 1 on
 //! any violation.
 //!
-//! `--oracle verdict` / `--oracle defunc`: the differential oracles of
-//! `fuzz::oracles` on generated module-free programs, with the same progress
-//! lines, summary (outcomes per program kind, discards by reason), TFP'18
-//! rule-coverage table and `.fut` counterexamples; exit 1 on any
-//! disagreement.
+//! `--oracle verdict` / `--oracle defunc` / `--oracle modules`: the oracles
+//! of `fuzz::oracles` on generated programs, with the same progress lines,
+//! summary (outcomes per program kind, discards by reason, the distribution
+//! of program sizes in lines), rule-coverage table (every rule of the
+//! oracle's papers in `proofs-notes/rules.toml`, `never` included) and
+//! `.fut` counterexamples; exit 1 on any disagreement.
 //!
 //! `--emit-tower N`: print the functor-tower benchmark (`fuzz::tower`) with
 //! about N functor applications.
@@ -23,7 +24,8 @@ use std::time::Duration;
 pub struct Args {
     /// Which oracle: `nested` (Leshchinskiy's Theorems 5.27 and 6.37),
     /// `verdict` (reference vs optimized accept/reject), `defunc` (TFP'18
-    /// Theorems 1–2, Corollary 1 on generated programs).
+    /// Theorems 1–2, Corollary 1 on generated programs), `modules` (ICFP'18
+    /// Proposition 6.1 on generated module programs).
     #[arg(long, required_unless_present = "emit_tower")]
     oracle: Option<String>,
     /// Print the functor-tower benchmark program with about N functor
@@ -46,9 +48,19 @@ pub struct Args {
     /// (default: `fuzz-counterexamples/ORACLE`).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Size budget of generated terms.
-    #[arg(long, default_value_t = 24)]
-    size: usize,
+    /// Count the disagreements listed in `fuzz::oracles::KNOWN_DISAGREEMENTS`
+    /// (reported, not fixed yet) as discards with reason `known: …` instead
+    /// of failing on them.
+    #[arg(long)]
+    known: bool,
+    /// Size budget of generated terms (`nested`); expression depth of
+    /// generated programs (other oracles; default 3).
+    #[arg(long)]
+    size: Option<usize>,
+    /// Most top-level function declarations of generated programs besides
+    /// the entry point (default 2; not `nested`).
+    #[arg(long)]
+    declarations: Option<u32>,
 }
 
 fn parse_duration(text: &str) -> Option<Duration> {
@@ -74,7 +86,7 @@ pub fn run(args: Args) -> ExitCode {
     let oracle = fuzz::oracles::OracleKind::from_name(&oracle_name);
     if oracle_name != "nested" && oracle.is_none() {
         eprintln!(
-            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc).",
+            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc, modules).",
             oracle_name
         );
         return ExitCode::from(2);
@@ -107,7 +119,7 @@ pub fn run(args: Args) -> ExitCode {
         count,
         time,
         jobs: args.jobs.max(1),
-        term_budget: args.size,
+        term_budget: args.size.unwrap_or(24),
         ..CampaignConfig::default()
     };
     println!(
@@ -149,11 +161,10 @@ pub fn run(args: Args) -> ExitCode {
         println!("{check:<50} {holds:>8} {unknown:>8} {violated:>8}");
     }
     println!("\nrule coverage (times fired):");
-    for (rule, count) in &summary.coverage {
-        if rule.starts_with("L05 ") {
-            println!("  {rule:<45} {count:>10}");
-        }
-    }
+    print!(
+        "{}",
+        fuzz::rule_coverage::render_table(&summary.coverage, &["L05 "])
+    );
     if !summary.counterexamples.is_empty() {
         if let Err(error) = std::fs::create_dir_all(&out) {
             eprintln!("cannot create {}: {error}", out.display());
@@ -193,6 +204,15 @@ fn run_oracle(
     config.count = count;
     config.time = time;
     config.jobs = args.jobs.max(1);
+    if args.known {
+        config.known = fuzz::oracles::KNOWN_DISAGREEMENTS.to_vec();
+    }
+    if let Some(depth) = args.size {
+        config.gen.depth = depth as u32;
+    }
+    if let Some(declarations) = args.declarations {
+        config.gen.max_declarations = declarations;
+    }
     println!(
         "{} campaign: seed {}, {}, {} job(s)",
         kind.name(),
@@ -220,6 +240,12 @@ fn run_oracle(
         println!("[{:>6.0}s] {}", p.elapsed.as_secs_f64(), line(p))
     });
     println!("\nsummary: {}", line(&summary.progress));
+    if let Some(sizes) = summary.size_distribution() {
+        println!(
+            "program sizes (lines): median {}, p90 {}, max {}",
+            sizes.median, sizes.p90, sizes.max
+        );
+    }
     println!(
         "\n{:<90} {:>7} {:>7} {:>8}",
         "program kind", "agree", "discard", "disagree"
@@ -234,11 +260,10 @@ fn run_oracle(
         }
     }
     println!("\nrule coverage (times fired):");
-    for (rule, n) in &summary.coverage {
-        if rule.starts_with("TFP18 ") {
-            println!("  {rule:<45} {n:>10}");
-        }
-    }
+    print!(
+        "{}",
+        fuzz::rule_coverage::render_table(&summary.coverage, kind.papers())
+    );
     if summary.counterexamples.is_empty() {
         return ExitCode::SUCCESS;
     }

@@ -81,6 +81,14 @@ pub struct GenConfig {
     /// ascription), so the module-level programs can be checked by the
     /// reference's module elaborator before the full core exists there.
     pub paper_core: bool,
+    /// Generate local opens `M.(e)` (the reference's TFP'18 core instance of
+    /// the module calculus does not support them yet; campaigns that run
+    /// module programs on the reference switch them off).
+    pub local_open: bool,
+    /// TFP'18 §7's extension (`Options::or_conditionals` of the reference
+    /// pipeline): `if` may also return functions. Programs generated with it
+    /// are well typed only under that option (Futhark rejects them).
+    pub or_conditionals: bool,
     /// The seed [`generate`] uses when called through [`generate_default`].
     pub seed: u64,
     pub weights: Weights,
@@ -94,6 +102,8 @@ impl Default for GenConfig {
             modules: true,
             may_fail: false,
             paper_core: false,
+            local_open: true,
+            or_conditionals: false,
             seed: 0,
             weights: Weights::default(),
         }

@@ -162,6 +162,9 @@ pub fn elaborate(program: &ast::Program, prelude: Option<&ast::Program>) -> ERes
     for dec in &program.decs {
         elaborator.dec(dec, true)?;
     }
+    // Extension (SPEC_NOTES TFP18-19): distinct constant sizes that must be
+    // equal are a compile-time error, as in Futhark.
+    super::constant_sizes::check_program(program)?;
     Ok(Program {
         decs: elaborator.decs,
         entries: elaborator.entries,

@@ -57,6 +57,7 @@
 //!   `proofs-notes/SPEC_NOTES.md`; the status of every lemma and
 //!   theorem is in `proofs-notes/tfp18.md`.
 
+pub mod constant_sizes;
 pub mod defunc;
 pub mod eval;
 pub mod from_surface;

@@ -279,7 +279,9 @@ impl Generator {
                     unreachable!()
                 };
                 let target = self.expr(env, ty, d);
-                let position = u64::from(self.choices.below(*k as u32));
+                // `may_fail`: the position may be one or two past the end.
+                let slack = if self.config.may_fail { 2 } else { 0 };
+                let position = u64::from(self.choices.below(*k as u32 + slack));
                 let value = self.expr(env, element, d);
                 Expr::Update {
                     target: Box::new(target),
@@ -302,6 +304,13 @@ impl Generator {
                         bound,
                         RangeEnd::Inclusive,
                     ),
+                };
+                // `may_fail`: sometimes the bounds are swapped (`3..<0` is an
+                // invalid range, a run-time error).
+                let (start, end) = if self.config.may_fail && self.choices.chance(1, 3) {
+                    (end, start)
+                } else {
+                    (start, end)
                 };
                 Expr::Range {
                     start: Box::new(start),
@@ -419,13 +428,16 @@ impl Generator {
                 alts.push((w.loops, Alt::Loop));
             }
         }
+        if self.config.or_conditionals && matches!(ty, Ty::Arrow(..)) {
+            alts.push((w.branch + 2, Alt::If));
+        }
         alts.push((1, Alt::LetWith));
         alts.push((1, Alt::LetSized));
         if !self.application_candidates(env, ty).is_empty() {
             alts.push((w.application, Alt::Apply));
         }
         alts.push((1, Alt::Ascribe));
-        if !env.structures.is_empty() {
+        if !env.structures.is_empty() && self.config.local_open {
             alts.push((1, Alt::OpenIn));
         }
         if order_zero && !ty.has_unknown_size() {

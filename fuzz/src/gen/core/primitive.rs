@@ -21,7 +21,11 @@ impl Generator {
         };
         let op = ops[self.choices.below(ops.len() as u32) as usize];
         let lhs = self.expr(env, ty, depth);
-        let mut rhs = if !prim.is_float() && (op == "/" || op == "%") {
+        let divides = !prim.is_float() && (op == "/" || op == "%");
+        let mut rhs = if divides && self.config.may_fail && self.choices.chance(1, 2) {
+            // `may_fail`: any divisor (zero is a run-time error).
+            self.expr(env, ty, depth)
+        } else if divides {
             // Integer division only by a positive constant: never by zero.
             literal(*prim, u64::from(self.choices.range(2, 9)))
         } else {
@@ -169,7 +173,13 @@ impl Generator {
     pub(crate) fn slice(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
         let source = self.expr(env, ty, depth);
         let name = self.fresh("arr");
-        let half = binop("/", call("length", vec![var(&name)]), i64_literal(2));
+        let half = if self.config.may_fail && self.choices.chance(3, 4) {
+            // `may_fail`: a constant bound, past the end when the array is
+            // shorter (a run-time error).
+            i64_literal(u64::from(self.choices.range(2, 8)))
+        } else {
+            binop("/", call("length", vec![var(&name)]), i64_literal(2))
+        };
         let (start, end) = if self.choices.chance(1, 2) {
             (Some(half), None)
         } else {

@@ -1,0 +1,89 @@
+//! The oracle campaigns of `runestone fuzz` without the CLI (which links the
+//! GPU crate): `cargo run --release -p fuzz --example campaign -- ORACLE SEED
+//! COUNT JOBS [DEPTH DECLARATIONS]`. Prints the summary line, outcomes per
+//! program kind, discards by reason, the program size distribution and the
+//! number of rules fired; exits 1 on any disagreement. Used for the issue 6
+//! measurements.
+
+use fuzz::oracles::{run_campaign, OracleConfig, OracleKind};
+use std::process::ExitCode;
+use std::time::Duration;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let number =
+        |i: usize, default: u64| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(default);
+    let name = args.first().map(String::as_str).unwrap_or("verdict");
+    if name == "nested" {
+        let config = fuzz::nested::campaign::CampaignConfig {
+            seed: number(1, 0),
+            count: Some(number(2, 1000)),
+            jobs: number(3, 2) as usize,
+            ..Default::default()
+        };
+        let summary =
+            fuzz::nested::campaign::run_campaign(&config, Duration::from_secs(30), |_| {});
+        let p = &summary.progress;
+        println!(
+            "nested: {} terms in {:.1}s ({:.1}/s), {} discards, {} violations",
+            p.terms,
+            p.elapsed.as_secs_f64(),
+            p.terms as f64 / p.elapsed.as_secs_f64(),
+            p.discards,
+            p.violations
+        );
+        return if summary.counterexamples.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        };
+    }
+    let Some(kind) = OracleKind::from_name(name) else {
+        eprintln!("unknown oracle {name}");
+        return ExitCode::from(2);
+    };
+    let mut config = OracleConfig::new(kind, number(1, 0));
+    config.count = Some(number(2, 1000));
+    config.jobs = number(3, 2) as usize;
+    config.gen.depth = number(4, u64::from(config.gen.depth)) as u32;
+    config.gen.max_declarations = number(5, u64::from(config.gen.max_declarations)) as u32;
+    let summary = run_campaign(&config, Duration::from_secs(30), |p| {
+        eprintln!(
+            "[{:>5.0}s] {} programs",
+            p.elapsed.as_secs_f64(),
+            p.programs
+        )
+    });
+    let p = &summary.progress;
+    println!(
+        "{}: {} programs in {:.1}s ({:.1}/s), {} valid, {} discards, {} disagreements",
+        kind.name(),
+        p.programs,
+        p.elapsed.as_secs_f64(),
+        p.programs as f64 / p.elapsed.as_secs_f64(),
+        p.valid,
+        p.discards,
+        p.disagreements
+    );
+    for (k, (agree, discard, disagree)) in &summary.kinds {
+        println!("  {k:<80} agree {agree:>7} discard {discard:>6} disagree {disagree:>4}");
+    }
+    for (reason, n) in &summary.discard_reasons {
+        println!("  discard: {reason}: {n}");
+    }
+    if let Some(s) = summary.size_distribution() {
+        println!(
+            "  sizes (lines): median {}, p90 {}, max {}",
+            s.median, s.p90, s.max
+        );
+    }
+    println!("  rules fired: {}", summary.coverage.len());
+    for c in &summary.counterexamples {
+        println!("COUNTEREXAMPLE {}: {}\n{}", c.check, c.message, c.program);
+    }
+    if summary.counterexamples.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}

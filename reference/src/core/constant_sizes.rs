@@ -1,0 +1,918 @@
+//! Extension beyond TFP'18: arrays of different *constant* sizes never meet
+//! where one size is required (SPEC_NOTES TFP18-19, rule
+//! `TFP18 T-ConstantSizes`).
+//!
+//! The core calculus of TFP'18 types arrays as `[]τ` and the reference checks
+//! sizes at run time (§5.2's size parameters, coercions). Futhark rejects at
+//! compile time a program in which two sizes that are distinct constants must
+//! be equal: `map2 f [1, 2, 3] (replicate 4 x)`, `zip`, a call of
+//! `def f [n] (xs: [n]t) (ys: [n]t)` with arrays of sizes 3 and 4, an
+//! argument of size 4 for a parameter `[3]t`, or an ascription `e : [3]t` of
+//! an array of size 4. This judgment, run on the surface program before its
+//! elaboration to the core, finds those: it infers, for every expression, the
+//! *shape* it can prove (constant outer sizes of arrays, through tuples,
+//! records, `let`, `if`, loops, indexing, the size-preserving library
+//! functions and the annotated signatures of the program's functions, with
+//! size parameters instantiated by the constant sizes of the arguments), and
+//! rejects where two proven constants differ. A size it cannot prove is
+//! unknown and never rejected (the run-time checks stay); it never rejects a
+//! program Futhark accepts.
+//!
+//! Module programs are not examined here (the module calculus elaborates them
+//! first); a program with module declarations is accepted unchanged.
+
+use crate::coverage::fire;
+use spec::diagnostic::Diagnostic;
+use spec::source::Span;
+use spec::syntax::ast::{
+    self, BinOp, Dec, DimIndex, Expr, LoopForm, Pat, QualName, SizeExp, TypeExp, TypeParam,
+};
+use std::collections::{BTreeMap, HashMap};
+
+/// The outer size of an array, as far as it is proven.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Dim {
+    Constant(u64),
+    /// A size parameter of the signature being instantiated, or of the
+    /// enclosing function (then opaque: never equal or unequal to a constant).
+    Named(String),
+    Unknown,
+}
+
+/// What is proven about a value's sizes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Shape {
+    Unknown,
+    Array(Dim, Box<Shape>),
+    Tuple(Vec<Shape>),
+    Record(BTreeMap<String, Shape>),
+}
+
+/// The sizes a function's signature states: its size parameters, the shapes
+/// of its parameters (one per curried argument) and of its result.
+#[derive(Clone, Debug)]
+struct Signature {
+    params: Vec<Shape>,
+    result: Shape,
+}
+
+type Judgment<T> = Result<T, Diagnostic>;
+
+/// A local name: a variable, or a local function with its signature.
+#[derive(Clone, Debug)]
+enum Local {
+    Value(Shape),
+    Function(Signature),
+}
+
+struct Sizes {
+    /// Local variables and functions, innermost last.
+    locals: Vec<(String, Local)>,
+    /// Top-level and local functions with annotated signatures.
+    functions: HashMap<String, Signature>,
+    /// Type abbreviations without parameters.
+    abbreviations: HashMap<String, TypeExp>,
+}
+
+/// Checks a surface program (module-free) for sizes that are distinct
+/// constants where one size is required.
+pub fn check_program(program: &ast::Program) -> Result<(), Diagnostic> {
+    let mut sizes = Sizes {
+        locals: Vec::new(),
+        functions: HashMap::new(),
+        abbreviations: HashMap::new(),
+    };
+    for dec in &program.decs {
+        let mut dec = dec;
+        while let Dec::Attr { dec: inner, .. } = dec {
+            dec = inner;
+        }
+        match dec {
+            Dec::Value(bind) => sizes.value_bind(bind)?,
+            Dec::Type(bind) if bind.params.is_empty() => {
+                sizes
+                    .abbreviations
+                    .insert(bind.name.clone(), bind.definition.clone());
+            }
+            Dec::Type(_) => {}
+            _ => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
+fn size_mismatch(span: Span, what: &str, first: u64, second: u64) -> Diagnostic {
+    Diagnostic::error(format!(
+        "sizes do not match: {what} needs equal sizes, found the constants {first} and {second}"
+    ))
+    .with_code("TFP18 T-ConstantSizes")
+    .with_primary(span, format!("sizes {first} and {second}"))
+    .with_note("Futhark rejects arrays of different constant sizes where one size is required (SPEC_NOTES TFP18-19)")
+}
+
+/// The premise of T-ConstantSizes: two sizes that must be equal are not
+/// distinct constants.
+fn same_size(first: &Dim, second: &Dim, span: Span, what: &str) -> Judgment<()> {
+    if let (Dim::Constant(a), Dim::Constant(b)) = (first, second) {
+        // Extension: TFP18 T-ConstantSizes
+        fire("TFP18 T-ConstantSizes");
+        if a != b {
+            return Err(size_mismatch(span, what, *a, *b));
+        }
+    }
+    Ok(())
+}
+
+/// Two shapes that must be equal (a parameter and its argument, an
+/// ascription and its expression), checked dimension by dimension.
+fn same_shape(expected: &Shape, actual: &Shape, span: Span, what: &str) -> Judgment<()> {
+    match (expected, actual) {
+        (Shape::Array(d1, e1), Shape::Array(d2, e2)) => {
+            same_size(d1, d2, span, what)?;
+            same_shape(e1, e2, span, what)
+        }
+        (Shape::Tuple(a), Shape::Tuple(b)) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .try_for_each(|(x, y)| same_shape(x, y, span, what)),
+        (Shape::Record(a), Shape::Record(b)) => {
+            a.iter().try_for_each(|(name, x)| match b.get(name) {
+                Some(y) => same_shape(x, y, span, what),
+                None => Ok(()),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The least shape both branches prove.
+fn join(a: &Shape, b: &Shape) -> Shape {
+    match (a, b) {
+        (Shape::Array(d1, e1), Shape::Array(d2, e2)) => Shape::Array(
+            if d1 == d2 { d1.clone() } else { Dim::Unknown },
+            Box::new(join(e1, e2)),
+        ),
+        (Shape::Tuple(x), Shape::Tuple(y)) if x.len() == y.len() => {
+            Shape::Tuple(x.iter().zip(y).map(|(p, q)| join(p, q)).collect())
+        }
+        (Shape::Record(x), Shape::Record(y)) => Shape::Record(
+            x.iter()
+                .filter_map(|(k, p)| y.get(k).map(|q| (k.clone(), join(p, q))))
+                .collect(),
+        ),
+        _ => Shape::Unknown,
+    }
+}
+
+fn outer(shape: &Shape) -> (Dim, Shape) {
+    match shape {
+        Shape::Array(d, e) => (d.clone(), (**e).clone()),
+        _ => (Dim::Unknown, Shape::Unknown),
+    }
+}
+
+/// Named dims bound by `bindings` replaced by their constants; other named
+/// dims become unknown.
+fn instantiate(shape: &Shape, bindings: &HashMap<String, u64>) -> Shape {
+    match shape {
+        Shape::Array(d, e) => Shape::Array(
+            match d {
+                Dim::Named(n) => bindings
+                    .get(n)
+                    .map(|k| Dim::Constant(*k))
+                    .unwrap_or(Dim::Unknown),
+                other => other.clone(),
+            },
+            Box::new(instantiate(e, bindings)),
+        ),
+        Shape::Tuple(xs) => Shape::Tuple(xs.iter().map(|x| instantiate(x, bindings)).collect()),
+        Shape::Record(xs) => Shape::Record(
+            xs.iter()
+                .map(|(k, x)| (k.clone(), instantiate(x, bindings)))
+                .collect(),
+        ),
+        Shape::Unknown => Shape::Unknown,
+    }
+}
+
+/// Binds the named dims of a parameter's shape to the constants of its
+/// argument (the first binding wins; a later conflicting one is a mismatch).
+fn bind_sizes(
+    param: &Shape,
+    argument: &Shape,
+    bindings: &mut HashMap<String, u64>,
+    span: Span,
+) -> Judgment<()> {
+    match (param, argument) {
+        (Shape::Array(d, e), Shape::Array(a, f)) => {
+            if let (Dim::Named(n), Dim::Constant(k)) = (d, a) {
+                match bindings.get(n) {
+                    Some(bound) => same_size(
+                        &Dim::Constant(*bound),
+                        &Dim::Constant(*k),
+                        span,
+                        &format!("the size parameter [{n}]"),
+                    )?,
+                    None => {
+                        bindings.insert(n.clone(), *k);
+                    }
+                }
+            }
+            bind_sizes(e, f, bindings, span)
+        }
+        (Shape::Tuple(xs), Shape::Tuple(ys)) if xs.len() == ys.len() => xs
+            .iter()
+            .zip(ys)
+            .try_for_each(|(x, y)| bind_sizes(x, y, bindings, span)),
+        (Shape::Record(xs), Shape::Record(ys)) => {
+            xs.iter().try_for_each(|(k, x)| match ys.get(k) {
+                Some(y) => bind_sizes(x, y, bindings, span),
+                None => Ok(()),
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+fn integer_literal(expr: &Expr) -> Option<u64> {
+    match expr {
+        Expr::Literal {
+            literal: ast::Literal::Int { value, .. },
+            ..
+        } => Some(*value),
+        _ => None,
+    }
+}
+
+/// A chain of applications `f a b c` as its head and arguments.
+fn spine(expr: &Expr) -> (&Expr, Vec<&Expr>) {
+    let mut arguments = Vec::new();
+    let mut head = expr;
+    while let Expr::Apply {
+        function, argument, ..
+    } = head
+    {
+        arguments.push(&**argument);
+        head = function;
+    }
+    arguments.reverse();
+    (head, arguments)
+}
+
+impl Sizes {
+    fn lookup(&self, name: &str) -> Option<&Local> {
+        self.locals
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| s)
+    }
+
+    /// The shape of a variable: a local value, or a top-level constant.
+    fn value_shape(&self, name: &str) -> Option<Shape> {
+        match self.lookup(name) {
+            Some(Local::Value(shape)) => Some(shape.clone()),
+            Some(Local::Function(_)) => Some(Shape::Unknown),
+            None => self
+                .functions
+                .get(name)
+                .filter(|s| s.params.is_empty())
+                .map(|s| s.result.clone()),
+        }
+    }
+
+    /// The shape a type expression states; `size_params` are the size
+    /// parameters in scope (other named sizes are unknown).
+    fn type_shape(&self, ty: &TypeExp, size_params: &[String]) -> Shape {
+        self.type_shape_at(ty, size_params, 0)
+    }
+
+    fn type_shape_at(&self, ty: &TypeExp, size_params: &[String], depth: usize) -> Shape {
+        if depth > 64 {
+            return Shape::Unknown;
+        }
+        match ty {
+            TypeExp::Array { size, element, .. } => Shape::Array(
+                match size {
+                    SizeExp::Constant(k) => Dim::Constant(*k),
+                    SizeExp::Named(q)
+                        if q.qualifiers.is_empty() && size_params.contains(&q.name) =>
+                    {
+                        Dim::Named(q.name.clone())
+                    }
+                    _ => Dim::Unknown,
+                },
+                Box::new(self.type_shape_at(element, size_params, depth + 1)),
+            ),
+            TypeExp::Tuple { elements, .. } if !elements.is_empty() => Shape::Tuple(
+                elements
+                    .iter()
+                    .map(|e| self.type_shape_at(e, size_params, depth + 1))
+                    .collect(),
+            ),
+            TypeExp::Record { fields, .. } => Shape::Record(
+                fields
+                    .iter()
+                    .map(|(n, t)| (n.clone(), self.type_shape_at(t, size_params, depth + 1)))
+                    .collect(),
+            ),
+            TypeExp::Unique { ty, .. } => self.type_shape_at(ty, size_params, depth + 1),
+            TypeExp::Var(q) if q.qualifiers.is_empty() => match self.abbreviations.get(&q.name) {
+                Some(definition) => self.type_shape_at(definition, &[], depth + 1),
+                None => Shape::Unknown,
+            },
+            _ => Shape::Unknown,
+        }
+    }
+
+    fn signature(
+        &self,
+        type_params: &[TypeParam],
+        params: &[Pat],
+        return_type: Option<&TypeExp>,
+    ) -> Signature {
+        let size_params: Vec<String> = type_params
+            .iter()
+            .filter_map(|p| match p {
+                TypeParam::Size { name, .. } => Some(name.clone()),
+                TypeParam::Type { .. } => None,
+            })
+            .collect();
+        Signature {
+            params: params
+                .iter()
+                .map(|p| self.pattern_shape(p, &size_params))
+                .collect(),
+            result: return_type
+                .map(|t| self.type_shape(t, &size_params))
+                .unwrap_or(Shape::Unknown),
+        }
+    }
+
+    /// The shape a pattern's annotations state.
+    fn pattern_shape(&self, pat: &Pat, size_params: &[String]) -> Shape {
+        match pat {
+            Pat::Ascribe { ty, .. } => self.type_shape(ty, size_params),
+            Pat::Tuple { elements, .. } if !elements.is_empty() => Shape::Tuple(
+                elements
+                    .iter()
+                    .map(|p| self.pattern_shape(p, size_params))
+                    .collect(),
+            ),
+            Pat::Record { fields, .. } => Shape::Record(
+                fields
+                    .iter()
+                    .map(|(n, p)| (n.clone(), self.pattern_shape(p, size_params)))
+                    .collect(),
+            ),
+            Pat::Attr { pat, .. } => self.pattern_shape(pat, size_params),
+            _ => Shape::Unknown,
+        }
+    }
+
+    /// Binds a pattern's variables to the parts of `shape` (checking its
+    /// annotations against it).
+    fn bind(&mut self, pat: &Pat, shape: &Shape) -> Judgment<()> {
+        match pat {
+            Pat::Var { name, .. } => {
+                self.locals
+                    .push((name.clone(), Local::Value(shape.clone())));
+                Ok(())
+            }
+            Pat::Ascribe {
+                pat: inner,
+                ty,
+                span,
+            } => {
+                let stated = self.type_shape(ty, &[]);
+                same_shape(&stated, shape, *span, "a pattern's type annotation")?;
+                let known = if stated == Shape::Unknown {
+                    shape.clone()
+                } else {
+                    join_prefer(&stated, shape)
+                };
+                self.bind(inner, &known)
+            }
+            Pat::Tuple { elements, .. } => {
+                for (i, p) in elements.iter().enumerate() {
+                    let part = match shape {
+                        Shape::Tuple(xs) => xs.get(i).cloned().unwrap_or(Shape::Unknown),
+                        _ => Shape::Unknown,
+                    };
+                    self.bind(p, &part)?;
+                }
+                Ok(())
+            }
+            Pat::Record { fields, .. } => {
+                for (n, p) in fields {
+                    let part = match shape {
+                        Shape::Record(xs) => xs.get(n).cloned().unwrap_or(Shape::Unknown),
+                        _ => Shape::Unknown,
+                    };
+                    self.bind(p, &part)?;
+                }
+                Ok(())
+            }
+            Pat::Constructor { payload, .. } => {
+                for p in payload {
+                    self.bind(p, &Shape::Unknown)?;
+                }
+                Ok(())
+            }
+            Pat::Attr { pat, .. } => self.bind(pat, shape),
+            Pat::Wildcard { .. } | Pat::Literal { .. } => Ok(()),
+        }
+    }
+
+    fn scoped<T>(&mut self, work: impl FnOnce(&mut Self) -> Judgment<T>) -> Judgment<T> {
+        let mark = self.locals.len();
+        let result = work(self);
+        self.locals.truncate(mark);
+        result
+    }
+
+    fn value_bind(&mut self, bind: &ast::ValueBind) -> Judgment<()> {
+        let signature = self.signature(&bind.type_params, &bind.params, bind.return_type.as_ref());
+        self.function_body(
+            &signature,
+            &bind.params,
+            &bind.body,
+            bind.return_type.is_some(),
+        )?;
+        self.functions.insert(bind.name.clone(), signature);
+        Ok(())
+    }
+
+    fn function_body(
+        &mut self,
+        signature: &Signature,
+        params: &[Pat],
+        body: &Expr,
+        annotated: bool,
+    ) -> Judgment<Shape> {
+        self.scoped(|sizes| {
+            for (pat, shape) in params.iter().zip(&signature.params) {
+                sizes.bind(pat, shape)?;
+            }
+            let shape = sizes.expr(body)?;
+            if annotated {
+                same_shape(
+                    &signature.result,
+                    &shape,
+                    body.span(),
+                    "the declared result type",
+                )?;
+            }
+            Ok(shape)
+        })
+    }
+
+    fn var(&self, q: &QualName) -> Shape {
+        let Some(first) = q.qualifiers.first() else {
+            return self.value_shape(&q.name).unwrap_or(Shape::Unknown);
+        };
+        let Some(mut shape) = self.value_shape(first) else {
+            return Shape::Unknown;
+        };
+        for field in q.qualifiers[1..].iter().chain(std::iter::once(&q.name)) {
+            shape = project(&shape, field);
+        }
+        shape
+    }
+
+    /// The shape an expression proves, checking every place inside it where
+    /// two sizes must be equal.
+    fn expr(&mut self, expr: &Expr) -> Judgment<Shape> {
+        spec::recursion::with_stack(|| self.expr_inner(expr))
+    }
+
+    fn expr_inner(&mut self, expr: &Expr) -> Judgment<Shape> {
+        match expr {
+            Expr::Literal { .. } => Ok(Shape::Unknown),
+            Expr::Var(q) => Ok(self.var(q)),
+            Expr::Project { expr, field, .. } => Ok(project(&self.expr(expr)?, field)),
+            Expr::Tuple { elements, .. } => {
+                if elements.is_empty() {
+                    return Ok(Shape::Unknown);
+                }
+                let mut shapes = Vec::new();
+                for e in elements {
+                    shapes.push(self.expr(e)?);
+                }
+                Ok(Shape::Tuple(shapes))
+            }
+            Expr::Record { fields, .. } => {
+                let mut shapes = BTreeMap::new();
+                for (n, e) in fields {
+                    shapes.insert(n.clone(), self.expr(e)?);
+                }
+                Ok(Shape::Record(shapes))
+            }
+            Expr::Array { elements, .. } => {
+                let mut element: Option<Shape> = None;
+                for e in elements {
+                    let shape = self.expr(e)?;
+                    element = Some(match element {
+                        None => shape,
+                        Some(previous) => join(&previous, &shape),
+                    });
+                }
+                Ok(Shape::Array(
+                    Dim::Constant(elements.len() as u64),
+                    Box::new(element.unwrap_or(Shape::Unknown)),
+                ))
+            }
+            Expr::Range {
+                start, step, end, ..
+            } => {
+                self.expr(start)?;
+                if let Some(step) = step {
+                    self.expr(step)?;
+                }
+                self.expr(end)?;
+                Ok(Shape::Array(Dim::Unknown, Box::new(Shape::Unknown)))
+            }
+            Expr::Index { array, indices, .. } => {
+                let mut shape = self.expr(array)?;
+                let mut sliced = Vec::new();
+                for index in indices {
+                    match index {
+                        DimIndex::Index(i) => {
+                            self.expr(i)?;
+                            shape = outer(&shape).1;
+                        }
+                        DimIndex::Slice { start, end, stride } => {
+                            for part in [start, end, stride].into_iter().flatten() {
+                                self.expr(part)?;
+                            }
+                            let (_, element) = outer(&shape);
+                            sliced.push(());
+                            shape = element;
+                        }
+                    }
+                }
+                for () in sliced {
+                    shape = Shape::Array(Dim::Unknown, Box::new(shape));
+                }
+                Ok(shape)
+            }
+            Expr::Apply { span, .. } => {
+                let (head, arguments) = spine(expr);
+                self.application(head, &arguments, *span)
+            }
+            Expr::BinOp { op, lhs, rhs, span } => {
+                let name = match op {
+                    BinOp::Symbol(q) | BinOp::Backtick(q) => q,
+                };
+                match op {
+                    BinOp::Symbol(q) if q.qualifiers.is_empty() && q.name == "|>" => {
+                        let (head, mut arguments) = spine(rhs);
+                        arguments.push(lhs);
+                        self.application(head, &arguments, *span)
+                    }
+                    BinOp::Symbol(q) if q.qualifiers.is_empty() && q.name == "<|" => {
+                        let (head, mut arguments) = spine(lhs);
+                        arguments.push(rhs);
+                        self.application(head, &arguments, *span)
+                    }
+                    BinOp::Backtick(_) => {
+                        let head = Expr::Var(name.clone());
+                        self.application(&head, &[lhs, rhs], *span)
+                    }
+                    BinOp::Symbol(q) if q.qualifiers.is_empty() && q.name == "++" => {
+                        let a = self.expr(lhs)?;
+                        let b = self.expr(rhs)?;
+                        Ok(Shape::Array(
+                            Dim::Unknown,
+                            Box::new(join(&outer(&a).1, &outer(&b).1)),
+                        ))
+                    }
+                    BinOp::Symbol(_) => {
+                        self.expr(lhs)?;
+                        self.expr(rhs)?;
+                        Ok(Shape::Unknown)
+                    }
+                }
+            }
+            Expr::Negate { expr, .. } | Expr::Not { expr, .. } => {
+                self.expr(expr)?;
+                Ok(Shape::Unknown)
+            }
+            Expr::OpSection { .. } | Expr::ProjectSection { .. } => Ok(Shape::Unknown),
+            Expr::LeftSection { left: e, .. } | Expr::RightSection { right: e, .. } => {
+                self.expr(e)?;
+                Ok(Shape::Unknown)
+            }
+            Expr::IndexSection { indices, .. } => {
+                for index in indices {
+                    match index {
+                        DimIndex::Index(i) => {
+                            self.expr(i)?;
+                        }
+                        DimIndex::Slice { start, end, stride } => {
+                            for part in [start, end, stride].into_iter().flatten() {
+                                self.expr(part)?;
+                            }
+                        }
+                    }
+                }
+                Ok(Shape::Unknown)
+            }
+            Expr::If {
+                condition,
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                self.expr(condition)?;
+                let a = self.expr(then_branch)?;
+                let b = self.expr(else_branch)?;
+                Ok(join(&a, &b))
+            }
+            Expr::Let {
+                sizes: _,
+                pat,
+                value,
+                body,
+                ..
+            } => {
+                let shape = self.expr(value)?;
+                self.scoped(|s| {
+                    s.bind(pat, &shape)?;
+                    s.expr(body)
+                })
+            }
+            Expr::LetFun {
+                name,
+                type_params,
+                params,
+                return_type,
+                value,
+                body,
+                ..
+            } => {
+                let signature = self.signature(type_params, params, return_type.as_ref());
+                self.function_body(&signature, params, value, return_type.is_some())?;
+                self.scoped(|s| {
+                    s.locals.push((name.clone(), Local::Function(signature)));
+                    s.expr(body)
+                })
+            }
+            Expr::LetWith {
+                name: _,
+                indices,
+                value,
+                body,
+                ..
+            } => {
+                for index in indices {
+                    if let DimIndex::Index(i) = index {
+                        self.expr(i)?;
+                    }
+                }
+                self.expr(value)?;
+                self.expr(body)
+            }
+            Expr::Lambda {
+                params,
+                return_type,
+                body,
+                ..
+            } => {
+                let signature = self.signature(&[], params, return_type.as_ref());
+                self.function_body(&signature, params, body, return_type.is_some())?;
+                Ok(Shape::Unknown)
+            }
+            Expr::Loop {
+                pat,
+                init,
+                form,
+                body,
+                ..
+            } => {
+                let initial = match init {
+                    Some(init) => self.expr(init)?,
+                    None => Shape::Unknown,
+                };
+                let stated = self.pattern_shape(pat, &[]);
+                same_shape(
+                    &stated,
+                    &initial,
+                    expr.span(),
+                    "a loop parameter's initial value",
+                )?;
+                let parameter = if stated == Shape::Unknown {
+                    Shape::Unknown
+                } else {
+                    stated.clone()
+                };
+                self.scoped(|s| {
+                    s.bind(pat, &parameter)?;
+                    match form {
+                        LoopForm::For { var, bound, .. } => {
+                            s.expr(bound)?;
+                            s.locals.push((var.clone(), Local::Value(Shape::Unknown)));
+                        }
+                        LoopForm::ForIn { pat, array } => {
+                            let elements = s.expr(array)?;
+                            s.bind(pat, &outer(&elements).1)?;
+                        }
+                        LoopForm::While { condition } => {
+                            s.expr(condition)?;
+                        }
+                    }
+                    let result = s.expr(body)?;
+                    same_shape(&stated, &result, body.span(), "a loop body's result")?;
+                    Ok(())
+                })?;
+                Ok(stated)
+            }
+            Expr::Update {
+                target,
+                indices,
+                value,
+                ..
+            } => {
+                let shape = self.expr(target)?;
+                for index in indices {
+                    if let DimIndex::Index(i) = index {
+                        self.expr(i)?;
+                    }
+                }
+                self.expr(value)?;
+                Ok(shape)
+            }
+            Expr::RecordUpdate { target, value, .. } => {
+                let shape = self.expr(target)?;
+                self.expr(value)?;
+                Ok(shape)
+            }
+            Expr::Ascribe { expr, ty, span } => {
+                let shape = self.expr(expr)?;
+                let stated = self.type_shape(ty, &[]);
+                same_shape(&stated, &shape, *span, "a type ascription")?;
+                Ok(join_prefer(&stated, &shape))
+            }
+            Expr::Coerce { expr, ty, .. } => {
+                self.expr(expr)?;
+                Ok(self.type_shape(ty, &[]))
+            }
+            Expr::Match {
+                scrutinee, cases, ..
+            } => {
+                let shape = self.expr(scrutinee)?;
+                let mut result: Option<Shape> = None;
+                for case in cases {
+                    let body = self.scoped(|s| {
+                        s.bind(&case.pat, &shape)?;
+                        s.expr(&case.body)
+                    })?;
+                    result = Some(match result {
+                        None => body,
+                        Some(previous) => join(&previous, &body),
+                    });
+                }
+                Ok(result.unwrap_or(Shape::Unknown))
+            }
+            Expr::Constructor { payload, .. } => {
+                for e in payload {
+                    self.expr(e)?;
+                }
+                Ok(Shape::Unknown)
+            }
+            Expr::OpenIn { body, .. } => {
+                self.expr(body)?;
+                Ok(Shape::Unknown)
+            }
+            Expr::Attr { expr, .. } => self.expr(expr),
+        }
+    }
+
+    /// `head a₁ … aₖ`: a library function that needs equal sizes, or one of
+    /// the program's functions whose signature states sizes.
+    fn application(&mut self, head: &Expr, arguments: &[&Expr], span: Span) -> Judgment<Shape> {
+        let mut shapes = Vec::new();
+        if let Expr::Lambda { .. } = head {
+            self.expr(head)?;
+        }
+        for a in arguments {
+            shapes.push(self.expr(a)?);
+        }
+        let name = match head {
+            Expr::Var(q) if q.qualifiers.is_empty() => q.name.as_str(),
+            Expr::Var(_) | Expr::Lambda { .. } => return Ok(Shape::Unknown),
+            other => {
+                self.expr(other)?;
+                return Ok(Shape::Unknown);
+            }
+        };
+        let signature = match self.lookup(name) {
+            Some(Local::Value(_)) => return Ok(Shape::Unknown),
+            Some(Local::Function(signature)) => Some(signature.clone()),
+            None => self.functions.get(name).cloned(),
+        };
+        if let Some(signature) = signature {
+            let mut bindings = HashMap::new();
+            for (param, argument) in signature.params.iter().zip(&shapes) {
+                bind_sizes(param, argument, &mut bindings, span)?;
+                same_shape(
+                    &instantiate(param, &HashMap::new()),
+                    argument,
+                    span,
+                    &format!("an argument of `{name}`"),
+                )?;
+            }
+            if shapes.len() < signature.params.len() {
+                return Ok(Shape::Unknown);
+            }
+            return Ok(instantiate(&signature.result, &bindings));
+        }
+        let element = |i: usize| shapes.get(i).map(|s| outer(s).1).unwrap_or(Shape::Unknown);
+        let dim = |i: usize| shapes.get(i).map(|s| outer(s).0).unwrap_or(Dim::Unknown);
+        let equal_sizes = |arrays: &[usize]| -> Judgment<Dim> {
+            let mut known = Dim::Unknown;
+            for &i in arrays {
+                let d = dim(i);
+                same_size(&known, &d, span, &format!("`{name}`"))?;
+                if matches!(d, Dim::Constant(_)) {
+                    known = d;
+                }
+            }
+            Ok(known)
+        };
+        let function_result = |i: usize| match arguments.get(i) {
+            Some(Expr::Lambda {
+                return_type: Some(t),
+                ..
+            }) => self.type_shape(t, &[]),
+            _ => Shape::Unknown,
+        };
+        Ok(match (name, shapes.len()) {
+            ("map" | "map1", 2) => Shape::Array(dim(1), Box::new(function_result(0))),
+            ("map2", 3) => Shape::Array(equal_sizes(&[1, 2])?, Box::new(function_result(0))),
+            ("map3", 4) => Shape::Array(equal_sizes(&[1, 2, 3])?, Box::new(function_result(0))),
+            ("zip", 2) => Shape::Array(
+                equal_sizes(&[0, 1])?,
+                Box::new(Shape::Tuple(vec![element(0), element(1)])),
+            ),
+            ("zip3", 3) => Shape::Array(
+                equal_sizes(&[0, 1, 2])?,
+                Box::new(Shape::Tuple(vec![element(0), element(1), element(2)])),
+            ),
+            ("scan", 3) => Shape::Array(dim(2), Box::new(shapes[1].clone())),
+            ("reduce", 3) => shapes[1].clone(),
+            ("reverse", 1) => shapes[0].clone(),
+            ("replicate", 2) => Shape::Array(
+                integer_literal(arguments[0])
+                    .map(Dim::Constant)
+                    .unwrap_or(Dim::Unknown),
+                Box::new(shapes[1].clone()),
+            ),
+            ("iota", 1) => Shape::Array(
+                integer_literal(arguments[0])
+                    .map(Dim::Constant)
+                    .unwrap_or(Dim::Unknown),
+                Box::new(Shape::Unknown),
+            ),
+            ("transpose", 1) => {
+                let (n, inner) = outer(&shapes[0]);
+                let (m, element) = outer(&inner);
+                Shape::Array(m, Box::new(Shape::Array(n, Box::new(element))))
+            }
+            ("filter", 2) => Shape::Array(Dim::Unknown, Box::new(element(1))),
+            ("concat", 2) => Shape::Array(Dim::Unknown, Box::new(join(&element(0), &element(1)))),
+            _ => Shape::Unknown,
+        })
+    }
+}
+
+/// The stated shape where it knows a size, the inferred one elsewhere.
+fn join_prefer(stated: &Shape, inferred: &Shape) -> Shape {
+    match (stated, inferred) {
+        (Shape::Unknown, other) => other.clone(),
+        (Shape::Array(d, e), Shape::Array(d2, e2)) => Shape::Array(
+            if *d == Dim::Unknown {
+                d2.clone()
+            } else {
+                d.clone()
+            },
+            Box::new(join_prefer(e, e2)),
+        ),
+        (Shape::Tuple(xs), Shape::Tuple(ys)) if xs.len() == ys.len() => {
+            Shape::Tuple(xs.iter().zip(ys).map(|(x, y)| join_prefer(x, y)).collect())
+        }
+        (stated, _) => stated.clone(),
+    }
+}
+
+fn project(shape: &Shape, field: &str) -> Shape {
+    match shape {
+        Shape::Tuple(xs) => field
+            .parse::<usize>()
+            .ok()
+            .and_then(|i| xs.get(i).cloned())
+            .unwrap_or(Shape::Unknown),
+        Shape::Record(xs) => xs.get(field).cloned().unwrap_or(Shape::Unknown),
+        _ => Shape::Unknown,
+    }
+}
