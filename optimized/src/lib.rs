@@ -15,5 +15,7 @@
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.
 
+pub mod cpu;
+pub mod ir;
 pub mod typecheck;
 pub mod types;

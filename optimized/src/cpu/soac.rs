@@ -1,0 +1,980 @@
+//! Parallel execution of SOACs with rayon.
+//!
+//! Work is split into chunks ([`super::compile::chunk_ranges`]); below
+//! [`super::PARALLEL_THRESHOLD`] elements a SOAC runs as one chunk on the
+//! caller's frame, with no thread hand-off. Each parallel chunk clones the
+//! frame once (sharing the arrays: a clone is reference-count increments)
+//! and then runs its lambda per element with no allocation for primitive
+//! rows.
+//!
+//! - `map` (and the map part of `redomap`/`scanomap`) writes into output
+//!   arrays allocated once, unboxed, split into one disjoint slice per chunk.
+//! - `reduce`/`redomap`: each chunk folds its elements from the neutral
+//!   element, then the chunk results are combined *in order* (the operator
+//!   must be associative, need not be commutative).
+//! - `scan`: two passes: per-chunk reductions, an exclusive prefix of them,
+//!   then per-chunk scans starting from their prefix. `scanomap` maps first
+//!   (into arrays), then scans.
+//! - `filter`: per-chunk flags and counts, an exclusive prefix of the counts,
+//!   then a parallel copy of the kept rows to their offsets.
+//! - `hist`: per-chunk private histograms (when the bins are few compared to
+//!   the input) merged into the destination with the operator; otherwise
+//!   sequential.
+//! - `scatter`: sequential (documented choice: writes are cheap, and
+//!   sequential order makes duplicate indices deterministic: the last wins).
+//!   Out-of-bounds indices are ignored, as in Futhark.
+//!
+//! The first error in element order is the one reported.
+
+use std::ops::Range;
+
+use rayon::prelude::*;
+
+use super::compile::{array_at, chunk_ranges, ArrayRef, CompiledLambda, Frame, Machine, Operand};
+use super::ops;
+use super::value::{ArrayVal, Data, Val};
+use super::vector::{VectorLambda, BLOCK};
+use super::RuntimeError;
+use crate::ir::{PrimValue, Span};
+
+pub(crate) enum CompiledSoac {
+    Map {
+        lambda: CompiledLambda,
+        arrays: Vec<usize>,
+        vector: Option<VectorLambda>,
+    },
+    Reduce {
+        operator: CompiledLambda,
+        neutral: Vec<Operand>,
+        arrays: Vec<usize>,
+        vector: Option<VectorReduce>,
+    },
+    Scan {
+        operator: CompiledLambda,
+        neutral: Vec<Operand>,
+        arrays: Vec<usize>,
+    },
+    Filter {
+        predicate: CompiledLambda,
+        arrays: Vec<usize>,
+    },
+    Scatter {
+        destinations: Vec<ArrayRef>,
+        indices: usize,
+        values: Vec<usize>,
+    },
+    Hist {
+        destinations: Vec<ArrayRef>,
+        operator: CompiledLambda,
+        neutral: Vec<Operand>,
+        indices: usize,
+        values: Vec<usize>,
+    },
+    Redomap {
+        map: CompiledLambda,
+        operator: CompiledLambda,
+        neutral: Vec<Operand>,
+        arrays: Vec<usize>,
+        vector: Option<VectorReduce>,
+    },
+    Scanomap {
+        map: CompiledLambda,
+        operator: CompiledLambda,
+        neutral: Vec<Operand>,
+        arrays: Vec<usize>,
+    },
+}
+
+type Outcome<T> = Result<T, RuntimeError>;
+
+/// The block-vectorised form of a `reduce`/`redomap`: the map part and one
+/// simple operator per reduced component.
+pub(crate) struct VectorReduce {
+    pub map: VectorLambda,
+    pub operators: Vec<(crate::ir::BinOp, crate::ir::PrimType)>,
+}
+
+fn error(message: impl Into<String>, span: Span) -> RuntimeError {
+    RuntimeError {
+        message: message.into(),
+        span,
+    }
+}
+
+/// The input arrays, each checked to have `width` rows.
+fn inputs(frame: &Frame, slots: &[usize], width: usize, span: Span) -> Outcome<Vec<ArrayVal>> {
+    slots
+        .iter()
+        .map(|s| {
+            let a = array_at(frame, *s);
+            if a.len() != width {
+                return Err(error(
+                    format!("Sizes [{width}] and [{}] do not match.", a.len()),
+                    span,
+                ));
+            }
+            Ok(a.clone())
+        })
+        .collect()
+}
+
+/// Runs `body` on every chunk: on the caller's frame when there is one
+/// chunk, otherwise in parallel, each chunk on its own copy of the frame.
+/// Returns the chunks' results in order, or the first chunk's error.
+fn run_chunks<T: Send, W: Send>(
+    frame: &mut Frame,
+    ranges: Vec<Range<usize>>,
+    writers: Vec<W>,
+    body: impl Fn(&mut Frame, Range<usize>, W) -> Outcome<T> + Sync,
+) -> Outcome<Vec<T>> {
+    if ranges.len() == 1 {
+        let writer = writers.into_iter().next().expect("one writer per chunk");
+        return Ok(vec![body(frame, ranges[0].clone(), writer)?]);
+    }
+    let base: &Frame = frame;
+    let results: Vec<Outcome<T>> = ranges
+        .into_par_iter()
+        .zip(writers)
+        .map(|(range, writer)| {
+            let mut local = base.clone();
+            body(&mut local, range, writer)
+        })
+        .collect();
+    results.into_iter().collect()
+}
+
+/// A mutable piece of an output array.
+pub(crate) enum OutSlice<'a> {
+    I8(&'a mut [i8]),
+    I16(&'a mut [i16]),
+    I32(&'a mut [i32]),
+    I64(&'a mut [i64]),
+    U8(&'a mut [u8]),
+    U16(&'a mut [u16]),
+    U32(&'a mut [u32]),
+    U64(&'a mut [u64]),
+    F32(&'a mut [f32]),
+    F64(&'a mut [f64]),
+    Bool(&'a mut [bool]),
+}
+
+macro_rules! out_slice_cases {
+    ($m:ident) => {
+        $m!(I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, Bool)
+    };
+}
+
+impl<'a> OutSlice<'a> {
+    /// Splits fresh output data into consecutive pieces of `lengths`.
+    fn split(data: &'a mut Data, lengths: &[usize]) -> Vec<OutSlice<'a>> {
+        macro_rules! split {
+            ($($v:ident),*) => {
+                match data {
+                    $(Data::$v(arc) => {
+                        let mut rest: &'a mut [_] = std::sync::Arc::get_mut(arc)
+                            .expect("fresh output data is unshared")
+                            .as_mut_slice();
+                        let mut pieces = Vec::with_capacity(lengths.len());
+                        for &n in lengths {
+                            let (piece, tail) = rest.split_at_mut(n);
+                            pieces.push(OutSlice::$v(piece));
+                            rest = tail;
+                        }
+                        pieces
+                    })*
+                }
+            };
+        }
+        out_slice_cases!(split)
+    }
+
+    /// Writes a row of `row_len` elements at row `j` of this piece.
+    #[inline]
+    pub(crate) fn write(&mut self, j: usize, row_len: usize, value: &Val) -> bool {
+        macro_rules! write {
+            ($($v:ident),*) => {
+                match (self, value) {
+                    $((OutSlice::$v(s), Val::Prim(PrimValue::$v(x))) if row_len == 1 => {
+                        s[j] = *x;
+                        true
+                    })*
+                    $((OutSlice::$v(s), Val::Array(ArrayVal { data: Data::$v(d), .. })) => {
+                        s[j * row_len..(j + 1) * row_len].copy_from_slice(d);
+                        true
+                    })*
+                    _ => false,
+                }
+            };
+        }
+        out_slice_cases!(write)
+    }
+
+    /// Stores the first `len` values of a column at `at..`.
+    pub(crate) fn store_col(&mut self, col: &super::vector::Col, at: usize, len: usize) {
+        use super::vector::Col;
+        macro_rules! store {
+            ($($v:ident),*) => {
+                match (self, col) {
+                    $((OutSlice::$v(s), Col::$v(c)) => s[at..at + len].copy_from_slice(&c[..len]),)*
+                    _ => unreachable!("a column of another type"),
+                }
+            };
+        }
+        out_slice_cases!(store)
+    }
+
+    /// Copies row `i` of `source` (rows of `row_len`) to row `j` here.
+    #[inline]
+    fn copy_row(&mut self, j: usize, source: &Data, i: usize, row_len: usize) {
+        macro_rules! copy {
+            ($($v:ident),*) => {
+                match (self, source) {
+                    $((OutSlice::$v(s), Data::$v(d)) => s[j * row_len..(j + 1) * row_len]
+                        .copy_from_slice(&d[i * row_len..(i + 1) * row_len]),)*
+                    _ => unreachable!("copy between arrays of different element types"),
+                }
+            };
+        }
+        out_slice_cases!(copy)
+    }
+}
+
+/// Output arrays of `width` rows for the lambda's results `from..`.
+struct Outputs {
+    data: Vec<Data>,
+    row_shapes: Vec<Vec<usize>>,
+    row_lens: Vec<usize>,
+}
+
+impl Outputs {
+    fn new(lambda: &CompiledLambda, from: usize, frame: &Frame, width: usize) -> Outputs {
+        let mut outputs = Outputs {
+            data: Vec::new(),
+            row_shapes: Vec::new(),
+            row_lens: Vec::new(),
+        };
+        for spec in &lambda.returns[from..] {
+            let shape = spec.shape(frame);
+            let row_len: usize = shape.iter().product();
+            outputs
+                .data
+                .push(Data::zeros(spec.element, width * row_len));
+            outputs.row_shapes.push(shape);
+            outputs.row_lens.push(row_len);
+        }
+        outputs
+    }
+
+    /// One list of pieces per chunk, the chunks having `rows` rows each.
+    fn split(&mut self, rows: &[usize]) -> Vec<Vec<OutSlice<'_>>> {
+        let mut per_chunk: Vec<Vec<OutSlice<'_>>> = rows.iter().map(|_| Vec::new()).collect();
+        for (data, row_len) in self.data.iter_mut().zip(&self.row_lens) {
+            let lengths: Vec<usize> = rows.iter().map(|r| r * row_len).collect();
+            for (chunk, piece) in per_chunk.iter_mut().zip(OutSlice::split(data, &lengths)) {
+                chunk.push(piece);
+            }
+        }
+        per_chunk
+    }
+
+    fn into_arrays(self, width: usize) -> Vec<Val> {
+        self.data
+            .into_iter()
+            .zip(self.row_shapes)
+            .map(|(data, row_shape)| {
+                let mut shape = vec![width];
+                shape.extend(row_shape);
+                Val::Array(ArrayVal { shape, data })
+            })
+            .collect()
+    }
+}
+
+/// Writes the lambda's results `from..` (after a run) at row `j` of `pieces`.
+#[inline]
+fn write_results(
+    lambda: &CompiledLambda,
+    from: usize,
+    frame: &Frame,
+    pieces: &mut [OutSlice<'_>],
+    j: usize,
+    outputs_shapes: &[Vec<usize>],
+    span: Span,
+) -> Outcome<()> {
+    for (k, piece) in pieces.iter_mut().enumerate() {
+        let shape = &outputs_shapes[k];
+        let value = lambda.result(frame, from + k);
+        let written = match &value {
+            // The common case: a primitive row, no shape to compare.
+            Val::Prim(_) => shape.is_empty() && piece.write(j, 1, &value),
+            Val::Array(a) => a.shape == *shape && piece.write(j, a.data.len(), &value),
+        };
+        if !written {
+            return Err(error(
+                format!(
+                    "A row of shape {} is not of the declared shape {}.",
+                    shape_text(value.shape()),
+                    shape_text(shape)
+                ),
+                span,
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn shape_text(shape: &[usize]) -> String {
+    if shape.is_empty() {
+        return "[]".to_string();
+    }
+    shape.iter().map(|d| format!("[{d}]")).collect()
+}
+
+/// Binds row `i` of every input to the lambda's parameters from `from`.
+#[inline]
+fn bind_rows(
+    lambda: &CompiledLambda,
+    frame: &mut Frame,
+    from: usize,
+    inputs: &[ArrayVal],
+    i: usize,
+) {
+    lambda.bind(frame, from, inputs.iter().map(|a| a.row(i)));
+}
+
+/// `acc = operator(acc, values)` on the frame.
+#[inline]
+fn combine(
+    operator: &CompiledLambda,
+    frame: &mut Frame,
+    machine: &Machine,
+    acc: &mut Vec<Val>,
+    values: impl Iterator<Item = Val>,
+) -> Outcome<()> {
+    let k = acc.len();
+    operator.bind(frame, 0, acc.drain(..));
+    operator.bind(frame, k, values);
+    operator.run(frame, machine)?;
+    acc.extend((0..k).map(|r| operator.result(frame, r)));
+    Ok(())
+}
+
+impl CompiledSoac {
+    pub fn run(
+        &self,
+        frame: &mut Frame,
+        machine: &Machine,
+        width: usize,
+        span: Span,
+    ) -> Outcome<Vec<Val>> {
+        match self {
+            CompiledSoac::Map {
+                lambda,
+                arrays,
+                vector,
+            } => {
+                let inputs = inputs(frame, arrays, width, span)?;
+                match vector {
+                    Some(plan) => Ok(map_vector(plan, frame, width, &inputs)),
+                    None => map(lambda, frame, machine, width, &inputs, span),
+                }
+            }
+            CompiledSoac::Reduce {
+                operator,
+                neutral,
+                arrays,
+                vector,
+            } => {
+                let inputs = inputs(frame, arrays, width, span)?;
+                let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
+                match vector {
+                    Some(plan) => Ok(redomap_vector(plan, &neutral, frame, width, &inputs)),
+                    None => redomap(
+                        None, operator, &neutral, frame, machine, width, &inputs, span,
+                    ),
+                }
+            }
+            CompiledSoac::Redomap {
+                map,
+                operator,
+                neutral,
+                arrays,
+                vector,
+            } => {
+                let inputs = inputs(frame, arrays, width, span)?;
+                let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
+                match vector {
+                    Some(plan) => Ok(redomap_vector(plan, &neutral, frame, width, &inputs)),
+                    None => redomap(
+                        Some(map),
+                        operator,
+                        &neutral,
+                        frame,
+                        machine,
+                        width,
+                        &inputs,
+                        span,
+                    ),
+                }
+            }
+            CompiledSoac::Scan {
+                operator,
+                neutral,
+                arrays,
+            } => {
+                let inputs = inputs(frame, arrays, width, span)?;
+                let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
+                scan(operator, &neutral, frame, machine, width, &inputs, span)
+            }
+            CompiledSoac::Scanomap {
+                map: map_lambda,
+                operator,
+                neutral,
+                arrays,
+            } => {
+                let inputs = inputs(frame, arrays, width, span)?;
+                let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
+                let mapped = map(map_lambda, frame, machine, width, &inputs, span)?;
+                let k = neutral.len();
+                let scan_inputs: Vec<ArrayVal> = mapped[..k]
+                    .iter()
+                    .map(|v| match v {
+                        Val::Array(a) => a.clone(),
+                        Val::Prim(_) => unreachable!("map returns arrays"),
+                    })
+                    .collect();
+                let mut results = scan(
+                    operator,
+                    &neutral,
+                    frame,
+                    machine,
+                    width,
+                    &scan_inputs,
+                    span,
+                )?;
+                results.extend(mapped.into_iter().skip(k));
+                Ok(results)
+            }
+            CompiledSoac::Filter { predicate, arrays } => {
+                let inputs = inputs(frame, arrays, width, span)?;
+                filter(predicate, frame, machine, width, &inputs)
+            }
+            CompiledSoac::Scatter {
+                destinations,
+                indices,
+                values,
+            } => {
+                let indices = inputs(frame, std::slice::from_ref(indices), width, span)?.remove(0);
+                let values = inputs(frame, values, width, span)?;
+                let mut destinations: Vec<ArrayVal> =
+                    destinations.iter().map(|d| d.fetch(frame)).collect();
+                scatter(&mut destinations, &indices, &values, span)?;
+                Ok(destinations.into_iter().map(Val::Array).collect())
+            }
+            CompiledSoac::Hist {
+                destinations,
+                operator,
+                neutral,
+                indices,
+                values,
+            } => {
+                let indices = inputs(frame, std::slice::from_ref(indices), width, span)?.remove(0);
+                let values = inputs(frame, values, width, span)?;
+                let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
+                let mut destinations: Vec<ArrayVal> =
+                    destinations.iter().map(|d| d.fetch(frame)).collect();
+                hist(
+                    operator,
+                    &neutral,
+                    frame,
+                    machine,
+                    &mut destinations,
+                    &indices,
+                    &values,
+                    span,
+                )?;
+                Ok(destinations.into_iter().map(Val::Array).collect())
+            }
+        }
+    }
+}
+
+fn map(
+    lambda: &CompiledLambda,
+    frame: &mut Frame,
+    machine: &Machine,
+    width: usize,
+    inputs: &[ArrayVal],
+    span: Span,
+) -> Outcome<Vec<Val>> {
+    let ranges = chunk_ranges(width);
+    let mut outputs = Outputs::new(lambda, 0, frame, width);
+    let shapes = outputs.row_shapes.clone();
+    let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+    let writers = outputs.split(&rows);
+    run_chunks(frame, ranges, writers, |frame, range, mut pieces| {
+        let start = range.start;
+        for i in range {
+            bind_rows(lambda, frame, 0, inputs, i);
+            lambda.run(frame, machine)?;
+            write_results(lambda, 0, frame, &mut pieces, i - start, &shapes, span)?;
+        }
+        Ok(())
+    })?;
+    Ok(outputs.into_arrays(width))
+}
+
+/// `reduce` (no map lambda) or `redomap`: the reduced values, then the
+/// mapped arrays.
+#[allow(clippy::too_many_arguments)]
+fn redomap(
+    map_lambda: Option<&CompiledLambda>,
+    operator: &CompiledLambda,
+    neutral: &[Val],
+    frame: &mut Frame,
+    machine: &Machine,
+    width: usize,
+    inputs: &[ArrayVal],
+    span: Span,
+) -> Outcome<Vec<Val>> {
+    let k = neutral.len();
+    let ranges = chunk_ranges(width);
+    let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+    let mut outputs = map_lambda.map(|lambda| Outputs::new(lambda, k, frame, width));
+    let shapes = outputs
+        .as_ref()
+        .map(|o| o.row_shapes.clone())
+        .unwrap_or_default();
+    let writers: Vec<Vec<OutSlice<'_>>> = match &mut outputs {
+        Some(o) => o.split(&rows),
+        None => rows.iter().map(|_| Vec::new()).collect(),
+    };
+    let partials = run_chunks(frame, ranges, writers, |frame, range, mut pieces| {
+        let start = range.start;
+        let mut acc: Vec<Val> = neutral.to_vec();
+        let mut mapped: Vec<Val> = Vec::with_capacity(k);
+        for i in range {
+            match map_lambda {
+                Some(lambda) => {
+                    bind_rows(lambda, frame, 0, inputs, i);
+                    lambda.run(frame, machine)?;
+                    write_results(lambda, k, frame, &mut pieces, i - start, &shapes, span)?;
+                    mapped.clear();
+                    mapped.extend((0..k).map(|r| lambda.result(frame, r)));
+                    combine(operator, frame, machine, &mut acc, mapped.drain(..))?;
+                }
+                None => combine(
+                    operator,
+                    frame,
+                    machine,
+                    &mut acc,
+                    inputs.iter().map(|a| a.row(i)),
+                )?,
+            }
+        }
+        Ok(acc)
+    })?;
+    let mut partials = partials.into_iter();
+    let mut acc = partials.next().unwrap_or_else(|| neutral.to_vec());
+    for partial in partials {
+        combine(operator, frame, machine, &mut acc, partial.into_iter())?;
+    }
+    if let Some(o) = outputs {
+        acc.extend(o.into_arrays(width));
+    }
+    Ok(acc)
+}
+
+/// Inclusive scan, two passes when parallel.
+fn scan(
+    operator: &CompiledLambda,
+    neutral: &[Val],
+    frame: &mut Frame,
+    machine: &Machine,
+    width: usize,
+    inputs: &[ArrayVal],
+    span: Span,
+) -> Outcome<Vec<Val>> {
+    let ranges = chunk_ranges(width);
+    let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+    // Pass 1: each chunk's reduction, then the exclusive prefix of them.
+    let mut starts = vec![neutral.to_vec()];
+    if ranges.len() > 1 {
+        let sums = run_chunks(
+            frame,
+            ranges.clone(),
+            vec![(); ranges.len()],
+            |frame, range, ()| {
+                let mut acc = neutral.to_vec();
+                for i in range {
+                    combine(
+                        operator,
+                        frame,
+                        machine,
+                        &mut acc,
+                        inputs.iter().map(|a| a.row(i)),
+                    )?;
+                }
+                Ok(acc)
+            },
+        )?;
+        for sum in &sums[..sums.len() - 1] {
+            let mut next = starts.last().expect("one start").clone();
+            combine(operator, frame, machine, &mut next, sum.iter().cloned())?;
+            starts.push(next);
+        }
+    }
+    // Pass 2: each chunk scans from its start.
+    let mut outputs = Outputs::new(operator, 0, frame, width);
+    let shapes = outputs.row_shapes.clone();
+    let writers: Vec<(Vec<Val>, Vec<OutSlice<'_>>)> =
+        starts.into_iter().zip(outputs.split(&rows)).collect();
+    run_chunks(
+        frame,
+        ranges,
+        writers,
+        |frame, range, (mut acc, mut pieces)| {
+            let start = range.start;
+            for i in range {
+                combine(
+                    operator,
+                    frame,
+                    machine,
+                    &mut acc,
+                    inputs.iter().map(|a| a.row(i)),
+                )?;
+                write_results(operator, 0, frame, &mut pieces, i - start, &shapes, span)?;
+            }
+            Ok(())
+        },
+    )?;
+    Ok(outputs.into_arrays(width))
+}
+
+/// The count of kept rows, then the kept rows of every input.
+fn filter(
+    predicate: &CompiledLambda,
+    frame: &mut Frame,
+    machine: &Machine,
+    width: usize,
+    inputs: &[ArrayVal],
+) -> Outcome<Vec<Val>> {
+    let ranges = chunk_ranges(width);
+    let flags = run_chunks(
+        frame,
+        ranges.clone(),
+        vec![(); ranges.len()],
+        |frame, range, ()| {
+            let mut flags = Vec::with_capacity(range.len());
+            for i in range {
+                bind_rows(predicate, frame, 0, inputs, i);
+                predicate.run(frame, machine)?;
+                flags.push(matches!(
+                    predicate.result(frame, 0),
+                    Val::Prim(PrimValue::Bool(true))
+                ));
+            }
+            Ok(flags)
+        },
+    )?;
+    let counts: Vec<usize> = flags
+        .iter()
+        .map(|f| f.iter().filter(|b| **b).count())
+        .collect();
+    let total: usize = counts.iter().sum();
+    let mut results = vec![Val::Prim(PrimValue::I64(total as i64))];
+    for input in inputs {
+        let row_len = input.row_len();
+        let mut data = Data::zeros(input.data.prim_type(), total * row_len);
+        {
+            let lengths: Vec<usize> = counts.iter().map(|c| c * row_len).collect();
+            let pieces = OutSlice::split(&mut data, &lengths);
+            let copy =
+                |(range, (flags, mut piece)): (&Range<usize>, (&Vec<bool>, OutSlice<'_>))| {
+                    let mut j = 0;
+                    for (i, keep) in range.clone().zip(flags) {
+                        if *keep {
+                            piece.copy_row(j, &input.data, i, row_len);
+                            j += 1;
+                        }
+                    }
+                };
+            if ranges.len() == 1 {
+                ranges.iter().zip(flags.iter().zip(pieces)).for_each(copy);
+            } else {
+                ranges
+                    .par_iter()
+                    .zip(flags.par_iter().zip(pieces.into_par_iter()))
+                    .for_each(copy);
+            }
+        }
+        let mut shape = input.shape.clone();
+        shape[0] = total;
+        results.push(Val::Array(ArrayVal { shape, data }));
+    }
+    Ok(results)
+}
+
+/// The in-bounds index of `indices[i]` among `n` rows, if any.
+#[inline]
+fn bin_of(indices: &ArrayVal, i: usize, n: usize) -> Option<usize> {
+    match indices.data.get(i) {
+        PrimValue::I64(x) if 0 <= x && (x as u64) < n as u64 => Some(x as usize),
+        _ => None,
+    }
+}
+
+fn scatter(
+    destinations: &mut [ArrayVal],
+    indices: &ArrayVal,
+    values: &[ArrayVal],
+    span: Span,
+) -> Outcome<()> {
+    for (d, v) in destinations.iter_mut().zip(values) {
+        if d.shape[1..] != v.shape[1..] {
+            return Err(error(
+                format!(
+                    "Cannot scatter values of shape {} into an array of shape {}.",
+                    shape_text(&v.shape),
+                    shape_text(&d.shape)
+                ),
+                span,
+            ));
+        }
+        ops::make_unique(d);
+        let n = d.len();
+        let row_len = d.row_len();
+        for i in 0..indices.len() {
+            if let Some(b) = bin_of(indices, i, n) {
+                d.data
+                    .copy_within_from(b * row_len, &v.data, i * row_len, row_len);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Applies the values `range` to the bins `destinations`.
+#[allow(clippy::too_many_arguments)]
+fn hist_sequential(
+    operator: &CompiledLambda,
+    frame: &mut Frame,
+    machine: &Machine,
+    destinations: &mut [ArrayVal],
+    indices: &ArrayVal,
+    values: &[ArrayVal],
+    range: Range<usize>,
+    span: Span,
+) -> Outcome<()> {
+    let Some(first) = destinations.first() else {
+        return Ok(());
+    };
+    let n = first.len();
+    for d in destinations.iter_mut() {
+        ops::make_unique(d);
+    }
+    let k = destinations.len();
+    for i in range {
+        let Some(b) = bin_of(indices, i, n) else {
+            continue;
+        };
+        operator.bind(frame, 0, destinations.iter().map(|d| d.row(b)));
+        operator.bind(frame, k, values.iter().map(|v| v.row(i)));
+        operator.run(frame, machine)?;
+        for (r, d) in destinations.iter_mut().enumerate() {
+            let row_len = d.row_len();
+            let shape = d.shape[1..].to_vec();
+            ops::write_at(&mut d.data, b * row_len, &shape, &operator.result(frame, r))
+                .map_err(|m| error(m, span))?;
+        }
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn hist(
+    operator: &CompiledLambda,
+    neutral: &[Val],
+    frame: &mut Frame,
+    machine: &Machine,
+    destinations: &mut [ArrayVal],
+    indices: &ArrayVal,
+    values: &[ArrayVal],
+    span: Span,
+) -> Outcome<()> {
+    let width = indices.len();
+    let bins = destinations.first().map_or(0, ArrayVal::len);
+    let ranges = chunk_ranges(width);
+    // Private histograms pay off only when the bins are few.
+    if ranges.len() == 1 || bins.saturating_mul(ranges.len()) > width {
+        return hist_sequential(
+            operator,
+            frame,
+            machine,
+            destinations,
+            indices,
+            values,
+            0..width,
+            span,
+        );
+    }
+    let blank: Vec<ArrayVal> = neutral
+        .iter()
+        .map(|n| ops::replicate(&[bins as i64], n).map_err(|m| error(m, span)))
+        .collect::<Outcome<_>>()?;
+    let partials = run_chunks(
+        frame,
+        ranges.clone(),
+        vec![(); ranges.len()],
+        |frame, range, ()| {
+            let mut local: Vec<ArrayVal> = blank.iter().map(ops::copy).collect();
+            hist_sequential(
+                operator, frame, machine, &mut local, indices, values, range, span,
+            )?;
+            Ok(local)
+        },
+    )?;
+    // Merge: dest[b] = op(dest[b], partial[b]) for every partial, in order.
+    let merge_indices = ArrayVal {
+        shape: vec![bins],
+        data: Data::I64(std::sync::Arc::new((0..bins as i64).collect())),
+    };
+    for partial in partials {
+        hist_sequential(
+            operator,
+            frame,
+            machine,
+            destinations,
+            &merge_indices,
+            &partial,
+            0..bins,
+            span,
+        )?;
+    }
+    Ok(())
+}
+
+/// The results `from..` of a vectorised lambda as fresh output arrays.
+fn vector_outputs(plan: &VectorLambda, from: usize, width: usize) -> Vec<Data> {
+    plan.result_types[from..]
+        .iter()
+        .map(|t| Data::zeros(*t, width))
+        .collect()
+}
+
+/// Splits outputs into per-chunk pieces.
+fn split_outputs<'a>(outputs: &'a mut [Data], rows: &[usize]) -> Vec<Vec<OutSlice<'a>>> {
+    let mut per_chunk: Vec<Vec<OutSlice<'a>>> = rows.iter().map(|_| Vec::new()).collect();
+    for data in outputs.iter_mut() {
+        for (chunk, piece) in per_chunk.iter_mut().zip(OutSlice::split(data, rows)) {
+            chunk.push(piece);
+        }
+    }
+    per_chunk
+}
+
+/// Runs a vectorised lambda on the elements `range`, block by block, after
+/// each block calling `after(block_start, len, registers)`.
+fn run_blocks(
+    plan: &VectorLambda,
+    frame: &Frame,
+    inputs: &[ArrayVal],
+    range: Range<usize>,
+    mut after: impl FnMut(usize, usize, &super::vector::Registers),
+) {
+    let mut regs = plan.registers();
+    let mut start = range.start;
+    while start < range.end {
+        let len = BLOCK.min(range.end - start);
+        for (k, input) in inputs.iter().enumerate().take(plan.param_count()) {
+            plan.load_param(&mut regs, k, &input.data, start, len);
+        }
+        plan.run(&mut regs, frame, len);
+        after(start, len, &regs);
+        start += len;
+    }
+}
+
+/// `map` of a vectorisable lambda.
+fn map_vector(
+    plan: &VectorLambda,
+    frame: &mut Frame,
+    width: usize,
+    inputs: &[ArrayVal],
+) -> Vec<Val> {
+    let ranges = chunk_ranges(width);
+    let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+    let mut outputs = vector_outputs(plan, 0, width);
+    let writers = split_outputs(&mut outputs, &rows);
+    let done = run_chunks(frame, ranges, writers, |frame, range, mut pieces| {
+        let first = range.start;
+        run_blocks(plan, frame, inputs, range, |start, len, regs| {
+            for (k, piece) in pieces.iter_mut().enumerate() {
+                plan.store_result(regs, frame, k, piece, start - first, len);
+            }
+        });
+        Ok(())
+    });
+    debug_assert!(done.is_ok(), "vectorised lambdas cannot fail");
+    outputs
+        .into_iter()
+        .map(|data| {
+            Val::Array(ArrayVal {
+                shape: vec![width],
+                data,
+            })
+        })
+        .collect()
+}
+
+/// `reduce`/`redomap` of a vectorisable map part and simple operators.
+fn redomap_vector(
+    plan: &VectorReduce,
+    neutral: &[Val],
+    frame: &mut Frame,
+    width: usize,
+    inputs: &[ArrayVal],
+) -> Vec<Val> {
+    let k = plan.operators.len();
+    let neutral: Vec<PrimValue> = neutral
+        .iter()
+        .map(|n| match n {
+            Val::Prim(p) => *p,
+            Val::Array(_) => PrimValue::Bool(false),
+        })
+        .collect();
+    let ranges = chunk_ranges(width);
+    let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+    let mut outputs = vector_outputs(&plan.map, k, width);
+    let writers = split_outputs(&mut outputs, &rows);
+    let partials = run_chunks(frame, ranges, writers, |frame, range, mut pieces| {
+        let first = range.start;
+        let mut acc = neutral.clone();
+        run_blocks(&plan.map, frame, inputs, range, |start, len, regs| {
+            for (i, (op, _)) in plan.operators.iter().enumerate() {
+                acc[i] = plan.map.fold_result(regs, frame, i, *op, acc[i], len);
+            }
+            for (m, piece) in pieces.iter_mut().enumerate() {
+                plan.map
+                    .store_result(regs, frame, k + m, piece, start - first, len);
+            }
+        });
+        Ok(acc)
+    })
+    .unwrap_or_default();
+    let mut partials = partials.into_iter();
+    let mut acc = partials.next().unwrap_or_else(|| neutral.clone());
+    for partial in partials {
+        for (i, (op, _)) in plan.operators.iter().enumerate() {
+            acc[i] = super::prim::binop_dynamic(*op, acc[i], partial[i]).unwrap_or(acc[i]);
+        }
+    }
+    let mut results: Vec<Val> = acc.into_iter().map(Val::Prim).collect();
+    results.extend(outputs.into_iter().map(|data| {
+        Val::Array(ArrayVal {
+            shape: vec![width],
+            data,
+        })
+    }));
+    results
+}

@@ -1,0 +1,19 @@
+//! The typed first-order SOAC IR (issue 5, item 4): the target of
+//! defunctionalisation (TFP'18 §5, lowered from the monomorphic core), the
+//! language of the optimisation passes and the input of the CPU and GPU
+//! backends.
+//!
+//! - [`syntax`]: the definition and its invariants (read its module doc first);
+//! - [`printer`]: the readable text form;
+//! - [`builder`]: a small builder of IR code (fresh names, nested bodies);
+//! - [`check`]: the type checker and the pass manager that runs it after
+//!   every pass.
+
+pub mod builder;
+pub mod check;
+pub mod printer;
+pub mod syntax;
+
+pub use check::{check_program, run_pass, IrTypeError, PassError, PassManager};
+pub use printer::print_program;
+pub use syntax::*;
