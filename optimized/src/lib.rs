@@ -17,5 +17,6 @@
 
 pub mod cpu;
 pub mod ir;
+pub mod passes;
 pub mod typecheck;
 pub mod types;
