@@ -10,7 +10,8 @@
 //! ([`typecheck`]) for the core language and the module language
 //! (structures, module types, opaque ascription, functors, higher-order
 //! included, parametric abstract types, `import`, the prelude's numeric
-//! modules).
+//! modules); the IR ([`ir`]), its optimisation passes ([`passes`]:
+//! simplification, inlining, fusion, hoisting) and the CPU backend ([`cpu`]).
 //!
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.

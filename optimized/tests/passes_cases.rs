@@ -7,7 +7,7 @@
 //! compares the counts (so fusion, folding, … must actually fire).
 
 use optimized::cpu::run_entry;
-use optimized::ir::builder::{array, i64c, prim, Builder};
+use optimized::ir::builder::{array, constant, i64c, prim, Builder};
 use optimized::ir::*;
 use optimized::passes::{self, fusion, hoisting, inline, simplify, Pass};
 use spec::source::FileId;
@@ -15,6 +15,7 @@ use spec::value::{Array, Value};
 
 const I64: PrimType = PrimType::I64;
 const BOOL: PrimType = PrimType::Bool;
+const F64: PrimType = PrimType::F64;
 
 type Build = fn(&mut Builder) -> Program;
 
@@ -137,6 +138,19 @@ fn binop(b: &mut Builder, op: BinOp, left: SubExp, right: SubExp) -> SubExp {
         Exp::BinOp {
             op,
             ty: I64,
+            left,
+            right,
+        },
+    )
+}
+
+fn fbinop(b: &mut Builder, op: BinOp, left: SubExp, right: SubExp) -> SubExp {
+    b.bind(
+        "f",
+        prim(F64),
+        Exp::BinOp {
+            op,
+            ty: F64,
             left,
             right,
         },
@@ -408,6 +422,82 @@ fn simplify_cases() {
             before: &[("if", 1), ("binop", 2)],
             after: &[("if", 0), ("binop", 1), ("statements", 1)],
         },
+        Case {
+            name: "simplify_folds_only_exact_float_identities",
+            build: |b| {
+                program(b, Layout::Prim(F64), |b, _, _, k| {
+                    let conv = ConvOp { from: I64, to: F64 };
+                    let x = b.bind(
+                        "x",
+                        prim(F64),
+                        Exp::ConvOp {
+                            op: conv,
+                            operand: k,
+                        },
+                    );
+                    // -0.0 when k is 0: `x + 0.0` is +0.0 then, so it stays.
+                    let negated = b.bind(
+                        "m",
+                        prim(F64),
+                        Exp::UnOp {
+                            op: UnOp::Neg,
+                            ty: F64,
+                            operand: x,
+                        },
+                    );
+                    let plus = fbinop(b, BinOp::Add, negated, constant(0.0f64));
+                    let times = fbinop(b, BinOp::Mul, plus, constant(1.0f64));
+                    let folded = fbinop(b, BinOp::Mul, constant(1.5f64), constant(2.0f64));
+                    vec![fbinop(b, BinOp::Sub, times, folded)]
+                })
+            },
+            passes: simplify_only(),
+            inputs: vec![(vec![], 0), (vec![], 3), (vec![], -4)],
+            before: &[("binop", 4)],
+            after: &[("binop", 2)],
+        },
+        Case {
+            name: "simplify_drops_unused_map_outputs_and_empty_loops",
+            build: |b| {
+                program(b, i64_array(), |b, n, xs, k| {
+                    let lambda = b.lambda(&[prim(I64)], &[prim(I64), prim(I64)], |b, p| {
+                        let used = binop(b, BinOp::Add, var(&p[0]), k.clone());
+                        let unused = binop(b, BinOp::Mul, var(&p[0]), k.clone());
+                        vec![used, unused]
+                    });
+                    let names = b.bind_many(
+                        &["ys", "zs"],
+                        |_| vec![array(I64, [n.clone()]), array(I64, [n.clone()])],
+                        Exp::Soac(Soac::Map {
+                            width: n.clone(),
+                            lambda,
+                            arrays: vec![xs],
+                        }),
+                    );
+                    let acc = b.param("acc", array(I64, [n.clone()]));
+                    let acc_name = acc.name.clone();
+                    let i = b.name("i");
+                    let body = b.body(|_| vec![var(&acc_name)]);
+                    let looped = b.bind(
+                        "l",
+                        array(I64, [n.clone()]),
+                        Exp::Loop {
+                            params: vec![(acc, var(&names[0]))],
+                            form: LoopForm::For {
+                                index: i,
+                                bound: i64c(0),
+                            },
+                            body,
+                        },
+                    );
+                    vec![looped]
+                })
+            },
+            passes: simplify_only(),
+            inputs: inputs(),
+            before: &[("binop", 2), ("loop", 1)],
+            after: &[("binop", 1), ("loop", 0), ("map", 1)],
+        },
     ];
     for case in cases {
         check(case);
@@ -581,6 +671,45 @@ fn fusion_cases() {
             ],
             before: &[("map", 2)],
             after: &[("map", 2)],
+        },
+        Case {
+            name: "fusion_a_failing_producer_into_a_safe_consumer",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, k| {
+                    at(b, 51);
+                    let ys = map_op(b, &n, &xs, BinOp::Div, k);
+                    vec![sum(b, &n, &ys)]
+                })
+            },
+            passes: fusion_then_simplify(),
+            inputs: vec![(vec![], 0), (vec![1, 2], 0), (vec![9, -9, 4], 2)],
+            before: &[("map", 1), ("reduce", 1)],
+            after: &[("redomap", 1), ("map", 0)],
+        },
+        Case {
+            name: "fusion_not_when_a_failing_producer_would_pass_an_assert",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, k| {
+                    at(b, 61);
+                    let ys = map_op(b, &n, &xs, BinOp::Div, k.clone());
+                    at(b, 62);
+                    let c = cmp(b, CmpOp::Ne, k, i64c(0));
+                    b.statement(
+                        vec![],
+                        Exp::Assert {
+                            condition: c,
+                            message: "k is not zero".into(),
+                            span: Span::new(FileId(0), 62, 63),
+                        },
+                    );
+                    vec![sum(b, &n, &ys)]
+                })
+            },
+            passes: fusion_then_simplify(),
+            // With k = 0 and a nonempty array the division fails first.
+            inputs: vec![(vec![], 0), (vec![1, 2], 0), (vec![9, -9, 4], 2)],
+            before: &[("map", 1), ("reduce", 1)],
+            after: &[("map", 1), ("reduce", 1), ("redomap", 0)],
         },
         Case {
             name: "fusion_horizontal_maps_over_the_same_array",
