@@ -498,6 +498,52 @@ fn simplify_cases() {
             before: &[("binop", 2), ("loop", 1)],
             after: &[("binop", 1), ("loop", 0), ("map", 1)],
         },
+        Case {
+            name: "simplify_branch_on_a_constant_with_existential_sizes",
+            build: |b| {
+                program_with(b, Vec::new(), 1, i64_array(), |b, n, xs, k| {
+                    let then_body = b.body(|b| {
+                        let keep = b.lambda(&[prim(I64)], &[prim(BOOL)], |b, q| {
+                            vec![cmp(b, CmpOp::Lt, var(&q[0]), k.clone())]
+                        });
+                        let names = b.bind_many(
+                            &["count", "kept"],
+                            |names| vec![prim(I64), array(I64, [var(&names[0])])],
+                            Exp::Soac(Soac::Filter {
+                                width: n.clone(),
+                                predicate: keep,
+                                arrays: vec![xs.clone()],
+                            }),
+                        );
+                        names.iter().map(var).collect()
+                    });
+                    let else_body = b.body(|_| vec![n.clone(), var(&xs)]);
+                    let c = cmp(b, CmpOp::Eq, i64c(4), i64c(4));
+                    let names = b.bind_many(
+                        &["m", "ys"],
+                        |names| vec![prim(I64), array(I64, [var(&names[0])])],
+                        Exp::If {
+                            condition: c,
+                            then_body,
+                            else_body,
+                            types: vec![
+                                ExtType::Prim(I64),
+                                ExtType::Array {
+                                    element: I64,
+                                    shape: vec![ExtDim::Existential(0)],
+                                },
+                            ],
+                        },
+                    );
+                    let doubled = map_op(b, &var(&names[0]), &names[1], BinOp::Mul, i64c(2));
+                    vec![var(&names[0]), SubExp::Var(doubled)]
+                })
+            },
+            passes: simplify_only(),
+            inputs: inputs(),
+            before: &[("if", 1), ("filter", 1)],
+            after: &[("if", 0), ("filter", 1), ("map", 1)],
+        },
     ];
     for case in cases {
         check(case);
@@ -854,6 +900,49 @@ fn inline_and_hoisting_cases() {
             inputs: vec![(vec![], 0), (vec![], 2), (vec![4, 5], 3), (vec![4, 5], -1)],
             before: &[("loop-body", 4), ("lambda-body", 3)],
             after: &[("loop-body", 3), ("lambda-body", 2), ("index", 1)],
+        },
+        Case {
+            name: "hoisting_through_a_lambda_and_a_loop",
+            build: |b| {
+                program(b, i64_array(), |b, n, xs, k| {
+                    let acc = b.param("acc", array(I64, [n.clone()]));
+                    let acc_name = acc.name.clone();
+                    let i = b.name("i");
+                    let body = b.body(|b| {
+                        let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+                            // Invariant in the lambda and in the loop.
+                            let square = binop(b, BinOp::Mul, k.clone(), k.clone());
+                            vec![binop(b, BinOp::Add, var(&p[0]), square)]
+                        });
+                        vec![b.bind(
+                            "next",
+                            array(I64, [n.clone()]),
+                            Exp::Soac(Soac::Map {
+                                width: n.clone(),
+                                lambda,
+                                arrays: vec![acc_name.clone()],
+                            }),
+                        )]
+                    });
+                    vec![b.bind(
+                        "l",
+                        array(I64, [n.clone()]),
+                        Exp::Loop {
+                            params: vec![(acc, var(&xs))],
+                            form: LoopForm::For {
+                                index: i,
+                                bound: i64c(3),
+                            },
+                            body,
+                        },
+                    )]
+                })
+            },
+            passes: vec![("hoisting", hoisting::hoisting)],
+            inputs: inputs(),
+            before: &[("loop-body", 1), ("lambda-body", 2), ("statements", 4)],
+            // The product is now the first statement of `main`.
+            after: &[("loop-body", 1), ("lambda-body", 1), ("statements", 4)],
         },
     ];
     for case in cases {
