@@ -3,6 +3,10 @@
 //! before and after `passes::default_pipeline()`. Prints the median of 7
 //! runs of each and checks that both programs agree.
 //!
+//! Then times the default pipeline itself (compile time) on generated
+//! programs: a chain of `N` maps ending in a reduction, and `N` independent
+//! `reduce (+) 0 (map (+i) xs)`, for `N` = 500, 1 000, 2 000.
+//!
 //! `cargo run --release -p optimized --example fusion_timing`
 
 use std::time::{Duration, Instant};
@@ -101,6 +105,68 @@ fn program(result: Layout, scan: bool) -> Program {
     }
 }
 
+/// `N` maps in a chain then a reduction (`chain`), or `N` independent
+/// map-reductions added up.
+fn generated(count: usize, chain: bool) -> Program {
+    let mut b = Builder::new();
+    let n = b.param("n", prim(I64));
+    let n_dim = SubExp::Var(n.name.clone());
+    let xs = b.param("xs", array(I64, [n_dim.clone()]));
+    let k = b.param("k", prim(I64));
+    let main = b.function_of_params("main", vec![n, xs, k], |b, p| {
+        let xs = SubExp::Var(p[1].clone());
+        let mut current = xs.clone();
+        let mut total = i64c(0);
+        for i in 0..count {
+            let input = if chain { current.clone() } else { xs.clone() };
+            current = map_op(b, &n_dim, input, BinOp::Add, i64c(i as i64));
+            if !chain {
+                let plus = b.binop_lambda(BinOp::Add, I64);
+                let arrays = vec![current.as_var().expect("an array").clone()];
+                let s = b.bind(
+                    "s",
+                    prim(I64),
+                    Exp::Soac(Soac::Reduce {
+                        width: n_dim.clone(),
+                        lambda: plus,
+                        neutral: vec![i64c(0)],
+                        arrays,
+                    }),
+                );
+                total = b.bind(
+                    "t",
+                    prim(I64),
+                    Exp::BinOp {
+                        op: BinOp::Add,
+                        ty: I64,
+                        left: total,
+                        right: s,
+                    },
+                );
+            }
+        }
+        if chain {
+            let plus = b.binop_lambda(BinOp::Add, I64);
+            let arrays = vec![current.as_var().expect("an array").clone()];
+            total = b.bind(
+                "s",
+                prim(I64),
+                Exp::Soac(Soac::Reduce {
+                    width: n_dim.clone(),
+                    lambda: plus,
+                    neutral: vec![i64c(0)],
+                    arrays,
+                }),
+            );
+        }
+        vec![total]
+    });
+    Program {
+        functions: vec![main],
+        entry_points: Vec::new(),
+    }
+}
+
 fn median_time(program: &CompiledProgram, args: &[Value]) -> (Duration, Value) {
     let mut times = Vec::new();
     let mut last = None;
@@ -149,5 +215,41 @@ fn main() {
             t_after.as_secs_f64() * 1e3,
             t_before.as_secs_f64() / t_after.as_secs_f64()
         );
+    }
+    for chain in [true, false] {
+        for count in [500, 1000, 2000] {
+            let program = generated(count, chain);
+            let start = Instant::now();
+            let mut optimised = program;
+            let mut per_pass = Vec::new();
+            for pass in passes::default_pipeline() {
+                let pass_start = Instant::now();
+                optimised = passes::run_passes(optimised, &[pass]).expect("the pipeline succeeds");
+                per_pass.push(format!(
+                    "{} {:.0}",
+                    pass.0,
+                    pass_start.elapsed().as_secs_f64() * 1e3
+                ));
+            }
+            let elapsed = start.elapsed();
+            if std::env::var_os("PASS_TIMES").is_some() {
+                println!("  per pass (ms): {}", per_pass.join(", "));
+            }
+            let soacs = optimised.functions[0]
+                .body
+                .statements
+                .iter()
+                .filter(|s| matches!(s.expression, Exp::Soac(_)))
+                .count();
+            println!(
+                "pipeline on {} {count}: {:.1} ms, {soacs} SOACs left",
+                if chain {
+                    "a chain of maps of length"
+                } else {
+                    "independent map-reductions:"
+                },
+                elapsed.as_secs_f64() * 1e3
+            );
+        }
     }
 }

@@ -23,51 +23,108 @@ use super::traverse::*;
 use crate::ir::*;
 
 /// The pass: fuses in every function until nothing more fuses.
+///
+/// Use counts are computed once per function and kept across fusions that
+/// move code without copying it (they stay exact, or over-approximate where
+/// an array both SOACs read is now passed once, which only makes fusion more
+/// cautious); they are recomputed after a `filter` fusion, which copies the
+/// producer's lambda.
 pub fn fusion(mut program: Program) -> Program {
     let mut names = NameSource::fresh_for(&program);
     for function in &mut program.functions {
-        while fuse_once_in_function(function, &mut names) {}
+        let mut counts = use_counts(function);
+        loop {
+            match fuse_once_in_body(&mut function.body, &counts, &mut names) {
+                Fused::Nothing => break,
+                Fused::Moved => {}
+                Fused::Copied => counts = use_counts(function),
+            }
+        }
     }
     program
 }
 
-/// Performs one fusion somewhere in `function`; false when none applies.
-fn fuse_once_in_function(function: &mut Function, names: &mut NameSource) -> bool {
-    let mut counts = UseCounts::default();
-    walk_body(&mut function.body, &mut counts);
-    fuse_once_in_body(&mut function.body, &counts.counts, names)
+/// What one fusion step did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fused {
+    Nothing,
+    /// Code moved, none copied: the use counts are still valid.
+    Moved,
+    /// Code was copied (`filter` fusion): the use counts must be recomputed.
+    Copied,
 }
 
+fn use_counts(function: &mut Function) -> HashMap<VName, usize> {
+    let mut counts = UseCounts::default();
+    walk_body(&mut function.body, &mut counts);
+    counts.counts
+}
+
+/// Performs one fusion somewhere in `body` or its nested bodies.
 fn fuse_once_in_body(
     body: &mut Body,
     counts: &HashMap<VName, usize>,
     names: &mut NameSource,
-) -> bool {
+) -> Fused {
+    // Vertical: each consumer against the maps that produce its inputs,
+    // nearest first.
+    let mut producer_of: HashMap<VName, usize> = HashMap::new();
     for consumer in 0..body.statements.len() {
-        for producer in (0..consumer).rev() {
+        let mut candidates: Vec<usize> = match &body.statements[consumer].expression {
+            Exp::Soac(soac) => consumer_inputs(soac)
+                .unwrap_or(&[])
+                .iter()
+                .filter_map(|a| producer_of.get(a).copied())
+                .collect(),
+            _ => Vec::new(),
+        };
+        candidates.sort_unstable_by(|a, b| b.cmp(a));
+        candidates.dedup();
+        let is_filter = matches!(
+            body.statements[consumer].expression,
+            Exp::Soac(Soac::Filter { .. })
+        );
+        for producer in candidates {
             if try_vertical(body, producer, consumer, counts, names) {
-                return true;
+                return if is_filter {
+                    Fused::Copied
+                } else {
+                    Fused::Moved
+                };
+            }
+        }
+        if let Exp::Soac(Soac::Map { .. }) = &body.statements[consumer].expression {
+            for p in &body.statements[consumer].pattern {
+                producer_of.insert(p.name.clone(), consumer);
             }
         }
     }
-    for consumer in 0..body.statements.len() {
-        for producer in (0..consumer).rev() {
-            if try_horizontal(body, producer, consumer, counts) {
-                return true;
+    // Horizontal: each map with the nearest earlier map of the same width.
+    let mut last_map_of_width: HashMap<SubExp, usize> = HashMap::new();
+    for second in 0..body.statements.len() {
+        let Exp::Soac(Soac::Map { width, .. }) = &body.statements[second].expression else {
+            continue;
+        };
+        let width = width.clone();
+        if let Some(&first) = last_map_of_width.get(&width) {
+            if try_horizontal(body, first, second) {
+                return Fused::Moved;
             }
         }
+        last_map_of_width.insert(width, second);
     }
     for statement in &mut body.statements {
         for nested in nested_bodies_mut(&mut statement.expression) {
-            if fuse_once_in_body(nested, counts, names) {
-                return true;
+            let fused = fuse_once_in_body(nested, counts, names);
+            if fused != Fused::Nothing {
+                return fused;
             }
         }
     }
-    false
+    Fused::Nothing
 }
 
-/// The input arrays and map lambda a consumer reads its inputs through.
+/// The input arrays a consumer reads (`None` for scatter and hist).
 fn consumer_inputs(soac: &Soac) -> Option<&[VName]> {
     match soac {
         Soac::Map { arrays, .. }
@@ -425,13 +482,7 @@ fn fuse_into_filter(
 /// Merges two independent `map`s of the same width that cannot fail, where
 /// the first's results are not used before the second, into one `map` at
 /// the second's place.
-fn try_horizontal(
-    body: &mut Body,
-    first: usize,
-    second: usize,
-    counts: &HashMap<VName, usize>,
-) -> bool {
-    let _ = counts;
+fn try_horizontal(body: &mut Body, first: usize, second: usize) -> bool {
     let (
         Exp::Soac(Soac::Map {
             width: w1,
