@@ -15,7 +15,8 @@
 //! elaboration ([`core`]), monomorphisation ([`mono`]), defunctionalisation
 //! ([`defunc`]), lowering ([`lower`]) into the typed first-order SOAC IR with
 //! its checker and pass manager ([`ir`]), the rayon CPU backend that runs it
-//! ([`cpu`]), and the whole pipeline ([`pipeline`]).
+//! ([`cpu`]), and the whole pipeline ([`pipeline`]); the IR's optimisation passes ([`passes`]: simplification,
+//! inlining, fusion, hoisting) run after lowering.
 //!
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.
@@ -27,6 +28,7 @@ pub mod imports;
 pub mod ir;
 pub mod lower;
 pub mod mono;
+pub mod passes;
 pub mod pipeline;
 pub mod static_interp;
 pub mod typecheck;

@@ -1,0 +1,176 @@
+//! Inlining (issue 5, item 5): a call of a function that is called once in
+//! the whole program, or whose body is small, is replaced by a renamed copy
+//! of the body (parameters substituted by the arguments, the call's
+//! pattern by the body's results, existential sizes included). Functions
+//! are inlined leaves first, so recursion (which the IR does not forbid) is
+//! never unrolled; functions no longer called and not entry points are
+//! dropped. The pipeline simplifies right after this pass.
+
+use std::collections::{HashMap, HashSet};
+
+use super::traverse::*;
+use crate::ir::*;
+
+/// A function with at most this many statements (nested ones included) is
+/// inlined at every call.
+pub const SMALL_FUNCTION_STATEMENTS: usize = 8;
+
+/// Rounds of inlining at most (each inlines the current leaves).
+const MAX_ROUNDS: usize = 32;
+
+/// The pass.
+pub fn inline(mut program: Program) -> Program {
+    let mut names = NameSource::fresh_for(&program);
+    for _ in 0..MAX_ROUNDS {
+        let calls = call_counts(&program);
+        let candidates: HashMap<FunName, Function> = program
+            .functions
+            .iter()
+            .filter(|f| calls_nothing(&f.body))
+            .filter(|f| {
+                let n = calls.get(&f.name).copied().unwrap_or(0);
+                n == 1 || (n > 0 && statement_count(&f.body) <= SMALL_FUNCTION_STATEMENTS)
+            })
+            .map(|f| (f.name.clone(), f.clone()))
+            .collect();
+        if candidates.is_empty() {
+            break;
+        }
+        for function in &mut program.functions {
+            if candidates.contains_key(&function.name) {
+                continue;
+            }
+            inline_in_function(function, &candidates, &mut names);
+        }
+        remove_uncalled_functions(&mut program, &candidates);
+    }
+    program
+}
+
+fn inline_in_function(
+    function: &mut Function,
+    candidates: &HashMap<FunName, Function>,
+    names: &mut NameSource,
+) {
+    let mut results = Substitution::default();
+    let body = std::mem::take(&mut function.body);
+    function.body = inline_in_body(body, candidates, names, &mut results);
+    walk_body(&mut function.body, &mut results);
+}
+
+/// Replaces calls of candidates in `body` (and nested bodies); records in
+/// `results` what each replaced call's pattern stands for.
+fn inline_in_body(
+    body: Body,
+    candidates: &HashMap<FunName, Function>,
+    names: &mut NameSource,
+    results: &mut Substitution,
+) -> Body {
+    let mut statements = Vec::with_capacity(body.statements.len());
+    for mut statement in body.statements {
+        for nested in nested_bodies_mut(&mut statement.expression) {
+            let inner = std::mem::take(nested);
+            *nested = inline_in_body(inner, candidates, names, results);
+        }
+        let callee = match &statement.expression {
+            Exp::Apply { function, .. } => candidates.get(function),
+            _ => None,
+        };
+        let Some(callee) = callee else {
+            statements.push(statement);
+            continue;
+        };
+        let Exp::Apply { args, .. } = &statement.expression else {
+            unreachable!("matched above")
+        };
+        let mut copy = callee.clone();
+        rename_binders_fresh(names, |v| {
+            for p in &mut copy.params {
+                walk_param(p, v);
+            }
+            walk_body(&mut copy.body, v);
+        });
+        let mut arguments = Substitution::default();
+        for (p, a) in copy.params.iter().zip(args) {
+            arguments.map.insert(p.name.clone(), a.clone());
+        }
+        walk_body(&mut copy.body, &mut arguments);
+        for (p, r) in statement.pattern.iter().zip(&copy.body.result) {
+            let resolved = match r {
+                SubExp::Var(v) => results.map.get(v).cloned().unwrap_or_else(|| r.clone()),
+                SubExp::Constant(_) => r.clone(),
+            };
+            results.map.insert(p.name.clone(), resolved);
+        }
+        statements.extend(copy.body.statements);
+    }
+    Body {
+        statements,
+        result: body.result,
+    }
+}
+
+/// How many call sites each function has.
+fn call_counts(program: &Program) -> HashMap<FunName, usize> {
+    let mut counts = HashMap::new();
+    for f in &program.functions {
+        count_calls(&f.body, &mut counts);
+    }
+    counts
+}
+
+fn count_calls(body: &Body, counts: &mut HashMap<FunName, usize>) {
+    for s in &body.statements {
+        if let Exp::Apply { function, .. } = &s.expression {
+            *counts.entry(function.clone()).or_default() += 1;
+        }
+        for b in s.expression.bodies() {
+            count_calls(b, counts);
+        }
+        for l in s.expression.lambdas() {
+            count_calls(&l.body, counts);
+        }
+    }
+}
+
+fn calls_nothing(body: &Body) -> bool {
+    let mut counts = HashMap::new();
+    count_calls(body, &mut counts);
+    counts.is_empty()
+}
+
+/// The statements of a body, nested ones included.
+pub fn statement_count(body: &Body) -> usize {
+    body.statements
+        .iter()
+        .map(|s| {
+            1 + s
+                .expression
+                .bodies()
+                .into_iter()
+                .map(statement_count)
+                .sum::<usize>()
+                + s.expression
+                    .lambdas()
+                    .into_iter()
+                    .map(|l| statement_count(&l.body))
+                    .sum::<usize>()
+        })
+        .sum()
+}
+
+/// Drops the inlined functions that are no longer called and are not entry
+/// points.
+fn remove_uncalled_functions(program: &mut Program, inlined: &HashMap<FunName, Function>) {
+    let calls = call_counts(program);
+    let entries: HashSet<FunName> = program
+        .entry_points
+        .iter()
+        .map(|e| e.function.clone())
+        .collect();
+    program.functions.retain(|f| {
+        !inlined.contains_key(&f.name)
+            || entries.contains(&f.name)
+            || calls.get(&f.name).copied().unwrap_or(0) > 0
+    });
+}

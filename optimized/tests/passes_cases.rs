@@ -1,0 +1,1005 @@
+//! The optimisation passes, data-driven through one `check` helper: each
+//! case is a small IR program (built with the IR builder), a pass (or the
+//! default pipeline), inputs (some of which make the program fail), and
+//! counts of constructs before and after the pass. `check` snapshots the IR
+//! before and after, runs both programs on the CPU backend on every input
+//! and requires the same value or the same error (message and span), and
+//! compares the counts (so fusion, folding, … must actually fire).
+
+use optimized::cpu::run_entry;
+use optimized::ir::builder::{array, constant, i64c, prim, Builder};
+use optimized::ir::*;
+use optimized::passes::{self, fusion, hoisting, inline, simplify, Pass};
+use spec::source::FileId;
+use spec::value::{Array, Value};
+
+const I64: PrimType = PrimType::I64;
+const BOOL: PrimType = PrimType::Bool;
+const F64: PrimType = PrimType::F64;
+
+type Build = fn(&mut Builder) -> Program;
+
+struct Case {
+    name: &'static str,
+    build: Build,
+    passes: Vec<Pass>,
+    /// Arguments of `main`: `(xs, k)`.
+    inputs: Vec<(Vec<i64>, i64)>,
+    /// `(construct, count)` in the program before the passes.
+    before: &'static [(&'static str, usize)],
+    /// `(construct, count)` after.
+    after: &'static [(&'static str, usize)],
+}
+
+fn check(case: Case) {
+    let mut b = Builder::new();
+    let before = (case.build)(&mut b);
+    if let Err(e) = check_program(&before) {
+        panic!(
+            "{}: the input program is ill-typed: {e}\n{before}",
+            case.name
+        );
+    }
+    let after = passes::run_passes(before.clone(), &case.passes)
+        .unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    insta::assert_snapshot!(
+        case.name,
+        format!("--- before ---\n{before}\n--- after ---\n{after}")
+    );
+    for (kind, expected) in case.before {
+        assert_eq!(
+            count(&before, kind),
+            *expected,
+            "{}: {kind} before\n{before}",
+            case.name
+        );
+    }
+    for (kind, expected) in case.after {
+        assert_eq!(
+            count(&after, kind),
+            *expected,
+            "{}: {kind} after\n{after}",
+            case.name
+        );
+    }
+    assert!(!case.inputs.is_empty(), "{}: no inputs", case.name);
+    for (xs, k) in &case.inputs {
+        let args = [
+            Value::Array(Array::from_vec(xs.clone())),
+            Value::Prim(PrimValue::I64(*k)),
+        ];
+        let expected = run_entry(&before, "main", &args);
+        let actual = run_entry(&after, "main", &args);
+        assert_eq!(actual, expected, "{}: on {xs:?}, {k}\n{after}", case.name);
+    }
+}
+
+/// Counts constructs anywhere in the program: `statements`, `map`, `reduce`,
+/// `scan`, `filter`, `redomap`, `scanomap`, `binop`, `div`, `if`, `loop`,
+/// `apply`, `assert`, `index`, `functions`, `loop-body` (statements directly
+/// in loop bodies), `lambda-body` (statements directly in lambda bodies).
+fn count(program: &Program, kind: &str) -> usize {
+    if kind == "functions" {
+        return program.functions.len();
+    }
+    program
+        .functions
+        .iter()
+        .map(|f| count_in_body(&f.body, kind))
+        .sum()
+}
+
+fn count_in_body(body: &Body, kind: &str) -> usize {
+    let mut n = 0;
+    for s in &body.statements {
+        let e = &s.expression;
+        let hit = matches!(
+            (kind, e),
+            ("statements", _)
+                | ("map", Exp::Soac(Soac::Map { .. }))
+                | ("reduce", Exp::Soac(Soac::Reduce { .. }))
+                | ("scan", Exp::Soac(Soac::Scan { .. }))
+                | ("filter", Exp::Soac(Soac::Filter { .. }))
+                | ("redomap", Exp::Soac(Soac::Redomap { .. }))
+                | ("scanomap", Exp::Soac(Soac::Scanomap { .. }))
+                | ("binop", Exp::BinOp { .. })
+                | ("div", Exp::BinOp { op: BinOp::Div, .. })
+                | ("if", Exp::If { .. })
+                | ("loop", Exp::Loop { .. })
+                | ("apply", Exp::Apply { .. })
+                | ("assert", Exp::Assert { .. })
+                | ("index", Exp::Index { .. })
+        );
+        n += usize::from(hit);
+        for inner in e.bodies() {
+            if kind == "loop-body" && matches!(e, Exp::Loop { .. }) {
+                n += inner.statements.len();
+            }
+            n += count_in_body(inner, kind);
+        }
+        for l in e.lambdas() {
+            if kind == "lambda-body" {
+                n += l.body.statements.len();
+            }
+            n += count_in_body(&l.body, kind);
+        }
+    }
+    n
+}
+
+fn var(v: &VName) -> SubExp {
+    SubExp::Var(v.clone())
+}
+
+fn binop(b: &mut Builder, op: BinOp, left: SubExp, right: SubExp) -> SubExp {
+    b.bind(
+        "t",
+        prim(I64),
+        Exp::BinOp {
+            op,
+            ty: I64,
+            left,
+            right,
+        },
+    )
+}
+
+fn fbinop(b: &mut Builder, op: BinOp, left: SubExp, right: SubExp) -> SubExp {
+    b.bind(
+        "f",
+        prim(F64),
+        Exp::BinOp {
+            op,
+            ty: F64,
+            left,
+            right,
+        },
+    )
+}
+
+fn cmp(b: &mut Builder, op: CmpOp, left: SubExp, right: SubExp) -> SubExp {
+    b.bind(
+        "c",
+        prim(BOOL),
+        Exp::CmpOp {
+            op,
+            ty: I64,
+            left,
+            right,
+        },
+    )
+}
+
+fn at(b: &mut Builder, start: usize) {
+    b.span = Span::new(FileId(0), start, start + 1);
+}
+
+fn i64_array() -> Layout {
+    Layout::Array {
+        rank: 1,
+        element: Box::new(Layout::Prim(I64)),
+    }
+}
+
+/// `main(n: i64 (size), xs: [n]i64, k: i64)`; `body` gets `n`, `xs`, `k`
+/// and returns the results, described by `result` (with `size_results`
+/// leading existential sizes). Extra functions come first.
+fn program_with(
+    b: &mut Builder,
+    extra: Vec<Function>,
+    size_results: usize,
+    result: Layout,
+    body: impl FnOnce(&mut Builder, SubExp, VName, SubExp) -> Vec<SubExp>,
+) -> Program {
+    let n = b.param("n", prim(I64));
+    let n_dim = var(&n.name);
+    let xs = b.param("xs", array(I64, [n_dim.clone()]));
+    let k = b.param("k", prim(I64));
+    let params = vec![n, xs, k];
+    let main = b.function_of_params("main", params, |b, p| {
+        body(b, n_dim, p[1].clone(), var(&p[2]))
+    });
+    let mut functions = extra;
+    functions.push(main);
+    Program {
+        functions,
+        entry_points: vec![EntryPoint {
+            name: "main".into(),
+            function: FunName("main".into()),
+            size_parameters: 1,
+            parameters: vec![
+                EntryParam {
+                    name: "xs".into(),
+                    layout: i64_array(),
+                },
+                EntryParam {
+                    name: "k".into(),
+                    layout: Layout::Prim(I64),
+                },
+            ],
+            size_results,
+            result,
+        }],
+    }
+}
+
+fn program(
+    b: &mut Builder,
+    result: Layout,
+    body: impl FnOnce(&mut Builder, SubExp, VName, SubExp) -> Vec<SubExp>,
+) -> Program {
+    program_with(b, Vec::new(), 0, result, body)
+}
+
+/// `map (\x -> x op c) xs` over `[n]i64`.
+fn map_op(b: &mut Builder, n: &SubExp, xs: &VName, op: BinOp, c: SubExp) -> VName {
+    let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+        vec![binop(b, op, var(&p[0]), c)]
+    });
+    let ys = b.bind(
+        "ys",
+        array(I64, [n.clone()]),
+        Exp::Soac(Soac::Map {
+            width: n.clone(),
+            lambda,
+            arrays: vec![xs.clone()],
+        }),
+    );
+    ys.as_var().expect("a variable").clone()
+}
+
+fn sum(b: &mut Builder, n: &SubExp, xs: &VName) -> SubExp {
+    let lambda = b.binop_lambda(BinOp::Add, I64);
+    b.bind(
+        "s",
+        prim(I64),
+        Exp::Soac(Soac::Reduce {
+            width: n.clone(),
+            lambda,
+            neutral: vec![i64c(0)],
+            arrays: vec![xs.clone()],
+        }),
+    )
+}
+
+fn tuple(layouts: Vec<Layout>) -> Layout {
+    Layout::Tuple(layouts)
+}
+
+fn inputs() -> Vec<(Vec<i64>, i64)> {
+    vec![
+        (vec![], 0),
+        (vec![5], 1),
+        (vec![3, -7, 0, 12, i64::MAX, 4], 3),
+        ((0..5000).map(|i| (i * 37) % 101 - 50).collect(), -2),
+    ]
+}
+
+fn simplify_only() -> Vec<Pass> {
+    vec![("simplify", simplify::simplify)]
+}
+
+fn fusion_then_simplify() -> Vec<Pass> {
+    vec![("fusion", fusion::fusion), ("simplify", simplify::simplify)]
+}
+
+#[test]
+fn simplify_cases() {
+    let cases = vec![
+        Case {
+            name: "simplify_folds_constants_with_wrapping",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, _, _, k| {
+                    let five = binop(b, BinOp::Add, i64c(2), i64c(3));
+                    let wrapped = binop(b, BinOp::Add, i64c(i64::MAX), i64c(1));
+                    let scaled = binop(b, BinOp::Mul, five, k);
+                    let same = binop(b, BinOp::Add, scaled, i64c(0));
+                    let one = binop(b, BinOp::Mul, same, i64c(1));
+                    vec![binop(b, BinOp::Add, one, wrapped)]
+                })
+            },
+            passes: simplify_only(),
+            inputs: inputs(),
+            before: &[("binop", 6)],
+            after: &[("binop", 2)],
+        },
+        Case {
+            name: "simplify_keeps_a_division_by_zero",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, _, _, k| {
+                    at(b, 7);
+                    let zero = binop(b, BinOp::Sub, i64c(3), i64c(3));
+                    let q = binop(b, BinOp::Div, k.clone(), zero);
+                    let ok = binop(b, BinOp::Div, k, i64c(-2));
+                    // `q` is unused: the division still runs and fails.
+                    let _ = q;
+                    vec![ok]
+                })
+            },
+            passes: simplify_only(),
+            inputs: vec![(vec![], 4), (vec![1], -9)],
+            before: &[("div", 2)],
+            after: &[("div", 2), ("binop", 2)],
+        },
+        Case {
+            name: "simplify_propagates_copies_and_removes_dead_code_but_not_checks",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, k| {
+                    let copy = b.bind("copy", array(I64, [n.clone()]), Exp::SubExp(var(&xs)));
+                    let copy = copy.as_var().unwrap().clone();
+                    let _dead = map_op(b, &n, &copy, BinOp::Add, i64c(1));
+                    at(b, 11);
+                    let _checked = b.bind(
+                        "x",
+                        prim(I64),
+                        Exp::Index {
+                            array: copy.clone(),
+                            indices: vec![k.clone()],
+                        },
+                    );
+                    let c = cmp(b, CmpOp::Lt, k.clone(), i64c(2));
+                    at(b, 12);
+                    b.statement(
+                        vec![],
+                        Exp::Assert {
+                            condition: c,
+                            message: "k is small".into(),
+                            span: Span::new(FileId(0), 12, 13),
+                        },
+                    );
+                    let _unused_product = binop(b, BinOp::Mul, k.clone(), k);
+                    vec![sum(b, &n, &copy)]
+                })
+            },
+            passes: simplify_only(),
+            inputs: vec![
+                (vec![1, 2, 3], 0),
+                (vec![1, 2, 3], 1),
+                (vec![1, 2, 3], 2),
+                (vec![1, 2, 3], 5),
+                (vec![], 0),
+            ],
+            before: &[("map", 1), ("statements", 9)],
+            after: &[
+                ("map", 0),
+                ("index", 1),
+                ("assert", 1),
+                ("binop", 1),
+                ("statements", 5),
+            ],
+        },
+        Case {
+            name: "simplify_merges_common_subexpressions",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, k| {
+                    let a = binop(b, BinOp::Mul, k.clone(), k.clone());
+                    let c = binop(b, BinOp::Mul, k.clone(), k.clone());
+                    let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+                        let again = binop(b, BinOp::Mul, k.clone(), k.clone());
+                        vec![binop(b, BinOp::Add, var(&p[0]), again)]
+                    });
+                    let ys = b.bind(
+                        "ys",
+                        array(I64, [n.clone()]),
+                        Exp::Soac(Soac::Map {
+                            width: n.clone(),
+                            lambda,
+                            arrays: vec![xs],
+                        }),
+                    );
+                    let s = sum(b, &n, ys.as_var().unwrap());
+                    let ac = binop(b, BinOp::Add, a, c);
+                    vec![binop(b, BinOp::Add, ac, s)]
+                })
+            },
+            passes: simplify_only(),
+            inputs: inputs(),
+            // The reduction operator's addition counts too.
+            before: &[("binop", 7)],
+            after: &[("binop", 5)],
+        },
+        Case {
+            name: "simplify_branches_on_constants",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, _, _, k| {
+                    let yes = b.body(|b| vec![binop(b, BinOp::Add, k.clone(), i64c(1))]);
+                    let no = b.body(|b| vec![binop(b, BinOp::Sub, k.clone(), i64c(1))]);
+                    let c = cmp(b, CmpOp::Lt, i64c(1), i64c(2));
+                    vec![b.bind(
+                        "r",
+                        prim(I64),
+                        Exp::If {
+                            condition: c,
+                            then_body: yes,
+                            else_body: no,
+                            types: vec![ExtType::Prim(I64)],
+                        },
+                    )]
+                })
+            },
+            passes: simplify_only(),
+            inputs: inputs(),
+            before: &[("if", 1), ("binop", 2)],
+            after: &[("if", 0), ("binop", 1), ("statements", 1)],
+        },
+        Case {
+            name: "simplify_folds_only_exact_float_identities",
+            build: |b| {
+                program(b, Layout::Prim(F64), |b, _, _, k| {
+                    let conv = ConvOp { from: I64, to: F64 };
+                    let x = b.bind(
+                        "x",
+                        prim(F64),
+                        Exp::ConvOp {
+                            op: conv,
+                            operand: k,
+                        },
+                    );
+                    // -0.0 when k is 0: `x + 0.0` is +0.0 then, so it stays.
+                    let negated = b.bind(
+                        "m",
+                        prim(F64),
+                        Exp::UnOp {
+                            op: UnOp::Neg,
+                            ty: F64,
+                            operand: x,
+                        },
+                    );
+                    let plus = fbinop(b, BinOp::Add, negated, constant(0.0f64));
+                    let times = fbinop(b, BinOp::Mul, plus, constant(1.0f64));
+                    let folded = fbinop(b, BinOp::Mul, constant(1.5f64), constant(2.0f64));
+                    vec![fbinop(b, BinOp::Sub, times, folded)]
+                })
+            },
+            passes: simplify_only(),
+            inputs: vec![(vec![], 0), (vec![], 3), (vec![], -4)],
+            before: &[("binop", 4)],
+            after: &[("binop", 2)],
+        },
+        Case {
+            name: "simplify_drops_unused_map_outputs_and_empty_loops",
+            build: |b| {
+                program(b, i64_array(), |b, n, xs, k| {
+                    let lambda = b.lambda(&[prim(I64)], &[prim(I64), prim(I64)], |b, p| {
+                        let used = binop(b, BinOp::Add, var(&p[0]), k.clone());
+                        let unused = binop(b, BinOp::Mul, var(&p[0]), k.clone());
+                        vec![used, unused]
+                    });
+                    let names = b.bind_many(
+                        &["ys", "zs"],
+                        |_| vec![array(I64, [n.clone()]), array(I64, [n.clone()])],
+                        Exp::Soac(Soac::Map {
+                            width: n.clone(),
+                            lambda,
+                            arrays: vec![xs],
+                        }),
+                    );
+                    let acc = b.param("acc", array(I64, [n.clone()]));
+                    let acc_name = acc.name.clone();
+                    let i = b.name("i");
+                    let body = b.body(|_| vec![var(&acc_name)]);
+                    let looped = b.bind(
+                        "l",
+                        array(I64, [n.clone()]),
+                        Exp::Loop {
+                            params: vec![(acc, var(&names[0]))],
+                            form: LoopForm::For {
+                                index: i,
+                                bound: i64c(0),
+                            },
+                            body,
+                        },
+                    );
+                    vec![looped]
+                })
+            },
+            passes: simplify_only(),
+            inputs: inputs(),
+            before: &[("binop", 2), ("loop", 1)],
+            after: &[("binop", 1), ("loop", 0), ("map", 1)],
+        },
+        Case {
+            name: "simplify_branch_on_a_constant_with_existential_sizes",
+            build: |b| {
+                program_with(b, Vec::new(), 1, i64_array(), |b, n, xs, k| {
+                    let then_body = b.body(|b| {
+                        let keep = b.lambda(&[prim(I64)], &[prim(BOOL)], |b, q| {
+                            vec![cmp(b, CmpOp::Lt, var(&q[0]), k.clone())]
+                        });
+                        let names = b.bind_many(
+                            &["count", "kept"],
+                            |names| vec![prim(I64), array(I64, [var(&names[0])])],
+                            Exp::Soac(Soac::Filter {
+                                width: n.clone(),
+                                predicate: keep,
+                                arrays: vec![xs.clone()],
+                            }),
+                        );
+                        names.iter().map(var).collect()
+                    });
+                    let else_body = b.body(|_| vec![n.clone(), var(&xs)]);
+                    let c = cmp(b, CmpOp::Eq, i64c(4), i64c(4));
+                    let names = b.bind_many(
+                        &["m", "ys"],
+                        |names| vec![prim(I64), array(I64, [var(&names[0])])],
+                        Exp::If {
+                            condition: c,
+                            then_body,
+                            else_body,
+                            types: vec![
+                                ExtType::Prim(I64),
+                                ExtType::Array {
+                                    element: I64,
+                                    shape: vec![ExtDim::Existential(0)],
+                                },
+                            ],
+                        },
+                    );
+                    let doubled = map_op(b, &var(&names[0]), &names[1], BinOp::Mul, i64c(2));
+                    vec![var(&names[0]), SubExp::Var(doubled)]
+                })
+            },
+            passes: simplify_only(),
+            inputs: inputs(),
+            before: &[("if", 1), ("filter", 1)],
+            after: &[("if", 0), ("filter", 1), ("map", 1)],
+        },
+    ];
+    for case in cases {
+        check(case);
+    }
+}
+
+/// `map (\x -> 1000 / x) xs` (fails on a zero) into
+/// `map (\y -> xs[y mod 4])` (fails when the array is shorter): both can
+/// fail, so they must not fuse.
+fn failing_producer_and_consumer(b: &mut Builder) -> Program {
+    program(b, i64_array(), |b, n, xs, _| {
+        at(b, 21);
+        let producer = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+            vec![binop(b, BinOp::Div, i64c(1000), var(&p[0]))]
+        });
+        let ys = b.bind(
+            "ys",
+            array(I64, [n.clone()]),
+            Exp::Soac(Soac::Map {
+                width: n.clone(),
+                lambda: producer,
+                arrays: vec![xs.clone()],
+            }),
+        );
+        at(b, 22);
+        let consumer = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+            let i = binop(b, BinOp::Mod, var(&p[0]), i64c(4));
+            vec![b.bind(
+                "z",
+                prim(I64),
+                Exp::Index {
+                    array: xs.clone(),
+                    indices: vec![i],
+                },
+            )]
+        });
+        let zs = b.bind(
+            "zs",
+            array(I64, [n.clone()]),
+            Exp::Soac(Soac::Map {
+                width: n,
+                lambda: consumer,
+                arrays: vec![ys.as_var().unwrap().clone()],
+            }),
+        );
+        vec![zs]
+    })
+}
+
+#[test]
+fn fusion_cases() {
+    let cases = vec![
+        Case {
+            name: "fusion_map_map",
+            build: |b| {
+                program(b, i64_array(), |b, n, xs, k| {
+                    let ys = map_op(b, &n, &xs, BinOp::Add, k);
+                    vec![SubExp::Var(map_op(b, &n, &ys, BinOp::Mul, i64c(2)))]
+                })
+            },
+            passes: fusion_then_simplify(),
+            inputs: inputs(),
+            before: &[("map", 2)],
+            after: &[("map", 1)],
+        },
+        Case {
+            name: "fusion_map_into_reduce_is_redomap",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, k| {
+                    let ys = map_op(b, &n, &xs, BinOp::Mul, k);
+                    vec![sum(b, &n, &ys)]
+                })
+            },
+            passes: fusion_then_simplify(),
+            inputs: inputs(),
+            before: &[("map", 1), ("reduce", 1)],
+            after: &[("map", 0), ("reduce", 0), ("redomap", 1)],
+        },
+        Case {
+            name: "fusion_map_map_reduce_is_one_redomap",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, k| {
+                    let ys = map_op(b, &n, &xs, BinOp::Mul, k);
+                    let zs = map_op(b, &n, &ys, BinOp::Sub, i64c(3));
+                    vec![sum(b, &n, &zs)]
+                })
+            },
+            passes: fusion_then_simplify(),
+            inputs: inputs(),
+            before: &[("map", 2), ("reduce", 1)],
+            after: &[("map", 0), ("redomap", 1)],
+        },
+        Case {
+            name: "fusion_map_into_scan_is_scanomap",
+            build: |b| {
+                program(b, i64_array(), |b, n, xs, k| {
+                    let ys = map_op(b, &n, &xs, BinOp::Add, k);
+                    let plus = b.binop_lambda(BinOp::Add, I64);
+                    vec![b.bind(
+                        "sc",
+                        array(I64, [n.clone()]),
+                        Exp::Soac(Soac::Scan {
+                            width: n,
+                            lambda: plus,
+                            neutral: vec![i64c(0)],
+                            arrays: vec![ys],
+                        }),
+                    )]
+                })
+            },
+            passes: fusion_then_simplify(),
+            inputs: inputs(),
+            before: &[("map", 1), ("scan", 1)],
+            after: &[("map", 0), ("scan", 0), ("scanomap", 1)],
+        },
+        Case {
+            name: "fusion_map_into_filter",
+            build: |b| {
+                program_with(b, Vec::new(), 1, i64_array(), |b, n, xs, k| {
+                    let ys = map_op(b, &n, &xs, BinOp::Sub, k);
+                    let positive = b.lambda(&[prim(I64)], &[prim(BOOL)], |b, p| {
+                        vec![cmp(b, CmpOp::Gt, var(&p[0]), i64c(0))]
+                    });
+                    let names = b.bind_many(
+                        &["count", "kept"],
+                        |names| vec![prim(I64), array(I64, [var(&names[0])])],
+                        Exp::Soac(Soac::Filter {
+                            width: n,
+                            predicate: positive,
+                            arrays: vec![ys],
+                        }),
+                    );
+                    names.iter().map(var).collect()
+                })
+            },
+            passes: fusion_then_simplify(),
+            inputs: inputs(),
+            before: &[("map", 1), ("filter", 1)],
+            // The filter reads `xs` directly; the map runs on the kept rows.
+            after: &[("map", 1), ("filter", 1), ("lambda-body", 3)],
+        },
+        Case {
+            name: "fusion_not_when_the_producer_result_is_used_elsewhere",
+            build: |b| {
+                program(
+                    b,
+                    tuple(vec![Layout::Prim(I64), i64_array()]),
+                    |b, n, xs, k| {
+                        let ys = map_op(b, &n, &xs, BinOp::Mul, k);
+                        vec![sum(b, &n, &ys), SubExp::Var(ys)]
+                    },
+                )
+            },
+            passes: fusion_then_simplify(),
+            inputs: inputs(),
+            before: &[("map", 1), ("reduce", 1)],
+            after: &[("map", 1), ("reduce", 1), ("redomap", 0)],
+        },
+        Case {
+            name: "fusion_not_when_producer_and_consumer_can_both_fail",
+            build: failing_producer_and_consumer,
+            passes: fusion_then_simplify(),
+            // Element 0 makes the consumer fail (index 3 of a 2-array) and
+            // element 1 the producer (division by zero): the producer's
+            // error must come first.
+            inputs: vec![
+                (vec![333, 0], 0),
+                (vec![1, 2, 3, 4], 0),
+                (vec![7, 0, 1], 0),
+                (vec![], 0),
+            ],
+            before: &[("map", 2)],
+            after: &[("map", 2)],
+        },
+        Case {
+            name: "fusion_a_failing_producer_into_a_safe_consumer",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, k| {
+                    at(b, 51);
+                    let ys = map_op(b, &n, &xs, BinOp::Div, k);
+                    vec![sum(b, &n, &ys)]
+                })
+            },
+            passes: fusion_then_simplify(),
+            inputs: vec![(vec![], 0), (vec![1, 2], 0), (vec![9, -9, 4], 2)],
+            before: &[("map", 1), ("reduce", 1)],
+            after: &[("redomap", 1), ("map", 0)],
+        },
+        Case {
+            name: "fusion_not_when_a_failing_producer_would_pass_an_assert",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, k| {
+                    at(b, 61);
+                    let ys = map_op(b, &n, &xs, BinOp::Div, k.clone());
+                    at(b, 62);
+                    let c = cmp(b, CmpOp::Ne, k, i64c(0));
+                    b.statement(
+                        vec![],
+                        Exp::Assert {
+                            condition: c,
+                            message: "k is not zero".into(),
+                            span: Span::new(FileId(0), 62, 63),
+                        },
+                    );
+                    vec![sum(b, &n, &ys)]
+                })
+            },
+            passes: fusion_then_simplify(),
+            // With k = 0 and a nonempty array the division fails first.
+            inputs: vec![(vec![], 0), (vec![1, 2], 0), (vec![9, -9, 4], 2)],
+            before: &[("map", 1), ("reduce", 1)],
+            after: &[("map", 1), ("reduce", 1), ("redomap", 0)],
+        },
+        Case {
+            name: "fusion_horizontal_maps_over_the_same_array",
+            build: |b| {
+                program(b, tuple(vec![i64_array(), i64_array()]), |b, n, xs, k| {
+                    let ys = map_op(b, &n, &xs, BinOp::Add, k.clone());
+                    let zs = map_op(b, &n, &xs, BinOp::Mul, k);
+                    vec![SubExp::Var(ys), SubExp::Var(zs)]
+                })
+            },
+            passes: fusion_then_simplify(),
+            inputs: inputs(),
+            before: &[("map", 2)],
+            after: &[("map", 1)],
+        },
+    ];
+    for case in cases {
+        check(case);
+    }
+}
+
+#[test]
+fn inline_and_hoisting_cases() {
+    let cases = vec![
+        Case {
+            name: "inline_small_and_single_call_functions",
+            build: |b| {
+                let square = b.function("square", &[("x", prim(I64))], |b, p| {
+                    vec![binop(b, BinOp::Mul, var(&p[0]), var(&p[0]))]
+                });
+                let positives = {
+                    let m = b.param("m", prim(I64));
+                    let ys = b.param("ys", array(I64, [var(&m.name)]));
+                    b.function_of_params("positives", vec![m, ys], |b, p| {
+                        let keep = b.lambda(&[prim(I64)], &[prim(BOOL)], |b, q| {
+                            vec![cmp(b, CmpOp::Gt, var(&q[0]), i64c(0))]
+                        });
+                        let names = b.bind_many(
+                            &["count", "kept"],
+                            |names| vec![prim(I64), array(I64, [var(&names[0])])],
+                            Exp::Soac(Soac::Filter {
+                                width: var(&p[0]),
+                                predicate: keep,
+                                arrays: vec![p[1].clone()],
+                            }),
+                        );
+                        names.iter().map(var).collect()
+                    })
+                };
+                program_with(
+                    b,
+                    vec![square, positives],
+                    0,
+                    tuple(vec![Layout::Prim(I64), Layout::Prim(I64)]),
+                    |b, n, xs, k| {
+                        let a = b.bind(
+                            "a",
+                            prim(I64),
+                            Exp::Apply {
+                                function: FunName("square".into()),
+                                args: vec![k.clone()],
+                            },
+                        );
+                        let c = b.bind(
+                            "c",
+                            prim(I64),
+                            Exp::Apply {
+                                function: FunName("square".into()),
+                                args: vec![a],
+                            },
+                        );
+                        let names = b.bind_many(
+                            &["m", "kept"],
+                            |names| vec![prim(I64), array(I64, [var(&names[0])])],
+                            Exp::Apply {
+                                function: FunName("positives".into()),
+                                args: vec![n, SubExp::Var(xs)],
+                            },
+                        );
+                        let s = sum(b, &var(&names[0]), &names[1]);
+                        vec![c, s]
+                    },
+                )
+            },
+            passes: vec![("inline", inline::inline), ("simplify", simplify::simplify)],
+            inputs: inputs(),
+            before: &[("apply", 3), ("functions", 3)],
+            after: &[("apply", 0), ("functions", 1), ("filter", 1)],
+        },
+        Case {
+            name: "hoisting_out_of_loops_and_lambdas",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, k| {
+                    let acc = b.param("acc", prim(I64));
+                    let i = b.name("i");
+                    let acc_name = acc.name.clone();
+                    let body = b.body(|b| {
+                        let invariant = binop(b, BinOp::Mul, k.clone(), i64c(3));
+                        at(b, 31);
+                        // Can fail: stays in the loop.
+                        let x = b.bind(
+                            "x",
+                            prim(I64),
+                            Exp::Index {
+                                array: xs.clone(),
+                                indices: vec![i64c(0)],
+                            },
+                        );
+                        let step = binop(b, BinOp::Add, invariant, x);
+                        vec![binop(b, BinOp::Add, var(&acc_name), step)]
+                    });
+                    let looped = b.bind(
+                        "l",
+                        prim(I64),
+                        Exp::Loop {
+                            params: vec![(acc, i64c(0))],
+                            form: LoopForm::For {
+                                index: i,
+                                bound: k.clone(),
+                            },
+                            body,
+                        },
+                    );
+                    let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+                        let twice = binop(b, BinOp::Mul, k.clone(), i64c(2));
+                        vec![binop(b, BinOp::Add, var(&p[0]), twice)]
+                    });
+                    let ys = b.bind(
+                        "ys",
+                        array(I64, [n.clone()]),
+                        Exp::Soac(Soac::Map {
+                            width: n.clone(),
+                            lambda,
+                            arrays: vec![xs.clone()],
+                        }),
+                    );
+                    let s = sum(b, &n, ys.as_var().unwrap());
+                    vec![binop(b, BinOp::Add, looped, s)]
+                })
+            },
+            passes: vec![("hoisting", hoisting::hoisting)],
+            inputs: vec![(vec![], 0), (vec![], 2), (vec![4, 5], 3), (vec![4, 5], -1)],
+            before: &[("loop-body", 4), ("lambda-body", 3)],
+            after: &[("loop-body", 3), ("lambda-body", 2), ("index", 1)],
+        },
+        Case {
+            name: "hoisting_through_a_lambda_and_a_loop",
+            build: |b| {
+                program(b, i64_array(), |b, n, xs, k| {
+                    let acc = b.param("acc", array(I64, [n.clone()]));
+                    let acc_name = acc.name.clone();
+                    let i = b.name("i");
+                    let body = b.body(|b| {
+                        let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+                            // Invariant in the lambda and in the loop.
+                            let square = binop(b, BinOp::Mul, k.clone(), k.clone());
+                            vec![binop(b, BinOp::Add, var(&p[0]), square)]
+                        });
+                        vec![b.bind(
+                            "next",
+                            array(I64, [n.clone()]),
+                            Exp::Soac(Soac::Map {
+                                width: n.clone(),
+                                lambda,
+                                arrays: vec![acc_name.clone()],
+                            }),
+                        )]
+                    });
+                    vec![b.bind(
+                        "l",
+                        array(I64, [n.clone()]),
+                        Exp::Loop {
+                            params: vec![(acc, var(&xs))],
+                            form: LoopForm::For {
+                                index: i,
+                                bound: i64c(3),
+                            },
+                            body,
+                        },
+                    )]
+                })
+            },
+            passes: vec![("hoisting", hoisting::hoisting)],
+            inputs: inputs(),
+            before: &[("loop-body", 1), ("lambda-body", 2), ("statements", 4)],
+            // The product is now the first statement of `main`.
+            after: &[("loop-body", 1), ("lambda-body", 1), ("statements", 4)],
+        },
+    ];
+    for case in cases {
+        check(case);
+    }
+}
+
+#[test]
+fn the_default_pipeline_fuses_folds_and_preserves_errors() {
+    check(Case {
+        name: "pipeline_default",
+        build: |b| {
+            let scale = b.function("scale", &[("x", prim(I64)), ("f", prim(I64))], |b, p| {
+                let f2 = binop(b, BinOp::Mul, var(&p[1]), i64c(1));
+                vec![binop(b, BinOp::Mul, var(&p[0]), f2)]
+            });
+            program_with(b, vec![scale], 0, Layout::Prim(I64), |b, n, xs, k| {
+                let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+                    let two = binop(b, BinOp::Add, i64c(1), i64c(1));
+                    vec![b.bind(
+                        "y",
+                        prim(I64),
+                        Exp::Apply {
+                            function: FunName("scale".into()),
+                            args: vec![var(&p[0]), two],
+                        },
+                    )]
+                });
+                let ys = b.bind(
+                    "ys",
+                    array(I64, [n.clone()]),
+                    Exp::Soac(Soac::Map {
+                        width: n.clone(),
+                        lambda,
+                        arrays: vec![xs],
+                    }),
+                );
+                let ys = ys.as_var().unwrap().clone();
+                at(b, 41);
+                let zs = map_op(b, &n, &ys, BinOp::Div, k);
+                vec![sum(b, &n, &zs)]
+            })
+        },
+        passes: passes::default_pipeline(),
+        inputs: vec![
+            (vec![], 0),
+            (vec![1, 2, 3], 0),
+            (vec![1, 2, 3], 2),
+            (vec![5, -5, 9], -3),
+        ],
+        before: &[("map", 2), ("reduce", 1), ("apply", 1)],
+        after: &[
+            ("map", 0),
+            ("reduce", 0),
+            ("redomap", 1),
+            ("apply", 0),
+            ("functions", 1),
+        ],
+    });
+}
