@@ -161,6 +161,144 @@ fn prefix_sum_program() -> CompiledProgram {
     })
 }
 
+fn cmp(b: &mut Builder, op: CmpOp, ty: PrimType, left: SubExp, right: SubExp) -> SubExp {
+    b.bind(
+        "c",
+        prim(PrimType::Bool),
+        Exp::CmpOp {
+            op,
+            ty,
+            left,
+            right,
+        },
+    )
+}
+
+fn to_f32(b: &mut Builder, from: PrimType, operand: SubExp) -> SubExp {
+    b.bind(
+        "f",
+        prim(F32),
+        Exp::ConvOp {
+            op: ConvOp { from, to: F32 },
+            operand,
+        },
+    )
+}
+
+/// `go = i < limit && zr*zr + zi*zi < 4`, as in `benches::kernels`.
+fn escape_condition(b: &mut Builder, limit: &VName, zr: SubExp, zi: SubExp, i: SubExp) -> SubExp {
+    let more = cmp(b, CmpOp::Lt, I32, i, var(limit));
+    let zr2 = binop(b, BinOp::Mul, F32, zr.clone(), zr);
+    let zi2 = binop(b, BinOp::Mul, F32, zi.clone(), zi);
+    let norm = binop(b, BinOp::Add, F32, zr2, zi2);
+    let inside = cmp(b, CmpOp::Lt, F32, norm, constant(4.0f32));
+    binop(b, BinOp::LogAnd, PrimType::Bool, more, inside)
+}
+
+/// `main(h: i64, w: i64, limit: i32)`: a map over `iota (h*w)` whose lambda
+/// runs a `while` loop with a branching condition per element.
+fn mandelbrot_program() -> CompiledProgram {
+    let mut b = Builder::new();
+    let params = vec![
+        b.param("h", prim(I64)),
+        b.param("w", prim(I64)),
+        b.param("limit", prim(I32)),
+    ];
+    let function = b.function_of_params("main", params, |b, names| {
+        let (h, w, limit) = (&names[0], &names[1], &names[2]);
+        let hw = binop(b, BinOp::Mul, I64, var(h), var(w));
+        let iota = b.iota(hw.clone());
+        let ks = b.bind("ks", array(I64, [hw.clone()]), iota);
+        let SubExp::Var(ks) = ks else {
+            unreachable!("bind gives a variable")
+        };
+        let f = b.lambda(&[prim(I64)], &[prim(I32)], |b, p| {
+            let y = binop(b, BinOp::Div, I64, var(&p[0]), var(w));
+            let x = binop(b, BinOp::Mod, I64, var(&p[0]), var(w));
+            let coordinate = |b: &mut Builder, at: SubExp, size: &VName, low: f32| {
+                let at = to_f32(b, I64, at);
+                let size = to_f32(b, I64, var(size));
+                let scaled = binop(b, BinOp::Mul, F32, constant(3.0f32), at);
+                let ratio = binop(b, BinOp::Div, F32, scaled, size);
+                binop(b, BinOp::Add, F32, constant(low), ratio)
+            };
+            let ci = coordinate(b, y, h, -1.5);
+            let cr = coordinate(b, x, w, -2.0);
+            let zr = b.param("zr", prim(F32));
+            let zi = b.param("zi", prim(F32));
+            let i = b.param("i", prim(I32));
+            let go = b.param("go", prim(PrimType::Bool));
+            let go0 =
+                escape_condition(b, limit, constant(0.0f32), constant(0.0f32), constant(0i32));
+            let body = b.body(|b| {
+                let zr2 = binop(b, BinOp::Mul, F32, var(&zr.name), var(&zr.name));
+                let zi2 = binop(b, BinOp::Mul, F32, var(&zi.name), var(&zi.name));
+                let re = binop(b, BinOp::Sub, F32, zr2, zi2);
+                let re = binop(b, BinOp::Add, F32, re, cr.clone());
+                let im = binop(b, BinOp::Mul, F32, constant(2.0f32), var(&zr.name));
+                let im = binop(b, BinOp::Mul, F32, im, var(&zi.name));
+                let im = binop(b, BinOp::Add, F32, im, ci.clone());
+                let next = binop(b, BinOp::Add, I32, var(&i.name), constant(1i32));
+                let go = escape_condition(b, limit, re.clone(), im.clone(), next.clone());
+                vec![re, im, next, go]
+            });
+            let out = b.bind_many(
+                &["zr", "zi", "i", "go"],
+                |_| vec![prim(F32), prim(F32), prim(I32), prim(PrimType::Bool)],
+                Exp::Loop {
+                    params: vec![
+                        (zr, constant(0.0f32)),
+                        (zi, constant(0.0f32)),
+                        (i, constant(0i32)),
+                        (go.clone(), go0),
+                    ],
+                    form: LoopForm::While {
+                        condition_param: go.name.clone(),
+                    },
+                    body,
+                },
+            );
+            vec![var(&out[2])]
+        });
+        let counts = b.bind(
+            "counts",
+            array(I32, [hw.clone()]),
+            Exp::Soac(Soac::Map {
+                width: hw.clone(),
+                lambda: f,
+                arrays: vec![ks],
+            }),
+        );
+        // The size first: the result's dimension is existential.
+        vec![hw, counts]
+    });
+    let program = Program {
+        functions: vec![function],
+        entry_points: vec![EntryPoint {
+            name: "main".into(),
+            function: FunName("main".into()),
+            size_parameters: 0,
+            parameters: vec![
+                EntryParam {
+                    name: "h".into(),
+                    layout: Layout::Prim(I64),
+                },
+                EntryParam {
+                    name: "w".into(),
+                    layout: Layout::Prim(I64),
+                },
+                EntryParam {
+                    name: "limit".into(),
+                    layout: Layout::Prim(I32),
+                },
+            ],
+            size_results: 1,
+            result: array_layout(I32),
+        }],
+    };
+    CompiledProgram::new(program).unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn floats(n: usize, seed: u32) -> Vec<f32> {
     (0..n as u32)
         .map(|i| (i.wrapping_mul(2654435761).wrapping_add(seed) % 1000) as f32 / 1000.0)
@@ -259,6 +397,32 @@ fn kernels(c: &mut Criterion) {
     });
     group.bench_function("prefix_sum/rayon", |bench| {
         bench.iter(|| benches::kernels::prefix_sum(&is))
+    });
+    group.finish();
+
+    // Mandelbrot on a square grid of about `n / 40` points, limit 100.
+    let side = ((n / 40) as f64).sqrt() as usize;
+    let limit = 100;
+    let mut group = c.benchmark_group(format!("cpu_kernels/mandelbrot_{side}x{side}"));
+    group.sample_size(10);
+    let mandelbrot = mandelbrot_program();
+    let mandelbrot_args = prepare(
+        &mandelbrot,
+        vec![
+            Value::Prim(PrimValue::I64(side as i64)),
+            Value::Prim(PrimValue::I64(side as i64)),
+            Value::Prim(PrimValue::I32(limit)),
+        ],
+    );
+    assert_eq!(
+        run(&mandelbrot, &mandelbrot_args),
+        arr(benches::kernels::mandelbrot(side, side, limit))
+    );
+    group.bench_function("ir", |bench| {
+        bench.iter(|| run(&mandelbrot, &mandelbrot_args))
+    });
+    group.bench_function("rayon", |bench| {
+        bench.iter(|| benches::kernels::mandelbrot(side, side, limit))
     });
     group.finish();
 }
