@@ -752,3 +752,62 @@ fn run_time_errors_carry_the_reference_messages_and_spans() {
         check(name, build, message, start);
     }
 }
+
+/// A `for` loop over `count` parameters that rotates them and adds the
+/// index to the one moved last: every result is read before any parameter
+/// is written (a swap must not see the new values), with results held
+/// inline (≤ 8) and on the heap (more), against the same loop in Rust.
+fn check_rotating_loop(count: usize, iterations: i64) {
+    let mut b = Builder::new();
+    let f = b.function("main", &[], |b, _| {
+        let params: Vec<Param> = (0..count).map(|_| b.param("p", prim(I64))).collect();
+        let i = b.name("i");
+        let body = b.body(|b| {
+            let mut next: Vec<SubExp> = params[1..].iter().map(|p| var(&p.name)).collect();
+            next.push(binop(b, BinOp::Add, var(&params[0].name), var(&i)));
+            next
+        });
+        let out = b.bind_many(
+            &vec!["r"; count],
+            |_| vec![prim(I64); count],
+            Exp::Loop {
+                params: params
+                    .iter()
+                    .enumerate()
+                    .map(|(k, p)| (p.clone(), i64c(k as i64 * 10)))
+                    .collect(),
+                form: LoopForm::For {
+                    index: i.clone(),
+                    bound: i64c(iterations),
+                },
+                body,
+            },
+        );
+        out.iter().map(var).collect()
+    });
+    let program = compile(f, vec![], Layout::Tuple(vec![Layout::Prim(I64); count]));
+    let mut expected: Vec<i64> = (0..count as i64).map(|k| k * 10).collect();
+    for i in 0..iterations {
+        let first = expected[0];
+        expected.rotate_left(1);
+        expected[count - 1] = first + i;
+    }
+    let result = program.run_entry("main", &[]).unwrap();
+    let got: Vec<i64> = parts(&result)
+        .iter()
+        .map(|v| match v {
+            Value::Prim(PrimValue::I64(x)) => *x,
+            other => panic!("not an i64: {other}"),
+        })
+        .collect();
+    assert_eq!(got, expected, "{count} parameters, {iterations} iterations");
+}
+
+#[test]
+fn loop_parameters_are_assigned_simultaneously_inline_and_on_the_heap() {
+    for count in [2, 3, 8, 9, 12] {
+        for iterations in [0, 1, 7, 20] {
+            check_rotating_loop(count, iterations);
+        }
+    }
+}

@@ -105,7 +105,32 @@ impl CompiledBody {
         }
         results
     }
+
+    /// Like [`Self::take_results`], writing the results to `slots` (all
+    /// read before any is written) without allocating when there are at
+    /// most [`INLINE_RESULTS`] of them: a loop's iteration.
+    pub fn take_results_into(&self, frame: &mut Frame, slots: &[usize]) {
+        if self.result.len() > INLINE_RESULTS {
+            for (slot, v) in slots.iter().zip(self.take_results(frame)) {
+                frame[*slot] = v;
+            }
+            return;
+        }
+        let mut results: [Val; INLINE_RESULTS] = std::array::from_fn(|_| Val::default());
+        for (value, r) in results.iter_mut().zip(&self.result) {
+            *value = r.get(frame);
+        }
+        for &l in &self.locals {
+            frame[l] = Val::default();
+        }
+        for (slot, v) in slots.iter().zip(results) {
+            frame[*slot] = v;
+        }
+    }
 }
+
+/// Results a loop body hands back without a heap allocation.
+const INLINE_RESULTS: usize = 8;
 
 /// A type whose dimensions are read from the frame at run time.
 #[derive(Clone, Debug)]
@@ -476,7 +501,16 @@ impl<'a> FunctionCompiler<'a> {
                 statement.span,
                 &context,
             ));
-            locals.extend(targets);
+            // Only array locals need clearing (to keep arrays unshared);
+            // primitives hold nothing and are rebound before any use.
+            locals.extend(
+                statement
+                    .pattern
+                    .iter()
+                    .zip(targets)
+                    .filter(|(p, _)| matches!(p.ty, crate::ir::Type::Array { .. }))
+                    .map(|(_, t)| t),
+            );
             for p in &statement.pattern {
                 context.bound_here.insert(p.name.clone());
             }
@@ -817,10 +851,7 @@ impl<'a> FunctionCompiler<'a> {
             }
             let iterate = |frame: &mut Frame| -> Result<(), RuntimeError> {
                 body.run(frame, machine)?;
-                let results = body.take_results(frame);
-                for (slot, v) in param_slots.iter().zip(results) {
-                    frame[*slot] = v;
-                }
+                body.take_results_into(frame, &param_slots);
                 Ok(())
             };
             match &form {

@@ -86,10 +86,22 @@ impl CompiledProgram {
         entry_name: &str,
         args: Vec<Value>,
     ) -> Result<Value, RuntimeError> {
-        let no_span = Span::default();
+        let prepared = self.prepare_arguments(entry_name, args)?;
+        self.run_entry_prepared_values(entry_name, prepared.values)
+    }
+
+    /// Converts `args` for entry point `entry_name` once (arrays of
+    /// primitives are moved, not copied), so that the entry point can run
+    /// many times on them with [`Self::run_prepared`] without converting or
+    /// copying its inputs again (the arrays are shared, copy-on-write).
+    pub fn prepare_arguments(
+        &self,
+        entry_name: &str,
+        args: Vec<Value>,
+    ) -> Result<PreparedArguments, RuntimeError> {
         let fail = |message: String| RuntimeError {
             message,
-            span: no_span,
+            span: Span::default(),
         };
         let entry = self
             .program
@@ -107,6 +119,32 @@ impl CompiledProgram {
             flatten_value_owned(&p.layout, a, &mut values)
                 .map_err(|e| fail(format!("argument {}: {}", p.name, e.0)))?;
         }
+        Ok(PreparedArguments {
+            entry_name: entry_name.to_string(),
+            values,
+        })
+    }
+
+    /// Runs the entry point `prepared` was made for on its arguments; the
+    /// arguments stay usable for further runs.
+    pub fn run_prepared(&self, prepared: &PreparedArguments) -> Result<Value, RuntimeError> {
+        self.run_entry_prepared_values(&prepared.entry_name, prepared.values.clone())
+    }
+
+    fn run_entry_prepared_values(
+        &self,
+        entry_name: &str,
+        values: Vec<Val>,
+    ) -> Result<Value, RuntimeError> {
+        let no_span = Span::default();
+        let fail = |message: String| RuntimeError {
+            message,
+            span: no_span,
+        };
+        let entry = self
+            .program
+            .entry_point(entry_name)
+            .ok_or_else(|| fail(format!("no entry point {entry_name}")))?;
         let index = self.machine.by_name[&entry.function];
         let function = &self.program.functions[index];
         let compiled = &self.machine.functions[index];
@@ -170,6 +208,13 @@ impl CompiledProgram {
         let mut rest = results.into_iter().skip(entry.size_results);
         unflatten_value(&entry.result, &mut rest).map_err(|e| fail(e.0))
     }
+}
+
+/// An entry point's arguments converted once for repeated runs
+/// ([`CompiledProgram::prepare_arguments`]).
+pub struct PreparedArguments {
+    entry_name: String,
+    values: Vec<Val>,
 }
 
 /// Checks, compiles and runs `program`'s entry point `entry_name` on `args`.

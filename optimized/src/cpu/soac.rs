@@ -212,12 +212,12 @@ impl<'a> OutSlice<'a> {
     }
 
     /// Stores the first `len` values of a column at `at..`.
-    pub(crate) fn store_col(&mut self, col: &super::vector::Col, at: usize, len: usize) {
-        use super::vector::Col;
+    pub(crate) fn store_col(&mut self, col: super::vector::Slice<'_>, at: usize, len: usize) {
+        use super::vector::Slice;
         macro_rules! store {
             ($($v:ident),*) => {
                 match (self, col) {
-                    $((OutSlice::$v(s), Col::$v(c)) => s[at..at + len].copy_from_slice(&c[..len]),)*
+                    $((OutSlice::$v(s), Slice::$v(c)) => s[at..at + len].copy_from_slice(&c[..len]),)*
                     _ => unreachable!("a column of another type"),
                 }
             };
@@ -902,13 +902,11 @@ fn run_blocks(
     range: Range<usize>,
     mut after: impl FnMut(usize, usize, &super::vector::Registers),
 ) {
-    let mut regs = plan.registers();
+    let mut regs = plan.registers(inputs.iter().map(|input| input.data.clone()));
     let mut start = range.start;
     while start < range.end {
         let len = BLOCK.min(range.end - start);
-        for (k, input) in inputs.iter().enumerate().take(plan.param_count()) {
-            plan.load_param(&mut regs, k, &input.data, start, len);
-        }
+        plan.select_block(&mut regs, start, len);
         plan.run(&mut regs, frame, len);
         after(start, len, &regs);
         start += len;

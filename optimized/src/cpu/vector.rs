@@ -63,19 +63,6 @@ impl Col {
     }
 
     #[inline]
-    fn get(&self, j: usize) -> PrimValue {
-        macro_rules! get {
-            ($($v:ident),*) => {
-                match self {
-                    $(Col::$v(c) => PrimValue::$v(c[j]),)*
-                    Col::Empty => PrimValue::Bool(false),
-                }
-            };
-        }
-        col_cases!(get)
-    }
-
-    #[inline]
     fn set(&mut self, j: usize, value: PrimValue) {
         macro_rules! set {
             ($($v:ident),*) => {
@@ -88,17 +75,60 @@ impl Col {
         col_cases!(set)
     }
 
-    /// Loads `data[from..from + len]`.
-    fn load(&mut self, data: &Data, from: usize, len: usize) {
-        macro_rules! load {
+    /// The first `len` values.
+    fn slice(&self, len: usize) -> Slice<'_> {
+        macro_rules! slice {
             ($($v:ident),*) => {
-                match (self, data) {
-                    $((Col::$v(c), Data::$v(d)) => c[..len].copy_from_slice(&d[from..from + len]),)*
-                    _ => {}
+                match self {
+                    $(Col::$v(c) => Slice::$v(&c[..len]),)*
+                    Col::Empty => Slice::Bool(&[]),
                 }
             };
         }
-        col_cases!(load)
+        col_cases!(slice)
+    }
+}
+
+/// A typed view of a block's values: a register column or, for a
+/// parameter, the input array itself (parameters are never copied).
+#[derive(Clone, Copy, Debug)]
+pub enum Slice<'a> {
+    I8(&'a [i8]),
+    I16(&'a [i16]),
+    I32(&'a [i32]),
+    I64(&'a [i64]),
+    U8(&'a [u8]),
+    U16(&'a [u16]),
+    U32(&'a [u32]),
+    U64(&'a [u64]),
+    F32(&'a [f32]),
+    F64(&'a [f64]),
+    Bool(&'a [bool]),
+}
+
+impl<'a> Slice<'a> {
+    /// `data[from..from + len]`.
+    fn of_data(data: &'a Data, from: usize, len: usize) -> Slice<'a> {
+        macro_rules! of_data {
+            ($($v:ident),*) => {
+                match data {
+                    $(Data::$v(d) => Slice::$v(&d[from..from + len]),)*
+                }
+            };
+        }
+        col_cases!(of_data)
+    }
+
+    #[inline]
+    fn get(&self, j: usize) -> PrimValue {
+        macro_rules! get {
+            ($($v:ident),*) => {
+                match self {
+                    $(Slice::$v(c) => PrimValue::$v(c[j]),)*
+                }
+            };
+        }
+        col_cases!(get)
     }
 }
 
@@ -250,27 +280,49 @@ pub fn plan(lambda: &Lambda, slot: &mut dyn FnMut(&VName) -> usize) -> Option<Ve
     })
 }
 
-/// The registers of one worker, reused from block to block.
+/// The registers of one worker, reused from block to block: a column per
+/// computed value, and the input arrays with the current block's bounds
+/// (parameters are read in place).
 pub struct Registers {
     cols: Vec<Col>,
+    inputs: Vec<Data>,
+    from: usize,
+    len: usize,
 }
 
 /// An operand of a kernel: a column or a scalar broadcast over the block.
 enum Arg<'a> {
-    Col(&'a Col),
+    Col(Slice<'a>),
     Scalar(PrimValue),
 }
 
 impl VectorLambda {
-    pub fn registers(&self) -> Registers {
+    /// The registers of one worker reading its parameters from `inputs`
+    /// (one array per parameter, in order).
+    pub fn registers(&self, inputs: impl IntoIterator<Item = Data>) -> Registers {
         Registers {
-            cols: self.registers.iter().map(|t| Col::new(*t)).collect(),
+            cols: self
+                .registers
+                .iter()
+                .enumerate()
+                .map(|(r, t)| {
+                    if r < self.params {
+                        Col::Empty
+                    } else {
+                        Col::new(*t)
+                    }
+                })
+                .collect(),
+            inputs: inputs.into_iter().take(self.params).collect(),
+            from: 0,
+            len: 0,
         }
     }
 
-    /// Loads parameter `k`'s block from `data`.
-    pub fn load_param(&self, regs: &mut Registers, k: usize, data: &Data, from: usize, len: usize) {
-        regs.cols[k].load(data, from, len);
+    /// Moves the registers to the block `from..from + len` of the inputs.
+    pub fn select_block(&self, regs: &mut Registers, from: usize, len: usize) {
+        regs.from = from;
+        regs.len = len;
     }
 
     /// How many parameters (columns loaded per block) the lambda has.
@@ -365,7 +417,7 @@ impl VectorLambda {
         let a = arg(regs, frame, self.results[k]);
         macro_rules! fold {
             ($variant:ident, $f:expr) => {
-                if let (Arg::Col(Col::$variant(c)), PrimValue::$variant(mut x)) = (&a, acc) {
+                if let (Arg::Col(Slice::$variant(c)), PrimValue::$variant(mut x)) = (&a, acc) {
                     let f = $f;
                     for &y in &c[..len] {
                         x = f(x, y);
@@ -411,7 +463,10 @@ impl VectorLambda {
 
 fn arg<'a>(regs: &'a Registers, frame: &Frame, src: Src) -> Arg<'a> {
     match src {
-        Src::Reg(r) => Arg::Col(&regs.cols[r]),
+        Src::Reg(r) if r < regs.inputs.len() => {
+            Arg::Col(Slice::of_data(&regs.inputs[r], regs.from, regs.len))
+        }
+        Src::Reg(r) => Arg::Col(regs.cols[r].slice(regs.len)),
         Src::Scalar(o) => Arg::Scalar(o.prim(frame)),
     }
 }
@@ -433,19 +488,19 @@ fn binary(op: BinOp, ty: PrimType, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: u
             if let Col::$variant(o) = out {
                 let f = $f;
                 match (&a, &b) {
-                    (Arg::Col(Col::$variant(x)), Arg::Col(Col::$variant(y))) => {
+                    (Arg::Col(Slice::$variant(x)), Arg::Col(Slice::$variant(y))) => {
                         for ((o, x), y) in o[..len].iter_mut().zip(&x[..len]).zip(&y[..len]) {
                             *o = f(*x, *y);
                         }
                         return;
                     }
-                    (Arg::Scalar(PrimValue::$variant(x)), Arg::Col(Col::$variant(y))) => {
+                    (Arg::Scalar(PrimValue::$variant(x)), Arg::Col(Slice::$variant(y))) => {
                         for (o, y) in o[..len].iter_mut().zip(&y[..len]) {
                             *o = f(*x, *y);
                         }
                         return;
                     }
-                    (Arg::Col(Col::$variant(x)), Arg::Scalar(PrimValue::$variant(y))) => {
+                    (Arg::Col(Slice::$variant(x)), Arg::Scalar(PrimValue::$variant(y))) => {
                         for (o, x) in o[..len].iter_mut().zip(&x[..len]) {
                             *o = f(*x, *y);
                         }
@@ -484,7 +539,7 @@ fn binary(op: BinOp, ty: PrimType, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: u
 fn unary(op: UnOp, a: Arg<'_>, out: &mut Col, len: usize) {
     macro_rules! typed {
         ($variant:ident, $f:expr) => {
-            if let (Col::$variant(o), Arg::Col(Col::$variant(x))) = (&mut *out, &a) {
+            if let (Col::$variant(o), Arg::Col(Slice::$variant(x))) = (&mut *out, &a) {
                 let f = $f;
                 for (o, x) in o[..len].iter_mut().zip(&x[..len]) {
                     *o = f(*x);
@@ -540,7 +595,7 @@ impl VectorLambda {
         macro_rules! scan {
             ($variant:ident, $f:expr) => {
                 if let (
-                    Arg::Col(Col::$variant(c)),
+                    Arg::Col(Slice::$variant(c)),
                     PrimValue::$variant(mut x),
                     OutSlice::$variant(o),
                 ) = (&a, acc, &mut *out)
