@@ -1378,7 +1378,6 @@ impl<'p> Defunctionaliser<'p> {
                     svs.push(sv);
                 }
                 let sv = Self::join(&svs, dynamic_type(self));
-                let mut out = out;
                 for (case, case_sv) in out.iter_mut().zip(&svs) {
                     let body = std::mem::replace(
                         &mut case.body,
