@@ -299,7 +299,10 @@ fn every_program_runs_on_the_cpu_backend() {
         .iter()
         .map(|(phase, time)| format!("{phase} {:.1} ms", time.as_secs_f64() * 1000.0))
         .collect();
-    eprintln!("pipeline: compile time per phase, all programs: {}", phases.join(", "));
+    eprintln!(
+        "pipeline: compile time per phase, all programs: {}",
+        phases.join(", ")
+    );
     for (name, reason) in &failures {
         let first = reason.lines().take(6).collect::<Vec<_>>().join("\n    ");
         eprintln!("  FAIL {name}: {first}");
