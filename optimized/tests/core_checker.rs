@@ -5,7 +5,7 @@
 
 use optimized::core::check::{check_program, Stage};
 use optimized::core::{
-    elaborate_module_free, ExprKind, Intrinsic, PatKind, PrimType, Program, Type,
+    elaborate_module_free, ExprKind, Intrinsic, PatKind, PrimType, Program, Size, Type, VarName,
 };
 use optimized::typecheck::CheckOptions;
 use spec::source::FileId;
@@ -75,6 +75,25 @@ fn the_core_checker_rejects_broken_cores() {
             }
         },
         "applied to 1 argument(s), it takes 2",
+    );
+    check_rejects(
+        "def main [n] (xs: [n]i32) : i32 = xs[0]",
+        Stage::Elaborated,
+        |core| {
+            let param = &mut core.definitions[0].function.params[0];
+            let Type::Array { element, .. } = &param.ty else {
+                return;
+            };
+            let stray = VarName {
+                base: "stray".into(),
+                id: 9999,
+            };
+            param.ty = Type::Array {
+                size: Size::Var(stray),
+                element: element.clone(),
+            };
+        },
+        "the size `stray_9999` is not in scope",
     );
     check_rejects(
         "def ident 't (x: t) : t = x\ndef main (a: i32) : i32 = ident a",
@@ -157,4 +176,39 @@ fn local_polymorphic_functions_are_copied_per_instance() {
     let mono = optimized::mono::monomorphise(&core);
     let printed = optimized::core::printer::print_program(&mono);
     assert_eq!(printed.matches("let pair_").count(), 2, "{printed}");
+}
+
+/// The one helper for refusals: elaborating `text` (no prelude prepended)
+/// fails with a located diagnostic containing `expected`.
+fn check_refused(text: &str, expected: &str) {
+    let program = spec::syntax::parse_program(FileId(0), text).expect("parses");
+    let diagnostics = elaborate_module_free(&program, CheckOptions::default())
+        .expect_err("elaboration must refuse it");
+    assert!(
+        diagnostics
+            .iter()
+            .any(|diagnostic| diagnostic.message.contains(expected)
+                && diagnostic.primary_span().is_some()),
+        "{text}: {diagnostics:?}"
+    );
+}
+
+#[test]
+fn elaboration_refuses_module_constructs_and_missing_prelude_definitions() {
+    check_refused(
+        "def main (xs: []i32) : i32 = foldl (+) 0 xs",
+        "`foldl` has no definition in the program",
+    );
+    check_refused(
+        "def main (x: i32) : i32 = ((\\y -> y + 1) >-> (\\y -> y * 2)) x",
+        "the operator `>->` has no definition in the program",
+    );
+    check_refused(
+        "module m = { def x : i32 = 1 }\ndef main : i32 = m.x",
+        "module construct",
+    );
+    check_refused(
+        "def main (x: f32) : f32 = f32.(sqrt x)",
+        "`m.(e)` is a module construct",
+    );
 }

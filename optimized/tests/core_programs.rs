@@ -1,8 +1,8 @@
-//! Every module-free program under `tests/programs/` elaborates into the
+//! Every module-free program under `tests/programs/` (and `examples/`)
+//! elaborates into the
 //! typed core and passes the core checker after elaboration and after
 //! monomorphisation; snapshots of the core of a few small programs.
 
-use optimized::core::check::{check_program, Stage};
 use optimized::core::printer::print_program;
 use optimized::core::{elaborate_module_free, toplevel_prelude_declarations};
 use optimized::typecheck::{check_program_typed, CheckOptions};
@@ -24,7 +24,7 @@ fn fut_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Whether the declarations use no module construct.
+/// Whether the declarations use no module construct (`import` included).
 fn module_free(decs: &[Dec]) -> bool {
     decs.iter().all(|dec| match dec {
         Dec::Value(_) | Dec::Type(_) => true,
@@ -81,12 +81,22 @@ fn check(name: &str, text: &str) -> Outcome {
     };
     let core = match spec::recursion::with_stack(|| elaborate_module_free(&program, options)) {
         Ok(core) => core,
+        // A module construct inside an expression (`f32.(e)`): the
+        // elaborator refuses it as it should, with a located diagnostic.
+        Err(diagnostics)
+            if diagnostics.iter().all(|diagnostic| {
+                diagnostic.code.as_deref() == Some("unsupported")
+                    && diagnostic.message.contains("module construct")
+            }) =>
+        {
+            return Outcome::UsesModules
+        }
         Err(diagnostics) => return Outcome::Failed(render(diagnostics)),
     };
-    let mono = optimized::mono::monomorphise(&core);
-    if let Err(diagnostic) = check_program(&mono, "monomorphisation", Stage::Monomorphic) {
-        return Outcome::Failed(render(vec![diagnostic]));
-    }
+    let mono = match optimized::mono::monomorphise_checked(&core) {
+        Ok(mono) => mono,
+        Err(diagnostic) => return Outcome::Failed(render(vec![diagnostic])),
+    };
     let own = optimized::core::Program {
         definitions: core
             .definitions
@@ -104,9 +114,10 @@ fn check(name: &str, text: &str) -> Outcome {
 
 #[test]
 fn every_module_free_program_elaborates_and_monomorphises() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut files = Vec::new();
-    fut_files(&root, &mut files);
+    fut_files(&root.join("tests/programs"), &mut files);
+    fut_files(&root.join("examples"), &mut files);
     files.sort();
     let (mut passed, mut modules, mut rejected) = (0, 0, 0);
     let mut failures = Vec::new();

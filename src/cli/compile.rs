@@ -46,6 +46,11 @@ enum Phase {
     Defunc,
     /// The SOAC IR as lowered from the first-order core.
     Ir,
+    /// The typed core after elaboration (module-free programs; the
+    /// prelude's top-level functions are prepended).
+    Core,
+    /// The core after monomorphisation.
+    Mono,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -121,6 +126,9 @@ pub fn run(args: Args) -> ExitCode {
     }
     match args.dump {
         Some(Phase::Static) => print!("{printed}"),
+        Some(phase @ (Phase::Core | Phase::Mono)) => {
+            return dump_core(phase, program, loader.sources, options, args.timings)
+        }
         Some(phase @ (Phase::Defunc | Phase::Ir)) => {
             let compiled = spec::recursion::with_stack(|| {
                 optimized::pipeline::compile_program(
@@ -189,6 +197,55 @@ impl ImportLoader for FileLoader<'_> {
         self.cache.insert(canonical, loaded.clone());
         Ok(loaded)
     }
+}
+
+/// `--dump core` and `--dump mono`: the prelude's declarations prepended,
+/// elaborated, checked, and (for `mono`) monomorphised and checked again.
+fn dump_core(
+    phase: Phase,
+    program: Program,
+    sources: &mut SourceMap,
+    options: optimized::typecheck::CheckOptions,
+    timings: bool,
+) -> ExitCode {
+    let prelude_file = sources.add(
+        "spec/prelude/toplevel.fut".to_string(),
+        optimized::typecheck::prelude::TOPLEVEL_PRELUDE,
+    );
+    let mut decs = match optimized::core::toplevel_prelude_declarations(prelude_file) {
+        Ok(decs) => decs,
+        Err(diagnostic) => return report(&diagnostic, sources),
+    };
+    decs.extend(program.decs);
+    let program = Program { decs };
+    let started = PhaseStart::now();
+    let core =
+        spec::recursion::with_stack(|| optimized::core::elaborate_module_free(&program, options));
+    let mut phases = vec![("core", started.elapsed())];
+    let core = match core {
+        Ok(core) => core,
+        Err(diagnostics) => {
+            for diagnostic in &diagnostics {
+                eprint!("{}", diagnostic.render(sources));
+            }
+            return ExitCode::from(1);
+        }
+    };
+    if phase == Phase::Core {
+        print_timings(timings, &phases);
+        print!("{}", optimized::core::printer::print_program(&core));
+        return ExitCode::SUCCESS;
+    }
+    let started = PhaseStart::now();
+    let mono = optimized::mono::monomorphise_checked(&core);
+    phases.push(("mono", started.elapsed()));
+    print_timings(timings, &phases);
+    let mono = match mono {
+        Ok(mono) => mono,
+        Err(diagnostic) => return report(&diagnostic, sources),
+    };
+    print!("{}", optimized::core::printer::print_program(&mono));
+    ExitCode::SUCCESS
 }
 
 fn print_timings(enabled: bool, timings: &[(&str, PhaseTime)]) {

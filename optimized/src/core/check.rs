@@ -34,7 +34,7 @@ pub fn check_program(program: &Program, pass: &str, stage: Stage) -> Result<(), 
         functions: HashMap::new(),
         builtin_schemes: HashMap::new(),
     };
-    let mut scope = HashMap::new();
+    let mut scope = Scope::new();
     for definition in &program.definitions {
         let function = &definition.function;
         if definition.entry {
@@ -67,7 +67,9 @@ struct CoreChecker<'p> {
     builtin_schemes: HashMap<String, Option<types::Scheme>>,
 }
 
-type Scope = HashMap<u32, Type>;
+/// The variables in scope and their types (persistent: extending it for a
+/// body is O(log n), so long `let` chains check in near-linear time).
+type Scope = imbl::HashMap<u32, Type>;
 type CheckResult = Result<(), Diagnostic>;
 
 /// Whether two types are equal modulo sizes.
@@ -138,7 +140,44 @@ impl CoreChecker<'_> {
         }
     }
 
-    fn check_type(&self, ty: &Type, span: Span) -> CheckResult {
+    /// Checks a type at a node where `scope` is in scope: its type
+    /// parameters are bound by an enclosing function (none after mono), its
+    /// sizes name `i64` variables in scope (or an enclosing arrow's
+    /// parameter), no array holds functions.
+    fn check_type(&self, scope: &Scope, ty: &Type, span: Span) -> CheckResult {
+        self.check_type_under(scope, ty, span, &mut Vec::new())
+    }
+
+    fn check_size(&self, scope: &Scope, size: &Size, span: Span, arrows: &[u32]) -> CheckResult {
+        let Size::Var(name) = size else {
+            return Ok(());
+        };
+        if arrows.contains(&name.id) {
+            return Ok(());
+        }
+        match scope.get(&name.id) {
+            Some(Type::Prim(PrimType::I64)) => Ok(()),
+            Some(_) => Err(self.error(
+                span,
+                &format!(
+                    "the size `{}` is not an `i64` variable",
+                    super::printer::var(name)
+                ),
+            )),
+            None => Err(self.error(
+                span,
+                &format!("the size `{}` is not in scope", super::printer::var(name)),
+            )),
+        }
+    }
+
+    fn check_type_under(
+        &self,
+        scope: &Scope,
+        ty: &Type,
+        span: Span,
+        arrows: &mut Vec<u32>,
+    ) -> CheckResult {
         match ty {
             Type::Prim(_) => Ok(()),
             Type::Param(param) => {
@@ -163,20 +202,30 @@ impl CoreChecker<'_> {
                     ))
                 }
             }
-            Type::Array { element, .. } => {
+            Type::Array { size, element } => {
                 if element.contains_function() {
                     return Err(self.error(span, "an array of functions"));
                 }
-                self.check_type(element, span)
+                self.check_size(scope, size, span, arrows)?;
+                self.check_type_under(scope, element, span, arrows)
             }
-            Type::Record(fields) => fields.values().try_for_each(|ty| self.check_type(ty, span)),
+            Type::Record(fields) => fields
+                .values()
+                .try_for_each(|ty| self.check_type_under(scope, ty, span, arrows)),
             Type::Sum(constructors) => constructors
                 .values()
                 .flatten()
-                .try_for_each(|ty| self.check_type(ty, span)),
-            Type::Arrow { from, to, .. } => {
-                self.check_type(from, span)?;
-                self.check_type(to, span)
+                .try_for_each(|ty| self.check_type_under(scope, ty, span, arrows)),
+            Type::Arrow { param, from, to } => {
+                self.check_type_under(scope, from, span, arrows)?;
+                if let Some(param) = param {
+                    arrows.push(param.id);
+                }
+                let result = self.check_type_under(scope, to, span, arrows);
+                if param.is_some() {
+                    arrows.pop();
+                }
+                result
             }
         }
     }
@@ -206,7 +255,7 @@ impl CoreChecker<'_> {
         for param in &function.params {
             self.check_pat(&mut inner, param)?;
         }
-        self.check_type(&function.result, function.span)?;
+        self.check_type(&inner, &function.result, function.span)?;
         self.check_expr(&inner, &function.body)?;
         self.expect(
             function.body.span,
@@ -227,7 +276,7 @@ impl CoreChecker<'_> {
     }
 
     fn check_pat(&mut self, scope: &mut Scope, pat: &Pat) -> CheckResult {
-        self.check_type(&pat.ty, pat.span)?;
+        self.check_type(scope, &pat.ty, pat.span)?;
         match &pat.kind {
             PatKind::Var(name) => {
                 self.bind(name, pat.span)?;
@@ -289,7 +338,7 @@ impl CoreChecker<'_> {
     fn check_expr_inner(&mut self, scope: &Scope, expr: &Expr) -> CheckResult {
         let span = expr.span;
         let ty = &expr.ty;
-        self.check_type(ty, span)?;
+        self.check_type(scope, ty, span)?;
         match &expr.kind {
             ExprKind::Literal(value) => {
                 self.expect(span, "a literal", &Type::Prim(prim_type_of(*value)), ty)
@@ -302,7 +351,7 @@ impl CoreChecker<'_> {
             } => {
                 self.check_exprs(scope, args)?;
                 for arg in type_args {
-                    self.check_type(arg, span)?;
+                    self.check_type(scope, arg, span)?;
                 }
                 self.check_intrinsic(intrinsic, type_args, args, ty, span)
             }
@@ -594,7 +643,7 @@ impl CoreChecker<'_> {
             return Err(self.error(span, "an instantiation after monomorphisation"));
         }
         for arg in &instance.types {
-            self.check_type(arg, span)?;
+            self.check_type(scope, arg, span)?;
         }
         let (type_params, size_params) = self.functions.get(&name.id).cloned().unwrap_or_default();
         if instance.types.len() != type_params.len()

@@ -35,7 +35,7 @@ pub fn elaborate_program(typed: &TypedProgram<'_>) -> Result<Program, Vec<Diagno
         typed,
         names: NameSource::default(),
         rigid_types: HashMap::new(),
-        rigid_sizes: HashMap::new(),
+        rigid_sizes: imbl::HashMap::new(),
     };
     let mut scope = Scope::default();
     let mut definitions = Vec::new();
@@ -68,12 +68,24 @@ struct Binding {
 #[derive(Clone, Default)]
 struct Scope {
     values: imbl::HashMap<Name, Binding>,
+    /// The `i64` variables in scope that types may name as sizes, by the
+    /// checker's rigid id: a size naming anything else is unknown in the
+    /// core, so every [`Size::Var`] is a variable in scope.
+    sizes: imbl::HashMap<u32, VarName>,
 }
 
 impl Scope {
     fn with(&self, source: &Name, binding: Binding) -> Scope {
         Scope {
             values: self.values.update(source.clone(), binding),
+            sizes: self.sizes.clone(),
+        }
+    }
+
+    fn with_size(&self, rigid: u32, var: &VarName) -> Scope {
+        Scope {
+            values: self.values.clone(),
+            sizes: self.sizes.update(rigid, var.clone()),
         }
     }
 }
@@ -83,8 +95,9 @@ struct Elaborator<'t, 'ast> {
     names: NameSource,
     /// Rigid type parameters (checker ids) ↦ core type variables.
     rigid_types: HashMap<u32, TypeVar>,
-    /// Rigid sizes (checker ids) ↦ the `i64` variables they name.
-    rigid_sizes: HashMap<u32, VarName>,
+    /// Rigid sizes (checker ids) ↦ the `i64` variables they name, of the
+    /// scope being elaborated (a copy of its [`Scope::sizes`]).
+    rigid_sizes: imbl::HashMap<u32, VarName>,
 }
 
 fn internal(span: Span, what: &str) -> Diagnostic {
@@ -279,16 +292,16 @@ impl<'ast> Elaborator<'_, 'ast> {
                 var
             })
             .collect();
+        let mut inner = scope.clone();
         let size_params: Vec<VarName> = scheme
             .size_params
             .iter()
             .map(|rigid| {
                 let var = self.names.var(&rigid.name);
-                self.rigid_sizes.insert(rigid.id, var.clone());
+                inner = inner.with_size(rigid.id, &var);
                 var
             })
             .collect();
-        let mut inner = scope.clone();
         let declared_sizes = type_params.iter().filter_map(|param| match param {
             ast::TypeParam::Size { name, .. } => Some(name),
             ast::TypeParam::Type { .. } => None,
@@ -306,7 +319,10 @@ impl<'ast> Elaborator<'_, 'ast> {
             .iter()
             .map(|param| self.elaborate_pat(&mut inner, param))
             .collect::<ElabResult<Vec<_>>>()?;
-        let mut result = self.core_type(&scheme.ty, span)?;
+        let saved = std::mem::replace(&mut self.rigid_sizes, inner.sizes.clone());
+        let result = self.core_type(&scheme.ty, span);
+        self.rigid_sizes = saved;
+        let mut result = result?;
         for _ in params {
             result = match result {
                 Type::Arrow { to, .. } => (*to).clone(),
@@ -329,7 +345,10 @@ impl<'ast> Elaborator<'_, 'ast> {
 
     /// A pattern; the variables it binds are added to `scope`.
     fn elaborate_pat(&mut self, scope: &mut Scope, pat: &'ast ast::Pat) -> ElabResult<Pat> {
-        spec::recursion::with_stack(|| self.elaborate_pat_inner(scope, pat))
+        let saved = std::mem::replace(&mut self.rigid_sizes, scope.sizes.clone());
+        let result = spec::recursion::with_stack(|| self.elaborate_pat_inner(scope, pat));
+        self.rigid_sizes = saved;
+        result
     }
 
     fn elaborate_pat_inner(&mut self, scope: &mut Scope, pat: &'ast ast::Pat) -> ElabResult<Pat> {
@@ -340,17 +359,17 @@ impl<'ast> Elaborator<'_, 'ast> {
             }
             ast::Pat::Var { name, .. } => {
                 let var = self.names.var(name);
-                if let Some(rigid) = self.typed.binder(pat) {
-                    self.rigid_sizes.insert(rigid.id, var.clone());
-                }
                 let ty = self.pat_type(pat)?;
                 *scope = scope.with(
                     name,
                     Binding {
                         name: var.clone(),
-                        ty,
+                        ty: ty.clone(),
                     },
                 );
+                if let (Some(rigid), Type::Prim(PrimType::I64)) = (self.typed.binder(pat), &ty) {
+                    *scope = scope.with_size(rigid.id, &var);
+                }
                 PatKind::Var(var)
             }
             ast::Pat::Wildcard { .. } => PatKind::Wildcard,
@@ -398,7 +417,10 @@ impl<'ast> Elaborator<'_, 'ast> {
     // -- expressions --------------------------------------------------------------
 
     fn elaborate_expr(&mut self, scope: &Scope, expr: &'ast ast::Expr) -> ElabResult<Expr> {
-        spec::recursion::with_stack(|| self.elaborate_expr_inner(scope, expr))
+        let saved = std::mem::replace(&mut self.rigid_sizes, scope.sizes.clone());
+        let result = spec::recursion::with_stack(|| self.elaborate_expr_inner(scope, expr));
+        self.rigid_sizes = saved;
+        result
     }
 
     fn elaborate_exprs(
@@ -567,14 +589,15 @@ impl<'ast> Elaborator<'_, 'ast> {
                 let mut core_sizes = Vec::new();
                 for (source, rigid) in sizes.iter().zip(rigids) {
                     let var = self.names.var(source);
-                    self.rigid_sizes.insert(rigid.id, var.clone());
-                    inner = inner.with(
-                        source,
-                        Binding {
-                            name: var.clone(),
-                            ty: Type::I64,
-                        },
-                    );
+                    inner = inner
+                        .with(
+                            source,
+                            Binding {
+                                name: var.clone(),
+                                ty: Type::I64,
+                            },
+                        )
+                        .with_size(rigid.id, &var);
                     core_sizes.push(var);
                 }
                 let value = self.elaborate_expr(scope, value)?;
@@ -1120,6 +1143,9 @@ impl<'ast> Elaborator<'_, 'ast> {
                 ty,
                 span,
             }),
+            symbol if BinOp::from_symbol(symbol, PrimType::Bool).is_none() => {
+                Err(undefined_operator(symbol, span))
+            }
             symbol => {
                 let prim = prim_of(&lhs.ty, span)?;
                 prim_binary(symbol, prim, lhs, rhs, ty, span)
@@ -1234,7 +1260,7 @@ fn prim_binary(
     span: Span,
 ) -> ElabResult<Expr> {
     let Some(op) = BinOp::from_symbol(symbol, prim) else {
-        return Err(internal(span, &format!("unknown operator `{symbol}`")));
+        return Err(undefined_operator(symbol, span));
     };
     Ok(Expr {
         kind: ExprKind::BinOp {
@@ -1245,6 +1271,19 @@ fn prim_binary(
         ty,
         span,
     })
+}
+
+/// Not a built-in operator: a prelude operator (`>->`) whose declaration
+/// the program given to the core lacks.
+fn undefined_operator(symbol: &str, span: Span) -> Diagnostic {
+    Diagnostic::error(format!(
+        "the operator `{symbol}` has no definition in the program"
+    ))
+    .with_code("unknown-name")
+    .with_primary(span, "not defined")
+    .with_note(
+        "the prelude's functions (`spec/prelude/toplevel.fut`) must be declared in the program given to the core",
+    )
 }
 
 /// A literal (negated when `negative`) at the primitive type `ty`.

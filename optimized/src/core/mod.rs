@@ -26,16 +26,22 @@
 //!   arguments; an intrinsic used as a value is eta-expanded into a lambda.
 //! * **Sizes are values.** A [`Size`] is a constant, a variable of type `i64`
 //!   (a size parameter, a parameter or `let` variable named in a type), or
-//!   unknown (existential: `filter`, ranges, slices, loop parameters).
+//!   unknown (existential: `filter`, ranges, slices, loop parameters, and
+//!   any size whose variable is not in scope at the node — a type never
+//!   names a variable out of scope, except an enclosing arrow's `param`).
 //!   Sizes never distinguish types in the core checker or in mono (they are
 //!   compared modulo sizes); they are checked at run time where Futhark does:
-//!   * on entry to a [`Function`] (or a lambda) the `size_params` are bound
-//!     from the shapes of the arguments: the first dimension (parameters left
-//!     to right, outer dimensions first) of a parameter type that is
-//!     `Size::Var(p)` for a size parameter `p` binds `p`; every later
-//!     dimension that is `Size::Var(p)` (or a constant) is checked equal to
-//!     it, and a mismatch is a run-time size error located at the
-//!     application;
+//!   * when a [`Function`] is applied (all its parameters supplied), its
+//!     `size_params` are bound from the shapes of the arguments: the first
+//!     dimension (parameters left to right, outer dimensions first) of a
+//!     parameter type that is `Size::Var(p)` for a size parameter `p` binds
+//!     `p`; every later dimension that is `Size::Var(p)` for the same `p` is
+//!     checked equal to it, and a mismatch is a run-time size error located
+//!     at the application. This is the check of an application whose
+//!     parameter types share a size. Other sizes in parameter types
+//!     (constants, variables of enclosing scopes, and every size of a
+//!     lambda's parameters, which binds no size parameter) are static
+//!     knowledge of the checker and are not checked again;
 //!   * [`ExprKind::Coerce`] (`e :> t`) checks `e`'s shape against the known
 //!     sizes of its type;
 //!   * `let [n] p = e` ([`ExprKind::Let`] with `sizes`) binds `n` from `e`'s
@@ -694,13 +700,20 @@ pub struct Function {
 }
 
 impl Function {
-    /// `p1 -> p2 -> … -> result`.
+    /// `p1 -> p2 -> … -> result`; a parameter that is an `i64` variable
+    /// names its arrow (`(n: i64) -> [n]i32`), since later types may use it
+    /// as a size.
     pub fn ty(&self) -> Type {
         self.params
             .iter()
             .rev()
-            .fold(self.result.clone(), |to, param| {
-                Type::arrow(param.ty.clone(), to)
+            .fold(self.result.clone(), |to, param| Type::Arrow {
+                param: match (&param.kind, &param.ty) {
+                    (PatKind::Var(name), Type::Prim(PrimType::I64)) => Some(name.clone()),
+                    _ => None,
+                },
+                from: Rc::new(param.ty.clone()),
+                to: Rc::new(to),
             })
     }
 }

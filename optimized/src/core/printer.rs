@@ -23,8 +23,13 @@ pub fn print_program(program: &Program) -> String {
     out
 }
 
+/// A variable as printed: `x_12`, operators `(>->)_3`.
 pub fn var(name: &VarName) -> String {
-    format!("{}_{}", name.base, name.id)
+    if spec::syntax::operators::is_operator_name(&name.base) {
+        format!("({})_{}", name.base, name.id)
+    } else {
+        format!("{}_{}", name.base, name.id)
+    }
 }
 
 /// A type in source syntax (`[n_2]i32 -> {x: f64}`).

@@ -25,6 +25,18 @@ use crate::core::{
     Program, Size, Type, VarName,
 };
 
+/// [`monomorphise`], then the core checker (`Stage::Monomorphic`, pass
+/// `monomorphisation`): what the next pass (defunctionalisation) takes.
+pub fn monomorphise_checked(program: &Program) -> Result<Program, spec::diagnostic::Diagnostic> {
+    let mono = monomorphise(program);
+    crate::core::check::check_program(
+        &mono,
+        "monomorphisation",
+        crate::core::check::Stage::Monomorphic,
+    )?;
+    Ok(mono)
+}
+
 /// The monomorphic program: one definition per reached instance, in the
 /// order of the original definitions.
 pub fn monomorphise(program: &Program) -> Program {

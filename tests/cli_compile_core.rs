@@ -1,0 +1,86 @@
+//! `runestone compile FILE --dump core|mono`: the typed core and the
+//! monomorphic core of a module-free program; module programs are refused
+//! with a located diagnostic.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn runestone(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_runestone"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .output()
+        .expect("runestone runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The one helper: `--dump phase` of `file` succeeds (or not, `success`),
+/// and stdout (or stderr on failure) contains every `expected` fragment and
+/// none of `absent`.
+fn check(file: &str, phase: &str, success: bool, expected: &[&str], absent: &[&str]) {
+    let out = runestone(&["compile", file, "--dump", phase]);
+    let shown = if success {
+        assert!(out.status.success(), "{file}: {}", text(&out.stderr));
+        text(&out.stdout)
+    } else {
+        assert_eq!(out.status.code(), Some(1), "{file}: {}", text(&out.stdout));
+        text(&out.stderr)
+    };
+    for fragment in expected {
+        assert!(
+            shown.contains(fragment),
+            "{file} --dump {phase}: no `{fragment}` in\n{shown}"
+        );
+    }
+    for fragment in absent {
+        assert!(
+            !shown.contains(fragment),
+            "{file} --dump {phase}: `{fragment}` in\n{shown}"
+        );
+    }
+}
+
+#[test]
+fn compile_dumps_the_core_and_the_monomorphic_core() {
+    // The core keeps the polymorphic `ident` and its instantiations, and the
+    // prelude's definitions.
+    check(
+        "tests/programs/polymorphism/identity.fut",
+        "core",
+        true,
+        &[
+            "def ident_",
+            " 't_",
+            "@[i32]",
+            "@[bool]",
+            "entry main_",
+            "def foldl_",
+        ],
+        &[],
+    );
+    // Mono: two instances, no type parameter, the unused prelude dropped.
+    check(
+        "tests/programs/polymorphism/identity.fut",
+        "mono",
+        true,
+        &["def ident_", "entry main_"],
+        &["'t_", "@[i32]", "foldl"],
+    );
+    check(
+        "tests/programs/hof/pipe.fut",
+        "core",
+        true,
+        &["reduce@[i32]", "map@[i32, i32]", "+@i32", "*@i32"],
+        &["|>"],
+    );
+    check(
+        "tests/programs/modules/functor.fut",
+        "core",
+        false,
+        &["tests/programs/modules/functor.fut:", "module construct"],
+        &[],
+    );
+}
