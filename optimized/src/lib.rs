@@ -10,8 +10,12 @@
 //! ([`typecheck`]) for the core language and the module language
 //! (structures, module types, opaque ascription, functors, higher-order
 //! included, parametric abstract types, `import`, the prelude's numeric
-//! modules), and static interpretation ([`static_interp`]: the module-free
-//! program, with memoised functor application).
+//! modules), static interpretation ([`static_interp`]: the module-free
+//! program, with memoised functor application), elaboration into the typed
+//! core ([`core`]) and monomorphisation ([`mono`]), defunctionalisation
+//! ([`defunc`]), lowering ([`lower`]) to the typed first-order SOAC IR with
+//! its checker and pass manager ([`ir`]), the rayon CPU backend that runs it
+//! ([`cpu`]), and the whole pipeline ([`pipeline`]).
 //!
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.

@@ -20,6 +20,7 @@ use super::ops::{self, SliceDim};
 use super::prim;
 use super::soac;
 use super::value::{ArrayVal, Val};
+use super::vector;
 use super::RuntimeError;
 use crate::ir::{
     Body, DimIndex, Exp, FunName, Function, Lambda, LoopForm, PrimType, PrimValue, Program, Soac,
@@ -297,7 +298,7 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
             row_type.shape().iter().for_each(|d| sub(d, f));
         }
         Exp::Concat { arrays, length } => {
-            arrays.iter().for_each(|a| f(a));
+            arrays.iter().for_each(&mut *f);
             sub(length, f);
         }
         Exp::Rearrange { array, .. } | Exp::Reverse { array } | Exp::Copy { array } => f(array),
@@ -314,7 +315,7 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
             sub(soac.width(), f);
             match soac {
                 Soac::Map { arrays, .. } | Soac::Filter { arrays, .. } => {
-                    arrays.iter().for_each(|a| f(a))
+                    arrays.iter().for_each(&mut *f)
                 }
                 Soac::Reduce {
                     neutral, arrays, ..
@@ -329,7 +330,7 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
                     neutral, arrays, ..
                 } => {
                     neutral.iter().for_each(|n| sub(n, f));
-                    arrays.iter().for_each(|a| f(a));
+                    arrays.iter().for_each(&mut *f);
                 }
                 Soac::Scatter {
                     destinations,
@@ -337,9 +338,9 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
                     values,
                     ..
                 } => {
-                    destinations.iter().for_each(|a| f(a));
+                    destinations.iter().for_each(&mut *f);
                     f(indices);
-                    values.iter().for_each(|a| f(a));
+                    values.iter().for_each(&mut *f);
                 }
                 Soac::Hist {
                     destinations,
@@ -348,10 +349,10 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
                     values,
                     ..
                 } => {
-                    destinations.iter().for_each(|a| f(a));
+                    destinations.iter().for_each(&mut *f);
                     neutral.iter().for_each(|n| sub(n, f));
                     f(indices);
-                    values.iter().for_each(|a| f(a));
+                    values.iter().for_each(&mut *f);
                 }
             }
             for lambda in soac.lambdas() {
@@ -845,6 +846,13 @@ impl<'a> FunctionCompiler<'a> {
         })
     }
 
+    /// The vectorised form of a reduction, when both parts qualify.
+    fn vector_reduce(&mut self, map: &Lambda, operator: &Lambda) -> Option<soac::VectorReduce> {
+        let operators = vector::simple_operator(operator)?;
+        let map = vector::plan(map, &mut |v| self.slot(v))?;
+        Some(soac::VectorReduce { map, operators })
+    }
+
     fn soac(
         &mut self,
         soac: &Soac,
@@ -860,6 +868,7 @@ impl<'a> FunctionCompiler<'a> {
             Soac::Map { lambda, arrays, .. } => soac::CompiledSoac::Map {
                 lambda: self.lambda(lambda),
                 arrays: slots(self, arrays),
+                vector: vector::plan(lambda, &mut |v| self.slot(v)),
             },
             Soac::Reduce {
                 lambda,
@@ -870,6 +879,7 @@ impl<'a> FunctionCompiler<'a> {
                 operator: self.lambda(lambda),
                 neutral: self.operands(neutral),
                 arrays: slots(self, arrays),
+                vector: self.vector_reduce(&vector::identity_of(lambda), lambda),
             },
             Soac::Scan {
                 lambda,
@@ -880,6 +890,7 @@ impl<'a> FunctionCompiler<'a> {
                 operator: self.lambda(lambda),
                 neutral: self.operands(neutral),
                 arrays: slots(self, arrays),
+                vector: self.vector_reduce(&vector::identity_of(lambda), lambda),
             },
             Soac::Filter {
                 predicate, arrays, ..
@@ -928,6 +939,7 @@ impl<'a> FunctionCompiler<'a> {
                 operator: self.lambda(reduce_lambda),
                 neutral: self.operands(neutral),
                 arrays: slots(self, arrays),
+                vector: self.vector_reduce(map_lambda, reduce_lambda),
             },
             Soac::Scanomap {
                 map_lambda,
@@ -940,6 +952,7 @@ impl<'a> FunctionCompiler<'a> {
                 operator: self.lambda(scan_lambda),
                 neutral: self.operands(neutral),
                 arrays: slots(self, arrays),
+                vector: self.vector_reduce(map_lambda, scan_lambda),
             },
         };
         Box::new(move |frame, machine| {
@@ -962,6 +975,7 @@ impl<'a> FunctionCompiler<'a> {
 pub(crate) fn chunk_ranges(width: usize) -> Vec<Range<usize>> {
     let threads = rayon::current_num_threads();
     if width < super::PARALLEL_THRESHOLD || threads <= 1 {
+        #[allow(clippy::single_range_in_vec_init)]
         return vec![0..width];
     }
     let chunks = (threads * 4)

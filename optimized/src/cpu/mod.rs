@@ -8,7 +8,10 @@
 //! - [`compile`]: each function compiled once to closures over a frame of
 //!   slots;
 //! - [`ops`]: sequential array operations;
-//! - [`soac`]: chunked parallel SOACs.
+//! - [`soac`]: chunked parallel SOACs;
+//! - [`vector`]: block-vectorised execution of straight-line scalar
+//!   lambdas (the fast path of `map`, `reduce`, `redomap`, `scan`,
+//!   `scanomap`).
 //!
 //! Run-time errors are [`RuntimeError`]s carrying a message and the span of
 //! the statement (or `Assert`) that failed; the backend never panics on a
@@ -19,6 +22,7 @@ pub mod ops;
 pub mod prim;
 pub mod soac;
 pub mod value;
+pub mod vector;
 
 use std::fmt;
 
@@ -26,7 +30,7 @@ use spec::value::Value;
 
 use crate::ir::{check_program, Program, Span};
 use compile::Machine;
-use value::{flatten_value, unflatten_value, Val};
+use value::{flatten_value_owned, unflatten_value, Val};
 
 /// SOACs over fewer elements than this run sequentially on the calling
 /// thread; above it, in chunks of at least a quarter of it.
@@ -72,6 +76,16 @@ impl CompiledProgram {
 
     /// Runs entry point `entry_name` on `args` (one per surface parameter).
     pub fn run_entry(&self, entry_name: &str, args: &[Value]) -> Result<Value, RuntimeError> {
+        self.run_entry_owned(entry_name, args.to_vec())
+    }
+
+    /// Like [`Self::run_entry`], consuming the arguments: arrays of
+    /// primitives are moved into the run, not copied.
+    pub fn run_entry_owned(
+        &self,
+        entry_name: &str,
+        args: Vec<Value>,
+    ) -> Result<Value, RuntimeError> {
         let no_span = Span::default();
         let fail = |message: String| RuntimeError {
             message,
@@ -90,7 +104,7 @@ impl CompiledProgram {
         }
         let mut values = Vec::new();
         for (p, a) in entry.parameters.iter().zip(args) {
-            flatten_value(&p.layout, a, &mut values)
+            flatten_value_owned(&p.layout, a, &mut values)
                 .map_err(|e| fail(format!("argument {}: {}", p.name, e.0)))?;
         }
         let index = self.machine.by_name[&entry.function];

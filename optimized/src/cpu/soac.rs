@@ -33,6 +33,7 @@ use rayon::prelude::*;
 use super::compile::{array_at, chunk_ranges, ArrayRef, CompiledLambda, Frame, Machine, Operand};
 use super::ops;
 use super::value::{ArrayVal, Data, Val};
+use super::vector::{VectorLambda, BLOCK};
 use super::RuntimeError;
 use crate::ir::{PrimValue, Span};
 
@@ -40,16 +41,19 @@ pub(crate) enum CompiledSoac {
     Map {
         lambda: CompiledLambda,
         arrays: Vec<usize>,
+        vector: Option<VectorLambda>,
     },
     Reduce {
         operator: CompiledLambda,
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
+        vector: Option<VectorReduce>,
     },
     Scan {
         operator: CompiledLambda,
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
+        vector: Option<VectorReduce>,
     },
     Filter {
         predicate: CompiledLambda,
@@ -72,16 +76,25 @@ pub(crate) enum CompiledSoac {
         operator: CompiledLambda,
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
+        vector: Option<VectorReduce>,
     },
     Scanomap {
         map: CompiledLambda,
         operator: CompiledLambda,
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
+        vector: Option<VectorReduce>,
     },
 }
 
 type Outcome<T> = Result<T, RuntimeError>;
+
+/// The block-vectorised form of a `reduce`/`redomap`: the map part and one
+/// simple operator per reduced component.
+pub(crate) struct VectorReduce {
+    pub map: VectorLambda,
+    pub operators: Vec<(crate::ir::BinOp, crate::ir::PrimType)>,
+}
 
 fn error(message: impl Into<String>, span: Span) -> RuntimeError {
     RuntimeError {
@@ -98,11 +111,7 @@ fn inputs(frame: &Frame, slots: &[usize], width: usize, span: Span) -> Outcome<V
             let a = array_at(frame, *s);
             if a.len() != width {
                 return Err(error(
-                    format!(
-                        "Sizes [{width}] and [{}] do not match: an array given to a SOAC of width {width} has {} rows.",
-                        a.len(),
-                        a.len()
-                    ),
+                    format!("Sizes [{width}] and [{}] do not match.", a.len()),
                     span,
                 ));
             }
@@ -137,7 +146,7 @@ fn run_chunks<T: Send, W: Send>(
 }
 
 /// A mutable piece of an output array.
-enum OutSlice<'a> {
+pub(crate) enum OutSlice<'a> {
     I8(&'a mut [i8]),
     I16(&'a mut [i16]),
     I32(&'a mut [i32]),
@@ -183,7 +192,7 @@ impl<'a> OutSlice<'a> {
 
     /// Writes a row of `row_len` elements at row `j` of this piece.
     #[inline]
-    fn write(&mut self, j: usize, row_len: usize, value: &Val) -> bool {
+    pub(crate) fn write(&mut self, j: usize, row_len: usize, value: &Val) -> bool {
         macro_rules! write {
             ($($v:ident),*) => {
                 match (self, value) {
@@ -200,6 +209,20 @@ impl<'a> OutSlice<'a> {
             };
         }
         out_slice_cases!(write)
+    }
+
+    /// Stores the first `len` values of a column at `at..`.
+    pub(crate) fn store_col(&mut self, col: &super::vector::Col, at: usize, len: usize) {
+        use super::vector::Col;
+        macro_rules! store {
+            ($($v:ident),*) => {
+                match (self, col) {
+                    $((OutSlice::$v(s), Col::$v(c)) => s[at..at + len].copy_from_slice(&c[..len]),)*
+                    _ => unreachable!("a column of another type"),
+                }
+            };
+        }
+        out_slice_cases!(store)
     }
 
     /// Copies row `i` of `source` (rows of `row_len`) to row `j` here.
@@ -282,9 +305,13 @@ fn write_results(
 ) -> Outcome<()> {
     for (k, piece) in pieces.iter_mut().enumerate() {
         let shape = &outputs_shapes[k];
-        let row_len: usize = shape.iter().product();
         let value = lambda.result(frame, from + k);
-        if value.shape() != shape.as_slice() || !piece.write(j, row_len, &value) {
+        let written = match &value {
+            // The common case: a primitive row, no shape to compare.
+            Val::Prim(_) => shape.is_empty() && piece.write(j, 1, &value),
+            Val::Array(a) => a.shape == *shape && piece.write(j, a.data.len(), &value),
+        };
+        if !written {
             return Err(error(
                 format!(
                     "A row of shape {} is not of the declared shape {}.",
@@ -343,44 +370,76 @@ impl CompiledSoac {
         span: Span,
     ) -> Outcome<Vec<Val>> {
         match self {
-            CompiledSoac::Map { lambda, arrays } => {
+            CompiledSoac::Map {
+                lambda,
+                arrays,
+                vector,
+            } => {
                 let inputs = inputs(frame, arrays, width, span)?;
-                map(lambda, frame, machine, width, &inputs, span)
+                match vector {
+                    Some(plan) => Ok(map_vector(plan, frame, width, &inputs)),
+                    None => map(lambda, frame, machine, width, &inputs, span),
+                }
             }
             CompiledSoac::Reduce {
                 operator,
                 neutral,
                 arrays,
+                vector,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
-                redomap(
-                    None, operator, &neutral, frame, machine, width, &inputs, span,
-                )
+                match vector {
+                    Some(plan) => Ok(redomap_vector(plan, &neutral, frame, width, &inputs)),
+                    None => redomap(
+                        None, operator, &neutral, frame, machine, width, &inputs, span,
+                    ),
+                }
             }
             CompiledSoac::Redomap {
                 map,
                 operator,
                 neutral,
                 arrays,
+                vector,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
-                redomap(
-                    Some(map),
-                    operator,
-                    &neutral,
-                    frame,
-                    machine,
-                    width,
-                    &inputs,
-                    span,
-                )
+                match vector {
+                    Some(plan) => Ok(redomap_vector(plan, &neutral, frame, width, &inputs)),
+                    None => redomap(
+                        Some(map),
+                        operator,
+                        &neutral,
+                        frame,
+                        machine,
+                        width,
+                        &inputs,
+                        span,
+                    ),
+                }
+            }
+            CompiledSoac::Scan {
+                vector: Some(plan),
+                neutral,
+                arrays,
+                ..
+            }
+            | CompiledSoac::Scanomap {
+                vector: Some(plan),
+                neutral,
+                arrays,
+                ..
+            } => {
+                let inputs = inputs(frame, arrays, width, span)?;
+                let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
+                Ok(scan_vector(plan, &neutral, frame, width, &inputs))
             }
             CompiledSoac::Scan {
                 operator,
                 neutral,
                 arrays,
+                ..
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
@@ -391,6 +450,7 @@ impl CompiledSoac {
                 operator,
                 neutral,
                 arrays,
+                ..
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
@@ -500,10 +560,7 @@ fn redomap(
     let k = neutral.len();
     let ranges = chunk_ranges(width);
     let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
-    let mut outputs = match map_lambda {
-        Some(lambda) => Some(Outputs::new(lambda, k, frame, width)),
-        None => None,
-    };
+    let mut outputs = map_lambda.map(|lambda| Outputs::new(lambda, k, frame, width));
     let shapes = outputs
         .as_ref()
         .map(|o| o.row_shapes.clone())
@@ -515,14 +572,16 @@ fn redomap(
     let partials = run_chunks(frame, ranges, writers, |frame, range, mut pieces| {
         let start = range.start;
         let mut acc: Vec<Val> = neutral.to_vec();
+        let mut mapped: Vec<Val> = Vec::with_capacity(k);
         for i in range {
             match map_lambda {
                 Some(lambda) => {
                     bind_rows(lambda, frame, 0, inputs, i);
                     lambda.run(frame, machine)?;
                     write_results(lambda, k, frame, &mut pieces, i - start, &shapes, span)?;
-                    let mapped: Vec<Val> = (0..k).map(|r| lambda.result(frame, r)).collect();
-                    combine(operator, frame, machine, &mut acc, mapped.into_iter())?;
+                    mapped.clear();
+                    mapped.extend((0..k).map(|r| lambda.result(frame, r)));
+                    combine(operator, frame, machine, &mut acc, mapped.drain(..))?;
                 }
                 None => combine(
                     operator,
@@ -813,4 +872,221 @@ fn hist(
         )?;
     }
     Ok(())
+}
+
+/// The results `from..` of a vectorised lambda as fresh output arrays.
+fn vector_outputs(plan: &VectorLambda, from: usize, width: usize) -> Vec<Data> {
+    plan.result_types[from..]
+        .iter()
+        .map(|t| Data::zeros(*t, width))
+        .collect()
+}
+
+/// Splits outputs into per-chunk pieces.
+fn split_outputs<'a>(outputs: &'a mut [Data], rows: &[usize]) -> Vec<Vec<OutSlice<'a>>> {
+    let mut per_chunk: Vec<Vec<OutSlice<'a>>> = rows.iter().map(|_| Vec::new()).collect();
+    for data in outputs.iter_mut() {
+        for (chunk, piece) in per_chunk.iter_mut().zip(OutSlice::split(data, rows)) {
+            chunk.push(piece);
+        }
+    }
+    per_chunk
+}
+
+/// Runs a vectorised lambda on the elements `range`, block by block, after
+/// each block calling `after(block_start, len, registers)`.
+fn run_blocks(
+    plan: &VectorLambda,
+    frame: &Frame,
+    inputs: &[ArrayVal],
+    range: Range<usize>,
+    mut after: impl FnMut(usize, usize, &super::vector::Registers),
+) {
+    let mut regs = plan.registers();
+    let mut start = range.start;
+    while start < range.end {
+        let len = BLOCK.min(range.end - start);
+        for (k, input) in inputs.iter().enumerate().take(plan.param_count()) {
+            plan.load_param(&mut regs, k, &input.data, start, len);
+        }
+        plan.run(&mut regs, frame, len);
+        after(start, len, &regs);
+        start += len;
+    }
+}
+
+/// `map` of a vectorisable lambda.
+fn map_vector(
+    plan: &VectorLambda,
+    frame: &mut Frame,
+    width: usize,
+    inputs: &[ArrayVal],
+) -> Vec<Val> {
+    let ranges = chunk_ranges(width);
+    let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+    let mut outputs = vector_outputs(plan, 0, width);
+    let writers = split_outputs(&mut outputs, &rows);
+    let done = run_chunks(frame, ranges, writers, |frame, range, mut pieces| {
+        let first = range.start;
+        run_blocks(plan, frame, inputs, range, |start, len, regs| {
+            for (k, piece) in pieces.iter_mut().enumerate() {
+                plan.store_result(regs, frame, k, piece, start - first, len);
+            }
+        });
+        Ok(())
+    });
+    debug_assert!(done.is_ok(), "vectorised lambdas cannot fail");
+    outputs
+        .into_iter()
+        .map(|data| {
+            Val::Array(ArrayVal {
+                shape: vec![width],
+                data,
+            })
+        })
+        .collect()
+}
+
+/// `reduce`/`redomap` of a vectorisable map part and simple operators.
+fn redomap_vector(
+    plan: &VectorReduce,
+    neutral: &[Val],
+    frame: &mut Frame,
+    width: usize,
+    inputs: &[ArrayVal],
+) -> Vec<Val> {
+    let k = plan.operators.len();
+    let neutral: Vec<PrimValue> = neutral
+        .iter()
+        .map(|n| match n {
+            Val::Prim(p) => *p,
+            Val::Array(_) => PrimValue::Bool(false),
+        })
+        .collect();
+    let ranges = chunk_ranges(width);
+    let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+    let mut outputs = vector_outputs(&plan.map, k, width);
+    let writers = split_outputs(&mut outputs, &rows);
+    let partials = run_chunks(frame, ranges, writers, |frame, range, mut pieces| {
+        let first = range.start;
+        let mut acc = neutral.clone();
+        run_blocks(&plan.map, frame, inputs, range, |start, len, regs| {
+            for (i, (op, _)) in plan.operators.iter().enumerate() {
+                acc[i] = plan.map.fold_result(regs, frame, i, *op, acc[i], len);
+            }
+            for (m, piece) in pieces.iter_mut().enumerate() {
+                plan.map
+                    .store_result(regs, frame, k + m, piece, start - first, len);
+            }
+        });
+        Ok(acc)
+    })
+    .unwrap_or_default();
+    let mut partials = partials.into_iter();
+    let mut acc = partials.next().unwrap_or_else(|| neutral.clone());
+    for partial in partials {
+        for (i, (op, _)) in plan.operators.iter().enumerate() {
+            acc[i] = super::prim::binop_dynamic(*op, acc[i], partial[i]).unwrap_or(acc[i]);
+        }
+    }
+    let mut results: Vec<Val> = acc.into_iter().map(Val::Prim).collect();
+    results.extend(outputs.into_iter().map(|data| {
+        Val::Array(ArrayVal {
+            shape: vec![width],
+            data,
+        })
+    }));
+    results
+}
+
+/// `scan`/`scanomap` of a vectorisable map part and simple operators: the
+/// `k` scanned arrays, then the `m` mapped ones.
+fn scan_vector(
+    plan: &VectorReduce,
+    neutral: &[Val],
+    frame: &mut Frame,
+    width: usize,
+    inputs: &[ArrayVal],
+) -> Vec<Val> {
+    let k = plan.operators.len();
+    let neutral: Vec<PrimValue> = neutral
+        .iter()
+        .map(|n| match n {
+            Val::Prim(p) => *p,
+            Val::Array(_) => PrimValue::Bool(false),
+        })
+        .collect();
+    let ranges = chunk_ranges(width);
+    let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
+    // Pass 1: each chunk's reduction, then their exclusive prefix.
+    let mut starts = vec![neutral.clone()];
+    if ranges.len() > 1 {
+        let sums = run_chunks(
+            frame,
+            ranges.clone(),
+            vec![(); ranges.len()],
+            |frame, range, ()| {
+                let mut acc = neutral.clone();
+                run_blocks(&plan.map, frame, inputs, range, |_, len, regs| {
+                    for (i, (op, _)) in plan.operators.iter().enumerate() {
+                        acc[i] = plan.map.fold_result(regs, frame, i, *op, acc[i], len);
+                    }
+                });
+                Ok(acc)
+            },
+        )
+        .unwrap_or_default();
+        for sum in &sums[..sums.len().saturating_sub(1)] {
+            let mut next = starts.last().expect("one start").clone();
+            for (i, (op, _)) in plan.operators.iter().enumerate() {
+                next[i] = super::prim::binop_dynamic(*op, next[i], sum[i]).unwrap_or(next[i]);
+            }
+            starts.push(next);
+        }
+    }
+    // Pass 2: each chunk scans from its start and writes the mapped values.
+    let mut outputs = vector_outputs(&plan.map, 0, width);
+    let writers: Vec<(Vec<PrimValue>, Vec<OutSlice<'_>>)> = starts
+        .into_iter()
+        .zip(split_outputs(&mut outputs, &rows))
+        .collect();
+    let done = run_chunks(
+        frame,
+        ranges,
+        writers,
+        |frame, range, (mut acc, mut pieces)| {
+            let first = range.start;
+            run_blocks(&plan.map, frame, inputs, range, |start, len, regs| {
+                for (i, piece) in pieces.iter_mut().enumerate() {
+                    if i < k {
+                        let op = plan.operators[i].0;
+                        acc[i] = plan.map.scan_result(
+                            regs,
+                            frame,
+                            i,
+                            op,
+                            acc[i],
+                            piece,
+                            start - first,
+                            len,
+                        );
+                    } else {
+                        plan.map
+                            .store_result(regs, frame, i, piece, start - first, len);
+                    }
+                }
+            });
+            Ok(())
+        },
+    );
+    debug_assert!(done.is_ok(), "vectorised lambdas cannot fail");
+    outputs
+        .into_iter()
+        .map(|data| {
+            Val::Array(ArrayVal {
+                shape: vec![width],
+                data,
+            })
+        })
+        .collect()
 }

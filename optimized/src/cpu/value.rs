@@ -347,6 +347,53 @@ pub fn flatten_value(
     }
 }
 
+/// Like [`flatten_value`], consuming the value: arrays of primitives are
+/// moved, not copied.
+pub fn flatten_value_owned(
+    layout: &Layout,
+    value: Value,
+    out: &mut Vec<Val>,
+) -> Result<(), LayoutMismatch> {
+    match (layout, value) {
+        (Layout::Array { rank, element }, Value::Array(array))
+            if array.rank() == *rank
+                && matches!(**element, Layout::Prim(t) if array.data().prim_type() == Some(t)) =>
+        {
+            let (shape, data) = array.into_parts();
+            out.push(Val::Array(ArrayVal {
+                shape,
+                data: data_from_spec_owned(data),
+            }));
+            Ok(())
+        }
+        (Layout::Tuple(components), Value::Tuple(values)) if components.len() == values.len() => {
+            for (l, v) in components.iter().zip(values) {
+                flatten_value_owned(l, v, out)?;
+            }
+            Ok(())
+        }
+        (layout, value) => flatten_value(layout, &value, out),
+    }
+}
+
+/// The unboxed data of a spec array of primitives, moved.
+fn data_from_spec_owned(data: ArrayData) -> Data {
+    match data {
+        ArrayData::I8(v) => Elem::into_data(v),
+        ArrayData::I16(v) => Elem::into_data(v),
+        ArrayData::I32(v) => Elem::into_data(v),
+        ArrayData::I64(v) => Elem::into_data(v),
+        ArrayData::U8(v) => Elem::into_data(v),
+        ArrayData::U16(v) => Elem::into_data(v),
+        ArrayData::U32(v) => Elem::into_data(v),
+        ArrayData::U64(v) => Elem::into_data(v),
+        ArrayData::F32(v) => Elem::into_data(v),
+        ArrayData::F64(v) => Elem::into_data(v),
+        ArrayData::Bool(v) => Elem::into_data(v),
+        boxed @ ArrayData::Boxed { .. } => data_from_spec(&boxed),
+    }
+}
+
 /// Zero values for the payload of an inactive constructor (arrays empty).
 fn blank_values(layout: &Layout, rank: usize, out: &mut Vec<Val>) {
     let mut leaves = Vec::new();
@@ -449,6 +496,17 @@ pub fn data_from_spec(data: &ArrayData) -> Data {
     }
 }
 
+/// An observable array from a run-time one it consumes (no copy when the
+/// elements are not shared).
+pub fn array_into_spec(array: ArrayVal) -> Array {
+    let shape = array.shape;
+    let result = with_data!(array.data, v => {
+        let v = Arc::try_unwrap(v).unwrap_or_else(|shared| shared.as_ref().clone());
+        Array::from_shape_vec(shape, v)
+    });
+    result.expect("run-time arrays are regular")
+}
+
 /// An observable array from a run-time one.
 pub fn array_to_spec(array: &ArrayVal) -> Array {
     let shape = array.shape.clone();
@@ -513,7 +571,7 @@ fn unflatten_array(
 ) -> Result<Value, LayoutMismatch> {
     if let Layout::Prim(_) = element {
         return match values.next() {
-            Some(Val::Array(a)) if a.shape.len() == rank => Ok(Value::Array(array_to_spec(&a))),
+            Some(Val::Array(a)) if a.shape.len() == rank => Ok(Value::Array(array_into_spec(a))),
             _ => Err(LayoutMismatch("expected an array result".to_string())),
         };
     }

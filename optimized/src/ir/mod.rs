@@ -5,9 +5,11 @@
 //!
 //! - [`syntax`]: the definition and its invariants (read its module doc first);
 //! - [`printer`]: the readable text form;
+//! - [`builder`]: a small builder of IR code (fresh names, nested bodies);
 //! - [`check`]: the type checker and the pass manager that runs it after
 //!   every pass.
 
+pub mod builder;
 pub mod check;
 pub mod printer;
 pub mod syntax;

@@ -131,13 +131,37 @@ impl Display for ExtDim {
     }
 }
 
-impl<D: Display> Display for TypeBase<D> {
+/// How a dimension prints inside `[…]`: `i64` constants without their
+/// suffix (`[3]f32`).
+pub trait DimText {
+    fn dim_text(&self) -> String;
+}
+
+impl DimText for SubExp {
+    fn dim_text(&self) -> String {
+        match self {
+            SubExp::Constant(PrimValue::I64(n)) => n.to_string(),
+            other => other.to_string(),
+        }
+    }
+}
+
+impl DimText for ExtDim {
+    fn dim_text(&self) -> String {
+        match self {
+            ExtDim::Free(d) => d.dim_text(),
+            ExtDim::Existential(k) => format!("?{k}"),
+        }
+    }
+}
+
+impl<D: DimText> Display for TypeBase<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TypeBase::Prim(t) => write!(f, "{t}"),
             TypeBase::Array { element, shape } => {
                 for d in shape {
-                    write!(f, "[{d}]")?;
+                    write!(f, "[{}]", d.dim_text())?;
                 }
                 write!(f, "{element}")
             }
@@ -407,7 +431,10 @@ impl Printer {
                 let _ = write!(self.out, "iota.{element}({length}, {start}, {step})");
             }
             Exp::Replicate { shape, value } => {
-                let dims: String = shape.iter().map(|d| format!("[{d}]")).collect();
+                let dims: String = shape
+                    .iter()
+                    .map(|d| format!("[{}]", d.dim_text()))
+                    .collect();
                 let _ = write!(self.out, "replicate({dims}, {value})");
             }
             Exp::ArrayLiteral { elements, row_type } => {
@@ -420,7 +447,10 @@ impl Printer {
                 let _ = write!(self.out, "rearrange({}; {array})", commas(permutation));
             }
             Exp::Reshape { shape, array } => {
-                let dims: String = shape.iter().map(|d| format!("[{d}]")).collect();
+                let dims: String = shape
+                    .iter()
+                    .map(|d| format!("[{}]", d.dim_text()))
+                    .collect();
                 let _ = write!(self.out, "reshape({dims}, {array})");
             }
             Exp::Reverse { array } => {
