@@ -62,8 +62,9 @@ enum Outcome {
     BothRejected,
 }
 
-/// The module-free program of the program in `file`, printed (the
-/// original must type-check).
+/// The module-free program of the program in `file`, printed, after
+/// checking that the optimised type checker accepts it with the entry-point
+/// types of the original; `None` when the original does not type-check.
 fn module_free_text(sources: &mut SourceMap, file: FileId) -> Result<Option<String>, String> {
     let text = sources.get(file).text.clone();
     let program = spec::syntax::parse_program(file, &text).map_err(|d| d.render(sources))?;
@@ -75,9 +76,9 @@ fn module_free_text(sources: &mut SourceMap, file: FileId) -> Result<Option<Stri
     let checked = spec::recursion::with_stack(|| {
         check_program_with_options(&program, Some(&mut loader), options)
     });
-    if checked.is_err() {
+    let Ok(checked) = checked else {
         return Ok(None);
-    }
+    };
     let (output, _) =
         spec::recursion::with_stack(|| eliminate_modules(&program, Some(&mut loader))).map_err(
             |diagnostics| {
@@ -87,7 +88,34 @@ fn module_free_text(sources: &mut SourceMap, file: FileId) -> Result<Option<Stri
                     .collect::<String>()
             },
         )?;
-    Ok(Some(spec::syntax::printer::print_program(&output)))
+    let printed = spec::syntax::printer::print_program(&output);
+    // The optimised checker accepts the output with the same entry points.
+    let rechecked =
+        spec::recursion::with_stack(|| check_program_with_options(&output, None, options))
+            .map_err(|diagnostics| {
+                let rendered: String = diagnostics
+                    .iter()
+                    .map(|d| d.render(loader.sources))
+                    .collect();
+                format!("the checker rejects the module-free program:\n{rendered}\n{printed}")
+            })?;
+    let entries = |bindings: &[optimized::typecheck::CheckedBinding]| {
+        bindings
+            .iter()
+            .filter(|binding| {
+                binding.kind == spec::syntax::ast::ValueBindKind::Entry || binding.name == "main"
+            })
+            .map(|binding| binding.signature())
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    if entries(&checked.bindings) != entries(&rechecked.bindings) {
+        return Err(format!(
+            "entry points differ: {:?} became {:?}\n{printed}",
+            entries(&checked.bindings),
+            entries(&rechecked.bindings)
+        ));
+    }
+    Ok(Some(printed))
 }
 
 /// An entry point, its arguments and, where known, its expected result.

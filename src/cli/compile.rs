@@ -125,7 +125,16 @@ pub fn run(args: Args) -> ExitCode {
         );
     }
     match args.dump {
-        Some(Phase::Static) => print!("{printed}"),
+        Some(Phase::Static) => {
+            // The language options the program asked for apply to the
+            // module-free program too.
+            for line in loader.sources.get(loaded.file).text.lines() {
+                if line.trim().starts_with("-- runestone-options:") {
+                    println!("{}", line.trim());
+                }
+            }
+            print!("{printed}");
+        }
         Some(phase @ (Phase::Core | Phase::Mono)) => {
             return dump_core(phase, program, loader.sources, options, args.timings)
         }

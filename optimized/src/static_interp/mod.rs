@@ -163,10 +163,19 @@ impl<'loader> Interpreter<'loader> {
     /// The prelude files, then `program`'s declarations.
     fn interpret_program(&mut self, program: &Program) -> Result<(), Diagnostic> {
         let mut scope = Env::default();
+        // Prelude files import nothing: the loader reads the program's
+        // files, relative to a file in its source map.
+        let loader = self.loader.take();
         for prelude_program in prelude::programs()? {
             let mut exports = Env::default();
-            self.interpret_decs(&prelude_program.decs, &mut scope, &mut exports, false)?;
+            let result =
+                self.interpret_decs(&prelude_program.decs, &mut scope, &mut exports, false);
+            if result.is_err() {
+                self.loader = loader;
+                return result;
+            }
         }
+        self.loader = loader;
         self.initial_env = scope.clone();
         self.in_program = true;
         let mut exports = Env::default();
