@@ -74,6 +74,9 @@ impl ImportLoader for FileLoader {
     }
 }
 
+/// The total compile time of each pipeline phase over all programs.
+type PhaseTimes = Vec<(&'static str, std::time::Duration)>;
+
 /// An entry's result as the list of values the test format expects
 /// (a tuple result is several values).
 fn result_values(value: Value) -> Vec<Value> {
@@ -86,7 +89,7 @@ fn result_values(value: Value) -> Vec<Value> {
 /// The one helper: compiles `path` and runs every case of its test blocks.
 /// `Ok(None)` when it has no test block; `Ok(Some(cases))` when every case
 /// passed; `Err(reason)` at the first failure.
-fn check(path: &Path) -> Result<Option<usize>, String> {
+fn check(path: &Path, phase_times: &mut PhaseTimes) -> Result<Option<usize>, String> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
     let mut loader = FileLoader {
@@ -117,6 +120,14 @@ fn check(path: &Path) -> Result<Option<usize>, String> {
         Err(diagnostic) => Err(vec![diagnostic]),
     };
     let sources = loader.sources;
+    if let Ok(compiled) = &compiled {
+        for (phase, time) in compiled.timings() {
+            match phase_times.iter_mut().find(|(name, _)| name == phase) {
+                Some((_, total)) => *total += *time,
+                None => phase_times.push((phase, *time)),
+            }
+        }
+    }
     let render = |ds: &[spec::diagnostic::Diagnostic], sources: &SourceMap| {
         ds.iter().map(|d| d.render(sources)).collect::<String>()
     };
@@ -263,9 +274,10 @@ fn every_program_runs_on_the_cpu_backend() {
     let mut failures = Vec::new();
     let mut cases = 0;
     let mut programs = 0;
+    let mut phase_times = PhaseTimes::new();
     for path in &files {
         let name = relative(path);
-        match check(path) {
+        match check(path, &mut phase_times) {
             Ok(None) => {}
             Ok(Some(n)) => {
                 programs += 1;
@@ -282,6 +294,14 @@ fn every_program_runs_on_the_cpu_backend() {
         "pipeline: {} of {programs} programs pass ({cases} cases); {} fail:",
         passing.len(),
         failures.len()
+    );
+    let phases: Vec<String> = phase_times
+        .iter()
+        .map(|(phase, time)| format!("{phase} {:.1} ms", time.as_secs_f64() * 1000.0))
+        .collect();
+    eprintln!(
+        "pipeline: compile time per phase, all programs: {}",
+        phases.join(", ")
     );
     for (name, reason) in &failures {
         let first = reason.lines().take(6).collect::<Vec<_>>().join("\n    ");

@@ -722,11 +722,18 @@ impl<'p> Defunctionaliser<'p> {
             holder.0.push(size);
         }
         let (body, sv) = self.expression(&env, source.body)?;
+        // The `let`s' type may not name the sizes they bind.
+        let mut bound = std::collections::HashSet::new();
+        for (sizes, pat, _) in &lets {
+            bound.extend(sizes.iter().map(|s| s.id));
+            bound.extend(pat.bound_vars().into_iter().map(|(name, _)| name.id));
+        }
+        let outer_ty = forget_sizes(&body.ty, &bound);
         let result = lets
             .into_iter()
             .rev()
             .fold(body, |body, (sizes, pat, value)| {
-                let ty = body.ty.clone();
+                let ty = outer_ty.clone();
                 expr(
                     ExprKind::Let {
                         sizes,
@@ -850,7 +857,9 @@ impl<'p> Defunctionaliser<'p> {
             body,
             span: source.span,
         };
-        let ty = function.ty();
+        // Call sites see the type without sizes: the function's own size
+        // parameters are not in scope there.
+        let ty = function.ty().without_sizes();
         self.output.push(Definition {
             entry: false,
             function,
@@ -877,7 +886,6 @@ impl<'p> Defunctionaliser<'p> {
     ) -> DefuncResult<Expr> {
         let mut params = Vec::new();
         let mut args = Vec::new();
-        let mut param_types = Vec::new();
         let mut current = ty;
         while let Some((from, to)) = current.as_arrow() {
             let name = self.names.var("x");
@@ -887,17 +895,15 @@ impl<'p> Defunctionaliser<'p> {
                 var_expr(&name, from.clone(), span),
                 StaticVal::Dyn(from.clone()),
             ));
-            param_types.push(from);
             current = to;
         }
         let (body, body_sv) = self.apply(rep, sv, args, span, true)?;
         if !body_sv.is_dynamic() {
             return Err(internal(span, "a SOAC's function returns a function"));
         }
-        let lambda_ty = param_types
-            .into_iter()
-            .rev()
-            .fold(body.ty.clone(), |to, from| Type::arrow(from, to));
+        // The lambda's type in the SOAC's scope (its body's type may name
+        // sizes bound inside it).
+        let lambda_ty = self.translate_type(env, ty);
         Ok(expr(
             ExprKind::Lambda {
                 params,
@@ -1378,7 +1384,6 @@ impl<'p> Defunctionaliser<'p> {
                     svs.push(sv);
                 }
                 let sv = Self::join(&svs, dynamic_type(self));
-                let mut out = out;
                 for (case, case_sv) in out.iter_mut().zip(&svs) {
                     let body = std::mem::replace(
                         &mut case.body,
@@ -1472,4 +1477,38 @@ fn replace_field<'p>(
     let new = replace_field(old, rest, value)?;
     fields.insert(first.clone(), new);
     Some(StaticVal::record(fields))
+}
+
+/// `ty` with the sizes named by `names` forgotten.
+fn forget_sizes(ty: &Type, names: &std::collections::HashSet<u32>) -> Type {
+    match ty {
+        Type::Prim(_) | Type::Param(_) => ty.clone(),
+        Type::Array { size, element } => {
+            let size = match size {
+                Size::Var(v) if names.contains(&v.id) => Size::Unknown,
+                other => other.clone(),
+            };
+            Type::array(size, forget_sizes(element, names))
+        }
+        Type::Record(fields) => Type::Record(Rc::new(
+            fields
+                .iter()
+                .map(|(field, t)| (field.clone(), forget_sizes(t, names)))
+                .collect(),
+        )),
+        Type::Sum(constructors) => Type::Sum(Rc::new(
+            constructors
+                .iter()
+                .map(|(name, payload)| {
+                    (
+                        name.clone(),
+                        payload.iter().map(|t| forget_sizes(t, names)).collect(),
+                    )
+                })
+                .collect(),
+        )),
+        Type::Arrow { from, to, .. } => {
+            Type::arrow(forget_sizes(from, names), forget_sizes(to, names))
+        }
+    }
 }

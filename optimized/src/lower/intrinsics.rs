@@ -63,7 +63,7 @@ impl Lowerer {
                 values.push(SubExp::Var(p.name.clone()));
                 ir_params.push(p);
             }
-            self.bind_pattern(&mut inner, &mut block, pat, values)?;
+            self.bind_pattern(&mut inner, pat, values)?;
         }
         let results = self.expression(&inner, &mut block, body)?;
         Ok(LoweredLambda {
@@ -109,6 +109,7 @@ impl Lowerer {
     /// The result types of a mapped lambda in the SOAC's scope. Dimensions
     /// computed inside the lambda are replaced by those of a probe: the
     /// lambda applied to the first rows (zeros when `width` is 0).
+    #[allow(clippy::too_many_arguments)]
     fn map_result_types(
         &mut self,
         env: &Env,
@@ -150,7 +151,7 @@ impl Lowerer {
         };
         let mut inner = env.clone();
         for (pat, rows) in params.iter().zip(groups) {
-            self.bind_pattern(&mut inner, &mut then_block, pat, rows)?;
+            self.bind_pattern(&mut inner, pat, rows)?;
         }
         let probe_results = self.expression(&inner, &mut then_block, body)?;
         let mut then_dims = Vec::new();
@@ -704,7 +705,7 @@ impl Lowerer {
         let (width, groups) = self.soac_arrays(block, vec![arrays], "Sizes do not match.", span)?;
         let arrays = groups.into_iter().next().unwrap_or_default();
         let rows = self.row_types(&arrays);
-        let mut lowered = self.lower_lambda(env, predicate, &[rows.clone()])?;
+        let mut lowered = self.lower_lambda(env, predicate, std::slice::from_ref(&rows))?;
         if negated {
             let result = lowered.results[0].clone();
             let not = self.bind(

@@ -429,7 +429,7 @@ impl Lowerer {
                 value_params.push(p);
                 param_leaves.push((leaf, values.last().cloned().expect("pushed")));
             }
-            self.bind_pattern(&mut env, &mut block, pat, values)?;
+            self.bind_pattern(&mut env, pat, values)?;
         }
         let size_names: HashSet<u32> = function.size_params.iter().map(|v| v.id).collect();
         for (leaf, value) in &param_leaves {
@@ -633,7 +633,6 @@ impl Lowerer {
     pub(crate) fn bind_pattern(
         &mut self,
         env: &mut Env,
-        block: &mut Block,
         pat: &core::Pat,
         values: Values,
     ) -> LowerResult<()> {
@@ -648,7 +647,7 @@ impl Lowerer {
                 };
                 for (field, sub) in fields {
                     let range = types::field_range(types, field, pat.span)?;
-                    self.bind_pattern(env, block, sub, values[range].to_vec())?;
+                    self.bind_pattern(env, sub, values[range].to_vec())?;
                 }
             }
             PatKind::Constructor { name, payload } => {
@@ -660,7 +659,7 @@ impl Lowerer {
                 };
                 let ranges = types::payload_ranges(constructors, name, pat.span)?;
                 for (sub, range) in payload.iter().zip(ranges) {
-                    self.bind_pattern(env, block, sub, values[range].to_vec())?;
+                    self.bind_pattern(env, sub, values[range].to_vec())?;
                 }
             }
         }
@@ -1007,7 +1006,7 @@ impl Lowerer {
                         }
                     }
                 }
-                self.bind_pattern(&mut inner, block, pat, values)?;
+                self.bind_pattern(&mut inner, pat, values)?;
                 self.expression(&inner, block, body)
             }
             ExprKind::LetFun { .. } | ExprKind::Lambda { .. } => {
@@ -1385,7 +1384,7 @@ impl Lowerer {
         };
         let mut inner = env.clone();
         let mut case_block = Block::new();
-        self.bind_pattern(&mut inner, &mut case_block, &first.pat, values.to_vec())?;
+        self.bind_pattern(&mut inner, &first.pat, values.to_vec())?;
         let case_values = self.expression(&inner, &mut case_block, &first.body)?;
         if rest.is_empty() {
             block.extend(case_block);
@@ -1440,7 +1439,7 @@ impl Lowerer {
             .collect();
         let mut inner = env.clone();
         let mut body_block = Block::new();
-        self.bind_pattern(&mut inner, &mut body_block, pat, param_values.clone())?;
+        self.bind_pattern(&mut inner, pat, param_values.clone())?;
         let (ir_form, extra_param) = match form {
             LoopForm::For { var, bound } => {
                 let bound = self.one(env, block, bound)?;
@@ -1482,7 +1481,7 @@ impl Lowerer {
                         span,
                     ));
                 }
-                self.bind_pattern(&mut inner, &mut body_block, element, rows)?;
+                self.bind_pattern(&mut inner, element, rows)?;
                 (
                     ir::LoopForm::For {
                         index,
@@ -1494,7 +1493,7 @@ impl Lowerer {
             LoopForm::While { condition } => {
                 // The condition on the initial values, then on each iteration's results.
                 let mut first_env = env.clone();
-                self.bind_pattern(&mut first_env, block, pat, initial.clone())?;
+                self.bind_pattern(&mut first_env, pat, initial.clone())?;
                 let first = self.one(&first_env, block, condition)?;
                 let p = self.param("continue", ir::Type::Prim(PrimType::Bool));
                 let name = p.name.clone();
@@ -1517,7 +1516,7 @@ impl Lowerer {
         params.extend(value_params.iter().cloned());
         if let Some((p, first, condition)) = extra_param {
             let mut next_env = env.clone();
-            self.bind_pattern(&mut next_env, &mut body_block, pat, new_values.clone())?;
+            self.bind_pattern(&mut next_env, pat, new_values.clone())?;
             let next = self.one(&next_env, &mut body_block, condition)?;
             results.push(next);
             params.push((p, first));
