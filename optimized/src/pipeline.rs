@@ -47,6 +47,10 @@ pub struct CompiledProgram {
     /// The first-order core (after defunctionalisation).
     pub defunc: crate::core::Program,
     pub defunc_stats: DefuncStats,
+    /// The IR after the optimisation passes (`passes::default_pipeline`:
+    /// simplification, inlining, fusion, hoisting), each re-checked: what the
+    /// CPU backend runs.
+    pub fused: crate::ir::Program,
     /// The IR as lowered and checked.
     pub ir: crate::ir::Program,
     timings: Vec<(&'static str, Duration)>,
@@ -184,18 +188,13 @@ fn compile_with_clock(
     check_core(&defunc, "defunctionalisation", Stage::Monomorphic).map_err(|d| vec![d])?;
     clock.lap("defunc");
     let ir = crate::lower::lower_program(&defunc).map_err(|d| vec![d])?;
-    let mut passes = PassManager::new();
-    let ir = passes.run("lower", ir, |p| p).map_err(|e| {
-        vec![Diagnostic::error(format!(
-            "internal error: the IR after pass `{}` is ill-typed: {}",
-            e.pass, e.error
-        ))
-        .with_code("internal")
-        .with_primary(e.error.span, "while compiling this")
-        .with_note(e.ir)]
-    })?;
+    let ir = PassManager::new()
+        .run("lower", ir, |p| p)
+        .map_err(ill_typed_ir)?;
     clock.lap("lower");
-    let backend = cpu::CompiledProgram::new(ir.clone()).map_err(|e| {
+    let fused = crate::passes::optimise(ir.clone()).map_err(ill_typed_ir)?;
+    clock.lap("optimise");
+    let backend = cpu::CompiledProgram::new(fused.clone()).map_err(|e| {
         vec![
             Diagnostic::error(format!("internal error in the CPU backend: {}", e.message))
                 .with_code("internal")
@@ -208,7 +207,20 @@ fn compile_with_clock(
         defunc,
         defunc_stats,
         ir,
+        fused,
         timings: clock.timings,
         backend,
     })
+}
+
+/// An IR checker failure after a pass: an internal error naming the pass,
+/// with the IR printed in a note.
+fn ill_typed_ir(e: crate::ir::PassError) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(format!(
+        "internal error: the IR after pass `{}` is ill-typed: {}",
+        e.pass, e.error
+    ))
+    .with_code("internal")
+    .with_primary(e.error.span, "while compiling this")
+    .with_note(e.ir)]
 }

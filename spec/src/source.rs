@@ -136,8 +136,15 @@ impl SourceMap {
         FileId((self.files.len() - 1) as u32)
     }
 
+    /// The file `id`: one added to this map, else a built-in file
+    /// registered with [`register_builtin_file`] (the prelude files a phase
+    /// reads under reserved ids), else an empty file named `<unknown file>`
+    /// (so a diagnostic with a stray id still renders instead of panicking).
     pub fn get(&self, id: FileId) -> &SourceFile {
-        &self.files[id.0 as usize]
+        match self.files.get(id.0 as usize) {
+            Some(file) => file,
+            None => builtin_file(id),
+        }
     }
 
     /// `file:line:col` of the start of `span`.
@@ -146,4 +153,37 @@ impl SourceMap {
         let (line, column) = file.line_column(span.start as usize);
         format!("{}:{}:{}", file.name, line, column)
     }
+}
+
+/// Built-in files (prelude sources) addressed by reserved ids, shared by
+/// every [`SourceMap`]; each registered once and kept for the process.
+static BUILTIN_FILES: std::sync::OnceLock<
+    std::sync::Mutex<std::collections::HashMap<u32, &'static SourceFile>>,
+> = std::sync::OnceLock::new();
+
+/// Registers `text` as the built-in file `id` (a reserved id above every id
+/// a [`SourceMap`] hands out). Registering an id again keeps the first file.
+pub fn register_builtin_file(id: FileId, name: &str, text: &str) {
+    let mut files = BUILTIN_FILES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    files.entry(id.0).or_insert_with(|| {
+        Box::leak(Box::new(SourceFile::new(
+            name.to_string(),
+            text.to_string(),
+        )))
+    });
+}
+
+fn builtin_file(id: FileId) -> &'static SourceFile {
+    let files = BUILTIN_FILES
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(file) = files.get(&id.0) {
+        return file;
+    }
+    static UNKNOWN: std::sync::OnceLock<SourceFile> = std::sync::OnceLock::new();
+    UNKNOWN.get_or_init(|| SourceFile::new("<unknown file>".to_string(), String::new()))
 }

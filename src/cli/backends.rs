@@ -286,7 +286,8 @@ fn load_cpu(
         )
     });
     *sources = imports.into_sources();
-    let compiled = compiled.map_err(|mut diagnostics| LoadError::Rejected(diagnostics.remove(0)))?;
+    let compiled =
+        compiled.map_err(|mut diagnostics| LoadError::Rejected(diagnostics.remove(0)))?;
     Ok(Box::new(CpuProgram {
         compiled,
         sources: sources.clone(),

@@ -50,6 +50,8 @@ enum Phase {
     Defunc,
     /// The SOAC IR as lowered from the first-order core.
     Ir,
+    /// The IR after simplification, inlining, fusion and hoisting.
+    Fused,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -148,7 +150,7 @@ pub fn run(args: Args) -> ExitCode {
                 }
             }
         }
-        Some(phase @ (Phase::Mono | Phase::Defunc | Phase::Ir)) => {
+        Some(phase @ (Phase::Mono | Phase::Defunc | Phase::Ir | Phase::Fused)) => {
             let compiled = spec::recursion::with_stack(|| {
                 optimized::pipeline::compile_program(
                     &program,
@@ -176,8 +178,10 @@ pub fn run(args: Args) -> ExitCode {
                 print!("{}", optimized::core::printer::print_program(&compiled.mono));
             } else if phase == Phase::Defunc {
                 print!("{}", optimized::core::printer::print_program(&compiled.defunc));
-            } else {
+            } else if phase == Phase::Ir {
                 print!("{}", optimized::ir::print_program(&compiled.ir));
+            } else {
+                print!("{}", optimized::ir::print_program(&compiled.fused));
             }
         }
         _ => eprintln!(

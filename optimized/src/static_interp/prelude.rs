@@ -21,6 +21,9 @@ pub fn programs() -> Result<Vec<Program>, Diagnostic> {
     PRELUDE_FILES
         .iter()
         .enumerate()
-        .map(|(index, (_, text))| spec::syntax::parse_program(prelude_file_id(index), text))
+        .map(|(index, (name, text))| {
+            spec::source::register_builtin_file(prelude_file_id(index), name, text);
+            spec::syntax::parse_program(prelude_file_id(index), text)
+        })
         .collect()
 }
