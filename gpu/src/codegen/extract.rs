@@ -10,9 +10,11 @@
 
 use super::lambda::{element_type_of, map_lambda, operator, soac_name};
 use super::CodegenError;
+use crate::error::GpuResult;
 use crate::kernels::element::ElementType;
 use crate::kernels::lambda::{MapLambda, Operator};
-use crate::kernels::soac::{self, ElementSource, GeneratedKernel, KernelShape};
+use crate::kernels::soac::{self, DeviceArrays, ElementSource, GeneratedKernel, KernelShape};
+use crate::runtime::Runtime;
 use optimized::ir::{Body, Exp, Function, Soac, Span, Type, VName};
 use std::collections::HashMap;
 
@@ -108,10 +110,33 @@ impl KernelPlan {
     }
 }
 
+/// Runs `plan` on `inputs` (the plan's input arrays, uploaded in order)
+/// through the kernel library: the SOAC's results as device arrays (one
+/// element per component for `reduce`/`redomap`; for `filter`, the kept
+/// elements, whose length is the count).
+pub fn run_plan(
+    runtime: &Runtime,
+    plan: &KernelPlan,
+    inputs: &DeviceArrays,
+) -> GpuResult<DeviceArrays> {
+    match &plan.choice {
+        KernelChoice::Map { lambda } => soac::map::map(runtime, lambda, inputs),
+        KernelChoice::Reduce { operator } => soac::reduce::reduce(runtime, operator, inputs),
+        KernelChoice::Redomap { lambda, operator } => {
+            soac::reduce::redomap(runtime, lambda, operator, inputs)
+        }
+        KernelChoice::Scan { operator } => soac::scan::scan(runtime, operator, inputs),
+        KernelChoice::Scanomap { lambda, operator } => {
+            soac::scan::scanomap(runtime, lambda, operator, inputs)
+        }
+        KernelChoice::Filter { predicate } => soac::filter::filter(runtime, predicate, inputs),
+    }
+}
+
 /// Where one top-level SOAC statement runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Placement {
-    Kernel(KernelPlan),
+    Kernel(Box<KernelPlan>),
     Host {
         statement_index: usize,
         span: Span,
@@ -136,14 +161,14 @@ fn extract_body(body: &Body, types: &mut HashMap<VName, Type>) -> Vec<Placement>
         if let Exp::Soac(soac) = &statement.expression {
             let results = statement.pattern.iter().map(|p| p.name.clone()).collect();
             placements.push(match plan_soac(soac, types) {
-                Ok((choice, inputs, input_types)) => Placement::Kernel(KernelPlan {
+                Ok((choice, inputs, input_types)) => Placement::Kernel(Box::new(KernelPlan {
                     statement_index,
                     span: statement.span,
                     choice,
                     inputs,
                     input_types,
                     results,
-                }),
+                })),
                 Err(reason) => Placement::Host {
                     statement_index,
                     span: statement.span,

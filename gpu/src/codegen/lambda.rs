@@ -25,7 +25,7 @@ use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use optimized::ir::{
     BinOp, Body, CmpOp, ConvOp, Exp, Lambda, PrimType, PrimValue, SubExp, Type, UnOp, VName,
 };
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// The kernel element type of an IR primitive type.
 pub fn element_type_of(prim_type: PrimType) -> ElementType {
@@ -245,8 +245,9 @@ struct Translator {
     /// share one kernel).
     helper_prefix: &'static str,
     text: String,
-    /// Helper functions by name.
-    helpers: BTreeMap<String, String>,
+    /// Helper functions (name, definition) in the order they were needed
+    /// (a helper's own helpers come before it).
+    helpers: Vec<(String, String)>,
     /// Every variable in scope: its GLSL expression and type.
     scope: HashMap<VName, (String, PrimType)>,
     /// Every type a value of the lambda has.
@@ -258,7 +259,7 @@ impl Translator {
         Translator {
             helper_prefix,
             text: String::new(),
-            helpers: BTreeMap::new(),
+            helpers: Vec::new(),
             scope: HashMap::new(),
             types_used: Vec::new(),
         }
@@ -272,7 +273,7 @@ impl Translator {
     }
 
     fn helper_text(&self) -> String {
-        self.helpers.values().cloned().collect()
+        self.helpers.iter().map(|(_, text)| text.as_str()).collect()
     }
 
     fn note_type(&mut self, prim_type: PrimType) {
@@ -301,7 +302,8 @@ impl Translator {
             .map(element_type_of)
             .collect();
         let declared_features = KernelFeatures::for_element_types(&declared);
-        for prim_type in &self.types_used {
+        // Booleans in registers need no feature (only their storage does).
+        for prim_type in self.types_used.iter().filter(|t| **t != PrimType::Bool) {
             let needed = KernelFeatures::for_element_type(element_type_of(*prim_type));
             if declared_features.union(needed) != declared_features {
                 return Err(CodegenError::unsupported(format!(
@@ -441,9 +443,9 @@ impl Translator {
     /// name.
     fn helper(&mut self, name: &str, definition: impl FnOnce(&str) -> String) -> String {
         let full_name = format!("{}_{name}", self.helper_prefix);
-        if !self.helpers.contains_key(&full_name) {
+        if !self.helpers.iter().any(|(name, _)| name == &full_name) {
             let text = definition(&full_name);
-            self.helpers.insert(full_name.clone(), text);
+            self.helpers.push((full_name.clone(), text));
         }
         full_name
     }
