@@ -15,6 +15,9 @@
 //!   `defunc` (TFP'18 Theorems 1–2, Corollary 1) oracles on generated
 //!   module-free programs (`runestone fuzz --oracle verdict|defunc`).
 //!
+//! - [`tower`]: the functor-tower benchmark program of static interpretation
+//!   (`runestone fuzz --emit-tower N`).
+//!
 //! The generators of surface syntax trees used by the parser's round-trip
 //! property live with the parser's tests in `spec/tests/` until this crate
 //! takes them over.
@@ -23,3 +26,4 @@ pub mod campaign;
 pub mod gen;
 pub mod nested;
 pub mod oracles;
+pub mod tower;

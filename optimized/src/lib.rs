@@ -10,15 +10,23 @@
 //! ([`typecheck`]) for the core language and the module language
 //! (structures, module types, opaque ascription, functors, higher-order
 //! included, parametric abstract types, `import`, the prelude's numeric
-//! modules), the typed first-order SOAC IR with its checker and pass
-//! manager ([`ir`]), and the rayon CPU backend that runs it ([`cpu`]).
+//! modules), static interpretation ([`static_interp`]: the module-free
+//! program, with memoised functor application), elaboration into the typed
+//! core ([`core`]) and monomorphisation ([`mono`]), defunctionalisation
+//! ([`defunc`]), lowering ([`lower`]) to the typed first-order SOAC IR with
+//! its checker and pass manager ([`ir`]), the rayon CPU backend that runs it
+//! ([`cpu`]), and the whole pipeline ([`pipeline`]).
 //!
 //! It never calls into `reference/`: the two implementations stay independent
 //! so that the differential tests mean something.
 
-pub mod cpu;
-pub mod ir;
 pub mod core;
+pub mod cpu;
+pub mod defunc;
+pub mod ir;
+pub mod lower;
 pub mod mono;
+pub mod pipeline;
+pub mod static_interp;
 pub mod typecheck;
 pub mod types;

@@ -2,9 +2,13 @@
 //!
 //! Today it parses and type-checks, reading `import "path"` as `path.fut`
 //! next to the importing file (`--dump typed` prints the inferred type of
-//! every binding of FILE, `main : [n]i32 -> i32`); `--timings` prints the
-//! wall time of each phase on stderr. Later phases are offered as `--dump`
-//! values only once they exist.
+//! every binding of FILE, `main : [n]i32 -> i32`), then eliminates the
+//! modules by static interpretation (`--dump static` prints the module-free
+//! program); `--timings` prints the wall time of each phase and the
+//! statistics of static interpretation on stderr. Later phases are offered
+//! as `--dump` values only once they exist: `--dump defunc` and `--dump ir`
+//! run the optimising pipeline (`optimized::pipeline`) and print the
+//! first-order core or the IR (with `--timings`, its phase times too).
 
 use clap::ValueEnum;
 use optimized::typecheck::ImportLoader;
@@ -36,6 +40,12 @@ pub struct Args {
 enum Phase {
     /// The type of every top-level binding after type inference.
     Typed,
+    /// The module-free program after static interpretation.
+    Static,
+    /// The first-order core after defunctionalisation (TFP'18 §3, §5).
+    Defunc,
+    /// The SOAC IR as lowered from the first-order core.
+    Ir,
     /// The typed core after elaboration (module-free programs; the
     /// prelude's top-level functions are prepended).
     Core,
@@ -48,8 +58,8 @@ pub fn run(args: Args) -> ExitCode {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let mut timings: Vec<(&str, Duration)> = Vec::new();
-    let started = Instant::now();
+    let mut timings: Vec<(&str, PhaseTime)> = Vec::new();
+    let started = PhaseStart::now();
     let parsed = spec::syntax::parse_program(loaded.file, loaded.text());
     timings.push(("parse", started.elapsed()));
     let program = match parsed {
@@ -60,7 +70,9 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let options = optimized::typecheck::CheckOptions::from_source(loaded.text());
-    let started = Instant::now();
+    let pipeline_options = optimized::pipeline::PipelineOptions::from_source(loaded.text());
+    let prelude_file = optimized::pipeline::add_prelude_file(&mut loaded.sources);
+    let started = PhaseStart::now();
     let mut loader = FileLoader {
         sources: &mut loaded.sources,
         cache: HashMap::new(),
@@ -69,27 +81,95 @@ pub fn run(args: Args) -> ExitCode {
         optimized::typecheck::check_program_with_options(&program, Some(&mut loader), options)
     });
     timings.push(("typecheck", started.elapsed()));
-    print_timings(args.timings, &timings);
     let checked = match checked {
         Ok(checked) => checked,
         Err(diagnostics) => {
+            print_timings(args.timings, &timings);
             for diagnostic in &diagnostics {
-                eprint!("{}", diagnostic.render(&loaded.sources));
+                eprint!("{}", diagnostic.render(loader.sources));
             }
             return ExitCode::from(1);
         }
     };
-    match args.dump {
-        Some(phase @ (Phase::Core | Phase::Mono)) => {
-            return dump_core(phase, program, &mut loaded.sources, options, args.timings)
+    if args.dump == Some(Phase::Typed) {
+        print_timings(args.timings, &timings);
+        for binding in &checked.bindings {
+            println!("{}", binding.signature());
         }
-        Some(Phase::Typed) => {
-            for binding in &checked.bindings {
-                println!("{}", binding.signature());
+        return ExitCode::SUCCESS;
+    }
+    let started = PhaseStart::now();
+    let eliminated = optimized::static_interp::eliminate_modules(&program, Some(&mut loader));
+    timings.push(("static", started.elapsed()));
+    let (module_free, statistics) = match eliminated {
+        Ok(result) => result,
+        Err(diagnostics) => {
+            print_timings(args.timings, &timings);
+            for diagnostic in &diagnostics {
+                eprint!("{}", diagnostic.render(loader.sources));
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let started = PhaseStart::now();
+    let printed = spec::syntax::printer::print_program(&module_free);
+    timings.push(("print", started.elapsed()));
+    print_timings(args.timings, &timings);
+    if args.timings {
+        eprintln!(
+            "static interpretation: {} functor applications ({} reused), {} declarations emitted, {} kept",
+            statistics.functor_applications,
+            statistics.reused_applications,
+            statistics.declarations_emitted,
+            statistics.declarations_kept
+        );
+    }
+    match args.dump {
+        Some(Phase::Static) => {
+            // The language options the program asked for apply to the
+            // module-free program too.
+            for line in loader.sources.get(loaded.file).text.lines() {
+                if line.trim().starts_with("-- runestone-options:") {
+                    println!("{}", line.trim());
+                }
+            }
+            print!("{printed}");
+        }
+        Some(phase @ (Phase::Core | Phase::Mono)) => {
+            return dump_core(phase, program, loader.sources, options, args.timings)
+        }
+        Some(phase @ (Phase::Defunc | Phase::Ir)) => {
+            let compiled = spec::recursion::with_stack(|| {
+                optimized::pipeline::compile_program(
+                    &program,
+                    prelude_file,
+                    Some(&mut loader),
+                    pipeline_options,
+                )
+            });
+            let compiled = match compiled {
+                Ok(compiled) => compiled,
+                Err(diagnostics) => {
+                    for diagnostic in &diagnostics {
+                        eprint!("{}", diagnostic.render(loader.sources));
+                    }
+                    return ExitCode::from(1);
+                }
+            };
+            if args.timings {
+                eprintln!("optimising pipeline:");
+                for (phase, duration) in compiled.timings() {
+                    eprintln!("{phase:>10}: {:>10.3} ms", duration.as_secs_f64() * 1000.0);
+                }
+            }
+            if phase == Phase::Defunc {
+                print!("{}", optimized::core::printer::print_program(&compiled.defunc));
+            } else {
+                print!("{}", optimized::ir::print_program(&compiled.ir));
             }
         }
-        None => eprintln!(
-            "runestone compile: {} type-checks; the phases after type checking are not implemented yet",
+        _ => eprintln!(
+            "runestone compile: {} type-checks and its modules are eliminated (--dump defunc|ir runs the optimising pipeline)",
             args.file.display()
         ),
     }
@@ -147,7 +227,7 @@ fn dump_core(
     };
     decs.extend(program.decs);
     let program = Program { decs };
-    let started = Instant::now();
+    let started = PhaseStart::now();
     let core =
         spec::recursion::with_stack(|| optimized::core::elaborate_module_free(&program, options));
     let mut phases = vec![("core", started.elapsed())];
@@ -165,7 +245,7 @@ fn dump_core(
         print!("{}", optimized::core::printer::print_program(&core));
         return ExitCode::SUCCESS;
     }
-    let started = Instant::now();
+    let started = PhaseStart::now();
     let mono = optimized::mono::monomorphise_checked(&core);
     phases.push(("mono", started.elapsed()));
     print_timings(timings, &phases);
@@ -177,10 +257,67 @@ fn dump_core(
     ExitCode::SUCCESS
 }
 
-fn print_timings(enabled: bool, timings: &[(&str, Duration)]) {
+fn print_timings(enabled: bool, timings: &[(&str, PhaseTime)]) {
     if enabled {
-        for (phase, duration) in timings {
-            eprintln!("{phase:>10}: {:>10.3} ms", duration.as_secs_f64() * 1000.0);
+        let millis = |duration: Duration| duration.as_secs_f64() * 1000.0;
+        let cpu_text = |cpu: Option<Duration>| match cpu {
+            Some(cpu) => format!("  (cpu {:>10.3} ms)", millis(cpu)),
+            None => String::new(),
+        };
+        for (phase, time) in timings {
+            eprintln!(
+                "{phase:>10}: {:>10.3} ms{}",
+                millis(time.wall),
+                cpu_text(time.cpu)
+            );
+        }
+        let wall: Duration = timings.iter().map(|(_, time)| time.wall).sum();
+        let cpu: Option<Duration> = timings.iter().map(|(_, time)| time.cpu).sum();
+        eprintln!(
+            "{:>10}: {:>10.3} ms{}",
+            "total",
+            millis(wall),
+            cpu_text(cpu)
+        );
+    }
+}
+
+/// The wall time of a phase and, where the system reports it, the CPU time
+/// of this thread during it (on a loaded machine the two differ).
+#[derive(Clone, Copy)]
+struct PhaseTime {
+    wall: Duration,
+    cpu: Option<Duration>,
+}
+
+struct PhaseStart {
+    wall: Instant,
+    cpu: Option<Duration>,
+}
+
+impl PhaseStart {
+    fn now() -> PhaseStart {
+        PhaseStart {
+            wall: Instant::now(),
+            cpu: thread_cpu_time(),
         }
     }
+
+    fn elapsed(&self) -> PhaseTime {
+        PhaseTime {
+            wall: self.wall.elapsed(),
+            cpu: match (self.cpu, thread_cpu_time()) {
+                (Some(start), Some(end)) => Some(end.saturating_sub(start)),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// This thread's time on a CPU so far (Linux: the first field of
+/// `/proc/thread-self/schedstat`, in nanoseconds); `None` elsewhere.
+fn thread_cpu_time() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanoseconds: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(nanoseconds))
 }

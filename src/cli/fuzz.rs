@@ -10,6 +10,9 @@
 //! lines, summary (outcomes per program kind, discards by reason), TFP'18
 //! rule-coverage table and `.fut` counterexamples; exit 1 on any
 //! disagreement.
+//!
+//! `--emit-tower N`: print the functor-tower benchmark (`fuzz::tower`) with
+//! about N functor applications.
 
 use fuzz::nested::campaign::{run_campaign, CampaignConfig};
 use std::path::PathBuf;
@@ -21,8 +24,12 @@ pub struct Args {
     /// Which oracle: `nested` (Leshchinskiy's Theorems 5.27 and 6.37),
     /// `verdict` (reference vs optimized accept/reject), `defunc` (TFP'18
     /// Theorems 1–2, Corollary 1 on generated programs).
-    #[arg(long)]
-    oracle: String,
+    #[arg(long, required_unless_present = "emit_tower")]
+    oracle: Option<String>,
+    /// Print the functor-tower benchmark program with about N functor
+    /// applications (`fuzz::tower`) on stdout, and nothing else.
+    #[arg(long, value_name = "N")]
+    emit_tower: Option<usize>,
     /// Seed of the campaign (term i is generated from (seed, i) alone).
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -59,11 +66,16 @@ fn parse_duration(text: &str) -> Option<Duration> {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let oracle = fuzz::oracles::OracleKind::from_name(&args.oracle);
-    if args.oracle != "nested" && oracle.is_none() {
+    if let Some(applications) = args.emit_tower {
+        print!("{}", fuzz::tower::program(applications));
+        return ExitCode::SUCCESS;
+    }
+    let oracle_name = args.oracle.clone().unwrap_or_default();
+    let oracle = fuzz::oracles::OracleKind::from_name(&oracle_name);
+    if oracle_name != "nested" && oracle.is_none() {
         eprintln!(
             "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc).",
-            args.oracle
+            oracle_name
         );
         return ExitCode::from(2);
     }
@@ -81,7 +93,7 @@ pub fn run(args: Args) -> ExitCode {
     let out = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("fuzz-counterexamples/{}", args.oracle)));
+        .unwrap_or_else(|| PathBuf::from(format!("fuzz-counterexamples/{}", oracle_name)));
     let count = if time.is_some() {
         None
     } else {

@@ -1,0 +1,356 @@
+//! The semantic test of the optimising compiler's static interpretation
+//! (`optimized::static_interp`): the reference runs a program and the
+//! module-free program static interpretation makes of it, and must get the
+//! same values (or fail on both). Programs: every program of `examples/`
+//! and `tests/programs/` with `-- ==` input/output cases, the functor tower,
+//! and generated module programs (`fuzz::gen` with `modules`).
+
+use optimized::static_interp::eliminate_modules;
+use optimized::typecheck::{check_program_with_options, CheckOptions, ImportLoader};
+use reference::core::pipeline::{compile_with, Compiled, Options, RunError};
+use spec::diagnostic::Diagnostic;
+use spec::source::{FileId, SourceMap, Span};
+use spec::syntax::ast::Program;
+use spec::testblock::{parse_test_file, BlockKind, Expected, Input};
+use spec::value::{compare, read_values, Tolerance, Value};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+/// Imports from disk, next to the importing file.
+struct DiskLoader<'a> {
+    sources: &'a mut SourceMap,
+    loaded: HashMap<std::path::PathBuf, (FileId, Rc<Program>)>,
+}
+
+impl ImportLoader for DiskLoader<'_> {
+    fn load(&mut self, from: Span, path: &str) -> Result<(FileId, Rc<Program>), Diagnostic> {
+        let importer = std::path::PathBuf::from(&self.sources.get(from.file).name);
+        let candidate = importer
+            .parent()
+            .unwrap_or(std::path::Path::new("."))
+            .join(format!("{path}.fut"));
+        if let Some(found) = self.loaded.get(&candidate) {
+            return Ok(found.clone());
+        }
+        let text = std::fs::read_to_string(&candidate).map_err(|err| {
+            Diagnostic::error(format!("cannot import \"{path}\": {err}"))
+                .with_primary(from, "this import")
+        })?;
+        let file = self
+            .sources
+            .add(candidate.display().to_string(), text.as_str());
+        let program = Rc::new(spec::syntax::parse_program(file, &text)?);
+        self.loaded.insert(candidate, (file, program.clone()));
+        Ok((file, program))
+    }
+}
+
+/// How one program compared.
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Every run gave the same values (or failed) on both; how many runs.
+    Agree(usize),
+    /// The reference rejects the original (a limitation of its module
+    /// calculus, the message): the module-free program was compiled and
+    /// run by the reference instead, without a theorem violation, giving
+    /// the expected values where the test block has them; how many runs.
+    ModuleFreeOnly(usize, String),
+    /// The optimised type checker rejects the original.
+    RejectedByChecker,
+    /// The reference rejects both the original and the module-free
+    /// program (the same verdict).
+    BothRejected,
+}
+
+/// The module-free program of the program in `file`, printed, after
+/// checking that the optimised type checker accepts it with the entry-point
+/// types of the original; `None` when the original does not type-check.
+fn module_free_text(sources: &mut SourceMap, file: FileId) -> Result<Option<String>, String> {
+    let text = sources.get(file).text.clone();
+    let program = spec::syntax::parse_program(file, &text).map_err(|d| d.render(sources))?;
+    let mut loader = DiskLoader {
+        sources,
+        loaded: HashMap::new(),
+    };
+    let options = CheckOptions::from_source(&text);
+    let checked = spec::recursion::with_stack(|| {
+        check_program_with_options(&program, Some(&mut loader), options)
+    });
+    let Ok(checked) = checked else {
+        return Ok(None);
+    };
+    let (output, _) =
+        spec::recursion::with_stack(|| eliminate_modules(&program, Some(&mut loader))).map_err(
+            |diagnostics| {
+                diagnostics
+                    .iter()
+                    .map(|d| d.render(loader.sources))
+                    .collect::<String>()
+            },
+        )?;
+    let printed = spec::syntax::printer::print_program(&output);
+    // The optimised checker accepts the output with the same entry points.
+    let rechecked =
+        spec::recursion::with_stack(|| check_program_with_options(&output, None, options))
+            .map_err(|diagnostics| {
+                let rendered: String = diagnostics
+                    .iter()
+                    .map(|d| d.render(loader.sources))
+                    .collect();
+                format!("the checker rejects the module-free program:\n{rendered}\n{printed}")
+            })?;
+    let entries = |bindings: &[optimized::typecheck::CheckedBinding]| {
+        bindings
+            .iter()
+            .filter(|binding| {
+                binding.kind == spec::syntax::ast::ValueBindKind::Entry || binding.name == "main"
+            })
+            .map(|binding| binding.signature())
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    if entries(&checked.bindings) != entries(&rechecked.bindings) {
+        return Err(format!(
+            "entry points differ: {:?} became {:?}\n{printed}",
+            entries(&checked.bindings),
+            entries(&rechecked.bindings)
+        ));
+    }
+    Ok(Some(printed))
+}
+
+/// An entry point, its arguments and, where known, its expected result.
+#[derive(Clone)]
+struct Run {
+    entry: String,
+    input: Vec<Value>,
+    expected: Option<Vec<Value>>,
+}
+
+/// One run of the module-free program alone: no theorem violation, and the
+/// expected values where known.
+fn module_free_run(module_free: &Compiled, run: &Run) -> Result<(), String> {
+    match (module_free.run(&run.entry, &run.input), &run.expected) {
+        (Err(RunError::Violation(message)), _) => Err(format!(
+            "entry {}: the module-free program violates a theorem: {message}",
+            run.entry
+        )),
+        (Ok(actual), Some(expected)) => compare(expected, &actual, Tolerance::Exact)
+            .map_err(|m| format!("entry {}: {m}", run.entry)),
+        (Err(error), Some(_)) => Err(format!("entry {}: {error:?}", run.entry)),
+        (_, None) => Ok(()),
+    }
+}
+
+/// One run on both programs: the same values, or an error on both.
+fn same_run(
+    original: &Compiled,
+    module_free: &Compiled,
+    entry: &str,
+    input: &[Value],
+) -> Result<(), String> {
+    match (original.run(entry, input), module_free.run(entry, input)) {
+        (Ok(expected), Ok(actual)) => compare(&expected, &actual, Tolerance::Exact).map_err(|m| {
+            format!(
+                "entry {entry}: {m}\n  original:    {}\n  module-free: {}",
+                spec::value::print_values(&expected).trim_end(),
+                spec::value::print_values(&actual).trim_end()
+            )
+        }),
+        (Err(_), Err(_)) => Ok(()),
+        (Ok(_), Err(error)) => Err(format!(
+            "entry {entry}: the module-free program fails: {error:?}"
+        )),
+        (Err(error), Ok(_)) => Err(format!("entry {entry}: only the original fails: {error:?}")),
+    }
+}
+
+/// The check: `text` (named `name`) and its module-free version compiled by
+/// the reference, each of `runs` (entry, input) run on both.
+fn check(
+    name: &str,
+    text: &str,
+    runs: impl Fn(FileId, &SourceMap) -> Vec<Run>,
+) -> Result<Outcome, String> {
+    let mut sources = SourceMap::new();
+    let file = sources.add(name.to_string(), text);
+    let options = Options::from_source(text);
+    let original = compile_with(&mut sources, file, options);
+    let Some(output) = module_free_text(&mut sources, file)? else {
+        return Ok(Outcome::RejectedByChecker);
+    };
+    let output_file = sources.add(format!("{name}.static.fut"), output.as_str());
+    let module_free = match compile_with(&mut sources, output_file, options) {
+        Ok(module_free) => module_free,
+        Err(_) if original.is_err() => return Ok(Outcome::BothRejected),
+        Err(d) => {
+            return Err(format!(
+                "the reference rejects the module-free program only:\n{}\n{output}",
+                d.render(&sources)
+            ))
+        }
+    };
+    let runs = runs(file, &sources);
+    let original = match original {
+        Ok(original) => original,
+        Err(diagnostic) => {
+            for run in &runs {
+                module_free_run(&module_free, run).map_err(|m| format!("{m}\n{output}"))?;
+            }
+            return Ok(Outcome::ModuleFreeOnly(runs.len(), diagnostic.message));
+        }
+    };
+    for run in &runs {
+        same_run(&original, &module_free, &run.entry, &run.input)
+            .map_err(|m| format!("{m}\n{output}"))?;
+    }
+    Ok(Outcome::Agree(runs.len()))
+}
+
+/// The runs of a file's `-- ==` blocks.
+fn test_block_runs(file: FileId, sources: &SourceMap) -> Vec<Run> {
+    let Ok(tests) = parse_test_file(file, &sources.get(file).text) else {
+        return Vec::new();
+    };
+    let mut runs = Vec::new();
+    for block in &tests.blocks {
+        let BlockKind::Cases(cases) = &block.kind else {
+            continue;
+        };
+        for case in cases {
+            if case.flags.compiled || case.flags.notest {
+                continue;
+            }
+            let Input::Values(raw) = &case.input else {
+                continue;
+            };
+            if matches!(case.expected, Expected::OutputFile(_)) {
+                continue;
+            }
+            let Ok(input) = read_values(raw.text.as_bytes()) else {
+                continue;
+            };
+            let expected = match &case.expected {
+                Expected::Output(raw) => read_values(raw.text.as_bytes()).ok(),
+                _ => None,
+            };
+            for entry in &block.entries {
+                runs.push(Run {
+                    entry: entry.name.clone(),
+                    input: input.clone(),
+                    expected: expected.clone(),
+                });
+            }
+        }
+    }
+    runs
+}
+
+fn fut_files(directory: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(directory) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let path = entry.path();
+        if path.is_dir() {
+            fut_files(&path, found);
+        } else if path.extension().is_some_and(|ext| ext == "fut") {
+            found.push(path);
+        }
+    }
+}
+
+/// Every program of the repository with input/output cases.
+#[test]
+fn repository_programs_agree() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    fut_files(&root.join("examples"), &mut files);
+    fut_files(&root.join("tests/programs"), &mut files);
+    files.sort();
+    let mut failures = Vec::new();
+    let (mut programs, mut runs, mut module_free_only, mut skipped) = (0, 0, 0, 0);
+    for path in &files {
+        let text = std::fs::read_to_string(path).expect("readable program");
+        if !text.contains("-- ==") {
+            continue;
+        }
+        let name = path.display().to_string();
+        match spec::recursion::with_stack(|| check(&name, &text, test_block_runs)) {
+            Ok(Outcome::Agree(0)) => {}
+            Ok(Outcome::Agree(count)) => {
+                programs += 1;
+                runs += count;
+            }
+            Ok(Outcome::ModuleFreeOnly(count, _)) => {
+                module_free_only += 1;
+                runs += count;
+            }
+            Ok(Outcome::RejectedByChecker | Outcome::BothRejected) => skipped += 1,
+            Err(message) => failures.push(format!("{name}: {message}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert_eq!(
+        (programs, module_free_only, runs, skipped),
+        (175, 2, 255, 17),
+        "programs compared, programs only the module-free version of which the reference \
+         compiles, runs, programs rejected by the checker (error tests) or by the reference both ways"
+    );
+}
+
+/// The functor tower, small enough for the reference.
+#[test]
+fn functor_tower_agrees() {
+    for applications in [1, 5, 12] {
+        let text = fuzz::tower::program(applications);
+        let outcome = check("tower.fut", &text, test_block_runs)
+            .unwrap_or_else(|m| panic!("{applications} applications: {m}"));
+        assert!(
+            matches!(outcome, Outcome::Agree(1) | Outcome::ModuleFreeOnly(1, _)),
+            "{applications} applications: {outcome:?}"
+        );
+    }
+}
+
+/// Generated module programs (`fuzz::gen` with modules), on their
+/// generated arguments.
+#[test]
+fn generated_module_programs_agree() {
+    let config = fuzz::gen::GenConfig {
+        modules: true,
+        ..fuzz::gen::GenConfig::default()
+    };
+    let mut failures = Vec::new();
+    let (mut agreed, mut by_reference, mut by_checker) = (0, 0, 0);
+    let mut reasons = std::collections::BTreeMap::new();
+    for seed in 0..300u64 {
+        let generated = fuzz::gen::generate(seed, &config);
+        let text = generated.source();
+        let entry = generated.entry.clone();
+        let arguments = generated.arguments.clone();
+        let runs = move |_: FileId, _: &SourceMap| {
+            vec![Run {
+                entry: entry.clone(),
+                input: arguments.clone(),
+                expected: None,
+            }]
+        };
+        match spec::recursion::with_stack(|| check(&format!("gen{seed}.fut"), &text, runs)) {
+            Ok(Outcome::Agree(_)) => agreed += 1,
+            Ok(Outcome::ModuleFreeOnly(_, message)) => {
+                by_reference += 1;
+                let message: String = message.chars().take(60).collect();
+                *reasons.entry(message).or_insert(0) += 1;
+            }
+            Ok(Outcome::RejectedByChecker | Outcome::BothRejected) => by_checker += 1,
+            Err(message) => failures.push(format!("seed {seed}: {message}\n{text}")),
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert_eq!(
+        (agreed, by_reference, by_checker),
+        (144, 155, 1),
+        "programs agreed, only the module-free version of which the reference compiles \
+         (why, first words), rejected by the checker or by the reference both ways: {reasons:#?}"
+    );
+}

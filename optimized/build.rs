@@ -1,0 +1,36 @@
+//! Lists the prelude files (`spec/prelude/*.fut`, sorted by name) for
+//! `static_interp::prelude`, so that a file added there is interpreted as
+//! ordinary declarations preceding every program without a code change.
+
+use std::path::Path;
+
+fn main() {
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/prelude");
+    println!("cargo:rerun-if-changed={}", directory.display());
+    let mut files: Vec<_> = std::fs::read_dir(&directory)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|entry| entry.path())
+                .filter(|path| path.extension().is_some_and(|ext| ext == "fut"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    let mut generated = String::from("&[\n");
+    for path in &files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        generated.push_str(&format!(
+            "    ({name:?}, include_str!({:?})),\n",
+            path.canonicalize()
+                .unwrap_or(path.clone())
+                .display()
+                .to_string()
+        ));
+    }
+    generated.push(']');
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    std::fs::write(Path::new(&out).join("prelude_files.rs"), generated)
+        .expect("OUT_DIR is writable");
+}

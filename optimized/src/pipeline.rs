@@ -1,0 +1,214 @@
+//! The optimising compiler end to end (issue 5, items 3 and 7): parse → type
+//! check → static interpretation (module programs; module-free programs get
+//! the prelude's declarations prepended instead) → elaborate → monomorphise
+//! → defunctionalise → lower → IR check (through `ir`'s pass manager) → the
+//! CPU backend.
+//!
+//! [`compile`] returns a [`CompiledProgram`] that runs entry points on the
+//! CPU backend ([`CompiledProgram::run`]), keeps every intermediate form for
+//! `runestone compile --dump`, and the time of each phase
+//! ([`CompiledProgram::timings`]).
+
+use std::time::{Duration, Instant};
+
+use spec::diagnostic::Diagnostic;
+use spec::source::{FileId, SourceMap};
+use spec::syntax::ast::{Dec, Program as Ast};
+use spec::value::Value;
+
+use crate::core::check::{check_program as check_core, Stage};
+use crate::core::{elaborate_module_free, toplevel_prelude_declarations};
+use crate::cpu::{self, RuntimeError};
+use crate::defunc::{defunctionalise, DefuncStats};
+use crate::ir::PassManager;
+use crate::typecheck::{CheckOptions, ImportLoader};
+
+/// Options of a compilation.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PipelineOptions {
+    /// The type checker's language options (`-- runestone-options:`).
+    pub check: CheckOptions,
+}
+
+impl PipelineOptions {
+    /// The options a program asks for in its `-- runestone-options:` line.
+    pub fn from_source(text: &str) -> PipelineOptions {
+        PipelineOptions {
+            check: CheckOptions::from_source(text),
+        }
+    }
+}
+
+/// A compiled program: its intermediate forms, the phase timings, and the
+/// CPU backend's executable form.
+pub struct CompiledProgram {
+    /// The monomorphic core (after `mono`).
+    pub mono: crate::core::Program,
+    /// The first-order core (after defunctionalisation).
+    pub defunc: crate::core::Program,
+    pub defunc_stats: DefuncStats,
+    /// The IR as lowered and checked.
+    pub ir: crate::ir::Program,
+    timings: Vec<(&'static str, Duration)>,
+    backend: cpu::CompiledProgram,
+}
+
+impl CompiledProgram {
+    /// Runs entry point `entry` on `args` on the CPU backend.
+    pub fn run(&self, entry: &str, args: &[Value]) -> Result<Value, RuntimeError> {
+        self.backend.run_entry(entry, args)
+    }
+
+    /// Each phase's name and wall time, in order.
+    pub fn timings(&self) -> &[(&'static str, Duration)] {
+        &self.timings
+    }
+}
+
+/// Whether the declarations use no module construct.
+pub fn is_module_free(decs: &[Dec]) -> bool {
+    decs.iter().all(|dec| match dec {
+        Dec::Value(_) | Dec::Type(_) => true,
+        Dec::Attr { dec, .. } => is_module_free(std::slice::from_ref(dec)),
+        _ => false,
+    })
+}
+
+struct Clock {
+    timings: Vec<(&'static str, Duration)>,
+    last: Instant,
+}
+
+impl Clock {
+    fn lap(&mut self, phase: &'static str) {
+        let now = Instant::now();
+        self.timings.push((phase, now - self.last));
+        self.last = now;
+    }
+}
+
+/// Compiles file `file` of `sources`, reading its imports with `loader`
+/// (which must not borrow `sources`; see [`compile_program`] otherwise).
+pub fn compile(
+    sources: &mut SourceMap,
+    file: FileId,
+    loader: Option<&mut dyn ImportLoader>,
+    options: PipelineOptions,
+) -> Result<CompiledProgram, Vec<Diagnostic>> {
+    let mut clock = Clock {
+        timings: Vec::new(),
+        last: Instant::now(),
+    };
+    let text = sources.get(file).text.clone();
+    let program = spec::syntax::parse_program(file, &text).map_err(|d| vec![d])?;
+    let prelude_file = add_prelude_file(sources);
+    clock.lap("parse");
+    compile_with_clock(&program, prelude_file, loader, options, clock)
+}
+
+/// Adds `spec/prelude/toplevel.fut` to `sources` (the file the prelude's
+/// declarations are parsed from for module-free programs).
+pub fn add_prelude_file(sources: &mut SourceMap) -> FileId {
+    sources.add(
+        "spec/prelude/toplevel.fut".to_string(),
+        crate::typecheck::prelude::TOPLEVEL_PRELUDE,
+    )
+}
+
+/// Compiles a parsed program; `prelude_file` comes from
+/// [`add_prelude_file`] on the program's source map.
+pub fn compile_program(
+    program: &Ast,
+    prelude_file: FileId,
+    loader: Option<&mut dyn ImportLoader>,
+    options: PipelineOptions,
+) -> Result<CompiledProgram, Vec<Diagnostic>> {
+    let clock = Clock {
+        timings: Vec::new(),
+        last: Instant::now(),
+    };
+    compile_with_clock(program, prelude_file, loader, options, clock)
+}
+
+fn compile_with_clock(
+    program: &Ast,
+    prelude_file: FileId,
+    mut loader: Option<&mut dyn ImportLoader>,
+    options: PipelineOptions,
+    mut clock: Clock,
+) -> Result<CompiledProgram, Vec<Diagnostic>> {
+    let mut core = None;
+    if is_module_free(&program.decs) {
+        spec::recursion::with_stack(|| {
+            crate::typecheck::check_program_typed(program, options.check)
+        })?;
+        clock.lap("type check");
+        let mut decs = toplevel_prelude_declarations(prelude_file).map_err(|d| vec![d])?;
+        decs.extend(program.decs.iter().cloned());
+        let with_prelude = Ast { decs };
+        match spec::recursion::with_stack(|| elaborate_module_free(&with_prelude, options.check)) {
+            Ok(elaborated) => core = Some(elaborated),
+            // `m.(e)` and friends inside expressions: static interpretation
+            // removes them.
+            Err(diagnostics)
+                if diagnostics
+                    .iter()
+                    .any(|d| d.message.contains("is a module construct")) => {}
+            Err(diagnostics) => return Err(diagnostics),
+        }
+    }
+    let core = match core {
+        Some(core) => core,
+        None => {
+            {
+                let reborrowed: Option<&mut dyn ImportLoader> = match &mut loader {
+                    Some(l) => Some(&mut **l),
+                    None => None,
+                };
+                spec::recursion::with_stack(|| {
+                    crate::typecheck::check_program_with_options(program, reborrowed, options.check)
+                })?;
+            }
+            clock.lap("type check");
+            let (module_free, _statistics) =
+                crate::static_interp::eliminate_modules(program, loader)?;
+            clock.lap("static");
+            spec::recursion::with_stack(|| elaborate_module_free(&module_free, options.check))?
+        }
+    };
+    clock.lap("elaborate");
+    let mono = crate::mono::monomorphise(&core);
+    check_core(&mono, "monomorphisation", Stage::Monomorphic).map_err(|d| vec![d])?;
+    clock.lap("mono");
+    let (defunc, defunc_stats) = defunctionalise(&mono).map_err(|d| vec![d])?;
+    check_core(&defunc, "defunctionalisation", Stage::Monomorphic).map_err(|d| vec![d])?;
+    clock.lap("defunc");
+    let ir = crate::lower::lower_program(&defunc).map_err(|d| vec![d])?;
+    let mut passes = PassManager::new();
+    let ir = passes.run("lower", ir, |p| p).map_err(|e| {
+        vec![Diagnostic::error(format!(
+            "internal error: the IR after pass `{}` is ill-typed: {}",
+            e.pass, e.error
+        ))
+        .with_code("internal")
+        .with_primary(e.error.span, "while compiling this")
+        .with_note(e.ir)]
+    })?;
+    clock.lap("lower");
+    let backend = cpu::CompiledProgram::new(ir.clone()).map_err(|e| {
+        vec![
+            Diagnostic::error(format!("internal error in the CPU backend: {}", e.message))
+                .with_code("internal")
+                .with_primary(e.span, "while compiling this"),
+        ]
+    })?;
+    clock.lap("cpu");
+    Ok(CompiledProgram {
+        mono,
+        defunc,
+        defunc_stats,
+        ir,
+        timings: clock.timings,
+        backend,
+    })
+}
