@@ -8,7 +8,9 @@
 //! statistics of static interpretation on stderr. Later phases are offered
 //! as `--dump` values only once they exist: `--dump defunc` and `--dump ir`
 //! run the optimising pipeline (`optimized::pipeline`) and print the
-//! first-order core or the IR (with `--timings`, its phase times too).
+//! first-order core or the IR (with `--timings`, its phase times too);
+//! `--dump glsl` prints the GLSL kernel of each top-level SOAC of the IR
+//! (`gpu::codegen`) or why it runs on the host.
 
 use clap::ValueEnum;
 use optimized::typecheck::ImportLoader;
@@ -51,6 +53,9 @@ enum Phase {
     Core,
     /// The core after monomorphisation.
     Mono,
+    /// The GLSL of the kernel of each top-level SOAC of the IR
+    /// (`gpu::codegen`), or why it runs on the host.
+    Glsl,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -138,7 +143,7 @@ pub fn run(args: Args) -> ExitCode {
         Some(phase @ (Phase::Core | Phase::Mono)) => {
             return dump_core(phase, program, loader.sources, options, args.timings)
         }
-        Some(phase @ (Phase::Defunc | Phase::Ir)) => {
+        Some(phase @ (Phase::Defunc | Phase::Ir | Phase::Glsl)) => {
             let compiled = spec::recursion::with_stack(|| {
                 optimized::pipeline::compile_program(
                     &program,
@@ -162,10 +167,12 @@ pub fn run(args: Args) -> ExitCode {
                     eprintln!("{phase:>10}: {:>10.3} ms", duration.as_secs_f64() * 1000.0);
                 }
             }
-            if phase == Phase::Defunc {
-                print!("{}", optimized::core::printer::print_program(&compiled.defunc));
-            } else {
-                print!("{}", optimized::ir::print_program(&compiled.ir));
+            match phase {
+                Phase::Defunc => {
+                    print!("{}", optimized::core::printer::print_program(&compiled.defunc))
+                }
+                Phase::Glsl => print!("{}", gpu::codegen::extract::glsl_listing(&compiled.ir)),
+                _ => print!("{}", optimized::ir::print_program(&compiled.ir)),
             }
         }
         _ => eprintln!(

@@ -15,7 +15,7 @@ use crate::kernels::element::ElementType;
 use crate::kernels::lambda::{MapLambda, Operator};
 use crate::kernels::soac::{self, DeviceArrays, ElementSource, GeneratedKernel, KernelShape};
 use crate::runtime::Runtime;
-use optimized::ir::{Body, Exp, Function, Soac, Span, Type, VName};
+use optimized::ir::{Body, Exp, Function, Program, Soac, Span, Type, VName};
 use std::collections::HashMap;
 
 /// The library kernel a SOAC runs as, with its translated lambdas.
@@ -131,6 +131,49 @@ pub fn run_plan(
         }
         KernelChoice::Filter { predicate } => soac::filter::filter(runtime, predicate, inputs),
     }
+}
+
+/// The shape `runestone compile --dump glsl` prints kernels at (the runtime
+/// picks its own from the device's limits).
+pub const LISTING_SHAPE: KernelShape = KernelShape {
+    workgroup_size: 256,
+    items_per_invocation: 4,
+};
+
+/// For every function of `program`, each top-level SOAC statement: the GLSL
+/// of its kernel, or why it runs on the host (`runestone compile --dump
+/// glsl`).
+pub fn glsl_listing(program: &Program) -> String {
+    let mut text = String::new();
+    for function in &program.functions {
+        for placement in extract_function(function) {
+            match placement {
+                Placement::Kernel(plan) => {
+                    for kernel in plan.kernels(LISTING_SHAPE) {
+                        text.push_str(&format!(
+                            "// function {}, statement {} ({}): kernel {}\n{}\n",
+                            function.name,
+                            plan.statement_index,
+                            plan.choice.name(),
+                            kernel.source.name,
+                            kernel.source.glsl
+                        ));
+                    }
+                }
+                Placement::Host {
+                    statement_index,
+                    soac,
+                    reason,
+                    ..
+                } => text.push_str(&format!(
+                    "// function {}, statement {statement_index} ({soac}): runs on the host: \
+                     {reason}\n\n",
+                    function.name
+                )),
+            }
+        }
+    }
+    text
 }
 
 /// Where one top-level SOAC statement runs.
