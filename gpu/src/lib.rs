@@ -9,6 +9,7 @@
 //!   from the SOAC IR of `optimized/`;
 //! * [`error`]: [`GpuError`], the one error type.
 
+pub mod codegen;
 pub mod compile;
 pub mod error;
 pub mod kernels;

@@ -8,7 +8,9 @@
 //! statistics of static interpretation on stderr. Later phases are offered
 //! as `--dump` values only once they exist: `--dump defunc` and `--dump ir`
 //! run the optimising pipeline (`optimized::pipeline`) and print the
-//! first-order core or the IR (with `--timings`, its phase times too).
+//! first-order core or the IR (with `--timings`, its phase times too);
+//! `--dump glsl` prints the GLSL kernel of each top-level SOAC of the IR
+//! (`gpu::codegen`) or why it runs on the host.
 
 use clap::ValueEnum;
 use optimized::typecheck::ImportLoader;
@@ -52,6 +54,9 @@ enum Phase {
     Ir,
     /// The IR after simplification, inlining, fusion and hoisting.
     Fused,
+    /// The GLSL of the kernel of each top-level SOAC of the fused IR
+    /// (`gpu::codegen`), or why it runs on the host.
+    Glsl,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -150,7 +155,7 @@ pub fn run(args: Args) -> ExitCode {
                 }
             }
         }
-        Some(phase @ (Phase::Mono | Phase::Defunc | Phase::Ir | Phase::Fused)) => {
+        Some(phase @ (Phase::Mono | Phase::Defunc | Phase::Ir | Phase::Fused | Phase::Glsl)) => {
             let compiled = spec::recursion::with_stack(|| {
                 optimized::pipeline::compile_program(
                     &program,
@@ -174,14 +179,14 @@ pub fn run(args: Args) -> ExitCode {
                     eprintln!("{phase:>10}: {:>10.3} ms", duration.as_secs_f64() * 1000.0);
                 }
             }
-            if phase == Phase::Mono {
-                print!("{}", optimized::core::printer::print_program(&compiled.mono));
-            } else if phase == Phase::Defunc {
-                print!("{}", optimized::core::printer::print_program(&compiled.defunc));
-            } else if phase == Phase::Ir {
-                print!("{}", optimized::ir::print_program(&compiled.ir));
-            } else {
-                print!("{}", optimized::ir::print_program(&compiled.fused));
+            match phase {
+                Phase::Mono => print!("{}", optimized::core::printer::print_program(&compiled.mono)),
+                Phase::Defunc => {
+                    print!("{}", optimized::core::printer::print_program(&compiled.defunc))
+                }
+                Phase::Ir => print!("{}", optimized::ir::print_program(&compiled.ir)),
+                Phase::Glsl => print!("{}", gpu::codegen::extract::glsl_listing(&compiled.fused)),
+                _ => print!("{}", optimized::ir::print_program(&compiled.fused)),
             }
         }
         _ => eprintln!(

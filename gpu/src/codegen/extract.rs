@@ -1,0 +1,347 @@
+//! Kernel extraction: for each top-level SOAC statement of an IR function
+//! body, the library kernel that runs it ([`KernelPlan`]) or why it runs on
+//! the host.
+//!
+//! A SOAC becomes a kernel when it is a `map`, `reduce`, `scan`, `redomap`,
+//! `scanomap` or `filter` whose input arrays are 1-D arrays of primitives and
+//! whose lambdas [`super::lambda`] translates. Everything else (nested
+//! arrays, `scatter`, `reduce_by_index`, untranslatable lambdas) stays on the
+//! host, with the reason.
+
+use super::lambda::{element_type_of, map_lambda, operator, soac_name};
+use super::CodegenError;
+use crate::error::GpuResult;
+use crate::kernels::element::ElementType;
+use crate::kernels::lambda::{MapLambda, Operator};
+use crate::kernels::soac::{self, DeviceArrays, ElementSource, GeneratedKernel, KernelShape};
+use crate::runtime::Runtime;
+use optimized::ir::{Body, Exp, Function, Program, Soac, Span, Type, VName};
+use std::collections::HashMap;
+
+/// The library kernel a SOAC runs as, with its translated lambdas.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KernelChoice {
+    /// `soac::map::map`.
+    Map { lambda: MapLambda },
+    /// `soac::reduce::reduce`.
+    Reduce { operator: Operator },
+    /// `soac::scan::scan`.
+    Scan { operator: Operator },
+    /// `soac::reduce::redomap`; the map lambda's extra (non-reduced) results
+    /// are not supported, so it returns exactly the operator's components.
+    Redomap {
+        lambda: MapLambda,
+        operator: Operator,
+    },
+    /// `soac::scan::scanomap` (likewise without extra mapped results).
+    Scanomap {
+        lambda: MapLambda,
+        operator: Operator,
+    },
+    /// `soac::filter::filter`.
+    Filter { predicate: MapLambda },
+}
+
+impl KernelChoice {
+    /// The library operation's name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            KernelChoice::Map { .. } => "map",
+            KernelChoice::Reduce { .. } => "reduce",
+            KernelChoice::Scan { .. } => "scan",
+            KernelChoice::Redomap { .. } => "redomap",
+            KernelChoice::Scanomap { .. } => "scanomap",
+            KernelChoice::Filter { .. } => "filter",
+        }
+    }
+}
+
+/// One top-level SOAC statement that runs on the GPU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelPlan {
+    /// The statement's position in the function body.
+    pub statement_index: usize,
+    pub span: Span,
+    pub choice: KernelChoice,
+    /// The input arrays, in order, and their element types.
+    pub inputs: Vec<VName>,
+    pub input_types: Vec<ElementType>,
+    /// The names the statement binds (for `filter`, the count first).
+    pub results: Vec<VName>,
+}
+
+impl KernelPlan {
+    /// The GLSL kernels the plan runs (the main kernel of each pass; the
+    /// multi-pass operations' auxiliary passes come from the same library
+    /// functions), at `shape`.
+    pub fn kernels(&self, shape: KernelShape) -> Vec<GeneratedKernel> {
+        let columns = ElementSource::columns(&self.input_types);
+        match &self.choice {
+            KernelChoice::Map { lambda } => {
+                vec![soac::map::map_kernel(lambda, shape.workgroup_size)]
+            }
+            KernelChoice::Reduce { operator } => {
+                vec![soac::reduce::ordered_reduce_kernel(
+                    &columns, operator, shape, false,
+                )]
+            }
+            KernelChoice::Redomap { lambda, operator } => {
+                vec![soac::reduce::ordered_reduce_kernel(
+                    &ElementSource::mapped(lambda),
+                    operator,
+                    shape,
+                    false,
+                )]
+            }
+            KernelChoice::Scan { operator } => {
+                vec![soac::scan::ordered_scan_kernel(&columns, operator, shape)]
+            }
+            KernelChoice::Scanomap { lambda, operator } => vec![soac::scan::ordered_scan_kernel(
+                &ElementSource::mapped(lambda),
+                operator,
+                shape,
+            )],
+            KernelChoice::Filter { predicate } => vec![soac::filter::compaction_kernel(
+                predicate,
+                soac::filter::Compaction::Filter,
+                shape.workgroup_size,
+            )],
+        }
+    }
+}
+
+/// Runs `plan` on `inputs` (the plan's input arrays, uploaded in order)
+/// through the kernel library: the SOAC's results as device arrays (one
+/// element per component for `reduce`/`redomap`; for `filter`, the kept
+/// elements, whose length is the count).
+pub fn run_plan(
+    runtime: &Runtime,
+    plan: &KernelPlan,
+    inputs: &DeviceArrays,
+) -> GpuResult<DeviceArrays> {
+    match &plan.choice {
+        KernelChoice::Map { lambda } => soac::map::map(runtime, lambda, inputs),
+        KernelChoice::Reduce { operator } => soac::reduce::reduce(runtime, operator, inputs),
+        KernelChoice::Redomap { lambda, operator } => {
+            soac::reduce::redomap(runtime, lambda, operator, inputs)
+        }
+        KernelChoice::Scan { operator } => soac::scan::scan(runtime, operator, inputs),
+        KernelChoice::Scanomap { lambda, operator } => {
+            soac::scan::scanomap(runtime, lambda, operator, inputs)
+        }
+        KernelChoice::Filter { predicate } => soac::filter::filter(runtime, predicate, inputs),
+    }
+}
+
+/// The shape `runestone compile --dump glsl` prints kernels at (the runtime
+/// picks its own from the device's limits).
+pub const LISTING_SHAPE: KernelShape = KernelShape {
+    workgroup_size: 256,
+    items_per_invocation: 4,
+};
+
+/// For every function of `program`, each top-level SOAC statement: the GLSL
+/// of its kernel, or why it runs on the host (`runestone compile --dump
+/// glsl`).
+pub fn glsl_listing(program: &Program) -> String {
+    let mut text = String::new();
+    for function in &program.functions {
+        for placement in extract_function(function) {
+            match placement {
+                Placement::Kernel(plan) => {
+                    for kernel in plan.kernels(LISTING_SHAPE) {
+                        text.push_str(&format!(
+                            "// function {}, statement {} ({}): kernel {}\n{}\n",
+                            function.name,
+                            plan.statement_index,
+                            plan.choice.name(),
+                            kernel.source.name,
+                            kernel.source.glsl
+                        ));
+                    }
+                }
+                Placement::Host {
+                    statement_index,
+                    soac,
+                    reason,
+                    ..
+                } => text.push_str(&format!(
+                    "// function {}, statement {statement_index} ({soac}): runs on the host: \
+                     {reason}\n\n",
+                    function.name
+                )),
+            }
+        }
+    }
+    text
+}
+
+/// Where one top-level SOAC statement runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Placement {
+    Kernel(Box<KernelPlan>),
+    Host {
+        statement_index: usize,
+        span: Span,
+        soac: &'static str,
+        reason: CodegenError,
+    },
+}
+
+/// The placement of every top-level SOAC statement of `function`, in order.
+pub fn extract_function(function: &Function) -> Vec<Placement> {
+    let mut types: HashMap<VName, Type> = function
+        .params
+        .iter()
+        .map(|param| (param.name.clone(), param.ty.clone()))
+        .collect();
+    extract_body(&function.body, &mut types)
+}
+
+fn extract_body(body: &Body, types: &mut HashMap<VName, Type>) -> Vec<Placement> {
+    let mut placements = Vec::new();
+    for (statement_index, statement) in body.statements.iter().enumerate() {
+        if let Exp::Soac(soac) = &statement.expression {
+            let results = statement.pattern.iter().map(|p| p.name.clone()).collect();
+            placements.push(match plan_soac(soac, types) {
+                Ok((choice, inputs, input_types)) => Placement::Kernel(Box::new(KernelPlan {
+                    statement_index,
+                    span: statement.span,
+                    choice,
+                    inputs,
+                    input_types,
+                    results,
+                })),
+                Err(reason) => Placement::Host {
+                    statement_index,
+                    span: statement.span,
+                    soac: soac_name(soac),
+                    reason,
+                },
+            });
+        }
+        for element in &statement.pattern {
+            types.insert(element.name.clone(), element.ty.clone());
+        }
+    }
+    placements
+}
+
+type PlannedSoac = (KernelChoice, Vec<VName>, Vec<ElementType>);
+
+fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, CodegenError> {
+    let (arrays, choice) = match soac {
+        Soac::Map { lambda, arrays, .. } => (
+            arrays,
+            KernelChoice::Map {
+                lambda: map_lambda(lambda)?,
+            },
+        ),
+        Soac::Reduce {
+            lambda,
+            neutral,
+            arrays,
+            ..
+        } => (
+            arrays,
+            KernelChoice::Reduce {
+                operator: operator(lambda, neutral)?,
+            },
+        ),
+        Soac::Scan {
+            lambda,
+            neutral,
+            arrays,
+            ..
+        } => (
+            arrays,
+            KernelChoice::Scan {
+                operator: operator(lambda, neutral)?,
+            },
+        ),
+        Soac::Redomap {
+            map_lambda: mapped,
+            reduce_lambda,
+            neutral,
+            arrays,
+            ..
+        } => {
+            no_extra_mapped_results(mapped.return_types.len(), neutral.len(), "redomap")?;
+            (
+                arrays,
+                KernelChoice::Redomap {
+                    lambda: map_lambda(mapped)?,
+                    operator: operator(reduce_lambda, neutral)?,
+                },
+            )
+        }
+        Soac::Scanomap {
+            map_lambda: mapped,
+            scan_lambda,
+            neutral,
+            arrays,
+            ..
+        } => {
+            no_extra_mapped_results(mapped.return_types.len(), neutral.len(), "scanomap")?;
+            (
+                arrays,
+                KernelChoice::Scanomap {
+                    lambda: map_lambda(mapped)?,
+                    operator: operator(scan_lambda, neutral)?,
+                },
+            )
+        }
+        Soac::Filter {
+            predicate, arrays, ..
+        } => (
+            arrays,
+            KernelChoice::Filter {
+                predicate: map_lambda(predicate)?,
+            },
+        ),
+        Soac::Scatter { .. } | Soac::Hist { .. } => {
+            return Err(CodegenError::unsupported(format!(
+                "{} (no generated kernel yet)",
+                soac_name(soac)
+            )))
+        }
+    };
+    let mut input_types = Vec::with_capacity(arrays.len());
+    for array in arrays {
+        match types.get(array) {
+            Some(Type::Array { element, shape }) if shape.len() == 1 => {
+                input_types.push(element_type_of(*element))
+            }
+            Some(other) => {
+                return Err(CodegenError::unsupported(format!(
+                    "the input `{array}` of rank {} (only 1-D arrays of primitives)",
+                    other.rank()
+                )))
+            }
+            None => {
+                return Err(CodegenError::unsupported(format!(
+                    "the input `{array}`, whose type is unknown"
+                )))
+            }
+        }
+    }
+    if arrays.is_empty() {
+        return Err(CodegenError::unsupported("a SOAC without input arrays"));
+    }
+    Ok((choice, arrays.clone(), input_types))
+}
+
+fn no_extra_mapped_results(
+    map_results: usize,
+    reduced: usize,
+    soac: &str,
+) -> Result<(), CodegenError> {
+    if map_results == reduced {
+        Ok(())
+    } else {
+        Err(CodegenError::unsupported(format!(
+            "a {soac} whose map lambda also returns {} mapped arrays",
+            map_results - reduced
+        )))
+    }
+}

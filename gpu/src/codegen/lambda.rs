@@ -1,0 +1,831 @@
+//! Translation of straight-line IR lambdas into the kernel library's GLSL
+//! lambda conventions ([`MapLambda`]: reads `x0…`, assigns `y0…`;
+//! [`Operator`]: reads `a0…`/`b0…`, assigns `r0…`, with neutral
+//! expressions).
+//!
+//! The semantics are those of `optimized::cpu::prim` (Futhark's): integers
+//! wrap; `Div`/`Mod` round towards negative infinity (the remainder has the
+//! divisor's sign), `Quot`/`Rem` towards zero; shifts by at least the bit
+//! width give 0 (−1 for `>>` of a negative number); float → integer
+//! conversions truncate and saturate (NaN gives 0); `min`/`max` on floats
+//! return the other operand when one is NaN; `round` is half-to-even.
+//! A kernel cannot raise an error: integer division by zero gives 0 and an
+//! integer power with a negative exponent gives 0 where the CPU backend
+//! reports a run-time error (NOTES.md, "Code generation").
+//!
+//! Translated: `SubExp`, `BinOp`, `UnOp`, `CmpOp`, `ConvOp` and `If` with
+//! scalar results, over the lambda's parameters, its own locals and
+//! constants. Everything else (array values, loops, calls, free variables of
+//! the enclosing scope, double-precision transcendental functions, which
+//! GLSL lacks) is [`CodegenError::Unsupported`] naming the construct.
+
+use super::CodegenError;
+use crate::kernels::element::{ElementType, KernelFeatures};
+use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
+use optimized::ir::{
+    BinOp, Body, CmpOp, ConvOp, Exp, Lambda, PrimType, PrimValue, SubExp, Type, UnOp, VName,
+};
+use std::collections::HashMap;
+
+/// The kernel element type of an IR primitive type.
+pub fn element_type_of(prim_type: PrimType) -> ElementType {
+    match prim_type {
+        PrimType::I8 => ElementType::I8,
+        PrimType::I16 => ElementType::I16,
+        PrimType::I32 => ElementType::I32,
+        PrimType::I64 => ElementType::I64,
+        PrimType::U8 => ElementType::U8,
+        PrimType::U16 => ElementType::U16,
+        PrimType::U32 => ElementType::U32,
+        PrimType::U64 => ElementType::U64,
+        PrimType::F32 => ElementType::F32,
+        PrimType::F64 => ElementType::F64,
+        PrimType::Bool => ElementType::Bool,
+    }
+}
+
+fn glsl_type(prim_type: PrimType) -> &'static str {
+    element_type_of(prim_type).glsl_value_type()
+}
+
+fn bit_width(prim_type: PrimType) -> u32 {
+    (element_type_of(prim_type).byte_size() * 8) as u32
+}
+
+fn is_float(prim_type: PrimType) -> bool {
+    matches!(prim_type, PrimType::F32 | PrimType::F64)
+}
+
+fn is_signed(prim_type: PrimType) -> bool {
+    matches!(
+        prim_type,
+        PrimType::I8 | PrimType::I16 | PrimType::I32 | PrimType::I64
+    )
+}
+
+fn prim_name(prim_type: PrimType) -> &'static str {
+    element_type_of(prim_type).name()
+}
+
+/// A constant as a GLSL expression of its type (floats bit-exact, NaN and
+/// infinities included).
+pub fn glsl_constant(value: PrimValue) -> String {
+    match value {
+        PrimValue::I8(x) => format!("int8_t({x})"),
+        PrimValue::I16(x) => format!("int16_t({x})"),
+        PrimValue::I32(x) => format!("int({}u)", x as u32),
+        PrimValue::I64(x) => format!("int64_t({}ul)", x as u64),
+        PrimValue::U8(x) => format!("uint8_t({x})"),
+        PrimValue::U16(x) => format!("uint16_t({x})"),
+        PrimValue::U32(x) => format!("{x}u"),
+        PrimValue::U64(x) => format!("uint64_t({x}ul)"),
+        PrimValue::F32(x) => format!("uintBitsToFloat({}u)", x.to_bits()),
+        PrimValue::F64(x) => {
+            let bits = x.to_bits();
+            format!(
+                "packDouble2x32(uvec2({}u, {}u))",
+                bits & 0xFFFF_FFFF,
+                bits >> 32
+            )
+        }
+        PrimValue::Bool(x) => x.to_string(),
+    }
+}
+
+/// A float literal of `prim_type` (`f32`/`f64`) for an exactly representable
+/// value printed by Rust.
+fn float_literal(prim_type: PrimType, value: f64) -> String {
+    match prim_type {
+        PrimType::F64 => format!("{value:.1}lf"),
+        _ => format!("{value:.1}"),
+    }
+}
+
+/// `lambda` as a map lambda: its parameters are `x0…`, its results `y0…`.
+pub fn map_lambda(lambda: &Lambda) -> Result<MapLambda, CodegenError> {
+    let parameter_types = scalar_types(&lambda.params.iter().map(|p| &p.ty).collect::<Vec<_>>())?;
+    let result_types = scalar_types(&lambda.return_types.iter().collect::<Vec<_>>())?;
+    let mut translator = Translator::new("map");
+    for (position, param) in lambda.params.iter().enumerate() {
+        translator.bind_parameter(
+            &param.name,
+            parameter_types[position],
+            &format!("x{position}"),
+        );
+    }
+    let results = translator.body(&lambda.body)?;
+    for (position, result) in results.iter().enumerate() {
+        translator.line(&format!("y{position} = {result};"));
+    }
+    translator.check_features(&parameter_types, &result_types)?;
+    Ok(MapLambda {
+        parameter_types: parameter_types
+            .iter()
+            .copied()
+            .map(element_type_of)
+            .collect(),
+        result_types: result_types.iter().copied().map(element_type_of).collect(),
+        helper_functions: translator.helper_text(),
+        body: translator.text,
+    })
+}
+
+/// `lambda` (`(a0…ak, b0…bk) -> r0…rk`) with `neutral` as an operator. A
+/// lambda that is one known operator at one type becomes the library's
+/// [`Operator::builtin`] (commutative, so reductions may use subgroup
+/// operations); any other is an ordered, non-commutative operator.
+pub fn operator(lambda: &Lambda, neutral: &[SubExp]) -> Result<Operator, CodegenError> {
+    let component_count = lambda.return_types.len();
+    if lambda.params.len() != 2 * component_count || neutral.len() != component_count {
+        return Err(CodegenError::unsupported(format!(
+            "an operator with {} parameters, {} results and {} neutral values",
+            lambda.params.len(),
+            component_count,
+            neutral.len()
+        )));
+    }
+    let element_types = scalar_types(&lambda.return_types.iter().collect::<Vec<_>>())?;
+    let mut neutral_glsl = Vec::with_capacity(component_count);
+    for value in neutral {
+        match value {
+            SubExp::Constant(constant) => neutral_glsl.push(glsl_constant(*constant)),
+            SubExp::Var(name) => {
+                return Err(CodegenError::unsupported(format!(
+                    "the neutral element `{name}` is a variable (only constants are translated)"
+                )))
+            }
+        }
+    }
+    if let Some(builtin) = builtin_operator_of(lambda) {
+        if let Some(mut known) = Operator::builtin(builtin, element_type_of(element_types[0])) {
+            known.neutral = neutral_glsl;
+            return Ok(known);
+        }
+    }
+    let mut translator = Translator::new("operator");
+    for (position, param) in lambda.params.iter().enumerate() {
+        let (prefix, component) = if position < component_count {
+            ("a", position)
+        } else {
+            ("b", position - component_count)
+        };
+        let param_type = scalar_type(&param.ty)?;
+        translator.bind_parameter(&param.name, param_type, &format!("{prefix}{component}"));
+    }
+    let results = translator.body(&lambda.body)?;
+    for (position, result) in results.iter().enumerate() {
+        translator.line(&format!("r{position} = {result};"));
+    }
+    translator.check_features(&element_types, &element_types)?;
+    let mut translated = Operator::new(
+        element_types.iter().copied().map(element_type_of).collect(),
+        neutral_glsl,
+        translator.text.clone(),
+    );
+    translated.helper_functions = translator.helper_text();
+    Ok(translated)
+}
+
+/// The known operator a lambda `\a b -> a op b` is, at a type where the
+/// library's definition agrees with Futhark's (integer and boolean `+ * & | ^
+/// min max`, float `+ *`; float `min`/`max` differ on NaN, so they stay
+/// user operators).
+fn builtin_operator_of(lambda: &Lambda) -> Option<BuiltinOperator> {
+    let [left, right] = lambda.params.as_slice() else {
+        return None;
+    };
+    let [statement] = lambda.body.statements.as_slice() else {
+        return None;
+    };
+    let [result] = lambda.body.result.as_slice() else {
+        return None;
+    };
+    let Exp::BinOp {
+        op,
+        ty,
+        left: SubExp::Var(l),
+        right: SubExp::Var(r),
+    } = &statement.expression
+    else {
+        return None;
+    };
+    if l != &left.name || r != &right.name || result.as_var() != Some(&statement.pattern[0].name) {
+        return None;
+    }
+    let builtin = match (op, is_float(*ty), *ty == PrimType::Bool) {
+        (BinOp::Add, _, false) => BuiltinOperator::Add,
+        (BinOp::Mul, _, false) => BuiltinOperator::Multiply,
+        (BinOp::Min, false, _) => BuiltinOperator::Minimum,
+        (BinOp::Max, false, _) => BuiltinOperator::Maximum,
+        (BinOp::And, false, _) | (BinOp::LogAnd, false, true) => BuiltinOperator::And,
+        (BinOp::Or, false, _) | (BinOp::LogOr, false, true) => BuiltinOperator::Or,
+        (BinOp::Xor, false, _) => BuiltinOperator::Xor,
+        _ => return None,
+    };
+    Some(builtin)
+}
+
+fn scalar_type(ty: &Type) -> Result<PrimType, CodegenError> {
+    match ty {
+        Type::Prim(prim_type) => Ok(*prim_type),
+        Type::Array { .. } => Err(CodegenError::unsupported(format!(
+            "an array value (of rank {}) in a lambda",
+            ty.rank()
+        ))),
+    }
+}
+
+fn scalar_types(types: &[&Type]) -> Result<Vec<PrimType>, CodegenError> {
+    types.iter().map(|ty| scalar_type(ty)).collect()
+}
+
+/// Translates one lambda's statements into GLSL statements.
+struct Translator {
+    /// The prefix of helper function names (a map lambda and an operator
+    /// share one kernel).
+    helper_prefix: &'static str,
+    text: String,
+    /// Helper functions (name, definition) in the order they were needed
+    /// (a helper's own helpers come before it).
+    helpers: Vec<(String, String)>,
+    /// Every variable in scope: its GLSL expression and type.
+    scope: HashMap<VName, (String, PrimType)>,
+    /// Every type a value of the lambda has.
+    types_used: Vec<PrimType>,
+}
+
+impl Translator {
+    fn new(helper_prefix: &'static str) -> Translator {
+        Translator {
+            helper_prefix,
+            text: String::new(),
+            helpers: Vec::new(),
+            scope: HashMap::new(),
+            types_used: Vec::new(),
+        }
+    }
+
+    fn line(&mut self, statement: &str) {
+        if !self.text.is_empty() {
+            self.text.push_str("\n    ");
+        }
+        self.text.push_str(statement);
+    }
+
+    fn helper_text(&self) -> String {
+        self.helpers.iter().map(|(_, text)| text.as_str()).collect()
+    }
+
+    fn note_type(&mut self, prim_type: PrimType) {
+        if !self.types_used.contains(&prim_type) {
+            self.types_used.push(prim_type);
+        }
+    }
+
+    fn bind_parameter(&mut self, name: &VName, prim_type: PrimType, glsl_name: &str) {
+        self.note_type(prim_type);
+        self.scope
+            .insert(name.clone(), (glsl_name.to_owned(), prim_type));
+    }
+
+    /// The kernels declare the device features of their element types only;
+    /// a lambda whose intermediate values need more is refused.
+    fn check_features(
+        &self,
+        parameter_types: &[PrimType],
+        result_types: &[PrimType],
+    ) -> Result<(), CodegenError> {
+        let declared: Vec<ElementType> = parameter_types
+            .iter()
+            .chain(result_types)
+            .copied()
+            .map(element_type_of)
+            .collect();
+        let declared_features = KernelFeatures::for_element_types(&declared);
+        // Booleans in registers need no feature (only their storage does).
+        for prim_type in self.types_used.iter().filter(|t| **t != PrimType::Bool) {
+            let needed = KernelFeatures::for_element_type(element_type_of(*prim_type));
+            if declared_features.union(needed) != declared_features {
+                return Err(CodegenError::unsupported(format!(
+                    "an intermediate {} value in a lambda over ({}) (the kernel would need a \
+                     device feature its element types do not declare)",
+                    prim_name(*prim_type),
+                    declared
+                        .iter()
+                        .map(|t| t.name())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn operand(&self, value: &SubExp) -> Result<(String, PrimType), CodegenError> {
+        match value {
+            SubExp::Constant(constant) => Ok((glsl_constant(*constant), constant.prim_type())),
+            SubExp::Var(name) => self.scope.get(name).cloned().ok_or_else(|| {
+                CodegenError::unsupported(format!(
+                    "the variable `{name}` of the enclosing scope (lambdas reading free variables \
+                     are not translated)"
+                ))
+            }),
+        }
+    }
+
+    /// Translates the statements of `body`; returns its results as GLSL
+    /// expressions.
+    fn body(&mut self, body: &Body) -> Result<Vec<String>, CodegenError> {
+        for statement in &body.statements {
+            let mut pattern = Vec::with_capacity(statement.pattern.len());
+            for element in &statement.pattern {
+                let prim_type = scalar_type(&element.ty)?;
+                self.note_type(prim_type);
+                pattern.push((format!("v{}", element.name.number), prim_type));
+            }
+            match &statement.expression {
+                Exp::If {
+                    condition,
+                    then_body,
+                    else_body,
+                    ..
+                } => {
+                    let (condition, _) = self.operand(condition)?;
+                    for (name, prim_type) in &pattern {
+                        self.line(&format!("{} {name};", glsl_type(*prim_type)));
+                    }
+                    self.line(&format!("if ({condition}) {{"));
+                    self.branch(then_body, &pattern)?;
+                    self.line("} else {");
+                    self.branch(else_body, &pattern)?;
+                    self.line("}");
+                }
+                expression => {
+                    let [(name, prim_type)] = pattern.as_slice() else {
+                        return Err(CodegenError::unsupported(format!(
+                            "{} binding {} values",
+                            expression_name(expression),
+                            pattern.len()
+                        )));
+                    };
+                    let value = self.expression(expression, *prim_type)?;
+                    self.line(&format!("{} {name} = {value};", glsl_type(*prim_type)));
+                }
+            }
+            for (element, (glsl_name, prim_type)) in statement.pattern.iter().zip(pattern) {
+                self.scope
+                    .insert(element.name.clone(), (glsl_name, prim_type));
+            }
+        }
+        body.result
+            .iter()
+            .map(|result| self.operand(result).map(|(text, _)| text))
+            .collect()
+    }
+
+    /// A branch of an `if`: its statements, then assignments to the
+    /// pattern's variables.
+    fn branch(&mut self, body: &Body, pattern: &[(String, PrimType)]) -> Result<(), CodegenError> {
+        let results = self.body(body)?;
+        for ((name, _), result) in pattern.iter().zip(results) {
+            self.line(&format!("{name} = {result};"));
+        }
+        Ok(())
+    }
+
+    fn expression(
+        &mut self,
+        expression: &Exp,
+        result_type: PrimType,
+    ) -> Result<String, CodegenError> {
+        match expression {
+            Exp::SubExp(value) => Ok(self.operand(value)?.0),
+            Exp::BinOp {
+                op,
+                ty,
+                left,
+                right,
+            } => {
+                let (left, _) = self.operand(left)?;
+                let (right, _) = self.operand(right)?;
+                self.binop(*op, *ty, &left, &right)
+            }
+            Exp::UnOp { op, ty, operand } => {
+                let (operand, _) = self.operand(operand)?;
+                self.unop(*op, *ty, &operand)
+            }
+            Exp::CmpOp {
+                op,
+                ty,
+                left,
+                right,
+            } => {
+                let (left, _) = self.operand(left)?;
+                let (right, _) = self.operand(right)?;
+                Ok(compare(*op, *ty, &left, &right))
+            }
+            Exp::ConvOp { op, operand } => {
+                let (operand, _) = self.operand(operand)?;
+                self.note_type(op.from);
+                Ok(self.convert(*op, &operand))
+            }
+            other => {
+                let _ = result_type;
+                Err(CodegenError::unsupported(format!(
+                    "{} in a lambda",
+                    expression_name(other)
+                )))
+            }
+        }
+    }
+
+    /// Registers a helper function `{prefix}_{name}` (once) and returns its
+    /// name.
+    fn helper(&mut self, name: &str, definition: impl FnOnce(&str) -> String) -> String {
+        let full_name = format!("{}_{name}", self.helper_prefix);
+        if !self.helpers.iter().any(|(name, _)| name == &full_name) {
+            let text = definition(&full_name);
+            self.helpers.push((full_name.clone(), text));
+        }
+        full_name
+    }
+
+    fn binop(
+        &mut self,
+        op: BinOp,
+        ty: PrimType,
+        left: &str,
+        right: &str,
+    ) -> Result<String, CodegenError> {
+        let t = glsl_type(ty);
+        let type_name = prim_name(ty);
+        if ty == PrimType::Bool {
+            return match op {
+                BinOp::And | BinOp::LogAnd | BinOp::Min => Ok(format!("({left} && {right})")),
+                BinOp::Or | BinOp::LogOr | BinOp::Max => Ok(format!("({left} || {right})")),
+                BinOp::Xor => Ok(format!("({left} ^^ {right})")),
+                _ => Err(CodegenError::unsupported(format!("{op:?} on bool"))),
+            };
+        }
+        if is_float(ty) {
+            let double = ty == PrimType::F64;
+            return match op {
+                BinOp::Add => Ok(format!("({left} + {right})")),
+                BinOp::Sub => Ok(format!("({left} - {right})")),
+                BinOp::Mul => Ok(format!("({left} * {right})")),
+                BinOp::Div => Ok(format!("({left} / {right})")),
+                BinOp::Quot => Ok(format!("trunc({left} / {right})")),
+                BinOp::Rem => {
+                    let name = self.helper(&format!("rem_{type_name}"), |name| {
+                        format!("{t} {name}({t} a, {t} b) {{ return a - b * trunc(a / b); }}\n")
+                    });
+                    Ok(format!("{name}({left}, {right})"))
+                }
+                BinOp::Mod => {
+                    let name = self.helper(&format!("mod_{type_name}"), |name| {
+                        format!(
+                            "{t} {name}({t} a, {t} b) {{ {t} r = a - b * trunc(a / b); \
+                             return (r != {t}(0) && ((r < {t}(0)) != (b < {t}(0)))) ? r + b : r; }}\n"
+                        )
+                    });
+                    Ok(format!("{name}({left}, {right})"))
+                }
+                BinOp::Min | BinOp::Max => {
+                    let (short, comparison) = if op == BinOp::Min {
+                        ("min", "<")
+                    } else {
+                        ("max", ">")
+                    };
+                    let name = self.helper(&format!("{short}_{type_name}"), |name| {
+                        format!(
+                            "{t} {name}({t} a, {t} b) {{ return isnan(a) ? b : (isnan(b) ? a : \
+                             (a {comparison} b ? a : b)); }}\n"
+                        )
+                    });
+                    Ok(format!("{name}({left}, {right})"))
+                }
+                BinOp::Pow if !double => Ok(format!("pow({left}, {right})")),
+                BinOp::Atan2 if !double => Ok(format!("atan({left}, {right})")),
+                BinOp::Pow | BinOp::Atan2 => Err(CodegenError::unsupported(format!(
+                    "{op:?} on f64 (GLSL has no double-precision transcendental functions)"
+                ))),
+                _ => Err(CodegenError::unsupported(format!("{op:?} on {type_name}"))),
+            };
+        }
+        let signed = is_signed(ty);
+        let bits = bit_width(ty);
+        let zero = format!("{t}(0)");
+        Ok(match op {
+            BinOp::Add => format!("{t}({left} + {right})"),
+            BinOp::Sub => format!("{t}({left} - {right})"),
+            BinOp::Mul => format!("{t}({left} * {right})"),
+            BinOp::And => format!("{t}({left} & {right})"),
+            BinOp::Or => format!("{t}({left} | {right})"),
+            BinOp::Xor => format!("{t}({left} ^ {right})"),
+            BinOp::Min => format!("({left} < {right} ? {left} : {right})"),
+            BinOp::Max => format!("({left} < {right} ? {right} : {left})"),
+            BinOp::Quot | BinOp::Rem | BinOp::Div | BinOp::Mod => {
+                // Truncating quotient without overflow (MIN / -1 wraps to
+                // MIN) and 0 for a zero divisor.
+                let quot = self.helper(&format!("quot_{type_name}"), |name| {
+                    if signed {
+                        format!(
+                            "{t} {name}({t} a, {t} b) {{ if (b == {zero}) return {zero}; \
+                             if (b == {t}(-1)) return {t}({zero} - a); return {t}(a / b); }}\n"
+                        )
+                    } else {
+                        format!(
+                            "{t} {name}({t} a, {t} b) {{ if (b == {zero}) return {zero}; \
+                             return {t}(a / b); }}\n"
+                        )
+                    }
+                });
+                let remainder = format!("{t}({left} - {t}({quot}({left}, {right}) * {right}))");
+                match op {
+                    BinOp::Quot => format!("{quot}({left}, {right})"),
+                    BinOp::Rem => remainder,
+                    BinOp::Div if signed => {
+                        let name = self.helper(&format!("div_{type_name}"), |name| {
+                            format!(
+                                "{t} {name}({t} a, {t} b) {{ {t} q = {quot}(a, b); \
+                                 {t} r = {t}(a - {t}(q * b)); \
+                                 return (r != {zero} && ((a < {zero}) != (b < {zero}))) ? {t}(q - {t}(1)) : q; }}\n"
+                            )
+                        });
+                        format!("{name}({left}, {right})")
+                    }
+                    BinOp::Mod if signed => {
+                        let name = self.helper(&format!("mod_{type_name}"), |name| {
+                            format!(
+                                "{t} {name}({t} a, {t} b) {{ {t} r = {t}(a - {t}({quot}(a, b) * b)); \
+                                 return (r != {zero} && ((r < {zero}) != (b < {zero}))) ? {t}(r + b) : r; }}\n"
+                            )
+                        });
+                        format!("{name}({left}, {right})")
+                    }
+                    BinOp::Div => format!("{quot}({left}, {right})"),
+                    _ => remainder,
+                }
+            }
+            BinOp::Pow => {
+                let name = self.helper(&format!("pow_{type_name}"), |name| {
+                    format!(
+                        "{t} {name}({t} a, {t} b) {{ if (b < {zero}) return {zero}; \
+                         {t} result = {t}(1); {t} base = a; {t} exponent = b; \
+                         while (exponent > {zero}) {{ if ((exponent & {t}(1)) == {t}(1)) result = {t}(result * base); \
+                         base = {t}(base * base); exponent = {t}(exponent >> {t}(1)); }} return result; }}\n"
+                    )
+                });
+                format!("{name}({left}, {right})")
+            }
+            BinOp::Shl | BinOp::Shr | BinOp::UShr => {
+                let out_of_range = if signed {
+                    format!("({right} < {zero} || {right} >= {t}({bits}))")
+                } else {
+                    format!("({right} >= {t}({bits}))")
+                };
+                let unsigned_type = glsl_type(unsigned_counterpart(ty));
+                match op {
+                    BinOp::Shl => format!("({out_of_range} ? {zero} : {t}({left} << {right}))"),
+                    BinOp::Shr if signed => format!(
+                        "({out_of_range} ? ({left} < {zero} ? {t}(-1) : {zero}) : {t}({left} >> {right}))"
+                    ),
+                    BinOp::Shr => format!("({out_of_range} ? {zero} : {t}({left} >> {right}))"),
+                    _ => format!(
+                        "({out_of_range} ? {zero} : {t}({unsigned_type}({left}) >> {unsigned_type}({right})))"
+                    ),
+                }
+            }
+            BinOp::Atan2 | BinOp::LogAnd | BinOp::LogOr => {
+                return Err(CodegenError::unsupported(format!("{op:?} on {type_name}")))
+            }
+        })
+    }
+
+    fn unop(&mut self, op: UnOp, ty: PrimType, operand: &str) -> Result<String, CodegenError> {
+        let t = glsl_type(ty);
+        let type_name = prim_name(ty);
+        let x = operand;
+        if ty == PrimType::Bool {
+            return match op {
+                UnOp::Not => Ok(format!("(!{x})")),
+                _ => Err(CodegenError::unsupported(format!("{op:?} on bool"))),
+            };
+        }
+        if is_float(ty) {
+            let double = ty == PrimType::F64;
+            let simple = |function: &str| Ok(format!("{function}({x})"));
+            return match op {
+                UnOp::Neg => Ok(format!("(-{x})")),
+                UnOp::Abs => simple("abs"),
+                UnOp::Signum => Ok(format!(
+                    "({x} > {t}(0) ? {t}(1) : ({x} < {t}(0) ? {t}(-1) : {x}))"
+                )),
+                UnOp::Sqrt => simple("sqrt"),
+                UnOp::Floor => simple("floor"),
+                UnOp::Ceil => simple("ceil"),
+                UnOp::Round => simple("roundEven"),
+                UnOp::Trunc => simple("trunc"),
+                UnOp::IsNan => simple("isnan"),
+                UnOp::IsInf => simple("isinf"),
+                UnOp::Not | UnOp::Popc | UnOp::Clz | UnOp::Ctz => {
+                    Err(CodegenError::unsupported(format!("{op:?} on {type_name}")))
+                }
+                _ if double => Err(CodegenError::unsupported(format!(
+                    "{op:?} on f64 (GLSL has no double-precision transcendental functions)"
+                ))),
+                UnOp::Exp => simple("exp"),
+                UnOp::Log => simple("log"),
+                UnOp::Log2 => simple("log2"),
+                UnOp::Log10 => Ok(format!("(log2({x}) * 0.30102999566398120)")),
+                UnOp::Sin => simple("sin"),
+                UnOp::Cos => simple("cos"),
+                UnOp::Tan => simple("tan"),
+                UnOp::Asin => simple("asin"),
+                UnOp::Acos => simple("acos"),
+                UnOp::Atan => simple("atan"),
+                UnOp::Sinh => simple("sinh"),
+                UnOp::Cosh => simple("cosh"),
+                UnOp::Tanh => simple("tanh"),
+                UnOp::Asinh => simple("asinh"),
+                UnOp::Acosh => simple("acosh"),
+                UnOp::Atanh => simple("atanh"),
+            };
+        }
+        let zero = format!("{t}(0)");
+        let signed = is_signed(ty);
+        let thirty_two_bits = bit_width(ty) == 32;
+        Ok(match op {
+            UnOp::Neg => format!("{t}({zero} - {x})"),
+            UnOp::Not => format!("{t}(~{x})"),
+            UnOp::Abs if signed => format!("({x} < {zero} ? {t}({zero} - {x}) : {x})"),
+            UnOp::Abs => x.to_owned(),
+            UnOp::Signum if signed => {
+                format!("({x} < {zero} ? {t}(-1) : ({x} == {zero} ? {zero} : {t}(1)))")
+            }
+            UnOp::Signum => format!("({x} == {zero} ? {zero} : {t}(1))"),
+            UnOp::Popc if thirty_two_bits => format!("bitCount({x})"),
+            UnOp::Clz if thirty_two_bits => format!("(31 - findMSB(uint({x})))"),
+            UnOp::Ctz if thirty_two_bits => format!("({x} == {zero} ? 32 : findLSB({x}))"),
+            UnOp::Popc | UnOp::Clz | UnOp::Ctz => {
+                return Err(CodegenError::unsupported(format!(
+                    "{op:?} on {type_name} (only 32-bit integers)"
+                )))
+            }
+            _ => return Err(CodegenError::unsupported(format!("{op:?} on {type_name}"))),
+        })
+    }
+
+    fn convert(&mut self, op: ConvOp, x: &str) -> String {
+        let ConvOp { from, to } = op;
+        let target = glsl_type(to);
+        if from == to {
+            return x.to_owned();
+        }
+        if to == PrimType::Bool {
+            return format!("({x} != {}(0))", glsl_type(from));
+        }
+        if from == PrimType::Bool {
+            return format!("({x} ? {target}(1) : {target}(0))");
+        }
+        if is_float(from) && !is_float(to) {
+            // Truncate, saturate, NaN → 0.
+            let bits = bit_width(to) as i32;
+            let (lowest, highest_exclusive) = if is_signed(to) {
+                (-(2f64.powi(bits - 1)), 2f64.powi(bits - 1))
+            } else {
+                (0.0, 2f64.powi(bits))
+            };
+            let source = glsl_type(from);
+            let name = self.helper(
+                &format!("convert_{}_{}", prim_name(from), prim_name(to)),
+                |name| {
+                    let minimum = if is_signed(to) {
+                        glsl_constant(min_value(to))
+                    } else {
+                        format!("{target}(0)")
+                    };
+                    let maximum = glsl_constant(max_value(to));
+                    format!(
+                        "{target} {name}({source} x) {{ if (isnan(x)) return {target}(0); \
+                         if (x <= {}) return {minimum}; if (x >= {}) return {maximum}; \
+                         return {target}(x); }}\n",
+                        float_literal(from, lowest),
+                        float_literal(from, highest_exclusive)
+                    )
+                },
+            );
+            return format!("{name}({x})");
+        }
+        format!("{target}({x})")
+    }
+}
+
+fn unsigned_counterpart(prim_type: PrimType) -> PrimType {
+    match prim_type {
+        PrimType::I8 => PrimType::U8,
+        PrimType::I16 => PrimType::U16,
+        PrimType::I32 => PrimType::U32,
+        PrimType::I64 => PrimType::U64,
+        other => other,
+    }
+}
+
+fn min_value(prim_type: PrimType) -> PrimValue {
+    match prim_type {
+        PrimType::I8 => PrimValue::I8(i8::MIN),
+        PrimType::I16 => PrimValue::I16(i16::MIN),
+        PrimType::I32 => PrimValue::I32(i32::MIN),
+        PrimType::I64 => PrimValue::I64(i64::MIN),
+        PrimType::U8 => PrimValue::U8(0),
+        PrimType::U16 => PrimValue::U16(0),
+        PrimType::U32 => PrimValue::U32(0),
+        PrimType::U64 => PrimValue::U64(0),
+        PrimType::F32 => PrimValue::F32(f32::NEG_INFINITY),
+        PrimType::F64 => PrimValue::F64(f64::NEG_INFINITY),
+        PrimType::Bool => PrimValue::Bool(false),
+    }
+}
+
+fn max_value(prim_type: PrimType) -> PrimValue {
+    match prim_type {
+        PrimType::I8 => PrimValue::I8(i8::MAX),
+        PrimType::I16 => PrimValue::I16(i16::MAX),
+        PrimType::I32 => PrimValue::I32(i32::MAX),
+        PrimType::I64 => PrimValue::I64(i64::MAX),
+        PrimType::U8 => PrimValue::U8(u8::MAX),
+        PrimType::U16 => PrimValue::U16(u16::MAX),
+        PrimType::U32 => PrimValue::U32(u32::MAX),
+        PrimType::U64 => PrimValue::U64(u64::MAX),
+        PrimType::F32 => PrimValue::F32(f32::INFINITY),
+        PrimType::F64 => PrimValue::F64(f64::INFINITY),
+        PrimType::Bool => PrimValue::Bool(true),
+    }
+}
+
+/// A comparison as a GLSL `bool` expression (IEEE for floats: GLSL's
+/// comparisons are ordered, `!=` unordered, as Futhark's).
+fn compare(op: CmpOp, ty: PrimType, left: &str, right: &str) -> String {
+    if ty == PrimType::Bool {
+        return match op {
+            CmpOp::Eq => format!("({left} == {right})"),
+            CmpOp::Ne => format!("({left} != {right})"),
+            CmpOp::Lt => format!("(!{left} && {right})"),
+            CmpOp::Le => format!("(!{left} || {right})"),
+            CmpOp::Gt => format!("({left} && !{right})"),
+            CmpOp::Ge => format!("({left} || !{right})"),
+        };
+    }
+    let symbol = match op {
+        CmpOp::Eq => "==",
+        CmpOp::Ne => "!=",
+        CmpOp::Lt => "<",
+        CmpOp::Le => "<=",
+        CmpOp::Gt => ">",
+        CmpOp::Ge => ">=",
+    };
+    format!("({left} {symbol} {right})")
+}
+
+/// The construct an expression is, for error messages.
+pub fn expression_name(expression: &Exp) -> String {
+    match expression {
+        Exp::SubExp(_) => "a copy".to_owned(),
+        Exp::BinOp { op, .. } => format!("the binary operator {op:?}"),
+        Exp::UnOp { op, .. } => format!("the unary operator {op:?}"),
+        Exp::CmpOp { op, .. } => format!("the comparison {op:?}"),
+        Exp::ConvOp { .. } => "a conversion".to_owned(),
+        Exp::Apply { function, .. } => format!("a call of `{function}`"),
+        Exp::If { .. } => "an `if`".to_owned(),
+        Exp::Loop { .. } => "a loop".to_owned(),
+        Exp::Index { .. } => "array indexing".to_owned(),
+        Exp::Slice { .. } => "array slicing".to_owned(),
+        Exp::Update { .. } => "an array update".to_owned(),
+        Exp::Iota { .. } => "iota".to_owned(),
+        Exp::Replicate { .. } => "replicate".to_owned(),
+        Exp::ArrayLiteral { .. } => "an array literal".to_owned(),
+        Exp::Concat { .. } => "concat".to_owned(),
+        Exp::Rearrange { .. } => "a transposition".to_owned(),
+        Exp::Reshape { .. } => "a reshape".to_owned(),
+        Exp::Reverse { .. } => "reverse".to_owned(),
+        Exp::Rotate { .. } => "rotate".to_owned(),
+        Exp::Copy { .. } => "an array copy".to_owned(),
+        Exp::Assert { .. } => "an assertion".to_owned(),
+        Exp::Soac(soac) => format!("a nested {}", soac_name(soac)),
+    }
+}
+
+/// The name of a SOAC (`map`, `reduce`, …).
+pub fn soac_name(soac: &optimized::ir::Soac) -> &'static str {
+    use optimized::ir::Soac;
+    match soac {
+        Soac::Map { .. } => "map",
+        Soac::Reduce { .. } => "reduce",
+        Soac::Scan { .. } => "scan",
+        Soac::Filter { .. } => "filter",
+        Soac::Scatter { .. } => "scatter",
+        Soac::Hist { .. } => "reduce_by_index",
+        Soac::Redomap { .. } => "redomap",
+        Soac::Scanomap { .. } => "scanomap",
+    }
+}

@@ -1,0 +1,73 @@
+//! `runestone compile FILE --dump glsl` end to end: each top-level SOAC of
+//! the IR is listed with its generated kernel, in statement order, and a SOAC
+//! whose lambda reads a variable of the enclosing scope is listed as running
+//! on the host with the reason.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn runestone(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_runestone"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
+        .output()
+        .expect("runestone runs")
+}
+
+/// The `// function …` header lines of `--dump glsl` for `program`.
+fn listing_headers(name: &str, program: &str) -> Vec<String> {
+    let path = std::env::temp_dir().join(format!("runestone-{name}-{}.fut", std::process::id()));
+    std::fs::write(&path, program).expect("temporary file");
+    let path_text = path.display().to_string();
+    let output = runestone(&["compile", &path_text, "--dump", "glsl"]);
+    let _ = std::fs::remove_file(&path);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // Every listed kernel comes with its GLSL.
+    assert_eq!(
+        stdout.matches("#version 450").count(),
+        stdout.matches("): kernel ").count(),
+        "{stdout}"
+    );
+    stdout
+        .lines()
+        .filter(|line| line.starts_with("// function "))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn check(name: &str, program: &str, expected_fragments: &[&str]) {
+    let headers = listing_headers(name, program);
+    assert_eq!(headers.len(), expected_fragments.len(), "{headers:#?}");
+    for (header, fragment) in headers.iter().zip(expected_fragments) {
+        assert!(header.contains(fragment), "{header} lacks {fragment}");
+    }
+}
+
+#[test]
+fn map_reduce_filter_each_get_a_kernel() {
+    check(
+        "glsl-map-reduce-filter",
+        "def main (xs: []i32) : (i32, []i32) =\n  \
+         let ys = map (\\x -> x * 2 + 1) xs\n  \
+         in (reduce (+) 0 ys, filter (\\y -> y % 3 == 0) ys)\n",
+        &[
+            "(map): kernel map_i32_to_i32",
+            "(reduce): kernel reduce_ordered_i32",
+            "(filter): kernel filter_compaction_i32",
+        ],
+    );
+}
+
+#[test]
+fn a_lambda_reading_an_enclosing_variable_runs_on_the_host() {
+    check(
+        "glsl-free-variable",
+        "def main (k: f32) (xs: []f32) : []f32 = map (\\x -> x * k) xs\n",
+        &["(map): runs on the host: not translated to GPU code: the variable"],
+    );
+}
