@@ -31,19 +31,20 @@ fn test_all_backends_reports_what_ran_and_what_was_skipped() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("reference: 7 passed, 0 failed"), "{stdout}");
+    assert!(stdout.contains("cpu: 7 passed, 0 failed"), "{stdout}");
     assert!(
-        stdout.contains("backends run: reference; skipped: cpu (") && stdout.contains("gpu ("),
+        stdout.contains("backends run: reference, cpu; skipped: gpu ("),
         "{stdout}"
     );
     assert!(
-        stdout.trim_end().ends_with("7 passed, 0 failed"),
+        stdout.trim_end().ends_with("14 passed, 0 failed"),
         "{stdout}"
     );
 }
 
 #[test]
 fn test_on_one_unavailable_backend_exits_2() {
-    let out = runestone(&["test", "tests/programs/inputs", "--backend", "cpu"]);
+    let out = runestone(&["test", "tests/programs/inputs", "--backend", "gpu"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
         text(&out.stderr).contains("not implemented yet"),

@@ -82,8 +82,8 @@ fn bad_input_values_are_reported() {
 }
 
 #[test]
-fn the_cpu_and_gpu_backends_are_not_implemented_yet() {
-    for backend in ["cpu", "gpu"] {
+fn the_gpu_backend_is_not_implemented_yet() {
+    for backend in ["gpu"] {
         let out = runestone(
             &[
                 "run",

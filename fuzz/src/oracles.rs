@@ -381,19 +381,7 @@ pub fn both_checkers_agree(ast: &spec::syntax::ast::Program) -> Option<bool> {
 
 fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
     if reference::modules::tfp18_core::has_module_constructs(ast) {
-        return match reference::modules::tfp18_core::program_to_core(ast) {
-            Err(d)
-                if d.message.contains("not supported")
-                    || d.message.contains("needs the module") =>
-            {
-                Verdict::Unsupported(construct(&d.message))
-            }
-            Err(d) => Verdict::Reject(d.message),
-            Ok(core) => match reference::core::typing::check_program(&core, false) {
-                Ok(_) => Verdict::Accept,
-                Err(e) => Verdict::Reject(format!("{}: {}", e.rule, e.message)),
-            },
-        };
+        return reference_module_verdict(ast);
     }
     thread_local! {
         static PRELUDE: spec::syntax::ast::Program = {
@@ -404,6 +392,15 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
     }
     PRELUDE.with(
         |prelude| match reference::core::from_surface::elaborate(ast, Some(prelude)) {
+            // A module-free program naming a numeric module (`f32.u64`): the
+            // numeric prelude is module-level source, so the reference's
+            // pipeline sends it through the module calculus; so does the oracle.
+            Err(d)
+                if d.code.as_deref()
+                    == Some(reference::core::from_surface::NEEDS_MODULE_CALCULUS) =>
+            {
+                reference_module_verdict(ast)
+            }
             Err(d)
                 if d.code.as_deref() == Some("modules") || d.message.contains("not supported") =>
             {
@@ -416,6 +413,21 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
             },
         },
     )
+}
+
+/// The reference's verdict through the module calculus (ICFP'18 elaboration
+/// and static interpretation, then TFP'18 typing of the target code).
+fn reference_module_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
+    match reference::modules::tfp18_core::program_to_core(ast) {
+        Err(d) if d.message.contains("not supported") || d.message.contains("needs the module") => {
+            Verdict::Unsupported(construct(&d.message))
+        }
+        Err(d) => Verdict::Reject(d.message),
+        Ok(core) => match reference::core::typing::check_program(&core, false) {
+            Ok(_) => Verdict::Accept,
+            Err(e) => Verdict::Reject(format!("{}: {}", e.rule, e.message)),
+        },
+    }
 }
 
 fn optimized_verdict(ast: &spec::syntax::ast::Program) -> Verdict {

@@ -159,6 +159,24 @@ fn uses_modules(program: &Program) -> bool {
         .any(|dec| !matches!(dec, Dec::Value(_) | Dec::Type(_)))
 }
 
+/// Programs that pass a numeric module of the prelude (`f32`, `i32`) to a
+/// functor: `spec/prelude/numeric.fut` is not interpreted statically yet
+/// (its `__prim_*` intrinsics have no core elaboration; `optimized/build.rs`,
+/// ARCHITECTURE-notes "Next steps" 1), so these fail with "module `f32` is
+/// not defined". Checked both ways: a listed program that is eliminated is
+/// an error too, so the list shrinks when the gap closes.
+const NUMERIC_MODULE_ARGUMENTS: &[&str] = &[
+    "tests/programs/modules/complex.fut",
+    "tests/programs/modules/generic_sum.fut",
+    "tests/programs/modules/integral_functor.fut",
+];
+
+fn is_numeric_module_argument(path: &std::path::Path) -> bool {
+    NUMERIC_MODULE_ARGUMENTS
+        .iter()
+        .any(|listed| path.ends_with(listed))
+}
+
 /// Every program under `examples/` and `tests/programs/` that type-checks.
 #[test]
 fn every_program_loses_its_modules() {
@@ -171,9 +189,25 @@ fn every_program_loses_its_modules() {
     let mut eliminated = 0;
     let mut with_modules = 0;
     let mut not_type_correct = 0;
+    let mut known_gaps = 0;
     for path in &files {
         let text = std::fs::read_to_string(path).expect("readable program");
-        match check(&path.display().to_string(), &text) {
+        let outcome = check(&path.display().to_string(), &text);
+        if is_numeric_module_argument(path) {
+            match outcome {
+                Err(message)
+                    if message.contains("is not defined in the program or the prelude files") =>
+                {
+                    known_gaps += 1
+                }
+                _ => failures.push(format!(
+                    "{}: listed in NUMERIC_MODULE_ARGUMENTS but no longer fails that way",
+                    path.display()
+                )),
+            }
+            continue;
+        }
+        match outcome {
             Ok(Some(_)) => {
                 eliminated += 1;
                 let file = SourceMap::new().add("x".to_string(), text.as_str());
@@ -186,9 +220,10 @@ fn every_program_loses_its_modules() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert_eq!(known_gaps, NUMERIC_MODULE_ARGUMENTS.len());
     assert_eq!(
         (eliminated, with_modules, not_type_correct),
-        (184, 14, 16),
+        (192, 18, 22),
         "programs eliminated, of which with module constructs, and programs rejected by the checker"
     );
 }
