@@ -63,6 +63,22 @@ impl CompiledProgram {
         self.backend.run_entry(entry, args)
     }
 
+    /// Converts `args` for entry point `entry` once, for repeated runs with
+    /// [`Self::run_prepared`] (benchmarks: the inputs are neither converted
+    /// nor copied again).
+    pub fn prepare_arguments(
+        &self,
+        entry: &str,
+        args: Vec<Value>,
+    ) -> Result<cpu::PreparedArguments, RuntimeError> {
+        self.backend.prepare_arguments(entry, args)
+    }
+
+    /// Runs the entry point `prepared` was made for.
+    pub fn run_prepared(&self, prepared: &cpu::PreparedArguments) -> Result<Value, RuntimeError> {
+        self.backend.run_prepared(prepared)
+    }
+
     /// Each phase's name and wall time, in order.
     pub fn timings(&self) -> &[(&'static str, Duration)] {
         &self.timings

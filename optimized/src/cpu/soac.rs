@@ -33,7 +33,7 @@ use rayon::prelude::*;
 use super::compile::{array_at, chunk_ranges, ArrayRef, CompiledLambda, Frame, Machine, Operand};
 use super::ops;
 use super::value::{ArrayVal, Data, Val};
-use super::vector::{VectorLambda, BLOCK};
+use super::vector::{Fallback, VectorLambda, BLOCK};
 use super::RuntimeError;
 use crate::ir::{PrimValue, Span};
 
@@ -376,10 +376,13 @@ impl CompiledSoac {
                 vector,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
-                match vector {
-                    Some(plan) => Ok(map_vector(plan, frame, width, &inputs)),
-                    None => map(lambda, frame, machine, width, &inputs, span),
+                if let Some(Ok(results)) = vector
+                    .as_ref()
+                    .map(|plan| map_vector(plan, frame, width, &inputs))
+                {
+                    return Ok(results);
                 }
+                map(lambda, frame, machine, width, &inputs, span)
             }
             CompiledSoac::Reduce {
                 operator,
@@ -389,12 +392,15 @@ impl CompiledSoac {
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
-                match vector {
-                    Some(plan) => Ok(redomap_vector(plan, &neutral, frame, width, &inputs)),
-                    None => redomap(
-                        None, operator, &neutral, frame, machine, width, &inputs, span,
-                    ),
+                if let Some(Ok(results)) = vector
+                    .as_ref()
+                    .map(|plan| redomap_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
                 }
+                redomap(
+                    None, operator, &neutral, frame, machine, width, &inputs, span,
+                )
             }
             CompiledSoac::Redomap {
                 map,
@@ -405,44 +411,37 @@ impl CompiledSoac {
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
-                match vector {
-                    Some(plan) => Ok(redomap_vector(plan, &neutral, frame, width, &inputs)),
-                    None => redomap(
-                        Some(map),
-                        operator,
-                        &neutral,
-                        frame,
-                        machine,
-                        width,
-                        &inputs,
-                        span,
-                    ),
+                if let Some(Ok(results)) = vector
+                    .as_ref()
+                    .map(|plan| redomap_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
                 }
-            }
-            CompiledSoac::Scan {
-                vector: Some(plan),
-                neutral,
-                arrays,
-                ..
-            }
-            | CompiledSoac::Scanomap {
-                vector: Some(plan),
-                neutral,
-                arrays,
-                ..
-            } => {
-                let inputs = inputs(frame, arrays, width, span)?;
-                let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
-                Ok(scan_vector(plan, &neutral, frame, width, &inputs))
+                redomap(
+                    Some(map),
+                    operator,
+                    &neutral,
+                    frame,
+                    machine,
+                    width,
+                    &inputs,
+                    span,
+                )
             }
             CompiledSoac::Scan {
                 operator,
                 neutral,
                 arrays,
-                ..
+                vector,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
+                if let Some(Ok(results)) = vector
+                    .as_ref()
+                    .map(|plan| scan_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
+                }
                 scan(operator, &neutral, frame, machine, width, &inputs, span)
             }
             CompiledSoac::Scanomap {
@@ -450,10 +449,16 @@ impl CompiledSoac {
                 operator,
                 neutral,
                 arrays,
-                ..
+                vector,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
+                if let Some(Ok(results)) = vector
+                    .as_ref()
+                    .map(|plan| scan_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
+                }
                 let mapped = map(map_lambda, frame, machine, width, &inputs, span)?;
                 let k = neutral.len();
                 let scan_inputs: Vec<ArrayVal> = mapped[..k]
@@ -901,40 +906,55 @@ fn run_blocks(
     inputs: &[ArrayVal],
     range: Range<usize>,
     mut after: impl FnMut(usize, usize, &super::vector::Registers),
-) {
+) -> Result<(), Fallback> {
     let mut regs = plan.registers(inputs.iter().map(|input| input.data.clone()));
     let mut start = range.start;
     while start < range.end {
         let len = BLOCK.min(range.end - start);
         plan.select_block(&mut regs, start, len);
-        plan.run(&mut regs, frame, len);
+        plan.run(&mut regs, frame, len)?;
         after(start, len, &regs);
         start += len;
     }
+    Ok(())
 }
 
-/// `map` of a vectorisable lambda.
+/// The chunks' results, or [`Fallback`] when a vectorised lambda failed in
+/// some chunk.
+fn all_chunks<T>(chunks: Outcome<Vec<Result<T, Fallback>>>) -> Result<Vec<T>, Fallback> {
+    match chunks {
+        Ok(chunks) => chunks.into_iter().collect(),
+        Err(_) => unreachable!("vectorised chunks report failures as Fallback"),
+    }
+}
+
+/// `map` of a vectorisable lambda ([`Fallback`]: run it element-wise).
 fn map_vector(
     plan: &VectorLambda,
     frame: &mut Frame,
     width: usize,
     inputs: &[ArrayVal],
-) -> Vec<Val> {
+) -> Result<Vec<Val>, Fallback> {
     let ranges = chunk_ranges(width);
     let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
     let mut outputs = vector_outputs(plan, 0, width);
     let writers = split_outputs(&mut outputs, &rows);
     let done = run_chunks(frame, ranges, writers, |frame, range, mut pieces| {
         let first = range.start;
-        run_blocks(plan, frame, inputs, range, |start, len, regs| {
-            for (k, piece) in pieces.iter_mut().enumerate() {
-                plan.store_result(regs, frame, k, piece, start - first, len);
-            }
-        });
-        Ok(())
+        Ok(run_blocks(
+            plan,
+            frame,
+            inputs,
+            range,
+            |start, len, regs| {
+                for (k, piece) in pieces.iter_mut().enumerate() {
+                    plan.store_result(regs, frame, k, piece, start - first, len);
+                }
+            },
+        ))
     });
-    debug_assert!(done.is_ok(), "vectorised lambdas cannot fail");
-    outputs
+    all_chunks(done)?;
+    Ok(outputs
         .into_iter()
         .map(|data| {
             Val::Array(ArrayVal {
@@ -942,17 +962,18 @@ fn map_vector(
                 data,
             })
         })
-        .collect()
+        .collect())
 }
 
-/// `reduce`/`redomap` of a vectorisable map part and simple operators.
+/// `reduce`/`redomap` of a vectorisable map part and simple operators
+/// ([`Fallback`]: run it element-wise).
 fn redomap_vector(
     plan: &VectorReduce,
     neutral: &[Val],
     frame: &mut Frame,
     width: usize,
     inputs: &[ArrayVal],
-) -> Vec<Val> {
+) -> Result<Vec<Val>, Fallback> {
     let k = plan.operators.len();
     let neutral: Vec<PrimValue> = neutral
         .iter()
@@ -968,7 +989,7 @@ fn redomap_vector(
     let partials = run_chunks(frame, ranges, writers, |frame, range, mut pieces| {
         let first = range.start;
         let mut acc = neutral.clone();
-        run_blocks(&plan.map, frame, inputs, range, |start, len, regs| {
+        let done = run_blocks(&plan.map, frame, inputs, range, |start, len, regs| {
             for (i, (op, _)) in plan.operators.iter().enumerate() {
                 acc[i] = plan.map.fold_result(regs, frame, i, *op, acc[i], len);
             }
@@ -977,10 +998,9 @@ fn redomap_vector(
                     .store_result(regs, frame, k + m, piece, start - first, len);
             }
         });
-        Ok(acc)
-    })
-    .unwrap_or_default();
-    let mut partials = partials.into_iter();
+        Ok(done.map(|()| acc))
+    });
+    let mut partials = all_chunks(partials)?.into_iter();
     let mut acc = partials.next().unwrap_or_else(|| neutral.clone());
     for partial in partials {
         for (i, (op, _)) in plan.operators.iter().enumerate() {
@@ -994,18 +1014,19 @@ fn redomap_vector(
             data,
         })
     }));
-    results
+    Ok(results)
 }
 
 /// `scan`/`scanomap` of a vectorisable map part and simple operators: the
-/// `k` scanned arrays, then the `m` mapped ones.
+/// `k` scanned arrays, then the `m` mapped ones ([`Fallback`]: run it
+/// element-wise).
 fn scan_vector(
     plan: &VectorReduce,
     neutral: &[Val],
     frame: &mut Frame,
     width: usize,
     inputs: &[ArrayVal],
-) -> Vec<Val> {
+) -> Result<Vec<Val>, Fallback> {
     let k = plan.operators.len();
     let neutral: Vec<PrimValue> = neutral
         .iter()
@@ -1025,15 +1046,15 @@ fn scan_vector(
             vec![(); ranges.len()],
             |frame, range, ()| {
                 let mut acc = neutral.clone();
-                run_blocks(&plan.map, frame, inputs, range, |_, len, regs| {
+                let done = run_blocks(&plan.map, frame, inputs, range, |_, len, regs| {
                     for (i, (op, _)) in plan.operators.iter().enumerate() {
                         acc[i] = plan.map.fold_result(regs, frame, i, *op, acc[i], len);
                     }
                 });
-                Ok(acc)
+                Ok(done.map(|()| acc))
             },
-        )
-        .unwrap_or_default();
+        );
+        let sums = all_chunks(sums)?;
         for sum in &sums[..sums.len().saturating_sub(1)] {
             let mut next = starts.last().expect("one start").clone();
             for (i, (op, _)) in plan.operators.iter().enumerate() {
@@ -1054,31 +1075,36 @@ fn scan_vector(
         writers,
         |frame, range, (mut acc, mut pieces)| {
             let first = range.start;
-            run_blocks(&plan.map, frame, inputs, range, |start, len, regs| {
-                for (i, piece) in pieces.iter_mut().enumerate() {
-                    if i < k {
-                        let op = plan.operators[i].0;
-                        acc[i] = plan.map.scan_result(
-                            regs,
-                            frame,
-                            i,
-                            op,
-                            acc[i],
-                            piece,
-                            start - first,
-                            len,
-                        );
-                    } else {
-                        plan.map
-                            .store_result(regs, frame, i, piece, start - first, len);
+            Ok(run_blocks(
+                &plan.map,
+                frame,
+                inputs,
+                range,
+                |start, len, regs| {
+                    for (i, piece) in pieces.iter_mut().enumerate() {
+                        if i < k {
+                            let op = plan.operators[i].0;
+                            acc[i] = plan.map.scan_result(
+                                regs,
+                                frame,
+                                i,
+                                op,
+                                acc[i],
+                                piece,
+                                start - first,
+                                len,
+                            );
+                        } else {
+                            plan.map
+                                .store_result(regs, frame, i, piece, start - first, len);
+                        }
                     }
-                }
-            });
-            Ok(())
+                },
+            ))
         },
     );
-    debug_assert!(done.is_ok(), "vectorised lambdas cannot fail");
-    outputs
+    all_chunks(done)?;
+    Ok(outputs
         .into_iter()
         .map(|data| {
             Val::Array(ArrayVal {
@@ -1086,5 +1112,5 @@ fn scan_vector(
                 data,
             })
         })
-        .collect()
+        .collect())
 }

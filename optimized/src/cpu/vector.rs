@@ -2,21 +2,42 @@
 //! `reduce`, `redomap`, `scan` and `scanomap`.
 //!
 //! A lambda qualifies when its parameters and results are primitives, its
-//! body is straight-line scalar arithmetic (`SubExp`, `BinOp`, `UnOp`,
-//! `CmpOp`, `ConvOp`) and none of its operations can fail (integer
-//! division, remainder and power are excluded, so no error can arise and the
-//! first-error-in-order rule holds trivially). Such a lambda runs
-//! statement by statement over blocks of [`BLOCK`] elements held in typed
-//! columns, each statement one tight loop over the block: the interpretive
-//! overhead is paid per block, not per element. Free variables are read from
-//! the frame once per block. The results are bitwise those of the
-//! element-wise path: the same operations in the same order per element, and
-//! reductions fold each block in element order.
+//! body is scalar arithmetic (`SubExp`, `BinOp`, `UnOp`, `CmpOp`, `ConvOp`),
+//! `if`s whose branches are such straight-line code, and `loop`s over
+//! primitive parameters whose bodies qualify in turn, elements of free
+//! arrays (`xs[i]`, a gather) and assertions. Such a lambda runs statement
+//! by statement over blocks of
+//! [`BLOCK`] elements held in typed columns, each statement one tight loop
+//! over the block: the interpretive overhead is paid per block, not per
+//! element. Free variables are read from the frame once per block.
+//!
+//! * An `if` runs both branches over the whole block and selects each
+//!   lane's results by its condition (its branches are loop-free and
+//!   infallible, so running a branch for lanes that do not take it is
+//!   unobservable).
+//! * A `loop` runs its body over the lanes still iterating, kept dense: a
+//!   `while` loop drops the lanes whose condition parameter became false
+//!   (their parameters are the loop's results, written to their lanes) and
+//!   compacts the columns the body reads; a `for` loop's bound must be the
+//!   same for every lane (a constant or a free variable), so every lane
+//!   runs the same iterations and the index is one scalar.
+//!
+//! An operation that fails for some lane (an index out of bounds, a
+//! division by zero, a false assertion) makes the run return [`Fallback`]:
+//! the SOAC then runs again element by element, which reports the error of
+//! the first failing element, as the element-wise path always does (SOACs
+//! are pure, so running one again is unobservable). Branches run for lanes
+//! that do not take them, so they may contain no operation that can fail.
+//!
+//! The results are bitwise those of the element-wise path: the same
+//! operations in the same order per element, and reductions fold each block
+//! in element order.
 
 use super::compile::{Frame, Operand};
 use super::prim;
-use super::value::Data;
+use super::value::{Data, Val};
 use crate::ir::{BinOp, CmpOp, Exp, Lambda, PrimType, PrimValue, SubExp, Type, UnOp, VName};
+use std::collections::HashMap;
 
 /// Elements per block.
 pub const BLOCK: usize = 1024;
@@ -138,6 +159,9 @@ pub enum Src {
     Reg(usize),
     /// A constant or a free variable (read once per block).
     Scalar(Operand),
+    /// The index of an enclosing `for` loop (the same in every lane): the
+    /// `k`th of [`Registers::uniforms`].
+    Uniform(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -169,6 +193,61 @@ enum Instr {
         dst: usize,
         a: Src,
     },
+    /// `dst = if cond then a else b`, lane by lane (an `if` whose branches
+    /// ran over the whole block).
+    Select {
+        dst: usize,
+        cond: Src,
+        a: Src,
+        b: Src,
+    },
+    Loop(Box<VectorLoop>),
+    /// `dst = array[indices]`, an element of a free array of primitives.
+    Gather {
+        dst: usize,
+        array: usize,
+        indices: Vec<Src>,
+    },
+    /// Every lane's `cond` holds.
+    Assert {
+        cond: Src,
+    },
+}
+
+/// The run of a vectorised lambda failed for some element: run the SOAC
+/// element by element instead (it finds the first failing element).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fallback;
+
+/// A `loop` over primitive parameters, run over the lanes still iterating.
+#[derive(Clone, Debug)]
+struct VectorLoop {
+    /// The registers of the loop parameters inside the loop.
+    params: Vec<usize>,
+    /// Their initial values (read in the enclosing lanes).
+    inits: Vec<Src>,
+    /// A scratch register per parameter: the body's results are copied
+    /// there first (the parameters are assigned simultaneously).
+    next: Vec<usize>,
+    /// `(outer, inner)`: a column of the enclosing lanes the body reads, and
+    /// the register holding its values for the lanes still iterating.
+    invariants: Vec<(usize, usize)>,
+    form: VectorLoopForm,
+    body: Vec<Instr>,
+    results: Vec<Src>,
+    /// The registers of the loop's results, in the enclosing lanes.
+    dsts: Vec<usize>,
+    /// This loop's index in [`Registers::lanes`].
+    id: usize,
+}
+
+#[derive(Clone, Debug)]
+enum VectorLoopForm {
+    /// `for i < bound`, `bound` the same in every lane; the index is
+    /// [`Registers::uniforms`]`[uniform]`.
+    For { bound: Operand, uniform: usize },
+    /// `while params[condition]`.
+    While { condition: usize },
 }
 
 /// A lambda compiled to block instructions.
@@ -181,6 +260,9 @@ pub struct VectorLambda {
     /// Where each result is.
     results: Vec<Src>,
     pub result_types: Vec<PrimType>,
+    /// How many `for` loop indices and how many loops the body has.
+    uniforms: usize,
+    loops: usize,
 }
 
 /// Whether an operation can fail at run time.
@@ -195,34 +277,174 @@ fn may_fail(op: BinOp, ty: PrimType) -> bool {
 /// Compiles `lambda` for blocks if it qualifies; `slot` resolves free
 /// variables to frame slots.
 pub fn plan(lambda: &Lambda, slot: &mut dyn FnMut(&VName) -> usize) -> Option<VectorLambda> {
-    let mut registers: Vec<PrimType> = Vec::new();
-    let mut names: std::collections::HashMap<VName, usize> = std::collections::HashMap::new();
+    let mut planner = Planner {
+        registers: Vec::new(),
+        scopes: vec![Scope::default()],
+        slot,
+        uniforms: 0,
+        loops: 0,
+    };
     for p in &lambda.params {
         let Type::Prim(t) = p.ty else { return None };
-        names.insert(p.name.clone(), registers.len());
-        registers.push(t);
+        let r = planner.register(t);
+        planner.bind(&p.name, r);
     }
-    let params = registers.len();
-    let mut src = |s: &SubExp, names: &std::collections::HashMap<VName, usize>| match s {
-        SubExp::Constant(c) => Src::Scalar(Operand::Const(*c)),
-        SubExp::Var(v) => match names.get(v) {
-            Some(r) => Src::Reg(*r),
-            None => Src::Scalar(Operand::Slot(slot(v))),
-        },
-    };
+    let params = planner.registers.len();
     let mut instrs = Vec::new();
-    for statement in &lambda.body.statements {
-        let [pattern] = statement.pattern.as_slice() else {
-            return None;
+    planner.statements(&lambda.body.statements, &mut instrs, false)?;
+    let mut result_types = Vec::new();
+    for t in &lambda.return_types {
+        let Type::Prim(t) = t else { return None };
+        result_types.push(*t);
+    }
+    let results = lambda.body.result.iter().map(|r| planner.src(r)).collect();
+    Some(VectorLambda {
+        registers: planner.registers,
+        params,
+        instrs,
+        results,
+        result_types,
+        uniforms: planner.uniforms,
+        loops: planner.loops,
+    })
+}
+
+/// The names of one loop body (or of the lambda) and the enclosing columns
+/// the body reads.
+#[derive(Default)]
+struct Scope {
+    names: HashMap<VName, Src>,
+    invariants: Vec<(usize, usize)>,
+}
+
+struct Planner<'s> {
+    registers: Vec<PrimType>,
+    /// The lambda's scope, then one per enclosing loop body.
+    scopes: Vec<Scope>,
+    slot: &'s mut dyn FnMut(&VName) -> usize,
+    uniforms: usize,
+    loops: usize,
+}
+
+impl Planner<'_> {
+    fn register(&mut self, t: PrimType) -> usize {
+        self.registers.push(t);
+        self.registers.len() - 1
+    }
+
+    fn bind(&mut self, name: &VName, r: usize) {
+        self.bind_src(name, Src::Reg(r));
+    }
+
+    fn bind_src(&mut self, name: &VName, src: Src) {
+        let scope = self.scopes.last_mut().expect("a scope");
+        scope.names.insert(name.clone(), src);
+    }
+
+    /// Where `s` is read in the innermost scope. A column bound outside an
+    /// enclosing loop becomes an invariant of every loop in between (its
+    /// values follow the loop's lanes).
+    fn src(&mut self, s: &SubExp) -> Src {
+        let v = match s {
+            SubExp::Constant(c) => return Src::Scalar(Operand::Const(*c)),
+            SubExp::Var(v) => v,
         };
-        let Type::Prim(t) = pattern.ty else {
-            return None;
+        let Some(found) = (0..self.scopes.len())
+            .rev()
+            .find(|&k| self.scopes[k].names.contains_key(v))
+        else {
+            return Src::Scalar(Operand::Slot((self.slot)(v)));
         };
-        let dst = registers.len();
-        let instr = match &statement.expression {
+        let mut src = self.scopes[found].names[v];
+        for k in found + 1..self.scopes.len() {
+            if let Src::Reg(outer) = src {
+                let inner = self.register(self.registers[outer]);
+                self.scopes[k].invariants.push((outer, inner));
+                self.scopes[k].names.insert(v.clone(), Src::Reg(inner));
+                src = Src::Reg(inner);
+            }
+        }
+        src
+    }
+
+    /// Plans `statements` into `instrs`; `in_branch`: inside an `if`
+    /// branch, which runs for lanes that may not take it, so loops (which
+    /// might not end for such lanes) are refused.
+    fn statements(
+        &mut self,
+        statements: &[crate::ir::Statement],
+        instrs: &mut Vec<Instr>,
+        in_branch: bool,
+    ) -> Option<()> {
+        for statement in statements {
+            self.statement(statement, instrs, in_branch)?;
+        }
+        Some(())
+    }
+
+    fn statement(
+        &mut self,
+        statement: &crate::ir::Statement,
+        instrs: &mut Vec<Instr>,
+        in_branch: bool,
+    ) -> Option<()> {
+        let mut types = Vec::with_capacity(statement.pattern.len());
+        for p in &statement.pattern {
+            let Type::Prim(t) = p.ty else { return None };
+            types.push(t);
+        }
+        match &statement.expression {
+            Exp::If {
+                condition,
+                then_body,
+                else_body,
+                ..
+            } => {
+                let cond = self.src(condition);
+                self.statements(&then_body.statements, instrs, true)?;
+                let a: Vec<Src> = then_body.result.iter().map(|r| self.src(r)).collect();
+                self.statements(&else_body.statements, instrs, true)?;
+                let b: Vec<Src> = else_body.result.iter().map(|r| self.src(r)).collect();
+                for ((p, t), (a, b)) in statement
+                    .pattern
+                    .iter()
+                    .zip(types)
+                    .zip(a.into_iter().zip(b))
+                {
+                    let dst = self.register(t);
+                    instrs.push(Instr::Select { dst, cond, a, b });
+                    self.bind(&p.name, dst);
+                }
+                Some(())
+            }
+            Exp::Loop { params, form, body } if !in_branch => {
+                self.plan_loop(statement, &types, params, form, body, instrs)
+            }
+            Exp::Assert { condition, .. } if !in_branch => {
+                let cond = self.src(condition);
+                instrs.push(Instr::Assert { cond });
+                Some(())
+            }
+            expression => {
+                let [pattern] = statement.pattern.as_slice() else {
+                    return None;
+                };
+                let dst = self.register(types[0]);
+                let instr = self.scalar(expression, dst, in_branch)?;
+                self.bind(&pattern.name, dst);
+                instrs.push(instr);
+                Some(())
+            }
+        }
+    }
+
+    /// One scalar operation writing `dst`; in a branch, only one that
+    /// cannot fail.
+    fn scalar(&mut self, expression: &Exp, dst: usize, in_branch: bool) -> Option<Instr> {
+        Some(match expression {
             Exp::SubExp(a) => Instr::Copy {
                 dst,
-                a: src(a, &names),
+                a: self.src(a),
             },
             Exp::BinOp {
                 op,
@@ -230,54 +452,126 @@ pub fn plan(lambda: &Lambda, slot: &mut dyn FnMut(&VName) -> usize) -> Option<Ve
                 left,
                 right,
             } => {
-                if may_fail(*op, *ty) {
+                if in_branch && may_fail(*op, *ty) {
                     return None;
                 }
                 Instr::Bin {
                     op: *op,
                     ty: *ty,
                     dst,
-                    a: src(left, &names),
-                    b: src(right, &names),
+                    a: self.src(left),
+                    b: self.src(right),
                 }
             }
             Exp::UnOp { op, operand, .. } => Instr::Un {
                 op: *op,
                 dst,
-                a: src(operand, &names),
+                a: self.src(operand),
             },
             Exp::CmpOp {
                 op, left, right, ..
             } => Instr::Cmp {
                 op: *op,
                 dst,
-                a: src(left, &names),
-                b: src(right, &names),
+                a: self.src(left),
+                b: self.src(right),
             },
             Exp::ConvOp { op, operand } => Instr::Conv {
                 op: *op,
                 dst,
-                a: src(operand, &names),
+                a: self.src(operand),
             },
+            Exp::Index { array, indices } if !in_branch => {
+                // Only free arrays: arrays bound inside the lambda are not
+                // vectorised, so a name the planner knows is a primitive.
+                let Src::Scalar(Operand::Slot(array)) = self.src(&SubExp::Var(array.clone()))
+                else {
+                    return None;
+                };
+                Instr::Gather {
+                    dst,
+                    array,
+                    indices: indices.iter().map(|i| self.src(i)).collect(),
+                }
+            }
             _ => return None,
+        })
+    }
+
+    fn plan_loop(
+        &mut self,
+        statement: &crate::ir::Statement,
+        types: &[PrimType],
+        params: &[(crate::ir::Param, SubExp)],
+        form: &crate::ir::LoopForm,
+        body: &crate::ir::Body,
+        instrs: &mut Vec<Instr>,
+    ) -> Option<()> {
+        let inits: Vec<Src> = params.iter().map(|(_, init)| self.src(init)).collect();
+        let form = match form {
+            crate::ir::LoopForm::For { index, bound } => {
+                let Src::Scalar(bound) = self.src(bound) else {
+                    return None;
+                };
+                self.uniforms += 1;
+                (
+                    Some(index),
+                    VectorLoopForm::For {
+                        bound,
+                        uniform: self.uniforms - 1,
+                    },
+                )
+            }
+            crate::ir::LoopForm::While { condition_param } => {
+                let condition = params
+                    .iter()
+                    .position(|(p, _)| &p.name == condition_param)?;
+                (None, VectorLoopForm::While { condition })
+            }
         };
-        names.insert(pattern.name.clone(), dst);
-        registers.push(t);
-        instrs.push(instr);
+        self.scopes.push(Scope::default());
+        let mut param_registers = Vec::with_capacity(params.len());
+        let mut next = Vec::with_capacity(params.len());
+        for (p, _) in params {
+            let Type::Prim(t) = p.ty else {
+                self.scopes.pop();
+                return None;
+            };
+            let r = self.register(t);
+            self.bind(&p.name, r);
+            param_registers.push(r);
+            next.push(self.register(t));
+        }
+        let (index, form) = form;
+        if let (Some(index), VectorLoopForm::For { uniform, .. }) = (index, &form) {
+            self.bind_src(index, Src::Uniform(*uniform));
+        }
+        let mut body_instrs = Vec::new();
+        let planned = self.statements(&body.statements, &mut body_instrs, false);
+        let results: Vec<Src> = body.result.iter().map(|r| self.src(r)).collect();
+        let scope = self.scopes.pop().expect("the loop's scope");
+        planned?;
+        let id = self.loops;
+        self.loops += 1;
+        let mut dsts = Vec::with_capacity(types.len());
+        for (p, t) in statement.pattern.iter().zip(types) {
+            let dst = self.register(*t);
+            self.bind(&p.name, dst);
+            dsts.push(dst);
+        }
+        instrs.push(Instr::Loop(Box::new(VectorLoop {
+            params: param_registers,
+            inits,
+            next,
+            invariants: scope.invariants,
+            form,
+            body: body_instrs,
+            results,
+            dsts,
+            id,
+        })));
+        Some(())
     }
-    let mut result_types = Vec::new();
-    for t in &lambda.return_types {
-        let Type::Prim(t) = t else { return None };
-        result_types.push(*t);
-    }
-    let results = lambda.body.result.iter().map(|r| src(r, &names)).collect();
-    Some(VectorLambda {
-        registers,
-        params,
-        instrs,
-        results,
-        result_types,
-    })
 }
 
 /// The registers of one worker, reused from block to block: a column per
@@ -288,6 +582,12 @@ pub struct Registers {
     inputs: Vec<Data>,
     from: usize,
     len: usize,
+    /// The current index of each `for` loop.
+    uniforms: Vec<PrimValue>,
+    /// Per loop: the enclosing lane of each lane still iterating.
+    lanes: Vec<Vec<u32>>,
+    /// Scratch: which lanes keep iterating.
+    keep: Vec<bool>,
 }
 
 /// An operand of a kernel: a column or a scalar broadcast over the block.
@@ -316,6 +616,9 @@ impl VectorLambda {
             inputs: inputs.into_iter().take(self.params).collect(),
             from: 0,
             len: 0,
+            uniforms: vec![PrimValue::I64(0); self.uniforms],
+            lanes: vec![Vec::with_capacity(BLOCK); self.loops],
+            keep: Vec::with_capacity(BLOCK),
         }
     }
 
@@ -331,55 +634,8 @@ impl VectorLambda {
     }
 
     /// Runs the instructions over the first `len` elements of the block.
-    pub fn run(&self, regs: &mut Registers, frame: &Frame, len: usize) {
-        for instr in &self.instrs {
-            match instr {
-                Instr::Copy { dst, a } => {
-                    let mut out = std::mem::take(&mut regs.cols[*dst]);
-                    let a = arg(regs, frame, *a);
-                    for j in 0..len {
-                        out.set(j, a.get(j));
-                    }
-                    regs.cols[*dst] = out;
-                }
-                Instr::Bin { op, ty, dst, a, b } => {
-                    let mut out = std::mem::take(&mut regs.cols[*dst]);
-                    binary(
-                        *op,
-                        *ty,
-                        arg(regs, frame, *a),
-                        arg(regs, frame, *b),
-                        &mut out,
-                        len,
-                    );
-                    regs.cols[*dst] = out;
-                }
-                Instr::Un { op, dst, a } => {
-                    let mut out = std::mem::take(&mut regs.cols[*dst]);
-                    unary(*op, arg(regs, frame, *a), &mut out, len);
-                    regs.cols[*dst] = out;
-                }
-                Instr::Cmp { op, dst, a, b } => {
-                    let mut out = std::mem::take(&mut regs.cols[*dst]);
-                    compare(
-                        *op,
-                        arg(regs, frame, *a),
-                        arg(regs, frame, *b),
-                        &mut out,
-                        len,
-                    );
-                    regs.cols[*dst] = out;
-                }
-                Instr::Conv { op, dst, a } => {
-                    let mut out = std::mem::take(&mut regs.cols[*dst]);
-                    let a = arg(regs, frame, *a);
-                    for j in 0..len {
-                        out.set(j, prim::convert(*op, a.get(j)));
-                    }
-                    regs.cols[*dst] = out;
-                }
-            }
-        }
+    pub fn run(&self, regs: &mut Registers, frame: &Frame, len: usize) -> Result<(), Fallback> {
+        run_instrs(&self.instrs, regs, frame, len)
     }
 
     /// Writes result `k` of the block to `out[at..at + len]`.
@@ -461,6 +717,333 @@ impl VectorLambda {
     }
 }
 
+/// Runs `instrs` over the first `len` lanes.
+fn run_instrs(
+    instrs: &[Instr],
+    regs: &mut Registers,
+    frame: &Frame,
+    len: usize,
+) -> Result<(), Fallback> {
+    for instr in instrs {
+        match instr {
+            Instr::Copy { dst, a } => {
+                let mut out = std::mem::take(&mut regs.cols[*dst]);
+                copy(arg(regs, frame, *a), &mut out, len);
+                regs.cols[*dst] = out;
+            }
+            Instr::Bin { op, ty, dst, a, b } => {
+                let mut out = std::mem::take(&mut regs.cols[*dst]);
+                let done = binary(
+                    *op,
+                    *ty,
+                    arg(regs, frame, *a),
+                    arg(regs, frame, *b),
+                    &mut out,
+                    len,
+                );
+                regs.cols[*dst] = out;
+                done?;
+            }
+            Instr::Un { op, dst, a } => {
+                let mut out = std::mem::take(&mut regs.cols[*dst]);
+                let done = unary(*op, arg(regs, frame, *a), &mut out, len);
+                regs.cols[*dst] = out;
+                done?;
+            }
+            Instr::Cmp { op, dst, a, b } => {
+                let mut out = std::mem::take(&mut regs.cols[*dst]);
+                compare(
+                    *op,
+                    arg(regs, frame, *a),
+                    arg(regs, frame, *b),
+                    &mut out,
+                    len,
+                );
+                regs.cols[*dst] = out;
+            }
+            Instr::Conv { op, dst, a } => {
+                let mut out = std::mem::take(&mut regs.cols[*dst]);
+                let a = arg(regs, frame, *a);
+                for j in 0..len {
+                    out.set(j, prim::convert(*op, a.get(j)));
+                }
+                regs.cols[*dst] = out;
+            }
+            Instr::Select { dst, cond, a, b } => {
+                let mut out = std::mem::take(&mut regs.cols[*dst]);
+                select(
+                    arg(regs, frame, *cond),
+                    arg(regs, frame, *a),
+                    arg(regs, frame, *b),
+                    &mut out,
+                    len,
+                );
+                regs.cols[*dst] = out;
+            }
+            Instr::Loop(l) => run_loop(l, regs, frame, len)?,
+            Instr::Gather {
+                dst,
+                array,
+                indices,
+            } => {
+                let mut out = std::mem::take(&mut regs.cols[*dst]);
+                let done = gather(regs, frame, *array, indices, &mut out, len);
+                regs.cols[*dst] = out;
+                done?;
+            }
+            Instr::Assert { cond } => match arg(regs, frame, *cond) {
+                Arg::Scalar(PrimValue::Bool(true)) => {}
+                Arg::Col(Slice::Bool(c)) if c[..len].iter().all(|&c| c) => {}
+                _ => return Err(Fallback),
+            },
+        }
+    }
+    Ok(())
+}
+
+/// `out[j] = array[indices[j]]` for the first `len` lanes.
+fn gather(
+    regs: &Registers,
+    frame: &Frame,
+    array: usize,
+    indices: &[Src],
+    out: &mut Col,
+    len: usize,
+) -> Result<(), Fallback> {
+    let Val::Array(array) = &frame[array] else {
+        unreachable!("an indexed variable is an array")
+    };
+    if array.shape.len() != indices.len() {
+        unreachable!("a gather reads a primitive element")
+    }
+    let indices: Vec<Arg<'_>> = indices.iter().map(|i| arg(regs, frame, *i)).collect();
+    if let ([Arg::Col(Slice::I64(is))], [n]) = (indices.as_slice(), array.shape.as_slice()) {
+        // The common case: one dimension, a column of indices.
+        if is[..len].iter().any(|&i| i < 0 || i as u64 >= *n as u64) {
+            return Err(Fallback);
+        }
+        macro_rules! typed {
+            ($($v:ident),*) => {
+                match (&array.data, &mut *out) {
+                    $((Data::$v(d), Col::$v(o)) => {
+                        for (o, &i) in o[..len].iter_mut().zip(&is[..len]) {
+                            *o = d[i as usize];
+                        }
+                        return Ok(());
+                    })*
+                    _ => {}
+                }
+            };
+        }
+        col_cases!(typed);
+    }
+    for j in 0..len {
+        let mut offset = 0usize;
+        for (index, &n) in indices.iter().zip(&array.shape) {
+            let i = prim::as_i64(index.get(j)).unwrap_or(-1);
+            if i < 0 || i as u64 >= n as u64 {
+                return Err(Fallback);
+            }
+            offset = offset * n + i as usize;
+        }
+        out.set(j, array.data.get(offset));
+    }
+    Ok(())
+}
+
+/// Runs a loop for the first `len` lanes, writing its results to
+/// `l.dsts`.
+fn run_loop(
+    l: &VectorLoop,
+    regs: &mut Registers,
+    frame: &Frame,
+    len: usize,
+) -> Result<(), Fallback> {
+    let assign = |regs: &mut Registers, targets: &[usize], sources: &[Src], count: usize| {
+        for (&target, &source) in targets.iter().zip(sources) {
+            let mut out = std::mem::take(&mut regs.cols[target]);
+            copy(arg(regs, frame, source), &mut out, count);
+            regs.cols[target] = out;
+        }
+    };
+    assign(regs, &l.params, &l.inits, len);
+    for &(outer, inner) in &l.invariants {
+        let mut out = std::mem::take(&mut regs.cols[inner]);
+        copy(arg(regs, frame, Src::Reg(outer)), &mut out, len);
+        regs.cols[inner] = out;
+    }
+    let mut count = len;
+    match l.form {
+        VectorLoopForm::For { bound, uniform } => {
+            let bound = bound.prim(frame);
+            let iterations = prim::as_i64(bound).unwrap_or(0);
+            for i in 0..iterations {
+                regs.uniforms[uniform] = prim::from_i64(i, bound.prim_type());
+                run_instrs(&l.body, regs, frame, count)?;
+                assign(regs, &l.next, &l.results, count);
+                for (&p, &n) in l.params.iter().zip(&l.next) {
+                    regs.cols.swap(p, n);
+                }
+            }
+            // Every lane ran every iteration: the lanes are in order.
+            let params: Vec<Src> = l.params.iter().map(|&p| Src::Reg(p)).collect();
+            assign(regs, &l.dsts, &params, count);
+        }
+        VectorLoopForm::While { condition } => {
+            let mut lanes = std::mem::take(&mut regs.lanes[l.id]);
+            lanes.clear();
+            lanes.extend(0..len as u32);
+            let mut keep = std::mem::take(&mut regs.keep);
+            loop {
+                keep.clear();
+                match &regs.cols[l.params[condition]] {
+                    Col::Bool(c) => keep.extend_from_slice(&c[..count]),
+                    _ => unreachable!("a while loop's condition is a bool"),
+                }
+                if keep.iter().any(|k| !k) {
+                    for (&p, &dst) in l.params.iter().zip(&l.dsts) {
+                        let (source, target) = two_columns(&mut regs.cols, p, dst);
+                        target.write_finished(source, &keep, &lanes, count);
+                    }
+                    let mut kept = 0;
+                    for j in 0..count {
+                        if keep[j] {
+                            lanes[kept] = lanes[j];
+                            kept += 1;
+                        }
+                    }
+                    lanes.truncate(kept);
+                    for &p in &l.params {
+                        regs.cols[p].compact(&keep, count);
+                    }
+                    for &(_, inner) in &l.invariants {
+                        regs.cols[inner].compact(&keep, count);
+                    }
+                    count = kept;
+                }
+                if count == 0 {
+                    break;
+                }
+                if let Err(fallback) = run_instrs(&l.body, regs, frame, count) {
+                    regs.lanes[l.id] = lanes;
+                    regs.keep = keep;
+                    return Err(fallback);
+                }
+                assign(regs, &l.next, &l.results, count);
+                for (&p, &n) in l.params.iter().zip(&l.next) {
+                    regs.cols.swap(p, n);
+                }
+            }
+            regs.lanes[l.id] = lanes;
+            regs.keep = keep;
+        }
+    }
+    Ok(())
+}
+
+/// Two distinct columns, the first shared and the second mutable.
+fn two_columns(cols: &mut [Col], read: usize, write: usize) -> (&Col, &mut Col) {
+    debug_assert_ne!(read, write);
+    if read < write {
+        let (low, high) = cols.split_at_mut(write);
+        (&low[read], &mut high[0])
+    } else {
+        let (low, high) = cols.split_at_mut(read);
+        (&high[0], &mut low[write])
+    }
+}
+
+impl Col {
+    /// Keeps the lanes `j < count` with `keep[j]`, in order, at the front.
+    fn compact(&mut self, keep: &[bool], count: usize) {
+        macro_rules! compact {
+            ($($v:ident),*) => {
+                match self {
+                    $(Col::$v(c) => {
+                        let mut kept = 0;
+                        for j in 0..count {
+                            if keep[j] {
+                                c[kept] = c[j];
+                                kept += 1;
+                            }
+                        }
+                    })*
+                    Col::Empty => {}
+                }
+            };
+        }
+        col_cases!(compact)
+    }
+
+    /// `self[lanes[j]] = source[j]` for the lanes `j < count` that stop
+    /// (`!keep[j]`).
+    fn write_finished(&mut self, source: &Col, keep: &[bool], lanes: &[u32], count: usize) {
+        macro_rules! write_finished {
+            ($($v:ident),*) => {
+                match (self, source) {
+                    $((Col::$v(target), Col::$v(source)) => {
+                        for j in 0..count {
+                            if !keep[j] {
+                                target[lanes[j] as usize] = source[j];
+                            }
+                        }
+                    })*
+                    _ => unreachable!("a loop parameter and its result have one type"),
+                }
+            };
+        }
+        col_cases!(write_finished)
+    }
+}
+
+/// `out[..len] = a`, typed.
+fn copy(a: Arg<'_>, out: &mut Col, len: usize) {
+    macro_rules! copy {
+        ($($v:ident),*) => {
+            match (&mut *out, &a) {
+                $((Col::$v(o), Arg::Col(Slice::$v(x))) => {
+                    o[..len].copy_from_slice(&x[..len]);
+                    return;
+                })*
+                $((Col::$v(o), Arg::Scalar(PrimValue::$v(x))) => {
+                    o[..len].fill(*x);
+                    return;
+                })*
+                _ => {}
+            }
+        };
+    }
+    col_cases!(copy);
+    unreachable!("an operand's type is its destination's")
+}
+
+/// `out[j] = if cond[j] then a[j] else b[j]`.
+fn select(cond: Arg<'_>, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: usize) {
+    match cond {
+        Arg::Scalar(PrimValue::Bool(c)) => copy(if c { a } else { b }, out, len),
+        Arg::Col(Slice::Bool(c)) => {
+            macro_rules! typed {
+                ($($v:ident),*) => {
+                    match (&mut *out, &a, &b) {
+                        $((Col::$v(o), Arg::Col(Slice::$v(x)), Arg::Col(Slice::$v(y))) => {
+                            for j in 0..len {
+                                o[j] = if c[j] { x[j] } else { y[j] };
+                            }
+                            return;
+                        })*
+                        _ => {}
+                    }
+                };
+            }
+            col_cases!(typed);
+            for j in 0..len {
+                out.set(j, if c[j] { a.get(j) } else { b.get(j) });
+            }
+        }
+        _ => unreachable!("a condition is a bool"),
+    }
+}
+
 fn arg<'a>(regs: &'a Registers, frame: &Frame, src: Src) -> Arg<'a> {
     match src {
         Src::Reg(r) if r < regs.inputs.len() => {
@@ -468,6 +1051,7 @@ fn arg<'a>(regs: &'a Registers, frame: &Frame, src: Src) -> Arg<'a> {
         }
         Src::Reg(r) => Arg::Col(regs.cols[r].slice(regs.len)),
         Src::Scalar(o) => Arg::Scalar(o.prim(frame)),
+        Src::Uniform(k) => Arg::Scalar(regs.uniforms[k]),
     }
 }
 
@@ -482,7 +1066,14 @@ impl Arg<'_> {
 }
 
 /// Typed loops for the common cases, the element-wise primitive otherwise.
-fn binary(op: BinOp, ty: PrimType, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: usize) {
+fn binary(
+    op: BinOp,
+    ty: PrimType,
+    a: Arg<'_>,
+    b: Arg<'_>,
+    out: &mut Col,
+    len: usize,
+) -> Result<(), Fallback> {
     macro_rules! typed {
         ($variant:ident, $t:ty, $f:expr) => {
             if let Col::$variant(o) = out {
@@ -492,19 +1083,19 @@ fn binary(op: BinOp, ty: PrimType, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: u
                         for ((o, x), y) in o[..len].iter_mut().zip(&x[..len]).zip(&y[..len]) {
                             *o = f(*x, *y);
                         }
-                        return;
+                        return Ok(());
                     }
                     (Arg::Scalar(PrimValue::$variant(x)), Arg::Col(Slice::$variant(y))) => {
                         for (o, y) in o[..len].iter_mut().zip(&y[..len]) {
                             *o = f(*x, *y);
                         }
-                        return;
+                        return Ok(());
                     }
                     (Arg::Col(Slice::$variant(x)), Arg::Scalar(PrimValue::$variant(y))) => {
                         for (o, x) in o[..len].iter_mut().zip(&x[..len]) {
                             *o = f(*x, *y);
                         }
-                        return;
+                        return Ok(());
                     }
                     _ => {}
                 }
@@ -530,13 +1121,12 @@ fn binary(op: BinOp, ty: PrimType, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: u
     }
     let f = prim::binop_fn(op, ty);
     for j in 0..len {
-        if let Ok(v) = f(a.get(j), b.get(j)) {
-            out.set(j, v);
-        }
+        out.set(j, f(a.get(j), b.get(j)).map_err(|_| Fallback)?);
     }
+    Ok(())
 }
 
-fn unary(op: UnOp, a: Arg<'_>, out: &mut Col, len: usize) {
+fn unary(op: UnOp, a: Arg<'_>, out: &mut Col, len: usize) -> Result<(), Fallback> {
     macro_rules! typed {
         ($variant:ident, $f:expr) => {
             if let (Col::$variant(o), Arg::Col(Slice::$variant(x))) = (&mut *out, &a) {
@@ -544,7 +1134,7 @@ fn unary(op: UnOp, a: Arg<'_>, out: &mut Col, len: usize) {
                 for (o, x) in o[..len].iter_mut().zip(&x[..len]) {
                     *o = f(*x);
                 }
-                return;
+                return Ok(());
             }
         };
     }
@@ -560,13 +1150,52 @@ fn unary(op: UnOp, a: Arg<'_>, out: &mut Col, len: usize) {
         _ => {}
     }
     for j in 0..len {
-        if let Ok(v) = prim::unop(op, a.get(j)) {
-            out.set(j, v);
-        }
+        out.set(j, prim::unop(op, a.get(j)).map_err(|_| Fallback)?);
     }
+    Ok(())
 }
 
 fn compare(op: CmpOp, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: usize) {
+    if let Col::Bool(o) = &mut *out {
+        macro_rules! typed {
+            ($variant:ident, $f:expr) => {
+                let f = $f;
+                match (&a, &b) {
+                    (Arg::Col(Slice::$variant(x)), Arg::Col(Slice::$variant(y))) => {
+                        for ((o, x), y) in o[..len].iter_mut().zip(&x[..len]).zip(&y[..len]) {
+                            *o = f(*x, *y);
+                        }
+                        return;
+                    }
+                    (Arg::Scalar(PrimValue::$variant(x)), Arg::Col(Slice::$variant(y))) => {
+                        for (o, y) in o[..len].iter_mut().zip(&y[..len]) {
+                            *o = f(*x, *y);
+                        }
+                        return;
+                    }
+                    (Arg::Col(Slice::$variant(x)), Arg::Scalar(PrimValue::$variant(y))) => {
+                        for (o, x) in o[..len].iter_mut().zip(&x[..len]) {
+                            *o = f(*x, *y);
+                        }
+                        return;
+                    }
+                    _ => {}
+                }
+            };
+        }
+        macro_rules! ordered {
+            ($($variant:ident),*) => {
+                match op {
+                    CmpOp::Lt => { $(typed!($variant, |x, y| x < y);)* }
+                    CmpOp::Le => { $(typed!($variant, |x, y| x <= y);)* }
+                    CmpOp::Gt => { $(typed!($variant, |x, y| x > y);)* }
+                    CmpOp::Ge => { $(typed!($variant, |x, y| x >= y);)* }
+                    CmpOp::Eq | CmpOp::Ne => {}
+                }
+            };
+        }
+        ordered!(I32, I64, F32, F64);
+    }
     for j in 0..len {
         if let Ok(v) = prim::cmpop(op, a.get(j), b.get(j)) {
             out.set(j, PrimValue::Bool(v));
