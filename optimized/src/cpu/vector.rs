@@ -246,6 +246,10 @@ enum VectorLoopForm {
     /// `for i < bound`, `bound` the same in every lane; the index is
     /// [`Registers::uniforms`]`[uniform]`.
     For { bound: Operand, uniform: usize },
+    /// `for i < bound[lane]`: the index and the bound are registers inside
+    /// the loop (the bound one of its invariants); a lane stops when its
+    /// index reaches its bound.
+    ForLanes { bound: usize, index: usize },
     /// `while params[condition]`.
     While { condition: usize },
 }
@@ -508,26 +512,24 @@ impl Planner<'_> {
         instrs: &mut Vec<Instr>,
     ) -> Option<()> {
         let inits: Vec<Src> = params.iter().map(|(_, init)| self.src(init)).collect();
-        let form = match form {
-            crate::ir::LoopForm::For { index, bound } => {
-                let Src::Scalar(bound) = self.src(bound) else {
-                    return None;
-                };
-                self.uniforms += 1;
-                (
-                    Some(index),
-                    VectorLoopForm::For {
-                        bound,
-                        uniform: self.uniforms - 1,
-                    },
-                )
-            }
-            crate::ir::LoopForm::While { condition_param } => {
-                let condition = params
+        // The form as seen from outside the loop; a per-lane bound is
+        // resolved again inside it (as an invariant).
+        enum Outside<'a> {
+            Uniform(&'a VName, Operand),
+            Lanes(&'a VName, &'a SubExp),
+            While(usize),
+        }
+        let outside = match form {
+            crate::ir::LoopForm::For { index, bound } => match self.src(bound) {
+                Src::Scalar(operand) => Outside::Uniform(index, operand),
+                Src::Reg(_) => Outside::Lanes(index, bound),
+                Src::Uniform(_) => return None,
+            },
+            crate::ir::LoopForm::While { condition_param } => Outside::While(
+                params
                     .iter()
-                    .position(|(p, _)| &p.name == condition_param)?;
-                (None, VectorLoopForm::While { condition })
-            }
+                    .position(|(p, _)| &p.name == condition_param)?,
+            ),
         };
         self.scopes.push(Scope::default());
         let mut param_registers = Vec::with_capacity(params.len());
@@ -542,10 +544,26 @@ impl Planner<'_> {
             param_registers.push(r);
             next.push(self.register(t));
         }
-        let (index, form) = form;
-        if let (Some(index), VectorLoopForm::For { uniform, .. }) = (index, &form) {
-            self.bind_src(index, Src::Uniform(*uniform));
-        }
+        let form = match outside {
+            Outside::Uniform(index, bound) => {
+                self.uniforms += 1;
+                let uniform = self.uniforms - 1;
+                self.bind_src(index, Src::Uniform(uniform));
+                VectorLoopForm::For { bound, uniform }
+            }
+            Outside::Lanes(index, bound) => {
+                let Src::Reg(bound) = self.src(bound) else {
+                    unreachable!("a column outside the loop is a column inside it")
+                };
+                let index_register = self.register(self.registers[bound]);
+                self.bind(index, index_register);
+                VectorLoopForm::ForLanes {
+                    bound,
+                    index: index_register,
+                }
+            }
+            Outside::While(condition) => VectorLoopForm::While { condition },
+        };
         let mut body_instrs = Vec::new();
         let planned = self.statements(&body.statements, &mut body_instrs, false);
         let results: Vec<Src> = body.result.iter().map(|r| self.src(r)).collect();
@@ -889,16 +907,40 @@ fn run_loop(
             let params: Vec<Src> = l.params.iter().map(|&p| Src::Reg(p)).collect();
             assign(regs, &l.dsts, &params, count);
         }
-        VectorLoopForm::While { condition } => {
+        VectorLoopForm::While { .. } | VectorLoopForm::ForLanes { .. } => {
             let mut lanes = std::mem::take(&mut regs.lanes[l.id]);
             lanes.clear();
             lanes.extend(0..len as u32);
             let mut keep = std::mem::take(&mut regs.keep);
-            loop {
+            if let VectorLoopForm::ForLanes { index, .. } = l.form {
+                let zero = Arg::Scalar(prim::zero(regs.cols[index].prim_type()));
+                let mut out = std::mem::take(&mut regs.cols[index]);
+                copy(zero, &mut out, len);
+                regs.cols[index] = out;
+            }
+            let outcome = loop {
                 keep.clear();
-                match &regs.cols[l.params[condition]] {
-                    Col::Bool(c) => keep.extend_from_slice(&c[..count]),
-                    _ => unreachable!("a while loop's condition is a bool"),
+                match l.form {
+                    VectorLoopForm::While { condition } => match &regs.cols[l.params[condition]] {
+                        Col::Bool(c) => keep.extend_from_slice(&c[..count]),
+                        _ => unreachable!("a while loop's condition is a bool"),
+                    },
+                    VectorLoopForm::ForLanes { bound, index } => {
+                        keep.resize(count, false);
+                        let mut below = Col::Bool(std::mem::take(&mut keep));
+                        compare(
+                            CmpOp::Lt,
+                            arg(regs, frame, Src::Reg(index)),
+                            arg(regs, frame, Src::Reg(bound)),
+                            &mut below,
+                            count,
+                        );
+                        let Col::Bool(below) = below else {
+                            unreachable!("a comparison is a bool")
+                        };
+                        keep = below;
+                    }
+                    VectorLoopForm::For { .. } => unreachable!("a uniform loop does not compact"),
                 }
                 if keep.iter().any(|k| !k) {
                     for (&p, &dst) in l.params.iter().zip(&l.dsts) {
@@ -913,32 +955,47 @@ fn run_loop(
                         }
                     }
                     lanes.truncate(kept);
-                    for &p in &l.params {
-                        regs.cols[p].compact(&keep, count);
-                    }
-                    for &(_, inner) in &l.invariants {
-                        regs.cols[inner].compact(&keep, count);
+                    for r in l.carried() {
+                        regs.cols[r].compact(&keep, count);
                     }
                     count = kept;
                 }
                 if count == 0 {
-                    break;
+                    break Ok(());
                 }
                 if let Err(fallback) = run_instrs(&l.body, regs, frame, count) {
-                    regs.lanes[l.id] = lanes;
-                    regs.keep = keep;
-                    return Err(fallback);
+                    break Err(fallback);
                 }
                 assign(regs, &l.next, &l.results, count);
                 for (&p, &n) in l.params.iter().zip(&l.next) {
                     regs.cols.swap(p, n);
                 }
-            }
+                if let VectorLoopForm::ForLanes { index, .. } = l.form {
+                    regs.cols[index].increment(count);
+                }
+            };
             regs.lanes[l.id] = lanes;
             regs.keep = keep;
+            outcome?;
         }
     }
     Ok(())
+}
+
+impl VectorLoop {
+    /// The registers whose lanes follow the lanes still iterating: the
+    /// parameters, the invariants and a per-lane index.
+    fn carried(&self) -> impl Iterator<Item = usize> + '_ {
+        let index = match self.form {
+            VectorLoopForm::ForLanes { index, .. } => Some(index),
+            _ => None,
+        };
+        self.params
+            .iter()
+            .copied()
+            .chain(self.invariants.iter().map(|&(_, inner)| inner))
+            .chain(index)
+    }
 }
 
 /// Two distinct columns, the first shared and the second mutable.
@@ -954,6 +1011,36 @@ fn two_columns(cols: &mut [Col], read: usize, write: usize) -> (&Col, &mut Col) 
 }
 
 impl Col {
+    /// Adds one to the first `count` values (a loop index: an integer).
+    fn increment(&mut self, count: usize) {
+        macro_rules! increment {
+            ($($v:ident),*) => {
+                match self {
+                    $(Col::$v(c) => {
+                        for x in &mut c[..count] {
+                            *x = x.wrapping_add(1);
+                        }
+                    })*
+                    _ => unreachable!("a loop index is an integer"),
+                }
+            };
+        }
+        increment!(I8, I16, I32, I64, U8, U16, U32, U64)
+    }
+
+    /// The type of the column's values.
+    fn prim_type(&self) -> PrimType {
+        macro_rules! prim_type {
+            ($($v:ident),*) => {
+                match self {
+                    $(Col::$v(_) => PrimType::$v,)*
+                    Col::Empty => unreachable!("a parameter's column is never computed"),
+                }
+            };
+        }
+        col_cases!(prim_type)
+    }
+
     /// Keeps the lanes `j < count` with `keep[j]`, in order, at the front.
     fn compact(&mut self, keep: &[bool], count: usize) {
         macro_rules! compact {

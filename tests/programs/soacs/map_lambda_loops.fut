@@ -88,3 +88,27 @@ entry gather_in_loop [m] (xs: [m]i64) (n: i64) : []i64 =
 -- Futhark's `/` rounds towards negative infinity; element 5 divides by zero.
 entry divide (n: i64) : []i64 =
   map (\i -> 100 / (i - 5)) (iota n)
+
+-- ==
+-- entry: triangle
+-- input { 5i64 }
+-- output { [0i64, 0i64, 1i64, 3i64, 6i64] }
+-- input { 1100i64 }
+-- auto output
+
+-- A for loop whose bound differs per element: 0 + 1 + ... + (i - 1).
+entry triangle (n: i64) : []i64 =
+  map (\i -> loop acc = 0i64 for k < i do acc + k) (iota n)
+
+-- ==
+-- entry: ragged_rows
+-- input { [0i64, 2i64, 2i64, 5i64] [1f32, 2f32, 3f32, 4f32, 5f32] }
+-- output { [3f32, 0f32, 12f32] }
+-- input { [0i64, 2i64, 2i64, 6i64] [1f32, 2f32, 3f32, 4f32, 5f32] }
+-- error: Index \[5\] out of bounds for array of shape \[5\]
+
+-- Row sums of a ragged array given by offsets (a per-element loop bound
+-- and gathers); the last row of the second case reads past the values.
+entry ragged_rows [m] [k] (offsets: [m]i64) (values: [k]f32) : []f32 =
+  map (\r -> loop acc = 0f32 for j < offsets[r + 1] - offsets[r] do acc + values[offsets[r] + j])
+      (iota (m - 1))
