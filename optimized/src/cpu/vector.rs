@@ -949,10 +949,8 @@ fn run_loop(
                     }
                     let mut kept = 0;
                     for j in 0..count {
-                        if keep[j] {
-                            lanes[kept] = lanes[j];
-                            kept += 1;
-                        }
+                        lanes[kept] = lanes[j];
+                        kept += keep[j] as usize;
                     }
                     lanes.truncate(kept);
                     for r in l.carried() {
@@ -1047,12 +1045,11 @@ impl Col {
             ($($v:ident),*) => {
                 match self {
                     $(Col::$v(c) => {
+                        // Branch-free: the store is overwritten unless kept.
                         let mut kept = 0;
                         for j in 0..count {
-                            if keep[j] {
-                                c[kept] = c[j];
-                                kept += 1;
-                            }
+                            c[kept] = c[j];
+                            kept += keep[j] as usize;
                         }
                     })*
                     Col::Empty => {}
@@ -1115,6 +1112,24 @@ fn select(cond: Arg<'_>, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: usize) {
                         $((Col::$v(o), Arg::Col(Slice::$v(x)), Arg::Col(Slice::$v(y))) => {
                             for j in 0..len {
                                 o[j] = if c[j] { x[j] } else { y[j] };
+                            }
+                            return;
+                        })*
+                        $((Col::$v(o), Arg::Col(Slice::$v(x)), Arg::Scalar(PrimValue::$v(y))) => {
+                            for j in 0..len {
+                                o[j] = if c[j] { x[j] } else { *y };
+                            }
+                            return;
+                        })*
+                        $((Col::$v(o), Arg::Scalar(PrimValue::$v(x)), Arg::Col(Slice::$v(y))) => {
+                            for j in 0..len {
+                                o[j] = if c[j] { *x } else { y[j] };
+                            }
+                            return;
+                        })*
+                        $((Col::$v(o), Arg::Scalar(PrimValue::$v(x)), Arg::Scalar(PrimValue::$v(y))) => {
+                            for j in 0..len {
+                                o[j] = if c[j] { *x } else { *y };
                             }
                             return;
                         })*
