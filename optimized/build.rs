@@ -1,14 +1,9 @@
 //! Lists the prelude files (`spec/prelude/*.fut`, sorted by name) for
 //! `static_interp::prelude`, so that a file added there is interpreted as
 //! ordinary declarations preceding every program without a code change.
-//!
-//! Except `numeric.fut`: its modules (`i32`, `f32`, ... over the `__prim_*`
-//! intrinsics) are in the type checker's built-in environment, and the core
-//! elaboration does not map the `__prim_*` intrinsics yet, so static
-//! interpretation leaves `f32.sqrt` & co. as built-in names (elaborated as
-//! numeric-module intrinsics). A program passing a numeric module to a
-//! functor (`mk_complex f32`) is therefore not compiled yet
-//! (ARCHITECTURE-notes "Next steps", 1).
+//! `numeric.fut` included: its modules (`i32`, `f32`, ...) are ordinary
+//! modules whose definitions use the `__prim_*` intrinsics, which the core
+//! elaboration maps to core primitives.
 
 use std::path::Path;
 
@@ -21,7 +16,6 @@ fn main() {
                 .filter_map(Result::ok)
                 .map(|entry| entry.path())
                 .filter(|path| path.extension().is_some_and(|ext| ext == "fut"))
-                .filter(|path| path.file_name().is_some_and(|name| name != "numeric.fut"))
                 .collect()
         })
         .unwrap_or_default();

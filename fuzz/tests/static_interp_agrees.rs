@@ -89,16 +89,22 @@ fn module_free_text(sources: &mut SourceMap, file: FileId) -> Result<Option<Stri
             },
         )?;
     let printed = spec::syntax::printer::print_program(&output);
-    // The optimised checker accepts the output with the same entry points.
+    // The optimised checker accepts the output with the same entry points
+    // (with the numeric prelude's intrinsics, which the numeric modules'
+    // definitions in it use).
+    let output_options = CheckOptions {
+        prelude_intrinsics: true,
+        ..options
+    };
     let rechecked =
-        spec::recursion::with_stack(|| check_program_with_options(&output, None, options))
+        spec::recursion::with_stack(|| check_program_with_options(&output, None, output_options))
             .map_err(|diagnostics| {
-                let rendered: String = diagnostics
-                    .iter()
-                    .map(|d| d.render(loader.sources))
-                    .collect();
-                format!("the checker rejects the module-free program:\n{rendered}\n{printed}")
-            })?;
+            let rendered: String = diagnostics
+                .iter()
+                .map(|d| d.render(loader.sources))
+                .collect();
+            format!("the checker rejects the module-free program:\n{rendered}\n{printed}")
+        })?;
     let entries = |bindings: &[optimized::typecheck::CheckedBinding]| {
         bindings
             .iter()
@@ -115,7 +121,110 @@ fn module_free_text(sources: &mut SourceMap, file: FileId) -> Result<Option<Stri
             entries(&rechecked.bindings)
         ));
     }
-    Ok(Some(printed))
+    let for_reference = with_numeric_module_names(&output, output_options)?;
+    Ok(Some(spec::syntax::printer::print_program(&for_reference)))
+}
+
+/// `output` with each use of a numeric prelude intrinsic (`__prim_sqrt`,
+/// `__prim_to_f64`, …, in the numeric modules' definitions static
+/// interpretation kept) replaced by the numeric module function of the same
+/// meaning at its instance (`f32.sqrt`, `f64.i32`): the reference binds the
+/// intrinsics only while it builds its numeric basis, and runs a module-free
+/// program naming `f32.sqrt` through its own numeric modules. The
+/// instances come from the optimised checker's typed output. The prelude
+/// uses intrinsics only applied, in applications and operators; any other
+/// use is reported rather than left for the reference to reject.
+fn with_numeric_module_names(output: &Program, options: CheckOptions) -> Result<Program, String> {
+    use spec::syntax::ast::{Dec, Expr, QualName};
+    /// The intrinsics' uses in `expr`, in a fixed order (applications and
+    /// operators only: where the prelude's definitions use them).
+    fn uses<'a>(expr: &'a Expr, found: &mut Vec<&'a QualName>) {
+        match expr {
+            Expr::Var(name) if name.name.starts_with("__prim_") => found.push(name),
+            Expr::Apply {
+                function, argument, ..
+            } => {
+                uses(function, found);
+                uses(argument, found);
+            }
+            Expr::BinOp { lhs, rhs, .. } => {
+                uses(lhs, found);
+                uses(rhs, found);
+            }
+            _ => {}
+        }
+    }
+    fn replace(expr: &mut Expr, replacements: &mut std::vec::IntoIter<QualName>) {
+        match expr {
+            Expr::Var(name) if name.name.starts_with("__prim_") => {
+                if let Some(replacement) = replacements.next() {
+                    *name = replacement;
+                }
+            }
+            Expr::Apply {
+                function, argument, ..
+            } => {
+                replace(function, replacements);
+                replace(argument, replacements);
+            }
+            Expr::BinOp { lhs, rhs, .. } => {
+                replace(lhs, replacements);
+                replace(rhs, replacements);
+            }
+            _ => {}
+        }
+    }
+    let typed =
+        spec::recursion::with_stack(|| optimized::typecheck::check_program_typed(output, options))
+            .map_err(|diagnostics| {
+                format!("the module-free program does not check: {diagnostics:?}")
+            })?;
+    let mut replacements = Vec::new();
+    for dec in &output.decs {
+        let Dec::Value(bind) = dec else { continue };
+        let mut found = Vec::new();
+        uses(&bind.body, &mut found);
+        for name in found {
+            let primitive = &name.name["__prim_".len()..];
+            let operand = match typed.instance(name).map(|i| i.types.as_slice()) {
+                Some([optimized::types::Type::Prim(operand)]) => *operand,
+                other => return Err(format!("`{}` at the instance {other:?}", name.name)),
+            };
+            let (module, function) = match primitive
+                .strip_prefix("to_")
+                .and_then(optimized::types::PrimType::from_name)
+            {
+                Some(target) => (target.name(), operand.name()),
+                None => (operand.name(), primitive),
+            };
+            replacements.push(QualName {
+                qualifiers: vec![module.to_string()],
+                name: function.to_string(),
+                span: name.span,
+            });
+        }
+    }
+    let mut result = output.clone();
+    let mut replacements = replacements.into_iter();
+    for dec in &mut result.decs {
+        if let Dec::Value(bind) = dec {
+            replace(&mut bind.body, &mut replacements);
+        }
+    }
+    // No intrinsic is left: the result checks without them bound.
+    let without_intrinsics = CheckOptions {
+        prelude_intrinsics: false,
+        ..options
+    };
+    if let Err(diagnostics) = spec::recursion::with_stack(|| {
+        check_program_with_options(&result, None, without_intrinsics)
+    }) {
+        return Err(format!(
+            "a numeric prelude intrinsic used other than applied: {diagnostics:?}\n{}",
+            spec::syntax::printer::print_program(&result)
+        ));
+    }
+    Ok(result)
 }
 
 /// An entry point, its arguments and, where known, its expected result.
@@ -259,16 +368,6 @@ fn fut_files(directory: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// Programs that pass a numeric module of the prelude to a functor: the
-/// optimising compiler's static interpretation does not interpret
-/// `spec/prelude/numeric.fut` yet (`optimized/build.rs`), so it reports the
-/// module undefined. Checked both ways, as in `optimized/tests/static_interp.rs`.
-const NUMERIC_MODULE_ARGUMENTS: &[&str] = &[
-    "tests/programs/modules/complex.fut",
-    "tests/programs/modules/generic_sum.fut",
-    "tests/programs/modules/integral_functor.fut",
-];
-
 /// Every program of the repository with input/output cases.
 #[test]
 fn repository_programs_agree() {
@@ -279,7 +378,6 @@ fn repository_programs_agree() {
     files.sort();
     let mut failures = Vec::new();
     let (mut programs, mut runs, mut module_free_only, mut skipped) = (0, 0, 0, 0);
-    let mut known_gaps = 0;
     for path in &files {
         let text = std::fs::read_to_string(path).expect("readable program");
         if !text.contains("-- ==") {
@@ -287,22 +385,6 @@ fn repository_programs_agree() {
         }
         let name = path.display().to_string();
         let outcome = spec::recursion::with_stack(|| check(&name, &text, test_block_runs));
-        if NUMERIC_MODULE_ARGUMENTS
-            .iter()
-            .any(|listed| path.ends_with(listed))
-        {
-            match outcome {
-                Err(message)
-                    if message.contains("is not defined in the program or the prelude files") =>
-                {
-                    known_gaps += 1
-                }
-                _ => failures.push(format!(
-                    "{name}: listed in NUMERIC_MODULE_ARGUMENTS but no longer fails that way"
-                )),
-            }
-            continue;
-        }
         match outcome {
             Ok(Outcome::Agree(0)) => {}
             Ok(Outcome::Agree(count)) => {
@@ -318,10 +400,9 @@ fn repository_programs_agree() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    assert_eq!(known_gaps, NUMERIC_MODULE_ARGUMENTS.len());
     assert_eq!(
         (programs, module_free_only, runs, skipped),
-        (179, 3, 260, 24),
+        (184, 3, 272, 24),
         "programs compared, programs only the module-free version of which the reference \
          compiles, runs, programs rejected by the checker (error tests) or by the reference both ways"
     );

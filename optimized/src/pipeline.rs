@@ -193,7 +193,13 @@ fn compile_with_clock(
             let (module_free, _statistics) =
                 crate::static_interp::eliminate_modules(program, loader)?;
             clock.lap("static");
-            spec::recursion::with_stack(|| elaborate_module_free(&module_free, options.check))?
+            // The numeric modules' definitions it keeps use the prelude's
+            // intrinsics; the user's program was checked without them.
+            let check = CheckOptions {
+                prelude_intrinsics: true,
+                ..options.check
+            };
+            spec::recursion::with_stack(|| elaborate_module_free(&module_free, check))?
         }
     };
     clock.lap("elaborate");

@@ -111,7 +111,13 @@ fn check(path: &str, text: &str) -> Result<Option<Checked>, String> {
             "the output does not parse back to itself:\n{printed}"
         ));
     }
-    let output_entries = entry_types(&output, None, options).map_err(|diagnostics| {
+    // The numeric modules' definitions in the output use the prelude's
+    // intrinsics, which only the output's checking binds.
+    let output_options = CheckOptions {
+        prelude_intrinsics: true,
+        ..options
+    };
+    let output_entries = entry_types(&output, None, output_options).map_err(|diagnostics| {
         let rendered: String = diagnostics
             .iter()
             .map(|d| d.render(&loader.sources))
@@ -159,24 +165,6 @@ fn uses_modules(program: &Program) -> bool {
         .any(|dec| !matches!(dec, Dec::Value(_) | Dec::Type(_)))
 }
 
-/// Programs that pass a numeric module of the prelude (`f32`, `i32`) to a
-/// functor: `spec/prelude/numeric.fut` is not interpreted statically yet
-/// (its `__prim_*` intrinsics have no core elaboration; `optimized/build.rs`,
-/// ARCHITECTURE-notes "Next steps" 1), so these fail with "module `f32` is
-/// not defined". Checked both ways: a listed program that is eliminated is
-/// an error too, so the list shrinks when the gap closes.
-const NUMERIC_MODULE_ARGUMENTS: &[&str] = &[
-    "tests/programs/modules/complex.fut",
-    "tests/programs/modules/generic_sum.fut",
-    "tests/programs/modules/integral_functor.fut",
-];
-
-fn is_numeric_module_argument(path: &std::path::Path) -> bool {
-    NUMERIC_MODULE_ARGUMENTS
-        .iter()
-        .any(|listed| path.ends_with(listed))
-}
-
 /// Every program under `examples/` and `tests/programs/` that type-checks.
 #[test]
 fn every_program_loses_its_modules() {
@@ -189,25 +177,9 @@ fn every_program_loses_its_modules() {
     let mut eliminated = 0;
     let mut with_modules = 0;
     let mut not_type_correct = 0;
-    let mut known_gaps = 0;
     for path in &files {
         let text = std::fs::read_to_string(path).expect("readable program");
-        let outcome = check(&path.display().to_string(), &text);
-        if is_numeric_module_argument(path) {
-            match outcome {
-                Err(message)
-                    if message.contains("is not defined in the program or the prelude files") =>
-                {
-                    known_gaps += 1
-                }
-                _ => failures.push(format!(
-                    "{}: listed in NUMERIC_MODULE_ARGUMENTS but no longer fails that way",
-                    path.display()
-                )),
-            }
-            continue;
-        }
-        match outcome {
+        match check(&path.display().to_string(), &text) {
             Ok(Some(_)) => {
                 eliminated += 1;
                 let file = SourceMap::new().add("x".to_string(), text.as_str());
@@ -220,10 +192,9 @@ fn every_program_loses_its_modules() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
-    assert_eq!(known_gaps, NUMERIC_MODULE_ARGUMENTS.len());
     assert_eq!(
         (eliminated, with_modules, not_type_correct),
-        (192, 18, 22),
+        (197, 23, 22),
         "programs eliminated, of which with module constructs, and programs rejected by the checker"
     );
 }
@@ -342,7 +313,9 @@ entry main (xs: []i32) : []i32 = map M.map xs",
 open M
 type t = f32
 entry main (x: M.t) : t = f32.i32 (x + one)",
-            "type t = i32\n\ndef one : t = 1\n\ntype t_1 = f32\n\nentry main (x : t) : t_1 = f32.i32 (x + one)\n",
+            // `f32.i32` is the numeric prelude's definition, kept.
+            // A value is never named like a numeric module (`i32_1`).
+            "type t = f32\n\ndef i32_1 (x : i32) : t = __prim_to_f32 x\n\ntype t_1 = i32\n\ndef one : t_1 = 1\n\ntype t_2 = f32\n\nentry main (x : t_1) : t_2 = i32_1 (x + one)\n",
         ),
     ];
     let mut failures = Vec::new();

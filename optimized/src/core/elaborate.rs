@@ -100,6 +100,9 @@ struct Elaborator<'t, 'ast> {
     rigid_sizes: imbl::HashMap<u32, VarName>,
 }
 
+/// The prefix of the numeric prelude's intrinsics (`__prim_sqrt`, …).
+const PRELUDE_INTRINSIC_PREFIX: &str = "__prim_";
+
 fn internal(span: Span, what: &str) -> Diagnostic {
     Diagnostic::error(format!("elaboration into the core failed: {what}"))
         .with_code("internal")
@@ -888,7 +891,7 @@ impl<'ast> Elaborator<'_, 'ast> {
                 Ok(current)
             }
             Head::Intrinsic(intrinsic) => {
-                let type_args = self.instance(name)?.types;
+                let type_args = self.intrinsic_type_args(&intrinsic, name)?;
                 self.saturate_intrinsic(intrinsic, type_args, Vec::new(), ty, span)
             }
             Head::PrimOperator(symbol, prim) => {
@@ -920,6 +923,9 @@ impl<'ast> Elaborator<'_, 'ast> {
         let Some(first) = name.qualifiers.first() else {
             if let Some(binding) = scope.values.get(&name.name) {
                 return Ok(Head::Bound(binding.clone()));
+            }
+            if let Some(primitive) = name.name.strip_prefix(PRELUDE_INTRINSIC_PREFIX) {
+                return self.prelude_intrinsic(primitive, name);
             }
             return match Intrinsic::from_builtin_name(&name.name) {
                 Some(intrinsic) => Ok(Head::Intrinsic(intrinsic)),
@@ -964,6 +970,71 @@ impl<'ast> Elaborator<'_, 'ast> {
                     name.name
                 ),
             )),
+        }
+    }
+
+    /// The numeric prelude's intrinsic `__prim_<primitive>` (the list is in
+    /// the header of `spec/prelude/numeric.fut`; the checker binds them only
+    /// in static interpretation's output) at its instance: the numeric
+    /// module primitive of the same meaning, the one `f32.sqrt` & co. denote
+    /// in a module-free program, so both lower to the same IR operation.
+    /// `__prim_to_T` on an `S` is the conversion `T.S`; `__prim_F` on a `T`
+    /// (`sqrt`, `abs`, `max`, `isnan`, …) is `T.F`.
+    fn prelude_intrinsic(
+        &self,
+        primitive: &str,
+        name: &'ast ast::QualName,
+    ) -> ElabResult<Head<'ast>> {
+        let span = name.span;
+        let instance = self.instance(name)?;
+        let operand = match instance.types.as_slice() {
+            [Type::Prim(operand)] => *operand,
+            _ => {
+                return Err(internal(
+                    span,
+                    &format!("`{}` used at a type that is not primitive", name.name),
+                ))
+            }
+        };
+        let (module, function, arity) =
+            match primitive.strip_prefix("to_").and_then(PrimType::from_name) {
+                Some(target) => (target, operand.name(), 1),
+                None => {
+                    let arity = match primitive {
+                        "min" | "max" | "atan2" => 2,
+                        _ => 1,
+                    };
+                    (operand, primitive, arity)
+                }
+            };
+        if crate::typecheck::numeric_module_scheme(module.name(), function).is_none() {
+            return Err(internal(
+                span,
+                &format!(
+                    "`{}` at `{}` has no numeric module counterpart",
+                    name.name,
+                    operand.name()
+                ),
+            ));
+        }
+        Ok(Head::Intrinsic(Intrinsic::Numeric {
+            module,
+            function: function.into(),
+            arity,
+        }))
+    }
+
+    /// The type arguments of an intrinsic's occurrence `name`: those of its
+    /// instance, except for a numeric module primitive, whose type is
+    /// monomorphic (a `__prim_…` intrinsic's instance chose the primitive).
+    fn intrinsic_type_args(
+        &self,
+        intrinsic: &Intrinsic,
+        name: &'ast ast::QualName,
+    ) -> ElabResult<Vec<Type>> {
+        match intrinsic {
+            Intrinsic::Numeric { .. } => Ok(Vec::new()),
+            _ => Ok(self.instance(name)?.types),
         }
     }
 
@@ -1044,7 +1115,7 @@ impl<'ast> Elaborator<'_, 'ast> {
         };
         if let Some((name, Head::Intrinsic(intrinsic))) = head {
             let function_type = self.expr_type(function)?;
-            let type_args = self.instance(name)?.types;
+            let type_args = self.intrinsic_type_args(&intrinsic, name)?;
             let arity = intrinsic.arity();
             if args.len() <= arity {
                 return self.saturate_intrinsic(intrinsic, type_args, args, ty, span);

@@ -115,8 +115,9 @@ pub enum Shape {
     },
     /// `(p: mt1) -> mt2`: a functor whose results have shape `result`.
     Functor { result: Rc<Shape> },
-    /// A module type not defined in the program (a built-in one such as
-    /// `numeric` while the numeric modules are intrinsics): hides nothing.
+    /// A module type defined neither in the program nor in the prelude
+    /// files (a checked program names none; `numeric` & co. are the
+    /// prelude's): hides nothing.
     #[default]
     Transparent,
 }

@@ -129,9 +129,10 @@ impl Interpreter<'_> {
                 )),
             },
             None => {
-                // A built-in module (`f32.sqrt`): unchanged; no global may
-                // be called like its head, or `f32.sqrt` would become a
-                // projection.
+                // A module bound nowhere, which a checked program never
+                // names (the numeric modules are the prelude's): unchanged,
+                // and no global may be called like its head, or the name
+                // would become a projection.
                 self.free_values.insert(first.clone());
                 Ok(name.clone())
             }
@@ -724,7 +725,8 @@ impl Interpreter<'_> {
                         let inner = scope.opened(&contents);
                         self.expr(body, &inner)?
                     }
-                    // A built-in module: the construct stays.
+                    // A module bound nowhere (see `value_name`): the
+                    // construct stays.
                     None => {
                         self.free_values.insert(path[0].clone());
                         Expr::OpenIn {

@@ -331,7 +331,7 @@ impl Interpreter<'_> {
                                     types = types.union(more_types.clone());
                                     modules = more_modules.clone().union(modules);
                                 }
-                                // Including a built-in module type: nothing
+                                // Including an undefined module type: nothing
                                 // can be hidden.
                                 _ => return Ok(Rc::new(Shape::Transparent)),
                             }
@@ -366,8 +366,9 @@ impl Interpreter<'_> {
 
     /// The environment reached by following the module names `path` from
     /// `scope` (`scope` itself for an empty path); `None` when the first
-    /// name is no module of the program (a built-in module such as `f32`
-    /// while the numeric modules are intrinsics).
+    /// name is no module of the program or the prelude files (which a
+    /// checked program never names: the numeric modules `f32` & co. are
+    /// the prelude's).
     pub(crate) fn module_path(
         &mut self,
         scope: &Env,

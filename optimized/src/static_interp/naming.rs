@@ -98,7 +98,7 @@ fn final_names(interpreter: &Interpreter<'_>, reachable: &[bool]) -> Vec<Option<
         let locals = &symbol.captured_by;
         let available =
             |name: &str| !taken.contains(name) && !locals.contains(name) && !free.contains(name);
-        let name = if available(&symbol.base) && !is_builtin_type(&symbol.base, symbol.namespace) {
+        let name = if available(&symbol.base) && !is_primitive_type_name(&symbol.base) {
             symbol.base.clone()
         } else {
             let stem = if is_operator_name(&symbol.base) {
@@ -123,23 +123,26 @@ fn final_names(interpreter: &Interpreter<'_>, reachable: &[bool]) -> Vec<Option<
 }
 
 /// Primitive type names: never given to a declared type (even when the
-/// program does not mention them, the checker of the output knows them).
-fn is_builtin_type(name: &str, namespace: Namespace) -> bool {
-    namespace == Namespace::Type
-        && matches!(
-            name,
-            "i8" | "i16"
-                | "i32"
-                | "i64"
-                | "u8"
-                | "u16"
-                | "u32"
-                | "u64"
-                | "f16"
-                | "f32"
-                | "f64"
-                | "bool"
-        )
+/// program does not mention them, the checker of the output knows them),
+/// nor to a value: they are also the names of the prelude's numeric modules
+/// (`f32.sqrt`), and Futhark's values and modules share one name space, so
+/// a value `f64` (the numeric modules' conversion functions are called so)
+/// would hide the module `f64` from a reader of the output.
+fn is_primitive_type_name(name: &str) -> bool {
+    matches!(
+        name,
+        "i8" | "i16"
+            | "i32"
+            | "i64"
+            | "u8"
+            | "u16"
+            | "u32"
+            | "u64"
+            | "f16"
+            | "f32"
+            | "f64"
+            | "bool"
+    )
 }
 
 /// An identifier for a renamed operator: `+^` becomes `op_plus_hat`.

@@ -118,6 +118,11 @@ pub struct CheckOptions {
     /// TFP'18 §7: `if` may return a function (its orderZero restriction is
     /// lifted; everything else is unchanged).
     pub or_conditionals: bool,
+    /// The numeric prelude's intrinsics (`__prim_…`) are in scope. Never set
+    /// from a program's text: only for static interpretation's output, whose
+    /// definitions from `spec/prelude/numeric.fut` use them (a user program
+    /// naming one is rejected before static interpretation runs).
+    pub prelude_intrinsics: bool,
 }
 
 impl CheckOptions {
@@ -146,7 +151,7 @@ pub fn check_program_with_options(
     loader: Option<&mut dyn ImportLoader>,
     options: CheckOptions,
 ) -> Result<CheckedProgram, Vec<Diagnostic>> {
-    let (env, first_free_rigid) = initial_environment();
+    let (env, first_free_rigid) = initial_environment(options);
     let mut checker = Checker::new(loader);
     checker.options = options;
     checker.subst.reserve_rigids_below(first_free_rigid);
@@ -175,7 +180,7 @@ pub fn check_program_typed(
     program: &Program,
     options: CheckOptions,
 ) -> Result<typed::TypedProgram<'_>, Vec<Diagnostic>> {
-    let (env, first_free_rigid) = initial_environment();
+    let (env, first_free_rigid) = initial_environment(options);
     let mut checker = Checker::new(None);
     checker.options = options;
     checker.typed = Some(typed::TypeTable::default());
@@ -204,7 +209,7 @@ pub fn check_program_typed(
 /// The scheme of the built-in function `name` (`map`, `iota`, …), as the
 /// checker's initial environment has it.
 pub fn builtin_scheme(name: &str) -> Option<Scheme> {
-    let (env, _) = initial_environment();
+    let (env, _) = initial_environment(CheckOptions::default());
     match env.values.get(name)? {
         env::ValueBinding::Polymorphic { scheme, .. } => Some((**scheme).clone()),
         env::ValueBinding::Variable { ty, .. } => Some(Scheme::monomorphic(ty.clone())),
@@ -213,7 +218,7 @@ pub fn builtin_scheme(name: &str) -> Option<Scheme> {
 
 /// The type of the numeric module function `module.name` (`f32.sqrt`).
 pub fn numeric_module_scheme(module: &str, name: &str) -> Option<Scheme> {
-    let (env, _) = initial_environment();
+    let (env, _) = initial_environment(CheckOptions::default());
     let env::ModuleValue::Structure(contents) = env.modules.get(module)? else {
         return None;
     };
@@ -223,9 +228,18 @@ pub fn numeric_module_scheme(module: &str, name: &str) -> Option<Scheme> {
     }
 }
 
+/// The built-in environments: without and with the numeric prelude's
+/// intrinsics, and the first rigid id neither uses.
+#[derive(Clone)]
+struct InitialEnvironments {
+    plain: env::Env,
+    with_intrinsics: env::Env,
+    first_free_rigid: u32,
+}
+
 thread_local! {
-    /// The built-in environment, elaborated once per thread.
-    static INITIAL_ENVIRONMENT: std::cell::RefCell<Option<(env::Env, u32)>> =
+    /// The built-in environments, elaborated once per thread.
+    static INITIAL_ENVIRONMENT: std::cell::RefCell<Option<InitialEnvironments>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -233,19 +247,33 @@ thread_local! {
 /// modules and the top-level functions of `spec/prelude/toplevel.fut`), and the first rigid id it does not use. Its schemes contain no
 /// unification variables, so one copy serves every checking run; a run only
 /// has to number its own rigid names above it.
-fn initial_environment() -> (env::Env, u32) {
-    INITIAL_ENVIRONMENT.with(|cell| {
+///
+/// With `options.prelude_intrinsics`, the environment also binds the
+/// numeric prelude's intrinsics (`__prim_…`).
+fn initial_environment(options: CheckOptions) -> (env::Env, u32) {
+    let environments = INITIAL_ENVIRONMENT.with(|cell| {
         if let Some(cached) = cell.borrow().as_ref() {
             return cached.clone();
         }
         let mut checker = Checker::new(None);
         let env = builtins::initial_env(&mut checker);
         let env = prelude::with_numeric_modules(&mut checker, env);
-        let env = prelude::with_toplevel_prelude(&mut checker, env);
-        let built = (env, checker.subst.next_rigid());
+        let plain = prelude::with_toplevel_prelude(&mut checker, env);
+        let with_intrinsics = prelude::with_prelude_intrinsics(&mut checker, plain.clone());
+        let built = InitialEnvironments {
+            plain,
+            with_intrinsics,
+            first_free_rigid: checker.subst.next_rigid(),
+        };
         *cell.borrow_mut() = Some(built.clone());
         built
-    })
+    });
+    let env = if options.prelude_intrinsics {
+        environments.with_intrinsics
+    } else {
+        environments.plain
+    };
+    (env, environments.first_free_rigid)
 }
 
 /// The state of one checking run.

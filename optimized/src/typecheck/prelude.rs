@@ -6,7 +6,9 @@
 //! program. The numeric prelude is checked in a scope with its intrinsics
 //! (`__prim_…`, the list in its header) as polymorphic built-ins of
 //! [`prelude_intrinsics_signature`]; only its modules and module types are
-//! exported, so no user program sees an intrinsic.
+//! exported, so no user program sees an intrinsic. Static interpretation's
+//! output, which keeps the numeric modules' definitions the program reaches,
+//! is checked with them bound (`CheckOptions::prelude_intrinsics`).
 
 use std::rc::Rc;
 
@@ -181,13 +183,20 @@ fn check_numeric_prelude(
         Ok(program) => program,
         Err(diagnostic) => return (Env::default(), vec![diagnostic]),
     };
-    let scope = with_signature_values(
+    let scope = with_prelude_intrinsics(checker, env);
+    check_toplevel_prelude(checker, &program, scope)
+}
+
+/// `env` with the numeric prelude's intrinsics bound (as built-ins without
+/// definition site): the environment static interpretation's output is
+/// checked in, since the numeric modules' definitions it keeps use them.
+pub(crate) fn with_prelude_intrinsics(checker: &mut Checker<'_>, env: Env) -> Env {
+    with_signature_values(
         checker,
         env,
         INTRINSICS_FILE,
         &prelude_intrinsics_signature(),
-    );
-    check_toplevel_prelude(checker, &program, scope)
+    )
 }
 
 /// `env` with the numeric prelude's module types and modules. The prelude
