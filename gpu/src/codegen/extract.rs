@@ -8,6 +8,7 @@
 //! arrays, `scatter`, `reduce_by_index`, untranslatable lambdas) stays on the
 //! host, with the reason.
 
+use super::failure::may_fail;
 use super::lambda::{element_type_of, map_lambda, operator, soac_name};
 use super::CodegenError;
 use crate::error::GpuResult;
@@ -306,6 +307,13 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
             )))
         }
     };
+    for lambda in soac.lambdas() {
+        if let Some(construct) = may_fail(lambda) {
+            return Err(CodegenError::unsupported(format!(
+                "{construct}, which can fail (kernels cannot report run-time errors yet)"
+            )));
+        }
+    }
     let mut input_types = Vec::with_capacity(arrays.len());
     for array in arrays {
         match types.get(array) {

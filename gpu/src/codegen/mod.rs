@@ -8,9 +8,12 @@
 //!   [`crate::kernels::lambda::MapLambda`] / [`crate::kernels::lambda::Operator`];
 //! * [`extract`]: a function body's `map`/`reduce`/`scan`/`redomap`/
 //!   `scanomap`/`filter` over 1-D arrays of primitives → [`extract::KernelPlan`]s,
-//!   the rest reported as running on the host.
+//!   the rest reported as running on the host;
+//! * [`failure`]: which lambdas can raise a run-time error (those stay on
+//!   the host: kernels cannot report errors yet).
 
 pub mod extract;
+pub mod failure;
 pub mod lambda;
 
 use std::fmt;

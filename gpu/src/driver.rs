@@ -1,0 +1,287 @@
+//! The whole-program GPU driver (issue 7): an IR program runs on the host
+//! with the CPU backend's machinery (`optimized::cpu`), except that every
+//! top-level SOAC statement of a function body that [`crate::codegen::extract`]
+//! plans as a kernel is run on the device: its input arrays are uploaded, the
+//! library kernel runs, its results are downloaded and bound as the CPU
+//! backend would bind them.
+//!
+//! The driver is an [`optimized::cpu::offload::SoacOffload`]: the CPU
+//! backend asks it, when it compiles the program, which statements it
+//! claims (those with a [`KernelPlan`]) and offers each claimed statement to
+//! it when it runs. The device hands a statement back to the host
+//! (`Ok(None)`) when it has nothing to do (an empty SOAC), when an input is
+//! not a 1-D array of the SOAC's width (the host then reports the size
+//! error), and when the device refuses it for want of resources or features
+//! (`GpuError::Unsupported`, `BufferTooLarge`, `TooManyWorkgroups`,
+//! `OutOfMemory`); any other device failure is a run-time error at the
+//! statement. Lambdas that can fail at run time are never planned
+//! ([`crate::codegen::failure`]), so results and run-time errors are the CPU
+//! backend's (floats within the tolerance of reassociated reductions and of
+//! the device's math functions).
+//!
+//! Arrays make one round trip per kernel: results are not kept on the
+//! device between consecutive kernels yet.
+
+use crate::codegen::extract::{extract_function, run_plan, KernelPlan, Placement};
+use crate::error::{GpuError, GpuResult};
+use crate::kernels::element::HostColumn;
+use crate::kernels::soac::DeviceArrays;
+use crate::runtime::Runtime;
+use optimized::cpu::offload::{SoacCall, SoacOffload};
+use optimized::cpu::value::{ArrayVal, Data, Val};
+use optimized::cpu::{CompiledProgram, RuntimeError};
+use optimized::ir::Program;
+use spec::value::Value;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// How much work the device did, counted across every program that shares
+/// the counters.
+#[derive(Debug, Default)]
+pub struct DriverCounters {
+    /// Top-level SOAC statements compiled as kernels.
+    pub statements_planned: AtomicU64,
+    /// Top-level SOAC statements left on the host by the planner.
+    pub statements_on_host: AtomicU64,
+    /// Executions of planned statements that ran as kernels.
+    pub kernel_runs: AtomicU64,
+    /// Executions of planned statements handed back to the host.
+    pub handed_back: AtomicU64,
+}
+
+/// A snapshot of [`DriverCounters`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DriverStatistics {
+    pub statements_planned: u64,
+    pub statements_on_host: u64,
+    pub kernel_runs: u64,
+    pub handed_back: u64,
+}
+
+impl DriverCounters {
+    pub fn snapshot(&self) -> DriverStatistics {
+        DriverStatistics {
+            statements_planned: self.statements_planned.load(Ordering::Relaxed),
+            statements_on_host: self.statements_on_host.load(Ordering::Relaxed),
+            kernel_runs: self.kernel_runs.load(Ordering::Relaxed),
+            handed_back: self.handed_back.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl std::fmt::Display for DriverStatistics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} SOAC statement runs on the GPU as kernels, {} handed back to the host; \
+             {} top-level SOAC statements planned as kernels, {} left on the host",
+            self.kernel_runs, self.handed_back, self.statements_planned, self.statements_on_host
+        )
+    }
+}
+
+/// A program compiled for the GPU: the CPU backend's compiled program with
+/// the driver installed as its SOAC offload.
+pub struct GpuProgram {
+    compiled: CompiledProgram,
+}
+
+impl GpuProgram {
+    /// Plans `program`'s top-level SOACs and compiles the rest for the host;
+    /// kernels run on `runtime` and are counted in `counters`.
+    pub fn new(
+        program: Program,
+        runtime: Arc<Runtime>,
+        counters: Arc<DriverCounters>,
+    ) -> Result<GpuProgram, RuntimeError> {
+        let offload = KernelOffload::new(&program, runtime, counters);
+        let compiled = CompiledProgram::with_offload(program, Arc::new(offload))?;
+        Ok(GpuProgram { compiled })
+    }
+
+    pub fn program(&self) -> &Program {
+        self.compiled.program()
+    }
+
+    /// Runs entry point `entry_name` on `args`, as
+    /// `optimized::cpu::CompiledProgram::run_entry`.
+    pub fn run_entry(&self, entry_name: &str, args: &[Value]) -> Result<Value, RuntimeError> {
+        self.compiled.run_entry(entry_name, args)
+    }
+}
+
+/// The offload: the kernel plan of each claimed statement, by (function,
+/// statement) index.
+struct KernelOffload {
+    runtime: Arc<Runtime>,
+    plans: HashMap<(usize, usize), KernelPlan>,
+    counters: Arc<DriverCounters>,
+}
+
+impl KernelOffload {
+    fn new(program: &Program, runtime: Arc<Runtime>, counters: Arc<DriverCounters>) -> Self {
+        let mut plans = HashMap::new();
+        for (function_index, function) in program.functions.iter().enumerate() {
+            for placement in extract_function(function) {
+                match placement {
+                    Placement::Kernel(plan) => {
+                        counters.statements_planned.fetch_add(1, Ordering::Relaxed);
+                        plans.insert((function_index, plan.statement_index), *plan);
+                    }
+                    Placement::Host { .. } => {
+                        counters.statements_on_host.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        KernelOffload {
+            runtime,
+            plans,
+            counters,
+        }
+    }
+
+    /// The statement's results from the device, `None` when handed back.
+    fn run_on_device(&self, plan: &KernelPlan, call: &SoacCall<'_>) -> GpuResult<Option<Vec<Val>>> {
+        let mut columns = Vec::with_capacity(call.inputs.len());
+        for input in call.inputs {
+            match input {
+                Val::Array(array) if array.shape == [call.width] => {
+                    columns.push(host_column(&array.data))
+                }
+                _ => return Ok(None),
+            }
+        }
+        let inputs = DeviceArrays::upload(&self.runtime, &columns)?;
+        drop(columns);
+        let outputs = run_plan(&self.runtime, plan, &inputs)?;
+        drop(inputs);
+        let columns = outputs.download(&self.runtime)?;
+        Ok(Some(bound_values(plan, columns)))
+    }
+}
+
+impl SoacOffload for KernelOffload {
+    fn claims(&self, function: usize, statement: usize) -> bool {
+        self.plans.contains_key(&(function, statement))
+    }
+
+    fn run(&self, call: &SoacCall<'_>) -> Result<Option<Vec<Val>>, RuntimeError> {
+        let Some(plan) = self.plans.get(&(call.function, call.statement)) else {
+            return Ok(None);
+        };
+        let answer = if call.width == 0 {
+            Ok(None)
+        } else {
+            self.run_on_device(plan, call)
+        };
+        match answer {
+            Ok(Some(values)) => {
+                self.counters.kernel_runs.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(values))
+            }
+            Ok(None) => {
+                self.counters.handed_back.fetch_add(1, Ordering::Relaxed);
+                Ok(None)
+            }
+            Err(error) if is_refusal(&error) => {
+                self.counters.handed_back.fetch_add(1, Ordering::Relaxed);
+                Ok(None)
+            }
+            Err(error) => Err(RuntimeError {
+                message: format!("the GPU failed to run this {}: {error}", plan.choice.name()),
+                span: call.span,
+            }),
+        }
+    }
+}
+
+/// Whether the device refused work it cannot take (the host runs it), as
+/// opposed to failing at it.
+fn is_refusal(error: &GpuError) -> bool {
+    matches!(
+        error,
+        GpuError::Unsupported { .. }
+            | GpuError::BufferTooLarge { .. }
+            | GpuError::TooManyWorkgroups { .. }
+            | GpuError::OutOfMemory { .. }
+    )
+}
+
+/// The values the statement binds, from the kernel's output columns: for
+/// `reduce`/`redomap` one scalar per column; for `filter` the count, then
+/// the kept elements; otherwise one array per column.
+fn bound_values(plan: &KernelPlan, columns: Vec<HostColumn>) -> Vec<Val> {
+    use crate::codegen::extract::KernelChoice;
+    match plan.choice {
+        KernelChoice::Reduce { .. } | KernelChoice::Redomap { .. } => columns
+            .into_iter()
+            .map(|column| {
+                let data = data_of(column);
+                if data.len() == 1 {
+                    Val::Prim(data.get(0))
+                } else {
+                    Val::Array(array_of(data))
+                }
+            })
+            .collect(),
+        KernelChoice::Filter { .. } => {
+            let count = columns.first().map_or(0, HostColumn::len);
+            std::iter::once(Val::Prim(optimized::ir::PrimValue::I64(count as i64)))
+                .chain(
+                    columns
+                        .into_iter()
+                        .map(|column| Val::Array(array_of(data_of(column)))),
+                )
+                .collect()
+        }
+        KernelChoice::Map { .. } | KernelChoice::Scan { .. } | KernelChoice::Scanomap { .. } => {
+            columns
+                .into_iter()
+                .map(|column| Val::Array(array_of(data_of(column))))
+                .collect()
+        }
+    }
+}
+
+fn array_of(data: Data) -> ArrayVal {
+    ArrayVal {
+        shape: vec![data.len()],
+        data,
+    }
+}
+
+/// A host column holding a copy of `data`.
+fn host_column(data: &Data) -> HostColumn {
+    match data {
+        Data::I8(v) => HostColumn::I8(v.to_vec()),
+        Data::I16(v) => HostColumn::I16(v.to_vec()),
+        Data::I32(v) => HostColumn::I32(v.to_vec()),
+        Data::I64(v) => HostColumn::I64(v.to_vec()),
+        Data::U8(v) => HostColumn::U8(v.to_vec()),
+        Data::U16(v) => HostColumn::U16(v.to_vec()),
+        Data::U32(v) => HostColumn::U32(v.to_vec()),
+        Data::U64(v) => HostColumn::U64(v.to_vec()),
+        Data::F32(v) => HostColumn::F32(v.to_vec()),
+        Data::F64(v) => HostColumn::F64(v.to_vec()),
+        Data::Bool(v) => HostColumn::Bool(v.to_vec()),
+    }
+}
+
+/// The CPU backend's data holding `column`.
+fn data_of(column: HostColumn) -> Data {
+    match column {
+        HostColumn::I8(v) => Data::I8(Arc::new(v)),
+        HostColumn::I16(v) => Data::I16(Arc::new(v)),
+        HostColumn::I32(v) => Data::I32(Arc::new(v)),
+        HostColumn::I64(v) => Data::I64(Arc::new(v)),
+        HostColumn::U8(v) => Data::U8(Arc::new(v)),
+        HostColumn::U16(v) => Data::U16(Arc::new(v)),
+        HostColumn::U32(v) => Data::U32(Arc::new(v)),
+        HostColumn::U64(v) => Data::U64(Arc::new(v)),
+        HostColumn::F32(v) => Data::F32(Arc::new(v)),
+        HostColumn::F64(v) => Data::F64(Arc::new(v)),
+        HostColumn::Bool(v) => Data::Bool(Arc::new(v)),
+    }
+}
