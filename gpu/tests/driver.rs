@@ -41,7 +41,7 @@ fn var(name: &VName) -> SubExp {
 }
 
 fn bin(b: &mut Builder, op: BinOp, ty: PrimType, left: SubExp, right: SubExp) -> SubExp {
-    let result = b.bind(
+    b.bind(
         "t",
         prim(ty),
         Exp::BinOp {
@@ -50,8 +50,7 @@ fn bin(b: &mut Builder, op: BinOp, ty: PrimType, left: SubExp, right: SubExp) ->
             left,
             right,
         },
-    );
-    result
+    )
 }
 
 fn cmp(b: &mut Builder, op: CmpOp, ty: PrimType, left: SubExp, right: SubExp) -> SubExp {
