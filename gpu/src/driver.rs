@@ -14,7 +14,9 @@
 //! error), and when the device refuses it for want of resources or features
 //! (`GpuError::Unsupported`, `BufferTooLarge`, `TooManyWorkgroups`,
 //! `OutOfMemory`); any other device failure is a run-time error at the
-//! statement. Lambdas that can fail at run time are never planned
+//! statement. Functions called from inside a SOAC's lambda are never
+//! offloaded (their SOACs run once per element). Lambdas that can fail at
+//! run time are never planned
 //! ([`crate::codegen::failure`]), so results and run-time errors are the CPU
 //! backend's (floats within the tolerance of reassociated reductions and of
 //! the device's math functions).
@@ -30,9 +32,9 @@ use crate::runtime::Runtime;
 use optimized::cpu::offload::{SoacCall, SoacOffload};
 use optimized::cpu::value::{ArrayVal, Data, Val};
 use optimized::cpu::{CompiledProgram, RuntimeError};
-use optimized::ir::Program;
+use optimized::ir::{Body, Exp, FunName, Program};
 use spec::value::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -122,14 +124,15 @@ struct KernelOffload {
 impl KernelOffload {
     fn new(program: &Program, runtime: Arc<Runtime>, counters: Arc<DriverCounters>) -> Self {
         let mut plans = HashMap::new();
+        let per_element = called_from_lambdas(program);
         for (function_index, function) in program.functions.iter().enumerate() {
             for placement in extract_function(function) {
                 match placement {
-                    Placement::Kernel(plan) => {
+                    Placement::Kernel(plan) if !per_element.contains(&function.name) => {
                         counters.statements_planned.fetch_add(1, Ordering::Relaxed);
                         plans.insert((function_index, plan.statement_index), *plan);
                     }
-                    Placement::Host { .. } => {
+                    Placement::Kernel(_) | Placement::Host { .. } => {
                         counters.statements_on_host.fetch_add(1, Ordering::Relaxed);
                     }
                 }
@@ -193,6 +196,62 @@ impl SoacOffload for KernelOffload {
                 message: format!("the GPU failed to run this {}: {error}", plan.choice.name()),
                 span: call.span,
             }),
+        }
+    }
+}
+
+/// The functions called, directly or not, from inside a SOAC's lambda:
+/// their SOACs run once per element of the enclosing SOAC (possibly on
+/// several threads), where one kernel per element would cost far more than
+/// the host's loop, so they are never offloaded.
+fn called_from_lambdas(program: &Program) -> HashSet<FunName> {
+    let mut callees: HashMap<&FunName, Vec<FunName>> = HashMap::new();
+    let mut roots = Vec::new();
+    for function in &program.functions {
+        let mut all = Vec::new();
+        calls_in_body(&function.body, false, &mut all, &mut roots);
+        callees.insert(&function.name, all);
+    }
+    let mut reached: HashSet<FunName> = HashSet::new();
+    while let Some(name) = roots.pop() {
+        if reached.insert(name.clone()) {
+            roots.extend(callees.get(&name).into_iter().flatten().cloned());
+        }
+    }
+    reached
+}
+
+/// Pushes every function `body` calls to `all`, and those called inside a
+/// SOAC lambda (or anywhere, when `in_lambda`) to `from_lambdas`.
+fn calls_in_body(
+    body: &Body,
+    in_lambda: bool,
+    all: &mut Vec<FunName>,
+    from_lambdas: &mut Vec<FunName>,
+) {
+    for statement in &body.statements {
+        match &statement.expression {
+            Exp::Apply { function, .. } => {
+                all.push(function.clone());
+                if in_lambda {
+                    from_lambdas.push(function.clone());
+                }
+            }
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                calls_in_body(then_body, in_lambda, all, from_lambdas);
+                calls_in_body(else_body, in_lambda, all, from_lambdas);
+            }
+            Exp::Loop { body, .. } => calls_in_body(body, in_lambda, all, from_lambdas),
+            Exp::Soac(soac) => {
+                for lambda in soac.lambdas() {
+                    calls_in_body(&lambda.body, true, all, from_lambdas);
+                }
+            }
+            _ => {}
         }
     }
 }

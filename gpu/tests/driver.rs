@@ -77,7 +77,16 @@ fn program_of(
     size_results: usize,
     result: Layout,
 ) -> Program {
-    let mut b = Builder::new();
+    program_with_builder(Builder::new(), body, size_results, result)
+}
+
+/// Like [`program_of`], naming with `b` (which made other functions).
+fn program_with_builder(
+    mut b: Builder,
+    body: fn(&mut Builder, &SubExp, &VName) -> Vec<SubExp>,
+    size_results: usize,
+    result: Layout,
+) -> Program {
     let n = b.param("n", prim(PrimType::I64));
     let xs = b.param("xs", array(PrimType::I32, [SubExp::Var(n.name.clone())]));
     let function = b.function_of_params("main", vec![n, xs], |b, names| {
@@ -278,6 +287,67 @@ fn a_lambda_that_can_fail_runs_on_the_host_with_its_error() {
         program: program_of(divide_hundred, 0, i32_array_result()),
         input: vec![5, -3, 7],
         expected: statistics(0, 1, 0, 0),
+    });
+}
+
+/// `def total (m: i64) (ys: [m]i32) = reduce (+) 0 ys` and `main n xs =
+/// map (\_ -> total n xs) xs`: `total`'s reduce runs once per element.
+fn total_per_element() -> Program {
+    use PrimType::{I32, I64};
+    let mut b = Builder::new();
+    let m = b.param("m", prim(I64));
+    let ys = b.param("ys", array(I32, [SubExp::Var(m.name.clone())]));
+    let total = b.function_of_params("total", vec![m, ys], |b, names| {
+        let plus = b.binop_lambda(BinOp::Add, I32);
+        vec![b.bind(
+            "sum",
+            prim(I32),
+            Exp::Soac(Soac::Reduce {
+                width: var(&names[0]),
+                lambda: plus,
+                neutral: vec![constant(0i32)],
+                arrays: vec![names[1].clone()],
+            }),
+        )]
+    });
+    let mut main = program_with_builder(
+        b,
+        |b, n, xs| {
+            let (n, xs) = (n.clone(), xs.clone());
+            let call = b.lambda(&[prim(I32)], &[prim(I32)], |b, _| {
+                vec![b.bind(
+                    "call",
+                    prim(I32),
+                    Exp::Apply {
+                        function: FunName("total".to_owned()),
+                        args: vec![n.clone(), SubExp::Var(xs.clone())],
+                    },
+                )]
+            });
+            vec![b.bind(
+                "totals",
+                array(I32, [n.clone()]),
+                Exp::Soac(Soac::Map {
+                    width: n.clone(),
+                    lambda: call,
+                    arrays: vec![xs.clone()],
+                }),
+            )]
+        },
+        0,
+        i32_array_result(),
+    );
+    main.functions.insert(0, total);
+    main
+}
+
+#[test]
+fn soacs_of_functions_called_per_element_stay_on_the_host() {
+    check(Case {
+        name: "total per element",
+        program: total_per_element(),
+        input: (0..300).collect(),
+        expected: statistics(0, 2, 0, 0),
     });
 }
 
