@@ -21,14 +21,16 @@
 //! backend's (floats within the tolerance of reassociated reductions and of
 //! the device's math functions).
 //!
-//! Arrays make one round trip per kernel: results are not kept on the
-//! device between consecutive kernels yet.
+//! Results are always downloaded (the host may read them), but a result
+//! array also stays on the device ([`Resident`]) while the host holds it, so
+//! a later kernel that reads it skips the upload.
 
 use crate::codegen::extract::{extract_function, run_plan, KernelPlan, Placement};
+use crate::codegen::lambda::element_type_of;
 use crate::error::{GpuError, GpuResult};
 use crate::kernels::element::HostColumn;
 use crate::kernels::soac::DeviceArrays;
-use crate::runtime::Runtime;
+use crate::runtime::{DeviceBuffer, Runtime};
 use optimized::cpu::offload::{SoacCall, SoacOffload};
 use optimized::cpu::value::{ArrayVal, Data, Val};
 use optimized::cpu::{CompiledProgram, RuntimeError};
@@ -36,7 +38,7 @@ use optimized::ir::{Body, Exp, FunName, Program};
 use spec::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// How much work the device did, counted across every program that shares
 /// the counters.
@@ -50,6 +52,11 @@ pub struct DriverCounters {
     pub kernel_runs: AtomicU64,
     /// Executions of planned statements handed back to the host.
     pub handed_back: AtomicU64,
+    /// Kernel inputs found on the device (results of earlier kernels), not
+    /// uploaded.
+    pub inputs_resident: AtomicU64,
+    /// Kernel inputs uploaded.
+    pub inputs_uploaded: AtomicU64,
 }
 
 /// A snapshot of [`DriverCounters`].
@@ -59,6 +66,8 @@ pub struct DriverStatistics {
     pub statements_on_host: u64,
     pub kernel_runs: u64,
     pub handed_back: u64,
+    pub inputs_resident: u64,
+    pub inputs_uploaded: u64,
 }
 
 impl DriverCounters {
@@ -68,6 +77,8 @@ impl DriverCounters {
             statements_on_host: self.statements_on_host.load(Ordering::Relaxed),
             kernel_runs: self.kernel_runs.load(Ordering::Relaxed),
             handed_back: self.handed_back.load(Ordering::Relaxed),
+            inputs_resident: self.inputs_resident.load(Ordering::Relaxed),
+            inputs_uploaded: self.inputs_uploaded.load(Ordering::Relaxed),
         }
     }
 }
@@ -77,8 +88,14 @@ impl std::fmt::Display for DriverStatistics {
         write!(
             f,
             "{} SOAC statement runs on the GPU as kernels, {} handed back to the host; \
-             {} top-level SOAC statements planned as kernels, {} left on the host",
-            self.kernel_runs, self.handed_back, self.statements_planned, self.statements_on_host
+             {} top-level SOAC statements planned as kernels, {} left on the host; \
+             kernel inputs: {} uploaded, {} already on the device",
+            self.kernel_runs,
+            self.handed_back,
+            self.statements_planned,
+            self.statements_on_host,
+            self.inputs_uploaded,
+            self.inputs_resident
         )
     }
 }
@@ -87,6 +104,7 @@ impl std::fmt::Display for DriverStatistics {
 /// the driver installed as its SOAC offload.
 pub struct GpuProgram {
     compiled: CompiledProgram,
+    offload: Arc<KernelOffload>,
 }
 
 impl GpuProgram {
@@ -97,9 +115,9 @@ impl GpuProgram {
         runtime: Arc<Runtime>,
         counters: Arc<DriverCounters>,
     ) -> Result<GpuProgram, RuntimeError> {
-        let offload = KernelOffload::new(&program, runtime, counters);
-        let compiled = CompiledProgram::with_offload(program, Arc::new(offload))?;
-        Ok(GpuProgram { compiled })
+        let offload = Arc::new(KernelOffload::new(&program, runtime, counters));
+        let compiled = CompiledProgram::with_offload(program, offload.clone())?;
+        Ok(GpuProgram { compiled, offload })
     }
 
     pub fn program(&self) -> &Program {
@@ -108,8 +126,16 @@ impl GpuProgram {
 
     /// Runs entry point `entry_name` on `args`, as
     /// `optimized::cpu::CompiledProgram::run_entry`.
+    /// Device copies of arrays are kept only during the run.
     pub fn run_entry(&self, entry_name: &str, args: &[Value]) -> Result<Value, RuntimeError> {
-        self.compiled.run_entry(entry_name, args)
+        let result = self.compiled.run_entry(entry_name, args);
+        self.offload
+            .resident
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .entries
+            .clear();
+        result
     }
 }
 
@@ -119,6 +145,80 @@ struct KernelOffload {
     runtime: Arc<Runtime>,
     plans: HashMap<(usize, usize), KernelPlan>,
     counters: Arc<DriverCounters>,
+    resident: Mutex<Resident>,
+}
+
+/// Kernel results kept on the device: each device buffer with the host
+/// array downloaded from it, oldest first. An entry holds the host array's
+/// `Arc`, so the host can never update it in place (copy-on-write copies a
+/// shared array): the device copy stays equal to it. An entry is dropped
+/// once the host no longer holds the array, and the oldest go when the
+/// entries exceed [`RESIDENT_BYTES`].
+#[derive(Default)]
+struct Resident {
+    entries: Vec<(Data, DeviceBuffer)>,
+}
+
+/// The most device memory [`Resident`] keeps.
+const RESIDENT_BYTES: u64 = 256 << 20;
+
+impl Resident {
+    /// Forgets the arrays only this cache still holds.
+    fn release_dropped(&mut self) {
+        self.entries.retain(|(data, _)| host_holds(data));
+    }
+
+    /// The device copy of `data`, taken out of the cache.
+    fn take(&mut self, data: &Data) -> Option<DeviceBuffer> {
+        let position = self
+            .entries
+            .iter()
+            .position(|(held, _)| same_data(held, data))?;
+        Some(self.entries.remove(position).1)
+    }
+
+    fn keep(&mut self, data: Data, buffer: DeviceBuffer) {
+        self.entries.push((data, buffer));
+        let mut bytes: u64 = self.entries.iter().map(|(_, b)| b.byte_length()).sum();
+        while bytes > RESIDENT_BYTES && !self.entries.is_empty() {
+            bytes -= self.entries.remove(0).1.byte_length();
+        }
+    }
+}
+
+/// Whether anything besides the cache holds `data`.
+fn host_holds(data: &Data) -> bool {
+    match data {
+        Data::I8(v) => Arc::strong_count(v) > 1,
+        Data::I16(v) => Arc::strong_count(v) > 1,
+        Data::I32(v) => Arc::strong_count(v) > 1,
+        Data::I64(v) => Arc::strong_count(v) > 1,
+        Data::U8(v) => Arc::strong_count(v) > 1,
+        Data::U16(v) => Arc::strong_count(v) > 1,
+        Data::U32(v) => Arc::strong_count(v) > 1,
+        Data::U64(v) => Arc::strong_count(v) > 1,
+        Data::F32(v) => Arc::strong_count(v) > 1,
+        Data::F64(v) => Arc::strong_count(v) > 1,
+        Data::Bool(v) => Arc::strong_count(v) > 1,
+    }
+}
+
+/// Whether `a` and `b` are the same elements (the same allocation).
+fn same_data(a: &Data, b: &Data) -> bool {
+    match (a, b) {
+        (Data::I8(x), Data::I8(y)) => Arc::ptr_eq(x, y),
+        (Data::I16(x), Data::I16(y)) => Arc::ptr_eq(x, y),
+        (Data::I32(x), Data::I32(y)) => Arc::ptr_eq(x, y),
+        (Data::I64(x), Data::I64(y)) => Arc::ptr_eq(x, y),
+        (Data::U8(x), Data::U8(y)) => Arc::ptr_eq(x, y),
+        (Data::U16(x), Data::U16(y)) => Arc::ptr_eq(x, y),
+        (Data::U32(x), Data::U32(y)) => Arc::ptr_eq(x, y),
+        (Data::U64(x), Data::U64(y)) => Arc::ptr_eq(x, y),
+        (Data::F32(x), Data::F32(y)) => Arc::ptr_eq(x, y),
+        (Data::F64(x), Data::F64(y)) => Arc::ptr_eq(x, y),
+        (Data::Bool(x), Data::Bool(y)) => Arc::ptr_eq(x, y),
+        _ => false,
+    }
 }
 
 impl KernelOffload {
@@ -142,26 +242,75 @@ impl KernelOffload {
             runtime,
             plans,
             counters,
+            resident: Mutex::default(),
         }
     }
 
     /// The statement's results from the device, `None` when handed back.
     fn run_on_device(&self, plan: &KernelPlan, call: &SoacCall<'_>) -> GpuResult<Option<Vec<Val>>> {
-        let mut columns = Vec::with_capacity(call.inputs.len());
+        let mut inputs = Vec::with_capacity(call.inputs.len());
         for input in call.inputs {
             match input {
-                Val::Array(array) if array.shape == [call.width] => {
-                    columns.push(host_column(&array.data))
-                }
+                Val::Array(array) if array.shape == [call.width] => inputs.push(&array.data),
                 _ => return Ok(None),
             }
         }
-        let inputs = DeviceArrays::upload(&self.runtime, &columns)?;
-        drop(columns);
-        let outputs = run_plan(&self.runtime, plan, &inputs)?;
-        drop(inputs);
-        let columns = outputs.download(&self.runtime)?;
-        Ok(Some(bound_values(plan, columns)))
+        let mut resident = self
+            .resident
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        resident.release_dropped();
+        let mut device_inputs = DeviceArrays {
+            element_types: Vec::with_capacity(inputs.len()),
+            columns: Vec::with_capacity(inputs.len()),
+            length: call.width as u64,
+        };
+        for data in &inputs {
+            let buffer = match resident.take(data) {
+                Some(buffer) => {
+                    self.counters
+                        .inputs_resident
+                        .fetch_add(1, Ordering::Relaxed);
+                    buffer
+                }
+                None => {
+                    let buffer = self.runtime.upload_bytes(&host_column(data).to_bytes());
+                    self.counters
+                        .inputs_uploaded
+                        .fetch_add(1, Ordering::Relaxed);
+                    match buffer {
+                        Ok(buffer) => buffer,
+                        Err(error) => {
+                            keep_all(&mut resident, &inputs, device_inputs.columns);
+                            return Err(error);
+                        }
+                    }
+                }
+            };
+            device_inputs
+                .element_types
+                .push(element_type_of(data.prim_type()));
+            device_inputs.columns.push(buffer);
+        }
+        let outputs = run_plan(&self.runtime, plan, &device_inputs);
+        keep_all(&mut resident, &inputs, device_inputs.columns);
+        let outputs = outputs?;
+        let values = bound_values(plan, outputs.download(&self.runtime)?);
+        let arrays = values.iter().filter_map(|value| match value {
+            Val::Array(array) => Some(array.data.clone()),
+            Val::Prim(_) => None,
+        });
+        for (data, buffer) in arrays.zip(outputs.columns) {
+            resident.keep(data, buffer);
+        }
+        Ok(Some(values))
+    }
+}
+
+/// Keeps `buffers`, the device copies of `inputs`, resident.
+fn keep_all(resident: &mut Resident, inputs: &[&Data], buffers: Vec<DeviceBuffer>) {
+    for (data, buffer) in inputs.iter().zip(buffers) {
+        resident.keep((*data).clone(), buffer);
     }
 }
 

@@ -162,6 +162,46 @@ fn map_reduce_filter(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
     vec![var(&names[0]), total, var(&names[1])]
 }
 
+/// `ys = map (\x -> x * 3 + 1) xs; zs = ys with [0] = 1000000;
+/// reduce (+) 0 zs`: the host updates a kernel's result in place before
+/// the next kernel reads it.
+fn map_update_reduce(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
+    use PrimType::I32;
+    let triple = b.lambda(&[prim(I32)], &[prim(I32)], |b, p| {
+        let times = bin(b, BinOp::Mul, I32, var(&p[0]), constant(3i32));
+        vec![bin(b, BinOp::Add, I32, times, constant(1i32))]
+    });
+    let ys = b.bind(
+        "ys",
+        array(I32, [n.clone()]),
+        Exp::Soac(Soac::Map {
+            width: n.clone(),
+            lambda: triple,
+            arrays: vec![xs.clone()],
+        }),
+    );
+    let zs = b.bind(
+        "zs",
+        array(I32, [n.clone()]),
+        Exp::Update {
+            array: ys.as_var().expect("a variable").clone(),
+            indices: vec![constant(0i64)],
+            value: constant(1_000_000i32),
+        },
+    );
+    let plus = b.binop_lambda(BinOp::Add, I32);
+    vec![b.bind(
+        "total",
+        prim(I32),
+        Exp::Soac(Soac::Reduce {
+            width: n.clone(),
+            lambda: plus,
+            neutral: vec![constant(0i32)],
+            arrays: vec![zs.as_var().expect("a variable").clone()],
+        }),
+    )]
+}
+
 /// `map (\x -> 100 / x) xs`: the division can fail, so the map stays on
 /// the host.
 fn divide_hundred(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
@@ -244,12 +284,16 @@ fn check(case: Case) {
     assert_clean(&runtime);
 }
 
-fn statistics(planned: u64, on_host: u64, runs: u64, handed_back: u64) -> DriverStatistics {
+/// The counters: statements planned and left on the host, then runs on the
+/// device and handed back, then inputs uploaded and found on the device.
+fn statistics(statements: [u64; 2], runs: [u64; 2], inputs: [u64; 2]) -> DriverStatistics {
     DriverStatistics {
-        statements_planned: planned,
-        statements_on_host: on_host,
-        kernel_runs: runs,
-        handed_back,
+        statements_planned: statements[0],
+        statements_on_host: statements[1],
+        kernel_runs: runs[0],
+        handed_back: runs[1],
+        inputs_uploaded: inputs[0],
+        inputs_resident: inputs[1],
     }
 }
 
@@ -260,7 +304,21 @@ fn consecutive_kernels_agree_with_the_cpu_backend() {
         name: "map, reduce, filter",
         program: program_of(map_reduce_filter, 1, pair_result()),
         input,
-        expected: statistics(3, 0, 3, 0),
+        // `ys`, the map's result, stays on the device for the reduce and
+        // the filter.
+        expected: statistics([3, 0], [3, 0], [1, 2]),
+    });
+}
+
+#[test]
+fn a_result_the_host_updates_is_uploaded_again() {
+    check(Case {
+        name: "map, update, reduce",
+        program: program_of(map_update_reduce, 0, Layout::Prim(PrimType::I32)),
+        input: (0..5000).collect(),
+        // The update copies `ys` (the device cache shares it), so the
+        // reduce reads the updated copy, uploaded.
+        expected: statistics([2, 0], [2, 0], [2, 0]),
     });
 }
 
@@ -270,7 +328,7 @@ fn empty_soacs_are_handed_back_to_the_host() {
         name: "empty",
         program: program_of(map_reduce_filter, 1, pair_result()),
         input: Vec::new(),
-        expected: statistics(3, 0, 0, 3),
+        expected: statistics([3, 0], [0, 3], [0, 0]),
     });
 }
 
@@ -280,13 +338,13 @@ fn a_lambda_that_can_fail_runs_on_the_host_with_its_error() {
         name: "division by zero",
         program: program_of(divide_hundred, 0, i32_array_result()),
         input: vec![5, 0, 7],
-        expected: statistics(0, 1, 0, 0),
+        expected: statistics([0, 1], [0, 0], [0, 0]),
     });
     check(Case {
         name: "division without zero",
         program: program_of(divide_hundred, 0, i32_array_result()),
         input: vec![5, -3, 7],
-        expected: statistics(0, 1, 0, 0),
+        expected: statistics([0, 1], [0, 0], [0, 0]),
     });
 }
 
@@ -347,7 +405,7 @@ fn soacs_of_functions_called_per_element_stay_on_the_host() {
         name: "total per element",
         program: total_per_element(),
         input: (0..300).collect(),
-        expected: statistics(0, 2, 0, 0),
+        expected: statistics([0, 2], [0, 0], [0, 0]),
     });
 }
 
