@@ -25,8 +25,9 @@
 //! array also stays on the device ([`Resident`]) while the host holds it, so
 //! a later kernel that reads it skips the upload.
 
-use crate::codegen::extract::{extract_function, run_plan, KernelPlan, Placement};
+use crate::codegen::extract::{plan_statement, run_plan, KernelPlan, Placement};
 use crate::codegen::lambda::element_type_of;
+use crate::codegen::specialise::specialise;
 use crate::error::{GpuError, GpuResult};
 use crate::kernels::element::HostColumn;
 use crate::kernels::soac::DeviceArrays;
@@ -34,7 +35,9 @@ use crate::runtime::{DeviceBuffer, Runtime};
 use optimized::cpu::offload::{SoacCall, SoacOffload};
 use optimized::cpu::value::{ArrayVal, Data, Val};
 use optimized::cpu::{CompiledProgram, RuntimeError};
-use optimized::ir::{Body, Exp, FunName, Program};
+use optimized::ir::{
+    Body, Exp, FunName, PrimType, PrimValue, Program, Soac, Statement, Type, VName,
+};
 use spec::value::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -143,7 +146,7 @@ impl GpuProgram {
 /// statement) index.
 struct KernelOffload {
     runtime: Arc<Runtime>,
-    plans: HashMap<(usize, usize), KernelPlan>,
+    plans: HashMap<(usize, usize), Planned>,
     counters: Arc<DriverCounters>,
     resident: Mutex<Resident>,
 }
@@ -221,20 +224,52 @@ fn same_data(a: &Data, b: &Data) -> bool {
     }
 }
 
+/// How a claimed statement becomes a kernel.
+enum Planned {
+    /// Planned once, when the program is compiled.
+    Fixed(Box<KernelPlan>),
+    /// Planned each time it runs, specialised on the values of the scalars
+    /// of the enclosing scope it reads ([`crate::codegen::specialise`]).
+    Specialised(Box<Specialisable>),
+}
+
+/// A statement planned when it runs: the statement, its SOAC and the types
+/// of the variables in scope.
+struct Specialisable {
+    statement: Statement,
+    soac: Soac,
+    types: HashMap<VName, Type>,
+}
+
 impl KernelOffload {
     fn new(program: &Program, runtime: Arc<Runtime>, counters: Arc<DriverCounters>) -> Self {
         let mut plans = HashMap::new();
         let per_element = called_from_lambdas(program);
         for (function_index, function) in program.functions.iter().enumerate() {
-            for placement in extract_function(function) {
-                match placement {
-                    Placement::Kernel(plan) if !per_element.contains(&function.name) => {
-                        counters.statements_planned.fetch_add(1, Ordering::Relaxed);
-                        plans.insert((function_index, plan.statement_index), *plan);
+            let mut types: HashMap<VName, Type> = function
+                .params
+                .iter()
+                .map(|param| (param.name.clone(), param.ty.clone()))
+                .collect();
+            for (index, statement) in function.body.statements.iter().enumerate() {
+                if let Exp::Soac(soac) = &statement.expression {
+                    let planned = if per_element.contains(&function.name) {
+                        None
+                    } else {
+                        plan(index, statement, soac, &types)
+                    };
+                    match planned {
+                        Some(planned) => {
+                            counters.statements_planned.fetch_add(1, Ordering::Relaxed);
+                            plans.insert((function_index, index), planned);
+                        }
+                        None => {
+                            counters.statements_on_host.fetch_add(1, Ordering::Relaxed);
+                        }
                     }
-                    Placement::Kernel(_) | Placement::Host { .. } => {
-                        counters.statements_on_host.fetch_add(1, Ordering::Relaxed);
-                    }
+                }
+                for element in &statement.pattern {
+                    types.insert(element.name.clone(), element.ty.clone());
                 }
             }
         }
@@ -320,8 +355,36 @@ impl SoacOffload for KernelOffload {
     }
 
     fn run(&self, call: &SoacCall<'_>) -> Result<Option<Vec<Val>>, RuntimeError> {
-        let Some(plan) = self.plans.get(&(call.function, call.statement)) else {
-            return Ok(None);
+        let specialised;
+        let plan = match self.plans.get(&(call.function, call.statement)) {
+            None => return Ok(None),
+            Some(Planned::Fixed(plan)) => plan,
+            Some(Planned::Specialised(specialisable)) => {
+                let Specialisable {
+                    statement,
+                    soac,
+                    types,
+                } = &**specialisable;
+                let value_of = |name: &VName| {
+                    let position = call.free_names.iter().position(|free| free == name)?;
+                    match call.free_values.get(position)? {
+                        Val::Prim(value) => Some(*value),
+                        Val::Array(_) => None,
+                    }
+                };
+                let (soac, _) = specialise(soac, &value_of);
+                match plan_statement(call.statement, statement, &soac, types) {
+                    Placement::Kernel(plan) => {
+                        specialised = plan;
+                        &*specialised
+                    }
+                    // A value that makes a lambda fallible (a zero divisor).
+                    Placement::Host { .. } => {
+                        self.counters.handed_back.fetch_add(1, Ordering::Relaxed);
+                        return Ok(None);
+                    }
+                }
+            }
         };
         let answer = if call.width == 0 {
             Ok(None)
@@ -346,6 +409,54 @@ impl SoacOffload for KernelOffload {
                 span: call.span,
             }),
         }
+    }
+}
+
+/// How statement `index` (`statement`, whose expression is `soac`) runs on
+/// the device, if it can: as planned, or planned when it runs with the
+/// scalars it reads from the enclosing scope (typed in `types`) as
+/// constants, when planning it with stand-in values (one) succeeds.
+fn plan(
+    index: usize,
+    statement: &Statement,
+    soac: &Soac,
+    types: &HashMap<VName, Type>,
+) -> Option<Planned> {
+    if let Placement::Kernel(plan) = plan_statement(index, statement, soac, types) {
+        return Some(Planned::Fixed(plan));
+    }
+    let stand_in = |name: &VName| match types.get(name) {
+        Some(Type::Prim(prim_type)) => Some(one(*prim_type)),
+        _ => None,
+    };
+    let (specialised, replaced) = specialise(soac, &stand_in);
+    if replaced.is_empty() {
+        return None;
+    }
+    match plan_statement(index, statement, &specialised, types) {
+        Placement::Kernel(_) => Some(Planned::Specialised(Box::new(Specialisable {
+            statement: statement.clone(),
+            soac: soac.clone(),
+            types: types.clone(),
+        }))),
+        Placement::Host { .. } => None,
+    }
+}
+
+/// One, of `prim_type` (`true` for `bool`).
+fn one(prim_type: PrimType) -> PrimValue {
+    match prim_type {
+        PrimType::I8 => PrimValue::I8(1),
+        PrimType::I16 => PrimValue::I16(1),
+        PrimType::I32 => PrimValue::I32(1),
+        PrimType::I64 => PrimValue::I64(1),
+        PrimType::U8 => PrimValue::U8(1),
+        PrimType::U16 => PrimValue::U16(1),
+        PrimType::U32 => PrimValue::U32(1),
+        PrimType::U64 => PrimValue::U64(1),
+        PrimType::F32 => PrimValue::F32(1.0),
+        PrimType::F64 => PrimValue::F64(1.0),
+        PrimType::Bool => PrimValue::Bool(true),
     }
 }
 

@@ -202,6 +202,36 @@ fn map_update_reduce(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
     )]
 }
 
+/// `total = reduce (+) 0 xs; map (\x -> x / total) xs`: the map reads a
+/// scalar of the enclosing scope, so it is planned when it runs, on its
+/// value (a zero divisor keeps it on the host).
+fn divide_by_total(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
+    use PrimType::I32;
+    let plus = b.binop_lambda(BinOp::Add, I32);
+    let total = b.bind(
+        "total",
+        prim(I32),
+        Exp::Soac(Soac::Reduce {
+            width: n.clone(),
+            lambda: plus,
+            neutral: vec![constant(0i32)],
+            arrays: vec![xs.clone()],
+        }),
+    );
+    let divide = b.lambda(&[prim(I32)], &[prim(I32)], |b, p| {
+        vec![bin(b, BinOp::Div, I32, var(&p[0]), total.clone())]
+    });
+    vec![b.bind(
+        "quotients",
+        array(I32, [n.clone()]),
+        Exp::Soac(Soac::Map {
+            width: n.clone(),
+            lambda: divide,
+            arrays: vec![xs.clone()],
+        }),
+    )]
+}
+
 /// `map (\x -> 100 / x) xs`: the division can fail, so the map stays on
 /// the host.
 fn divide_hundred(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
@@ -319,6 +349,23 @@ fn a_result_the_host_updates_is_uploaded_again() {
         // The update copies `ys` (the device cache shares it), so the
         // reduce reads the updated copy, uploaded.
         expected: statistics([2, 0], [2, 0], [2, 0]),
+    });
+}
+
+#[test]
+fn a_lambda_reading_a_scalar_is_specialised_on_its_value() {
+    check(Case {
+        name: "divide by a non-zero total",
+        program: program_of(divide_by_total, 0, i32_array_result()),
+        input: (0..4000).map(|i| i * 1000 - 1_000_000).collect(),
+        expected: statistics([2, 0], [2, 0], [1, 1]),
+    });
+    check(Case {
+        name: "divide by a zero total",
+        program: program_of(divide_by_total, 0, i32_array_result()),
+        input: vec![5, -5, 7, -7],
+        // The map is handed back: the host reports the division by zero.
+        expected: statistics([2, 0], [1, 1], [1, 0]),
     });
 }
 

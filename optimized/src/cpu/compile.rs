@@ -527,9 +527,15 @@ impl<'a> FunctionCompiler<'a> {
                 &context,
             );
             steps.push(match (&statement.expression, function_body) {
-                (Exp::Soac(soac), true) => {
-                    self.offloaded(soac, i, step, targets.clone(), statement.span)
-                }
+                (Exp::Soac(soac), true) => self.offloaded(
+                    &statement.expression,
+                    soac,
+                    i,
+                    step,
+                    targets.clone(),
+                    statement.span,
+                    &context.bound_here,
+                ),
                 _ => step,
             });
             // Only array locals need clearing (to keep arrays unshared);
@@ -911,13 +917,16 @@ impl<'a> FunctionCompiler<'a> {
     /// `host` (the compiled SOAC statement `statement` of the function
     /// body), or, when the offload claims the statement, a step that offers
     /// it to the offload first and runs `host` only when it is handed back.
+    #[allow(clippy::too_many_arguments)]
     fn offloaded(
         &mut self,
+        expression: &Exp,
         soac: &Soac,
         statement: usize,
         host: Step,
         targets: Vec<usize>,
         span: Span,
+        in_scope: &std::collections::HashSet<VName>,
     ) -> Step {
         let Some((offload, function)) = self.offload.clone() else {
             return host;
@@ -926,25 +935,36 @@ impl<'a> FunctionCompiler<'a> {
             return host;
         }
         let width = self.operand(soac.width());
-        let inputs: Vec<usize> = soac_input_arrays(soac)
-            .into_iter()
-            .map(|a| self.slot(a))
-            .collect();
+        let input_names = soac_input_arrays(soac);
+        let inputs: Vec<usize> = input_names.iter().map(|a| self.slot(a)).collect();
+        // The other variables of the function's scope the SOAC reads (its
+        // width, neutral elements, free variables of its lambdas).
+        let mut free_names: Vec<VName> = Vec::new();
+        names_in_exp(expression, &mut |v: &VName| {
+            if in_scope.contains(v) && !input_names.contains(&v) && !free_names.contains(v) {
+                free_names.push(v.clone());
+            }
+        });
+        let free_slots: Vec<usize> = free_names.iter().map(|v| self.slot(v)).collect();
         Box::new(move |frame, machine| {
             let w = width.int(frame);
             if w >= 0 {
                 let values: Vec<Val> = inputs.iter().map(|s| frame[*s].clone()).collect();
+                let free_values: Vec<Val> = free_slots.iter().map(|s| frame[*s].clone()).collect();
                 let call = SoacCall {
                     function,
                     statement,
                     width: w as usize,
                     inputs: &values,
+                    free_names: &free_names,
+                    free_values: &free_values,
                     span,
                 };
                 let answer = offload.run(&call)?;
                 // The inputs are released before the host version runs, so
                 // that it finds arrays it may update in place unshared.
                 drop(values);
+                drop(free_values);
                 if let Some(results) = answer {
                     for (t, v) in targets.iter().zip(results) {
                         frame[*t] = v;

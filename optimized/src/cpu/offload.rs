@@ -14,7 +14,7 @@
 
 use super::value::Val;
 use super::RuntimeError;
-use crate::ir::Span;
+use crate::ir::{Span, VName};
 
 /// One execution of a claimed SOAC statement.
 #[derive(Debug)]
@@ -30,6 +30,11 @@ pub struct SoacCall<'a> {
     /// (for `scatter` and `reduce_by_index`: the destinations, the indices,
     /// then the values).
     pub inputs: &'a [Val],
+    /// The other variables of the function's scope the statement reads
+    /// (its width, neutral elements and the free variables of its
+    /// lambdas), and their values, in the same order.
+    pub free_names: &'a [VName],
+    pub free_values: &'a [Val],
     /// The statement's span (for errors).
     pub span: Span,
 }
