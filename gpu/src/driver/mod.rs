@@ -7,41 +7,47 @@
 //!
 //! The driver is an [`optimized::cpu::offload::SoacOffload`]: the CPU
 //! backend asks it, when it compiles the program, which statements it
-//! claims (those with a [`KernelPlan`]) and offers each claimed statement to
-//! it when it runs. The device hands a statement back to the host
-//! (`Ok(None)`) when it has nothing to do (an empty SOAC), when an input is
-//! not a 1-D array of the SOAC's width (the host then reports the size
-//! error), and when the device refuses it for want of resources or features
-//! (`GpuError::Unsupported`, `BufferTooLarge`, `TooManyWorkgroups`,
-//! `OutOfMemory`); any other device failure is a run-time error at the
-//! statement. Functions called from inside a SOAC's lambda are never
-//! offloaded (their SOACs run once per element). Lambdas that can fail at
-//! run time are never planned
-//! ([`crate::codegen::failure`]), so results and run-time errors are the CPU
-//! backend's (floats within the tolerance of reassociated reductions and of
-//! the device's math functions).
+//! claims and offers each claimed statement to it when it runs. The device
+//! hands a statement back to the host (`Ok(None)`) when it has nothing to do
+//! (an empty SOAC), when an input is not a 1-D array of the SOAC's width
+//! (the host then reports the size error), when a scalar it was
+//! specialised on makes it fallible, and when the device refuses it for
+//! want of resources or features (`GpuError::Unsupported`,
+//! `BufferTooLarge`, `TooManyWorkgroups`, `OutOfMemory`); any other device
+//! failure is a run-time error at the statement. Lambdas that can fail at
+//! run time are never planned ([`crate::codegen::failure`]), so results and
+//! run-time errors are the CPU backend's (floats within the tolerance of
+//! reassociated reductions and of the device's math functions).
 //!
-//! Results are always downloaded (the host may read them), but a result
-//! array also stays on the device ([`Resident`]) while the host holds it, so
-//! a later kernel that reads it skips the upload.
+//! * `planning`: which statements are claimed (planned once, or specialised
+//!   on the scalars they read when they run; never in functions called per
+//!   element of a SOAC);
+//! * `resident`: arrays kept on the device while the host holds them, so a
+//!   later kernel reading one skips the upload (results are still always
+//!   downloaded: the host may read them);
+//! * `values`: the CPU backend's values ↔ host columns.
+
+mod planning;
+mod resident;
+mod values;
 
 use crate::codegen::extract::{plan_statement, run_plan, KernelPlan, Placement};
 use crate::codegen::lambda::element_type_of;
 use crate::codegen::specialise::specialise;
 use crate::error::{GpuError, GpuResult};
-use crate::kernels::element::HostColumn;
 use crate::kernels::soac::DeviceArrays;
-use crate::runtime::{DeviceBuffer, Runtime};
+use crate::runtime::Runtime;
 use optimized::cpu::offload::{SoacCall, SoacOffload};
-use optimized::cpu::value::{ArrayVal, Data, Val};
+use optimized::cpu::value::Val;
 use optimized::cpu::{CompiledProgram, RuntimeError};
-use optimized::ir::{
-    Body, Exp, FunName, PrimType, PrimValue, Program, Soac, Statement, Type, VName,
-};
+use optimized::ir::{Exp, Program, Type, VName};
+use planning::{called_from_lambdas, plan, Planned, Specialisable};
+use resident::{keep_all, Resident};
 use spec::value::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use values::{bound_values, host_column};
 
 /// How much work the device did, counted across every program that shares
 /// the counters.
@@ -151,96 +157,6 @@ struct KernelOffload {
     resident: Mutex<Resident>,
 }
 
-/// Kernel results kept on the device: each device buffer with the host
-/// array downloaded from it, oldest first. An entry holds the host array's
-/// `Arc`, so the host can never update it in place (copy-on-write copies a
-/// shared array): the device copy stays equal to it. An entry is dropped
-/// once the host no longer holds the array, and the oldest go when the
-/// entries exceed [`RESIDENT_BYTES`].
-#[derive(Default)]
-struct Resident {
-    entries: Vec<(Data, DeviceBuffer)>,
-}
-
-/// The most device memory [`Resident`] keeps.
-const RESIDENT_BYTES: u64 = 256 << 20;
-
-impl Resident {
-    /// Forgets the arrays only this cache still holds.
-    fn release_dropped(&mut self) {
-        self.entries.retain(|(data, _)| host_holds(data));
-    }
-
-    /// The device copy of `data`, taken out of the cache.
-    fn take(&mut self, data: &Data) -> Option<DeviceBuffer> {
-        let position = self
-            .entries
-            .iter()
-            .position(|(held, _)| same_data(held, data))?;
-        Some(self.entries.remove(position).1)
-    }
-
-    fn keep(&mut self, data: Data, buffer: DeviceBuffer) {
-        self.entries.push((data, buffer));
-        let mut bytes: u64 = self.entries.iter().map(|(_, b)| b.byte_length()).sum();
-        while bytes > RESIDENT_BYTES && !self.entries.is_empty() {
-            bytes -= self.entries.remove(0).1.byte_length();
-        }
-    }
-}
-
-/// Whether anything besides the cache holds `data`.
-fn host_holds(data: &Data) -> bool {
-    match data {
-        Data::I8(v) => Arc::strong_count(v) > 1,
-        Data::I16(v) => Arc::strong_count(v) > 1,
-        Data::I32(v) => Arc::strong_count(v) > 1,
-        Data::I64(v) => Arc::strong_count(v) > 1,
-        Data::U8(v) => Arc::strong_count(v) > 1,
-        Data::U16(v) => Arc::strong_count(v) > 1,
-        Data::U32(v) => Arc::strong_count(v) > 1,
-        Data::U64(v) => Arc::strong_count(v) > 1,
-        Data::F32(v) => Arc::strong_count(v) > 1,
-        Data::F64(v) => Arc::strong_count(v) > 1,
-        Data::Bool(v) => Arc::strong_count(v) > 1,
-    }
-}
-
-/// Whether `a` and `b` are the same elements (the same allocation).
-fn same_data(a: &Data, b: &Data) -> bool {
-    match (a, b) {
-        (Data::I8(x), Data::I8(y)) => Arc::ptr_eq(x, y),
-        (Data::I16(x), Data::I16(y)) => Arc::ptr_eq(x, y),
-        (Data::I32(x), Data::I32(y)) => Arc::ptr_eq(x, y),
-        (Data::I64(x), Data::I64(y)) => Arc::ptr_eq(x, y),
-        (Data::U8(x), Data::U8(y)) => Arc::ptr_eq(x, y),
-        (Data::U16(x), Data::U16(y)) => Arc::ptr_eq(x, y),
-        (Data::U32(x), Data::U32(y)) => Arc::ptr_eq(x, y),
-        (Data::U64(x), Data::U64(y)) => Arc::ptr_eq(x, y),
-        (Data::F32(x), Data::F32(y)) => Arc::ptr_eq(x, y),
-        (Data::F64(x), Data::F64(y)) => Arc::ptr_eq(x, y),
-        (Data::Bool(x), Data::Bool(y)) => Arc::ptr_eq(x, y),
-        _ => false,
-    }
-}
-
-/// How a claimed statement becomes a kernel.
-enum Planned {
-    /// Planned once, when the program is compiled.
-    Fixed(Box<KernelPlan>),
-    /// Planned each time it runs, specialised on the values of the scalars
-    /// of the enclosing scope it reads ([`crate::codegen::specialise`]).
-    Specialised(Box<Specialisable>),
-}
-
-/// A statement planned when it runs: the statement, its SOAC and the types
-/// of the variables in scope.
-struct Specialisable {
-    statement: Statement,
-    soac: Soac,
-    types: HashMap<VName, Type>,
-}
-
 impl KernelOffload {
     fn new(program: &Program, runtime: Arc<Runtime>, counters: Arc<DriverCounters>) -> Self {
         let mut plans = HashMap::new();
@@ -342,13 +258,6 @@ impl KernelOffload {
     }
 }
 
-/// Keeps `buffers`, the device copies of `inputs`, resident.
-fn keep_all(resident: &mut Resident, inputs: &[&Data], buffers: Vec<DeviceBuffer>) {
-    for (data, buffer) in inputs.iter().zip(buffers) {
-        resident.keep((*data).clone(), buffer);
-    }
-}
-
 impl SoacOffload for KernelOffload {
     fn claims(&self, function: usize, statement: usize) -> bool {
         self.plans.contains_key(&(function, statement))
@@ -412,110 +321,6 @@ impl SoacOffload for KernelOffload {
     }
 }
 
-/// How statement `index` (`statement`, whose expression is `soac`) runs on
-/// the device, if it can: as planned, or planned when it runs with the
-/// scalars it reads from the enclosing scope (typed in `types`) as
-/// constants, when planning it with stand-in values (one) succeeds.
-fn plan(
-    index: usize,
-    statement: &Statement,
-    soac: &Soac,
-    types: &HashMap<VName, Type>,
-) -> Option<Planned> {
-    if let Placement::Kernel(plan) = plan_statement(index, statement, soac, types) {
-        return Some(Planned::Fixed(plan));
-    }
-    let stand_in = |name: &VName| match types.get(name) {
-        Some(Type::Prim(prim_type)) => Some(one(*prim_type)),
-        _ => None,
-    };
-    let (specialised, replaced) = specialise(soac, &stand_in);
-    if replaced.is_empty() {
-        return None;
-    }
-    match plan_statement(index, statement, &specialised, types) {
-        Placement::Kernel(_) => Some(Planned::Specialised(Box::new(Specialisable {
-            statement: statement.clone(),
-            soac: soac.clone(),
-            types: types.clone(),
-        }))),
-        Placement::Host { .. } => None,
-    }
-}
-
-/// One, of `prim_type` (`true` for `bool`).
-fn one(prim_type: PrimType) -> PrimValue {
-    match prim_type {
-        PrimType::I8 => PrimValue::I8(1),
-        PrimType::I16 => PrimValue::I16(1),
-        PrimType::I32 => PrimValue::I32(1),
-        PrimType::I64 => PrimValue::I64(1),
-        PrimType::U8 => PrimValue::U8(1),
-        PrimType::U16 => PrimValue::U16(1),
-        PrimType::U32 => PrimValue::U32(1),
-        PrimType::U64 => PrimValue::U64(1),
-        PrimType::F32 => PrimValue::F32(1.0),
-        PrimType::F64 => PrimValue::F64(1.0),
-        PrimType::Bool => PrimValue::Bool(true),
-    }
-}
-
-/// The functions called, directly or not, from inside a SOAC's lambda:
-/// their SOACs run once per element of the enclosing SOAC (possibly on
-/// several threads), where one kernel per element would cost far more than
-/// the host's loop, so they are never offloaded.
-fn called_from_lambdas(program: &Program) -> HashSet<FunName> {
-    let mut callees: HashMap<&FunName, Vec<FunName>> = HashMap::new();
-    let mut roots = Vec::new();
-    for function in &program.functions {
-        let mut all = Vec::new();
-        calls_in_body(&function.body, false, &mut all, &mut roots);
-        callees.insert(&function.name, all);
-    }
-    let mut reached: HashSet<FunName> = HashSet::new();
-    while let Some(name) = roots.pop() {
-        if reached.insert(name.clone()) {
-            roots.extend(callees.get(&name).into_iter().flatten().cloned());
-        }
-    }
-    reached
-}
-
-/// Pushes every function `body` calls to `all`, and those called inside a
-/// SOAC lambda (or anywhere, when `in_lambda`) to `from_lambdas`.
-fn calls_in_body(
-    body: &Body,
-    in_lambda: bool,
-    all: &mut Vec<FunName>,
-    from_lambdas: &mut Vec<FunName>,
-) {
-    for statement in &body.statements {
-        match &statement.expression {
-            Exp::Apply { function, .. } => {
-                all.push(function.clone());
-                if in_lambda {
-                    from_lambdas.push(function.clone());
-                }
-            }
-            Exp::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                calls_in_body(then_body, in_lambda, all, from_lambdas);
-                calls_in_body(else_body, in_lambda, all, from_lambdas);
-            }
-            Exp::Loop { body, .. } => calls_in_body(body, in_lambda, all, from_lambdas),
-            Exp::Soac(soac) => {
-                for lambda in soac.lambdas() {
-                    calls_in_body(&lambda.body, true, all, from_lambdas);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
 /// Whether the device refused work it cannot take (the host runs it), as
 /// opposed to failing at it.
 fn is_refusal(error: &GpuError) -> bool {
@@ -526,81 +331,4 @@ fn is_refusal(error: &GpuError) -> bool {
             | GpuError::TooManyWorkgroups { .. }
             | GpuError::OutOfMemory { .. }
     )
-}
-
-/// The values the statement binds, from the kernel's output columns: for
-/// `reduce`/`redomap` one scalar per column; for `filter` the count, then
-/// the kept elements; otherwise one array per column.
-fn bound_values(plan: &KernelPlan, columns: Vec<HostColumn>) -> Vec<Val> {
-    use crate::codegen::extract::KernelChoice;
-    match plan.choice {
-        KernelChoice::Reduce { .. } | KernelChoice::Redomap { .. } => columns
-            .into_iter()
-            .map(|column| {
-                let data = data_of(column);
-                if data.len() == 1 {
-                    Val::Prim(data.get(0))
-                } else {
-                    Val::Array(array_of(data))
-                }
-            })
-            .collect(),
-        KernelChoice::Filter { .. } => {
-            let count = columns.first().map_or(0, HostColumn::len);
-            std::iter::once(Val::Prim(optimized::ir::PrimValue::I64(count as i64)))
-                .chain(
-                    columns
-                        .into_iter()
-                        .map(|column| Val::Array(array_of(data_of(column)))),
-                )
-                .collect()
-        }
-        KernelChoice::Map { .. } | KernelChoice::Scan { .. } | KernelChoice::Scanomap { .. } => {
-            columns
-                .into_iter()
-                .map(|column| Val::Array(array_of(data_of(column))))
-                .collect()
-        }
-    }
-}
-
-fn array_of(data: Data) -> ArrayVal {
-    ArrayVal {
-        shape: vec![data.len()],
-        data,
-    }
-}
-
-/// A host column holding a copy of `data`.
-fn host_column(data: &Data) -> HostColumn {
-    match data {
-        Data::I8(v) => HostColumn::I8(v.to_vec()),
-        Data::I16(v) => HostColumn::I16(v.to_vec()),
-        Data::I32(v) => HostColumn::I32(v.to_vec()),
-        Data::I64(v) => HostColumn::I64(v.to_vec()),
-        Data::U8(v) => HostColumn::U8(v.to_vec()),
-        Data::U16(v) => HostColumn::U16(v.to_vec()),
-        Data::U32(v) => HostColumn::U32(v.to_vec()),
-        Data::U64(v) => HostColumn::U64(v.to_vec()),
-        Data::F32(v) => HostColumn::F32(v.to_vec()),
-        Data::F64(v) => HostColumn::F64(v.to_vec()),
-        Data::Bool(v) => HostColumn::Bool(v.to_vec()),
-    }
-}
-
-/// The CPU backend's data holding `column`.
-fn data_of(column: HostColumn) -> Data {
-    match column {
-        HostColumn::I8(v) => Data::I8(Arc::new(v)),
-        HostColumn::I16(v) => Data::I16(Arc::new(v)),
-        HostColumn::I32(v) => Data::I32(Arc::new(v)),
-        HostColumn::I64(v) => Data::I64(Arc::new(v)),
-        HostColumn::U8(v) => Data::U8(Arc::new(v)),
-        HostColumn::U16(v) => Data::U16(Arc::new(v)),
-        HostColumn::U32(v) => Data::U32(Arc::new(v)),
-        HostColumn::U64(v) => Data::U64(Arc::new(v)),
-        HostColumn::F32(v) => Data::F32(Arc::new(v)),
-        HostColumn::F64(v) => Data::F64(Arc::new(v)),
-        HostColumn::Bool(v) => Data::Bool(Arc::new(v)),
-    }
 }
