@@ -4,12 +4,20 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn runestone(args: &[&str]) -> Output {
+    runestone_with(args, &[])
+}
+
+fn runestone_with(args: &[&str], environment: &[(&str, &str)]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_runestone"))
         .args(args)
+        .envs(environment.iter().copied())
         .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
         .output()
         .expect("runestone runs")
 }
+
+/// Makes the gpu backend unavailable: no device has this name.
+const NO_DEVICE: (&str, &str) = ("RUNESTONE_DEVICE", "no-such-device-anywhere");
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -32,6 +40,21 @@ fn test_all_backends_reports_what_ran_and_what_was_skipped() {
     assert!(out.status.success(), "{stdout}");
     assert!(stdout.contains("reference: 7 passed, 0 failed"), "{stdout}");
     assert!(stdout.contains("cpu: 7 passed, 0 failed"), "{stdout}");
+    assert!(stdout.contains("gpu: 7 passed, 0 failed"), "{stdout}");
+    assert!(
+        stdout.contains("backends run: reference, cpu, gpu; skipped: none"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.trim_end().ends_with("21 passed, 0 failed"),
+        "{stdout}"
+    );
+    let without_gpu = runestone_with(
+        &["test", "tests/programs/inputs", "--backend", "all"],
+        &[NO_DEVICE],
+    );
+    let stdout = text(&without_gpu.stdout);
+    assert!(without_gpu.status.success(), "{stdout}");
     assert!(
         stdout.contains("backends run: reference, cpu; skipped: gpu ("),
         "{stdout}"
@@ -44,10 +67,13 @@ fn test_all_backends_reports_what_ran_and_what_was_skipped() {
 
 #[test]
 fn test_on_one_unavailable_backend_exits_2() {
-    let out = runestone(&["test", "tests/programs/inputs", "--backend", "gpu"]);
+    let out = runestone_with(
+        &["test", "tests/programs/inputs", "--backend", "gpu"],
+        &[NO_DEVICE],
+    );
     assert_eq!(out.status.code(), Some(2));
     assert!(
-        text(&out.stderr).contains("not implemented yet"),
+        text(&out.stderr).contains("the gpu backend is unavailable"),
         "{}",
         text(&out.stderr)
     );
@@ -149,7 +175,10 @@ fn bench_exits_1_on_a_wrong_result() {
 
 #[test]
 fn bench_on_an_unavailable_backend_exits_2() {
-    let out = runestone(&["bench", "benches/programs/saxpy.fut", "--backend", "gpu"]);
+    let out = runestone_with(
+        &["bench", "benches/programs/saxpy.fut", "--backend", "gpu"],
+        &[NO_DEVICE],
+    );
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("not implemented yet"));
+    assert!(text(&out.stderr).contains("the gpu backend is unavailable"));
 }

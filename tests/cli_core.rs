@@ -82,16 +82,6 @@ fn bad_input_values_are_reported() {
 }
 
 #[test]
-fn the_gpu_backend_is_not_implemented_yet() {
-    let out = runestone(
-        &["run", "examples/paper/tfp18_fig1a.fut", "--backend", "gpu"],
-        "",
-    );
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("not implemented yet"));
-}
-
-#[test]
 fn test_counts_passes_and_failures() {
     let out = runestone(&["test", "tests/programs/hof"], "");
     assert!(out.status.success(), "{}", text(&out.stdout));

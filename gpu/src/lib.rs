@@ -7,10 +7,14 @@
 //! * [`kernels`]: hand-written kernels (grid-stride `map`, workgroup
 //!   `reduce`) that prove the toolchain end to end until kernels are generated
 //!   from the SOAC IR of `optimized/`;
+//! * [`codegen`]: IR lambdas → GLSL, top-level SOACs → kernel plans;
+//! * [`driver`]: whole programs on the CPU backend with their planned
+//!   SOACs run as kernels;
 //! * [`error`]: [`GpuError`], the one error type.
 
 pub mod codegen;
 pub mod compile;
+pub mod driver;
 pub mod error;
 pub mod kernels;
 pub mod runtime;

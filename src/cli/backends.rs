@@ -7,16 +7,18 @@
 //! location). The reference runs programs through
 //! `reference::core::pipeline` (TFP'18's theorems checked on every run); the
 //! CPU backend through `optimized::pipeline` (static interpretation,
-//! monomorphisation, defunctionalisation, the IR, rayon); `gpu` is
-//! [`LoadError::Unavailable`] until kernels are generated from programs.
-//! Plugging one in is one arm of [`load`] plus an implementation of
-//! [`LoadedProgram`].
+//! monomorphisation, defunctionalisation, the IR, rayon); `gpu` through the
+//! same pipeline and `gpu::driver` (the CPU backend with the top-level SOACs
+//! that have kernel plans run on the Vulkan device), and is
+//! [`LoadError::Unavailable`] when no Vulkan device can be used. Plugging one
+//! in is one arm of [`load`] plus an implementation of [`LoadedProgram`].
 
 use reference::core::pipeline::{compile_with, Compiled, Options, RunError as ReferenceRunError};
 use spec::diagnostic::Diagnostic;
 use spec::source::{FileId, SourceMap};
 use spec::value::{Tolerance, Value};
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 /// An implementation that runs programs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -149,10 +151,7 @@ impl fmt::Display for RunError {
 #[derive(Debug)]
 pub enum LoadError {
     /// The backend cannot run programs yet.
-    Unavailable {
-        backend: Backend,
-        reason: &'static str,
-    },
+    Unavailable { backend: Backend, reason: String },
     /// The program was rejected (parse, type or module error).
     Rejected(Diagnostic),
 }
@@ -171,28 +170,69 @@ pub fn load(
     match backend {
         Backend::Reference => load_reference(sources, file, options),
         Backend::Cpu => load_cpu(sources, file, options),
-        Backend::Gpu => Err(LoadError::Unavailable {
-            backend,
-            reason: "not implemented yet",
-        }),
+        Backend::Gpu => load_gpu(sources, file, options),
     }
 }
 
-/// Whether `backend` can run programs in this build, or why not.
-pub fn availability(backend: Backend) -> Result<(), &'static str> {
+/// Whether `backend` can run programs here, or why not (for `gpu`: whether
+/// a Vulkan device can be opened; `RUNESTONE_DEVICE` chooses it).
+pub fn availability(backend: Backend) -> Result<(), String> {
     match backend {
         Backend::Reference => Ok(()),
         Backend::Cpu => Ok(()),
-        Backend::Gpu => Err("kernels are not generated from programs yet"),
+        Backend::Gpu => gpu_device().map(|_| ()),
     }
 }
 
 /// Prints why `backend` is unavailable and returns exit status 2.
 pub fn unavailable_exit(backend: Backend, reason: &str) -> std::process::ExitCode {
     eprintln!(
-        "runestone: the {backend} backend is not implemented yet ({reason}); use --backend reference."
+        "runestone: the {backend} backend is unavailable ({reason}); use --backend cpu or reference."
     );
     std::process::ExitCode::from(2)
+}
+
+/// The process's one GPU runtime (opened on first use; validated when
+/// `RUNESTONE_VALIDATION=1` or `VK_INSTANCE_LAYERS` names the Khronos layer)
+/// and the driver's counters, shared by every program loaded for `gpu`.
+struct GpuDevice {
+    runtime: Arc<gpu::Runtime>,
+    counters: Arc<gpu::driver::DriverCounters>,
+}
+
+static GPU_DEVICE: OnceLock<Result<GpuDevice, String>> = OnceLock::new();
+
+fn gpu_device() -> Result<&'static GpuDevice, String> {
+    GPU_DEVICE
+        .get_or_init(|| {
+            gpu::Runtime::new(gpu::RuntimeOptions::default())
+                .map(|runtime| GpuDevice {
+                    runtime: Arc::new(runtime),
+                    counters: Arc::default(),
+                })
+                .map_err(|e| format!("no usable Vulkan device: {e}"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// What the GPU driver did in this process so far, and whether the Vulkan
+/// validation layer watched it (`None` when no device was opened).
+pub fn gpu_summary() -> Option<String> {
+    match GPU_DEVICE.get() {
+        Some(Ok(device)) => {
+            let validation = if device.runtime.validation_enabled() {
+                format!(
+                    "Vulkan validation on, {} messages",
+                    device.runtime.validation_messages().len()
+                )
+            } else {
+                "Vulkan validation off".to_string()
+            };
+            Some(format!("{}; {validation}", device.counters.snapshot()))
+        }
+        _ => None,
+    }
 }
 
 /// The reference pipeline and a copy of the source map it located its code
@@ -271,6 +311,20 @@ fn load_cpu(
     file: FileId,
     options: LoadOptions,
 ) -> Result<Box<dyn LoadedProgram>, LoadError> {
+    let compiled = compile_optimized(sources, file, options)?;
+    Ok(Box::new(CpuProgram {
+        compiled,
+        sources: sources.clone(),
+    }))
+}
+
+/// The optimising pipeline on file `file` of `sources` (imports are added
+/// to `sources`).
+fn compile_optimized(
+    sources: &mut SourceMap,
+    file: FileId,
+    options: LoadOptions,
+) -> Result<optimized::pipeline::CompiledProgram, LoadError> {
     let text = sources.get(file).text.clone();
     let mut pipeline_options = optimized::pipeline::PipelineOptions::from_source(&text);
     pipeline_options.check.or_conditionals |= options.or_conditionals;
@@ -286,12 +340,7 @@ fn load_cpu(
         )
     });
     *sources = imports.into_sources();
-    let compiled =
-        compiled.map_err(|mut diagnostics| LoadError::Rejected(diagnostics.remove(0)))?;
-    Ok(Box::new(CpuProgram {
-        compiled,
-        sources: sources.clone(),
-    }))
+    compiled.map_err(|mut diagnostics| LoadError::Rejected(diagnostics.remove(0)))
 }
 
 impl LoadedProgram for CpuProgram {
@@ -309,21 +358,101 @@ impl LoadedProgram for CpuProgram {
     }
 
     fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError> {
-        match self.compiled.run(entry, args) {
-            Ok(Value::Tuple(values)) if !values.is_empty() => Ok(values),
-            Ok(value) => Ok(vec![value]),
-            // The backend's input errors (no such entry point, arguments of
-            // the wrong type or shape) are located nowhere.
-            Err(e) if e.span.same_location(&spec::source::Span::default()) => Err(RunError {
-                kind: RunErrorKind::Input,
-                message: e.message,
+        optimized_results(self.compiled.run(entry, args), &self.sources)
+    }
+}
+
+/// The results (or error) of the CPU backend's machinery as a
+/// [`LoadedProgram`] reports them.
+fn optimized_results(
+    result: Result<Value, optimized::cpu::RuntimeError>,
+    sources: &SourceMap,
+) -> Result<Vec<Value>, RunError> {
+    match result {
+        Ok(Value::Tuple(values)) if !values.is_empty() => Ok(values),
+        Ok(value) => Ok(vec![value]),
+        // The backend's input errors (no such entry point, arguments of
+        // the wrong type or shape) are located nowhere.
+        Err(e) if e.span.same_location(&spec::source::Span::default()) => Err(RunError {
+            kind: RunErrorKind::Input,
+            message: e.message,
+            location: None,
+        }),
+        Err(e) => Err(RunError {
+            kind: RunErrorKind::Program,
+            message: e.message,
+            location: Some(sources.describe(e.span)),
+        }),
+    }
+}
+
+/// The optimised IR under the GPU driver, and the source map its run-time
+/// errors refer to.
+struct GpuProgram {
+    program: gpu::driver::GpuProgram,
+    runtime: Arc<gpu::Runtime>,
+    sources: SourceMap,
+}
+
+fn load_gpu(
+    sources: &mut SourceMap,
+    file: FileId,
+    options: LoadOptions,
+) -> Result<Box<dyn LoadedProgram>, LoadError> {
+    let device = gpu_device().map_err(|reason| LoadError::Unavailable {
+        backend: Backend::Gpu,
+        reason,
+    })?;
+    let compiled = compile_optimized(sources, file, options)?;
+    let program = gpu::driver::GpuProgram::new(
+        compiled.fused,
+        device.runtime.clone(),
+        device.counters.clone(),
+    )
+    .map_err(|e| {
+        LoadError::Rejected(
+            Diagnostic::error(format!("internal error in the GPU backend: {}", e.message))
+                .with_code("internal")
+                .with_primary(e.span, "while compiling this"),
+        )
+    })?;
+    Ok(Box::new(GpuProgram {
+        program,
+        runtime: device.runtime.clone(),
+        sources: sources.clone(),
+    }))
+}
+
+impl LoadedProgram for GpuProgram {
+    fn backend(&self) -> Backend {
+        Backend::Gpu
+    }
+
+    fn entry_points(&self) -> Vec<String> {
+        self.program
+            .program()
+            .entry_points
+            .iter()
+            .map(|e| e.name.clone())
+            .collect()
+    }
+
+    /// Like the CPU backend's; under validation, any message the Vulkan
+    /// validation layer records during the run makes it an internal error.
+    fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError> {
+        let messages_before = self.runtime.validation_messages().len();
+        let result = optimized_results(self.program.run_entry(entry, args), &self.sources);
+        let messages = self.runtime.validation_messages();
+        if messages.len() > messages_before {
+            return Err(RunError {
+                kind: RunErrorKind::Internal,
+                message: format!(
+                    "Vulkan validation messages during the run:\n{}",
+                    messages[messages_before..].join("\n")
+                ),
                 location: None,
-            }),
-            Err(e) => Err(RunError {
-                kind: RunErrorKind::Program,
-                message: e.message,
-                location: Some(self.sources.describe(e.span)),
-            }),
+            });
         }
+        result
     }
 }

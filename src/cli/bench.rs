@@ -101,7 +101,7 @@ pub fn run(args: Args) -> ExitCode {
         let loaded = match load(args.backend, &mut program.sources, program.file, options) {
             Ok(p) => p,
             Err(LoadError::Unavailable { backend, reason }) => {
-                return unavailable_exit(backend, reason)
+                return unavailable_exit(backend, &reason)
             }
             Err(LoadError::Rejected(d)) => {
                 failures.push(format!(

@@ -39,7 +39,7 @@ pub fn run(args: Args) -> ExitCode {
     let program = match load(args.backend, &mut loaded.sources, loaded.file, options) {
         Ok(p) => p,
         Err(LoadError::Unavailable { backend, reason }) => {
-            return unavailable_exit(backend, reason)
+            return unavailable_exit(backend, &reason)
         }
         Err(LoadError::Rejected(d)) => return report(&d, &loaded.sources),
     };

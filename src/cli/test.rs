@@ -4,7 +4,8 @@
 //! prints a diff for each failure and the line `N passed, N failed`; exits 1
 //! on any failure. With `--backend all`, every available backend runs, each
 //! with its own summary line, and the backends that cannot run programs yet
-//! are listed as skipped.
+//! are listed as skipped. The gpu backend also prints what its driver did:
+//! how many SOAC statement runs went to the device as kernels.
 //!
 //! Case semantics (Futhark's `futhark test`): inputs inline, from `@ FILE` or
 //! `random input` ([`spec::testblock::data`]); `notest` cases are skipped, and
@@ -13,8 +14,8 @@
 //! oracle that defines the output) only requires the run to succeed.
 
 use super::backends::{
-    availability, load, unavailable_exit, Backend, BackendSelection, LoadError, LoadOptions,
-    LoadedProgram, RunErrorKind,
+    availability, gpu_summary, load, unavailable_exit, Backend, BackendSelection, LoadError,
+    LoadOptions, LoadedProgram, RunErrorKind,
 };
 use super::cases::{one_line, programs_under, read_test_program, TestProgram};
 use spec::diagnostic::Diagnostic;
@@ -41,6 +42,8 @@ pub struct Args {
 struct Tally {
     passed: usize,
     failures: Vec<String>,
+    /// Cases not run, and why.
+    skipped: Vec<String>,
 }
 
 impl Tally {
@@ -67,7 +70,7 @@ pub fn run(args: Args) -> ExitCode {
     for backend in selected {
         if let Err(reason) = availability(backend) {
             if single {
-                return unavailable_exit(backend, reason);
+                return unavailable_exit(backend, &reason);
             }
             skipped.push(format!("{backend} ({reason})"));
             continue;
@@ -76,11 +79,23 @@ pub fn run(args: Args) -> ExitCode {
         for file in &files {
             test_program(file, backend, options, &mut tally);
         }
+        for skipped in &tally.skipped {
+            if single {
+                println!("skipped {skipped}");
+            } else {
+                println!("[{backend}] skipped {skipped}");
+            }
+        }
         for failure in &tally.failures {
             if single {
                 println!("{failure}");
             } else {
                 println!("[{backend}] {failure}");
+            }
+        }
+        if backend == Backend::Gpu {
+            if let Some(summary) = gpu_summary() {
+                println!("gpu: {summary}");
             }
         }
         if !single {
@@ -162,6 +177,14 @@ fn test_program(path: &Path, backend: Backend, options: LoadOptions, tally: &mut
                     if skip {
                         continue;
                     }
+                    if backend != Backend::Reference && expects_running_out_of_fuel(case) {
+                        tally.skipped.push(format!(
+                            "{}: case #{index} expects the reference's step limit (fuel), which \
+                             the {backend} backend does not have (it would not terminate)",
+                            program.name
+                        ));
+                        continue;
+                    }
                     for entry in &block.entries {
                         let what = format!("{}: entry {} case #{index}", program.name, entry.name);
                         match &loaded {
@@ -188,6 +211,13 @@ fn test_program(path: &Path, backend: Backend, options: LoadOptions, tally: &mut
             }
         }
     }
+}
+
+/// Whether `case` expects the reference's step limit to stop the program
+/// (`error: ... fuel ...`): a compiled backend has no fuel and would loop
+/// forever.
+fn expects_running_out_of_fuel(case: &Case) -> bool {
+    matches!(&case.expected, Expected::RuntimeError(regex) if regex.as_str().contains("fuel"))
 }
 
 /// The reference's version of a program, loaded when a compiled backend

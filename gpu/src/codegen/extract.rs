@@ -8,6 +8,7 @@
 //! arrays, `scatter`, `reduce_by_index`, untranslatable lambdas) stays on the
 //! host, with the reason.
 
+use super::failure::may_fail;
 use super::lambda::{element_type_of, map_lambda, operator, soac_name};
 use super::CodegenError;
 use crate::error::GpuResult;
@@ -15,7 +16,7 @@ use crate::kernels::element::ElementType;
 use crate::kernels::lambda::{MapLambda, Operator};
 use crate::kernels::soac::{self, DeviceArrays, ElementSource, GeneratedKernel, KernelShape};
 use crate::runtime::Runtime;
-use optimized::ir::{Body, Exp, Function, Program, Soac, Span, Type, VName};
+use optimized::ir::{Body, Exp, Function, Program, Soac, Span, Statement, Type, VName};
 use std::collections::HashMap;
 
 /// The library kernel a SOAC runs as, with its translated lambdas.
@@ -202,29 +203,41 @@ fn extract_body(body: &Body, types: &mut HashMap<VName, Type>) -> Vec<Placement>
     let mut placements = Vec::new();
     for (statement_index, statement) in body.statements.iter().enumerate() {
         if let Exp::Soac(soac) = &statement.expression {
-            let results = statement.pattern.iter().map(|p| p.name.clone()).collect();
-            placements.push(match plan_soac(soac, types) {
-                Ok((choice, inputs, input_types)) => Placement::Kernel(Box::new(KernelPlan {
-                    statement_index,
-                    span: statement.span,
-                    choice,
-                    inputs,
-                    input_types,
-                    results,
-                })),
-                Err(reason) => Placement::Host {
-                    statement_index,
-                    span: statement.span,
-                    soac: soac_name(soac),
-                    reason,
-                },
-            });
+            placements.push(plan_statement(statement_index, statement, soac, types));
         }
         for element in &statement.pattern {
             types.insert(element.name.clone(), element.ty.clone());
         }
     }
     placements
+}
+
+/// The placement of `soac`, the expression of `statement` (statement
+/// `statement_index` of a function body), where `types` gives the types of
+/// the variables in scope.
+pub fn plan_statement(
+    statement_index: usize,
+    statement: &Statement,
+    soac: &Soac,
+    types: &HashMap<VName, Type>,
+) -> Placement {
+    let results = statement.pattern.iter().map(|p| p.name.clone()).collect();
+    match plan_soac(soac, types) {
+        Ok((choice, inputs, input_types)) => Placement::Kernel(Box::new(KernelPlan {
+            statement_index,
+            span: statement.span,
+            choice,
+            inputs,
+            input_types,
+            results,
+        })),
+        Err(reason) => Placement::Host {
+            statement_index,
+            span: statement.span,
+            soac: soac_name(soac),
+            reason,
+        },
+    }
 }
 
 type PlannedSoac = (KernelChoice, Vec<VName>, Vec<ElementType>);
@@ -306,6 +319,13 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
             )))
         }
     };
+    for lambda in soac.lambdas() {
+        if let Some(construct) = may_fail(lambda) {
+            return Err(CodegenError::unsupported(format!(
+                "{construct}, which can fail (kernels cannot report run-time errors yet)"
+            )));
+        }
+    }
     let mut input_types = Vec::with_capacity(arrays.len());
     for array in arrays {
         match types.get(array) {

@@ -1,7 +1,9 @@
 //! Vulkan instance creation, with the Khronos validation layer on request.
 //!
-//! Validation is enabled when `RUNESTONE_VALIDATION=1` or when the caller
-//! asks for it (tests always do). A debug messenger records every warning and
+//! Validation is enabled when `RUNESTONE_VALIDATION=1`, when
+//! `VK_INSTANCE_LAYERS` names the Khronos layer (the loader would enable it
+//! anyway; the runtime then records its messages), or when the caller asks
+//! for it (tests always do). A debug messenger records every warning and
 //! error message the layers or the loader emit, so a test can assert that a
 //! run produced none. Without a Vulkan loader, creation fails with
 //! [`GpuError::VulkanUnavailable`], never a panic.
@@ -24,7 +26,8 @@ pub const KHRONOS_VALIDATION_LAYER_NAME: &str = "VK_LAYER_KHRONOS_validation";
 pub enum ValidationMode {
     /// No validation layer.
     Disabled,
-    /// Enabled when the environment says `RUNESTONE_VALIDATION=1`.
+    /// Enabled when the environment says `RUNESTONE_VALIDATION=1` or
+    /// `VK_INSTANCE_LAYERS` names [`KHRONOS_VALIDATION_LAYER_NAME`].
     FromEnvironment,
     /// Always enabled; a missing layer is an error.
     Required,
@@ -36,9 +39,16 @@ impl ValidationMode {
         match self {
             ValidationMode::Disabled => false,
             ValidationMode::Required => true,
-            ValidationMode::FromEnvironment => std::env::var("RUNESTONE_VALIDATION")
-                .map(|value| value == "1" || value.eq_ignore_ascii_case("true"))
-                .unwrap_or(false),
+            ValidationMode::FromEnvironment => {
+                std::env::var("RUNESTONE_VALIDATION")
+                    .map(|value| value == "1" || value.eq_ignore_ascii_case("true"))
+                    .unwrap_or(false)
+                    || std::env::var("VK_INSTANCE_LAYERS").is_ok_and(|layers| {
+                        layers
+                            .split([':', ';'])
+                            .any(|layer| layer == KHRONOS_VALIDATION_LAYER_NAME)
+                    })
+            }
         }
     }
 }

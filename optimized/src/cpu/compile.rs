@@ -15,7 +15,9 @@
 
 use std::collections::HashMap;
 use std::ops::Range;
+use std::sync::Arc;
 
+use super::offload::{SoacCall, SoacOffload};
 use super::ops::{self, SliceDim};
 use super::prim;
 use super::soac;
@@ -219,6 +221,16 @@ fn error(message: impl Into<String>, span: Span) -> RuntimeError {
 
 /// Compiles every function of a (checked) program.
 pub fn compile_program(program: &Program) -> Machine {
+    compile_program_with_offload(program, None)
+}
+
+/// Compiles every function of a (checked) program; the top-level SOAC
+/// statements `offload` claims consult it when they run
+/// ([`super::offload`]).
+pub fn compile_program_with_offload(
+    program: &Program,
+    offload: Option<&Arc<dyn SoacOffload>>,
+) -> Machine {
     let by_name: HashMap<FunName, usize> = program
         .functions
         .iter()
@@ -228,7 +240,12 @@ pub fn compile_program(program: &Program) -> Machine {
     let functions = program
         .functions
         .iter()
-        .map(|f| FunctionCompiler::new(&by_name).function(f))
+        .enumerate()
+        .map(|(index, f)| {
+            let mut compiler = FunctionCompiler::new(&by_name);
+            compiler.offload = offload.map(|o| (o.clone(), index));
+            compiler.function(f)
+        })
         .collect();
     Machine { functions, by_name }
 }
@@ -236,6 +253,10 @@ pub fn compile_program(program: &Program) -> Machine {
 struct FunctionCompiler<'a> {
     slots: HashMap<VName, usize>,
     by_name: &'a HashMap<FunName, usize>,
+    /// The offload and the index of the function being compiled.
+    offload: Option<(Arc<dyn SoacOffload>, usize)>,
+    /// True only while the next body compiled is the function's own.
+    function_body_next: bool,
 }
 
 /// Calls `f` on every variable an expression mentions (nested bodies and
@@ -430,6 +451,8 @@ impl<'a> FunctionCompiler<'a> {
         FunctionCompiler {
             slots: HashMap::new(),
             by_name,
+            offload: None,
+            function_body_next: false,
         }
     }
 
@@ -459,6 +482,7 @@ impl<'a> FunctionCompiler<'a> {
     fn function(mut self, function: &Function) -> CompiledFunction {
         let params: Vec<usize> = function.params.iter().map(|p| self.slot(&p.name)).collect();
         let bound: Vec<VName> = function.params.iter().map(|p| p.name.clone()).collect();
+        self.function_body_next = true;
         let body = self.body(&function.body, &bound);
         CompiledFunction {
             frame_size: self.slots.len(),
@@ -470,6 +494,7 @@ impl<'a> FunctionCompiler<'a> {
     /// Compiles a body whose parameters (bound by the enclosing construct)
     /// are `params`.
     fn body(&mut self, body: &Body, params: &[VName]) -> CompiledBody {
+        let function_body = std::mem::replace(&mut self.function_body_next, false);
         let mut last_use = HashMap::new();
         for (i, statement) in body.statements.iter().enumerate() {
             names_in_exp(&statement.expression, &mut |v: &VName| {
@@ -495,12 +520,24 @@ impl<'a> FunctionCompiler<'a> {
                 .iter()
                 .map(|p| self.slot(&p.name))
                 .collect();
-            steps.push(self.statement(
+            let step = self.statement(
                 &statement.expression,
                 targets.clone(),
                 statement.span,
                 &context,
-            ));
+            );
+            steps.push(match (&statement.expression, function_body) {
+                (Exp::Soac(soac), true) => self.offloaded(
+                    &statement.expression,
+                    soac,
+                    i,
+                    step,
+                    targets.clone(),
+                    statement.span,
+                    &context.bound_here,
+                ),
+                _ => step,
+            });
             // Only array locals need clearing (to keep arrays unshared);
             // primitives hold nothing and are rebound before any use.
             locals.extend(
@@ -877,6 +914,68 @@ impl<'a> FunctionCompiler<'a> {
         })
     }
 
+    /// `host` (the compiled SOAC statement `statement` of the function
+    /// body), or, when the offload claims the statement, a step that offers
+    /// it to the offload first and runs `host` only when it is handed back.
+    #[allow(clippy::too_many_arguments)]
+    fn offloaded(
+        &mut self,
+        expression: &Exp,
+        soac: &Soac,
+        statement: usize,
+        host: Step,
+        targets: Vec<usize>,
+        span: Span,
+        in_scope: &std::collections::HashSet<VName>,
+    ) -> Step {
+        let Some((offload, function)) = self.offload.clone() else {
+            return host;
+        };
+        if !offload.claims(function, statement) {
+            return host;
+        }
+        let width = self.operand(soac.width());
+        let input_names = soac_input_arrays(soac);
+        let inputs: Vec<usize> = input_names.iter().map(|a| self.slot(a)).collect();
+        // The other variables of the function's scope the SOAC reads (its
+        // width, neutral elements, free variables of its lambdas).
+        let mut free_names: Vec<VName> = Vec::new();
+        names_in_exp(expression, &mut |v: &VName| {
+            if in_scope.contains(v) && !input_names.contains(&v) && !free_names.contains(v) {
+                free_names.push(v.clone());
+            }
+        });
+        let free_slots: Vec<usize> = free_names.iter().map(|v| self.slot(v)).collect();
+        Box::new(move |frame, machine| {
+            let w = width.int(frame);
+            if w >= 0 {
+                let values: Vec<Val> = inputs.iter().map(|s| frame[*s].clone()).collect();
+                let free_values: Vec<Val> = free_slots.iter().map(|s| frame[*s].clone()).collect();
+                let call = SoacCall {
+                    function,
+                    statement,
+                    width: w as usize,
+                    inputs: &values,
+                    free_names: &free_names,
+                    free_values: &free_values,
+                    span,
+                };
+                let answer = offload.run(&call)?;
+                // The inputs are released before the host version runs, so
+                // that it finds arrays it may update in place unshared.
+                drop(values);
+                drop(free_values);
+                if let Some(results) = answer {
+                    for (t, v) in targets.iter().zip(results) {
+                        frame[*t] = v;
+                    }
+                    return Ok(());
+                }
+            }
+            host(frame, machine)
+        })
+    }
+
     /// The vectorised form of a reduction, when both parts qualify.
     fn vector_reduce(&mut self, map: &Lambda, operator: &Lambda) -> Option<soac::VectorReduce> {
         let operators = vector::simple_operator(operator)?;
@@ -997,6 +1096,34 @@ impl<'a> FunctionCompiler<'a> {
             }
             Ok(())
         })
+    }
+}
+
+/// The arrays a SOAC reads, in the order [`SoacCall::inputs`] documents.
+fn soac_input_arrays(soac: &Soac) -> Vec<&VName> {
+    match soac {
+        Soac::Map { arrays, .. }
+        | Soac::Filter { arrays, .. }
+        | Soac::Reduce { arrays, .. }
+        | Soac::Scan { arrays, .. }
+        | Soac::Redomap { arrays, .. }
+        | Soac::Scanomap { arrays, .. } => arrays.iter().collect(),
+        Soac::Scatter {
+            destinations,
+            indices,
+            values,
+            ..
+        }
+        | Soac::Hist {
+            destinations,
+            indices,
+            values,
+            ..
+        } => destinations
+            .iter()
+            .chain(std::iter::once(indices))
+            .chain(values)
+            .collect(),
     }
 }
 

@@ -11,13 +11,16 @@
 //! - [`soac`]: chunked parallel SOACs;
 //! - [`vector`]: block-vectorised execution of straight-line scalar
 //!   lambdas (the fast path of `map`, `reduce`, `redomap`, `scan`,
-//!   `scanomap`).
+//!   `scanomap`);
+//! - [`offload`]: the hook through which another device (the GPU driver)
+//!   runs top-level SOAC statements it claims.
 //!
 //! Run-time errors are [`RuntimeError`]s carrying a message and the span of
 //! the statement (or `Assert`) that failed; the backend never panics on a
 //! program the IR checker accepts.
 
 pub mod compile;
+pub mod offload;
 pub mod ops;
 pub mod prim;
 pub mod soac;
@@ -25,11 +28,13 @@ pub mod value;
 pub mod vector;
 
 use std::fmt;
+use std::sync::Arc;
 
 use spec::value::Value;
 
 use crate::ir::{check_program, Program, Span};
 use compile::Machine;
+use offload::SoacOffload;
 use value::{flatten_value_owned, unflatten_value, Val};
 
 /// SOACs over fewer elements than this run sequentially on the calling
@@ -62,11 +67,27 @@ impl CompiledProgram {
     /// Checks and compiles `program`. An ill-typed program is an error (the
     /// backend relies on the checker's guarantees).
     pub fn new(program: Program) -> Result<CompiledProgram, RuntimeError> {
+        CompiledProgram::compile(program, None)
+    }
+
+    /// Like [`Self::new`], with the top-level SOAC statements `offload`
+    /// claims offered to it when they run ([`offload`]).
+    pub fn with_offload(
+        program: Program,
+        offload: Arc<dyn SoacOffload>,
+    ) -> Result<CompiledProgram, RuntimeError> {
+        CompiledProgram::compile(program, Some(offload))
+    }
+
+    fn compile(
+        program: Program,
+        offload: Option<Arc<dyn SoacOffload>>,
+    ) -> Result<CompiledProgram, RuntimeError> {
         check_program(&program).map_err(|e| RuntimeError {
             message: format!("ill-typed IR: {e}"),
             span: e.span,
         })?;
-        let machine = compile::compile_program(&program);
+        let machine = compile::compile_program_with_offload(&program, offload.as_ref());
         Ok(CompiledProgram { program, machine })
     }
 

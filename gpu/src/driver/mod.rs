@@ -1,0 +1,334 @@
+//! The whole-program GPU driver (issue 7): an IR program runs on the host
+//! with the CPU backend's machinery (`optimized::cpu`), except that every
+//! top-level SOAC statement of a function body that [`crate::codegen::extract`]
+//! plans as a kernel is run on the device: its input arrays are uploaded, the
+//! library kernel runs, its results are downloaded and bound as the CPU
+//! backend would bind them.
+//!
+//! The driver is an [`optimized::cpu::offload::SoacOffload`]: the CPU
+//! backend asks it, when it compiles the program, which statements it
+//! claims and offers each claimed statement to it when it runs. The device
+//! hands a statement back to the host (`Ok(None)`) when it has nothing to do
+//! (an empty SOAC), when an input is not a 1-D array of the SOAC's width
+//! (the host then reports the size error), when a scalar it was
+//! specialised on makes it fallible, and when the device refuses it for
+//! want of resources or features (`GpuError::Unsupported`,
+//! `BufferTooLarge`, `TooManyWorkgroups`, `OutOfMemory`); any other device
+//! failure is a run-time error at the statement. Lambdas that can fail at
+//! run time are never planned ([`crate::codegen::failure`]), so results and
+//! run-time errors are the CPU backend's (floats within the tolerance of
+//! reassociated reductions and of the device's math functions).
+//!
+//! * `planning`: which statements are claimed (planned once, or specialised
+//!   on the scalars they read when they run; never in functions called per
+//!   element of a SOAC);
+//! * `resident`: arrays kept on the device while the host holds them, so a
+//!   later kernel reading one skips the upload (results are still always
+//!   downloaded: the host may read them);
+//! * `values`: the CPU backend's values ↔ host columns.
+
+mod planning;
+mod resident;
+mod values;
+
+use crate::codegen::extract::{plan_statement, run_plan, KernelPlan, Placement};
+use crate::codegen::lambda::element_type_of;
+use crate::codegen::specialise::specialise;
+use crate::error::{GpuError, GpuResult};
+use crate::kernels::soac::DeviceArrays;
+use crate::runtime::Runtime;
+use optimized::cpu::offload::{SoacCall, SoacOffload};
+use optimized::cpu::value::Val;
+use optimized::cpu::{CompiledProgram, RuntimeError};
+use optimized::ir::{Exp, Program, Type, VName};
+use planning::{called_from_lambdas, plan, Planned, Specialisable};
+use resident::{keep_all, Resident};
+use spec::value::Value;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use values::{bound_values, host_column};
+
+/// How much work the device did, counted across every program that shares
+/// the counters.
+#[derive(Debug, Default)]
+pub struct DriverCounters {
+    /// Top-level SOAC statements compiled as kernels.
+    pub statements_planned: AtomicU64,
+    /// Top-level SOAC statements left on the host by the planner.
+    pub statements_on_host: AtomicU64,
+    /// Executions of planned statements that ran as kernels.
+    pub kernel_runs: AtomicU64,
+    /// Executions of planned statements handed back to the host.
+    pub handed_back: AtomicU64,
+    /// Kernel inputs found on the device (results of earlier kernels), not
+    /// uploaded.
+    pub inputs_resident: AtomicU64,
+    /// Kernel inputs uploaded.
+    pub inputs_uploaded: AtomicU64,
+}
+
+/// A snapshot of [`DriverCounters`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DriverStatistics {
+    pub statements_planned: u64,
+    pub statements_on_host: u64,
+    pub kernel_runs: u64,
+    pub handed_back: u64,
+    pub inputs_resident: u64,
+    pub inputs_uploaded: u64,
+}
+
+impl DriverCounters {
+    pub fn snapshot(&self) -> DriverStatistics {
+        DriverStatistics {
+            statements_planned: self.statements_planned.load(Ordering::Relaxed),
+            statements_on_host: self.statements_on_host.load(Ordering::Relaxed),
+            kernel_runs: self.kernel_runs.load(Ordering::Relaxed),
+            handed_back: self.handed_back.load(Ordering::Relaxed),
+            inputs_resident: self.inputs_resident.load(Ordering::Relaxed),
+            inputs_uploaded: self.inputs_uploaded.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl std::fmt::Display for DriverStatistics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} SOAC statement runs on the GPU as kernels, {} handed back to the host; \
+             {} top-level SOAC statements planned as kernels, {} left on the host; \
+             kernel inputs: {} uploaded, {} already on the device",
+            self.kernel_runs,
+            self.handed_back,
+            self.statements_planned,
+            self.statements_on_host,
+            self.inputs_uploaded,
+            self.inputs_resident
+        )
+    }
+}
+
+/// A program compiled for the GPU: the CPU backend's compiled program with
+/// the driver installed as its SOAC offload.
+pub struct GpuProgram {
+    compiled: CompiledProgram,
+    offload: Arc<KernelOffload>,
+}
+
+impl GpuProgram {
+    /// Plans `program`'s top-level SOACs and compiles the rest for the host;
+    /// kernels run on `runtime` and are counted in `counters`.
+    pub fn new(
+        program: Program,
+        runtime: Arc<Runtime>,
+        counters: Arc<DriverCounters>,
+    ) -> Result<GpuProgram, RuntimeError> {
+        let offload = Arc::new(KernelOffload::new(&program, runtime, counters));
+        let compiled = CompiledProgram::with_offload(program, offload.clone())?;
+        Ok(GpuProgram { compiled, offload })
+    }
+
+    pub fn program(&self) -> &Program {
+        self.compiled.program()
+    }
+
+    /// Runs entry point `entry_name` on `args`, as
+    /// `optimized::cpu::CompiledProgram::run_entry`.
+    /// Device copies of arrays are kept only during the run.
+    pub fn run_entry(&self, entry_name: &str, args: &[Value]) -> Result<Value, RuntimeError> {
+        let result = self.compiled.run_entry(entry_name, args);
+        self.offload
+            .resident
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .entries
+            .clear();
+        result
+    }
+}
+
+/// The offload: the kernel plan of each claimed statement, by (function,
+/// statement) index.
+struct KernelOffload {
+    runtime: Arc<Runtime>,
+    plans: HashMap<(usize, usize), Planned>,
+    counters: Arc<DriverCounters>,
+    resident: Mutex<Resident>,
+}
+
+impl KernelOffload {
+    fn new(program: &Program, runtime: Arc<Runtime>, counters: Arc<DriverCounters>) -> Self {
+        let mut plans = HashMap::new();
+        let per_element = called_from_lambdas(program);
+        for (function_index, function) in program.functions.iter().enumerate() {
+            let mut types: HashMap<VName, Type> = function
+                .params
+                .iter()
+                .map(|param| (param.name.clone(), param.ty.clone()))
+                .collect();
+            for (index, statement) in function.body.statements.iter().enumerate() {
+                if let Exp::Soac(soac) = &statement.expression {
+                    let planned = if per_element.contains(&function.name) {
+                        None
+                    } else {
+                        plan(index, statement, soac, &types)
+                    };
+                    match planned {
+                        Some(planned) => {
+                            counters.statements_planned.fetch_add(1, Ordering::Relaxed);
+                            plans.insert((function_index, index), planned);
+                        }
+                        None => {
+                            counters.statements_on_host.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+                for element in &statement.pattern {
+                    types.insert(element.name.clone(), element.ty.clone());
+                }
+            }
+        }
+        KernelOffload {
+            runtime,
+            plans,
+            counters,
+            resident: Mutex::default(),
+        }
+    }
+
+    /// The statement's results from the device, `None` when handed back.
+    fn run_on_device(&self, plan: &KernelPlan, call: &SoacCall<'_>) -> GpuResult<Option<Vec<Val>>> {
+        let mut inputs = Vec::with_capacity(call.inputs.len());
+        for input in call.inputs {
+            match input {
+                Val::Array(array) if array.shape == [call.width] => inputs.push(&array.data),
+                _ => return Ok(None),
+            }
+        }
+        let mut resident = self
+            .resident
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        resident.release_dropped();
+        let mut device_inputs = DeviceArrays {
+            element_types: Vec::with_capacity(inputs.len()),
+            columns: Vec::with_capacity(inputs.len()),
+            length: call.width as u64,
+        };
+        for data in &inputs {
+            let buffer = match resident.take(data) {
+                Some(buffer) => {
+                    self.counters
+                        .inputs_resident
+                        .fetch_add(1, Ordering::Relaxed);
+                    buffer
+                }
+                None => {
+                    let buffer = self.runtime.upload_bytes(&host_column(data).to_bytes());
+                    self.counters
+                        .inputs_uploaded
+                        .fetch_add(1, Ordering::Relaxed);
+                    match buffer {
+                        Ok(buffer) => buffer,
+                        Err(error) => {
+                            keep_all(&mut resident, &inputs, device_inputs.columns);
+                            return Err(error);
+                        }
+                    }
+                }
+            };
+            device_inputs
+                .element_types
+                .push(element_type_of(data.prim_type()));
+            device_inputs.columns.push(buffer);
+        }
+        let outputs = run_plan(&self.runtime, plan, &device_inputs);
+        keep_all(&mut resident, &inputs, device_inputs.columns);
+        let outputs = outputs?;
+        let values = bound_values(plan, outputs.download(&self.runtime)?);
+        let arrays = values.iter().filter_map(|value| match value {
+            Val::Array(array) => Some(array.data.clone()),
+            Val::Prim(_) => None,
+        });
+        for (data, buffer) in arrays.zip(outputs.columns) {
+            resident.keep(data, buffer);
+        }
+        Ok(Some(values))
+    }
+}
+
+impl SoacOffload for KernelOffload {
+    fn claims(&self, function: usize, statement: usize) -> bool {
+        self.plans.contains_key(&(function, statement))
+    }
+
+    fn run(&self, call: &SoacCall<'_>) -> Result<Option<Vec<Val>>, RuntimeError> {
+        let specialised;
+        let plan = match self.plans.get(&(call.function, call.statement)) {
+            None => return Ok(None),
+            Some(Planned::Fixed(plan)) => plan,
+            Some(Planned::Specialised(specialisable)) => {
+                let Specialisable {
+                    statement,
+                    soac,
+                    types,
+                } = &**specialisable;
+                let value_of = |name: &VName| {
+                    let position = call.free_names.iter().position(|free| free == name)?;
+                    match call.free_values.get(position)? {
+                        Val::Prim(value) => Some(*value),
+                        Val::Array(_) => None,
+                    }
+                };
+                let (soac, _) = specialise(soac, &value_of);
+                match plan_statement(call.statement, statement, &soac, types) {
+                    Placement::Kernel(plan) => {
+                        specialised = plan;
+                        &*specialised
+                    }
+                    // A value that makes a lambda fallible (a zero divisor).
+                    Placement::Host { .. } => {
+                        self.counters.handed_back.fetch_add(1, Ordering::Relaxed);
+                        return Ok(None);
+                    }
+                }
+            }
+        };
+        let answer = if call.width == 0 {
+            Ok(None)
+        } else {
+            self.run_on_device(plan, call)
+        };
+        match answer {
+            Ok(Some(values)) => {
+                self.counters.kernel_runs.fetch_add(1, Ordering::Relaxed);
+                Ok(Some(values))
+            }
+            Ok(None) => {
+                self.counters.handed_back.fetch_add(1, Ordering::Relaxed);
+                Ok(None)
+            }
+            Err(error) if is_refusal(&error) => {
+                self.counters.handed_back.fetch_add(1, Ordering::Relaxed);
+                Ok(None)
+            }
+            Err(error) => Err(RuntimeError {
+                message: format!("the GPU failed to run this {}: {error}", plan.choice.name()),
+                span: call.span,
+            }),
+        }
+    }
+}
+
+/// Whether the device refused work it cannot take (the host runs it), as
+/// opposed to failing at it.
+fn is_refusal(error: &GpuError) -> bool {
+    matches!(
+        error,
+        GpuError::Unsupported { .. }
+            | GpuError::BufferTooLarge { .. }
+            | GpuError::TooManyWorkgroups { .. }
+            | GpuError::OutOfMemory { .. }
+    )
+}
