@@ -608,6 +608,45 @@ pub struct Registers {
     keep: Vec<bool>,
 }
 
+/// At most this many spare columns are kept per thread.
+const POOL_LIMIT: usize = 512;
+
+thread_local! {
+    /// Spare columns of finished runs, by type: a SOAC nested in another
+    /// SOAC's lambda runs once per outer element, and allocating and
+    /// zeroing its registers each time would cost more than running it.
+    static COLUMN_POOL: std::cell::RefCell<Vec<Col>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// A column of type `t` ([`BLOCK`] long) from the pool, or a new one. Its
+/// values are whatever the last user left: every register is written
+/// before it is read.
+fn pooled_column(t: PrimType) -> Col {
+    COLUMN_POOL
+        .with(|pool| {
+            let mut pool = pool.borrow_mut();
+            let found = pool.iter().rposition(|c| c.has_type(t))?;
+            Some(pool.swap_remove(found))
+        })
+        .unwrap_or_else(|| Col::new(t))
+}
+
+impl Drop for Registers {
+    fn drop(&mut self) {
+        COLUMN_POOL.with(|pool| {
+            let mut pool = pool.borrow_mut();
+            for col in self.cols.drain(..) {
+                if pool.len() >= POOL_LIMIT {
+                    break;
+                }
+                if !matches!(col, Col::Empty) {
+                    pool.push(col);
+                }
+            }
+        });
+    }
+}
+
 /// An operand of a kernel: a column or a scalar broadcast over the block.
 enum Arg<'a> {
     Col(Slice<'a>),
@@ -627,7 +666,7 @@ impl VectorLambda {
                     if r < self.params {
                         Col::Empty
                     } else {
-                        Col::new(*t)
+                        pooled_column(*t)
                     }
                 })
                 .collect(),
@@ -835,6 +874,20 @@ fn gather(
         unreachable!("a gather reads a primitive element")
     }
     let indices: Vec<Arg<'_>> = indices.iter().map(|i| arg(regs, frame, *i)).collect();
+    if indices.iter().all(|i| matches!(i, Arg::Scalar(_))) {
+        // The same element for every lane (an index of an enclosing
+        // uniform loop, a free variable, a constant).
+        let mut offset = 0usize;
+        for (index, &n) in indices.iter().zip(&array.shape) {
+            let i = prim::as_i64(index.get(0)).unwrap_or(-1);
+            if i < 0 || i as u64 >= n as u64 {
+                return Err(Fallback);
+            }
+            offset = offset * n + i as usize;
+        }
+        copy(Arg::Scalar(array.data.get(offset)), out, len);
+        return Ok(());
+    }
     if let ([Arg::Col(Slice::I64(is))], [n]) = (indices.as_slice(), array.shape.as_slice()) {
         // The common case: one dimension, a column of indices.
         if is[..len].iter().any(|&i| i < 0 || i as u64 >= *n as u64) {
@@ -1009,6 +1062,11 @@ fn two_columns(cols: &mut [Col], read: usize, write: usize) -> (&Col, &mut Col) 
 }
 
 impl Col {
+    /// Whether the column holds values of type `t`.
+    fn has_type(&self, t: PrimType) -> bool {
+        !matches!(self, Col::Empty) && self.prim_type() == t
+    }
+
     /// Adds one to the first `count` values (a loop index: an integer).
     fn increment(&mut self, count: usize) {
         macro_rules! increment {
