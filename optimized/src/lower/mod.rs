@@ -1867,20 +1867,9 @@ impl Lowerer {
                         stride.clone(),
                         span,
                     );
-                    let nonnegative = self.cmp(
-                        block,
-                        CmpOp::Ge,
-                        PrimType::I64,
-                        length.clone(),
-                        i64c(0),
-                        span,
-                    );
-                    self.assert(
-                        block,
-                        nonnegative,
-                        "Index out of bounds: the slice is invalid.",
-                        span,
-                    );
+                    // A negative length is the slice operation's own
+                    // bounds error (`Index [i:j:s] out of bounds …`, the
+                    // reference's message), raised before the slice exists.
                     slice.push(ir::DimIndex::Range {
                         start,
                         length,

@@ -175,8 +175,34 @@ fn record(substitution: &mut Substitution, pattern: &[VName], operands: Vec<SubE
 }
 
 /// Folds one statement whose operands are already substituted and whose
-/// nested bodies are already simplified.
+/// nested bodies are already simplified. A name whose value folds to a
+/// negative `i64` keeps its binding (`let n = -1i64`) instead of being
+/// replaced by the constant: it may be a dimension (the length of a slice
+/// whose bounds check fails at run time, before the slice is taken), and a
+/// negative constant dimension is ill-typed IR.
 fn fold_statement(statement: Statement) -> Outcome {
+    let (pattern, span) = (statement.pattern.clone(), statement.span);
+    match fold_statement_freely(statement) {
+        Outcome::Replace(spliced, operands)
+            if spliced.is_empty()
+                && pattern.len() == 1
+                && matches!(
+                    operands.as_slice(),
+                    [SubExp::Constant(PrimValue::I64(n))] if *n < 0
+                ) =>
+        {
+            let expression = Exp::SubExp(operands[0].clone());
+            Outcome::Keep(Box::new(Statement {
+                pattern,
+                expression,
+                span,
+            }))
+        }
+        outcome => outcome,
+    }
+}
+
+fn fold_statement_freely(statement: Statement) -> Outcome {
     let replace = |operands: Vec<SubExp>| Outcome::Replace(Vec::new(), operands);
     match &statement.expression {
         Exp::SubExp(s) => replace(vec![s.clone()]),
