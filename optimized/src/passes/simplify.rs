@@ -176,10 +176,11 @@ fn record(substitution: &mut Substitution, pattern: &[VName], operands: Vec<SubE
 
 /// Folds one statement whose operands are already substituted and whose
 /// nested bodies are already simplified. A name whose value folds to a
-/// negative `i64` keeps its binding (`let n = -1i64`) instead of being
-/// replaced by the constant: it may be a dimension (the length of a slice
-/// whose bounds check fails at run time, before the slice is taken), and a
-/// negative constant dimension is ill-typed IR.
+/// negative `i64` constant keeps its binding (`let n = -1i64`) beside the
+/// substitution: it may be a dimension (the length of a slice whose bounds
+/// check fails at run time, before the slice is taken), where the constant
+/// is not substituted (`Substitution::visit_dimension`: a negative constant
+/// dimension is ill-typed IR); dead code removes the binding otherwise.
 fn fold_statement(statement: Statement) -> Outcome {
     let (pattern, span) = (statement.pattern.clone(), statement.span);
     match fold_statement_freely(statement) {
@@ -191,12 +192,12 @@ fn fold_statement(statement: Statement) -> Outcome {
                     [SubExp::Constant(PrimValue::I64(n))] if *n < 0
                 ) =>
         {
-            let expression = Exp::SubExp(operands[0].clone());
-            Outcome::Keep(Box::new(Statement {
+            let binding = Statement {
                 pattern,
-                expression,
+                expression: Exp::SubExp(operands[0].clone()),
                 span,
-            }))
+            };
+            Outcome::Replace(vec![binding], operands)
         }
         outcome => outcome,
     }

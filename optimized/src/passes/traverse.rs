@@ -10,8 +10,13 @@ use crate::ir::*;
 
 /// What a walk does at each name. Every method defaults to doing nothing.
 pub trait NameVisitor {
-    /// An operand position (also every array dimension in a type).
+    /// An operand position.
     fn visit_operand(&mut self, _operand: &mut SubExp) {}
+    /// An array dimension in a type, or the length of a slice (the
+    /// dimension of its result); by default an operand position.
+    fn visit_dimension(&mut self, dimension: &mut SubExp) {
+        self.visit_operand(dimension);
+    }
     /// A position that must be a variable (an array argument, the
     /// condition parameter of a `while` loop).
     fn visit_variable(&mut self, _name: &mut VName) {}
@@ -22,7 +27,7 @@ pub trait NameVisitor {
 pub fn walk_type<V: NameVisitor + ?Sized>(ty: &mut Type, v: &mut V) {
     if let TypeBase::Array { shape, .. } = ty {
         for d in shape {
-            v.visit_operand(d);
+            v.visit_dimension(d);
         }
     }
 }
@@ -31,7 +36,7 @@ pub fn walk_ext_type<V: NameVisitor + ?Sized>(ty: &mut ExtType, v: &mut V) {
     if let TypeBase::Array { shape, .. } = ty {
         for d in shape {
             if let ExtDim::Free(d) = d {
-                v.visit_operand(d);
+                v.visit_dimension(d);
             }
         }
     }
@@ -117,7 +122,8 @@ pub fn walk_exp<V: NameVisitor + ?Sized>(exp: &mut Exp, v: &mut V) {
                         stride,
                     } => {
                         v.visit_operand(start);
-                        v.visit_operand(length);
+                        // The slice's length is its result's dimension.
+                        v.visit_dimension(length);
                         v.visit_operand(stride);
                     }
                 }
@@ -324,6 +330,17 @@ impl NameVisitor for Substitution {
     fn visit_variable(&mut self, name: &mut VName) {
         if let Some(SubExp::Var(replacement)) = self.resolve(name) {
             *name = replacement.clone();
+        }
+    }
+    /// A negative constant never becomes a dimension (ill-typed IR): the
+    /// name stays, bound by the copy `simplify` keeps for it.
+    fn visit_dimension(&mut self, dimension: &mut SubExp) {
+        if let SubExp::Var(v) = dimension {
+            match self.resolve(v) {
+                Some(SubExp::Constant(PrimValue::I64(n))) if *n < 0 => {}
+                Some(replacement) => *dimension = replacement.clone(),
+                None => {}
+            }
         }
     }
 }
