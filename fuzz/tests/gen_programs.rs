@@ -240,3 +240,31 @@ fn shrinking_finds_a_small_counterexample() {
     assert!(parse_program(FileId(0), &text).is_ok());
     assert!(minimal.line_count() <= 20, "{text}");
 }
+
+/// No generated type abbreviation is named after a primitive type: `type u8
+/// = u32` in a module shadowed `u8` in the generator's own later annotations
+/// (`[2]u8` holding `6u8` literals), an ill-typed program (found by the value
+/// oracle, `fuzz/findings/value_campaigns.md`).
+#[test]
+fn no_generated_type_is_named_after_a_primitive_type() {
+    let primitive_names: Vec<&str> = spec::value::PrimType::ALL
+        .iter()
+        .map(|t| t.name())
+        .collect();
+    let mut type_declarations = 0;
+    for seed in 0..3000u64 {
+        let text = generate(seed, &GenConfig::default()).source();
+        for line in text.lines() {
+            let Some(rest) = line.trim_start().strip_prefix("type ") else {
+                continue;
+            };
+            type_declarations += 1;
+            let name = rest.split([' ', '=']).next().unwrap_or_default();
+            assert!(
+                !primitive_names.contains(&name),
+                "seed {seed}: a type named `{name}`\n{text}"
+            );
+        }
+    }
+    assert!(type_declarations > 3000, "{type_declarations} type declarations");
+}
