@@ -162,7 +162,8 @@ fn simplify_body(
     }
     let mut result = body.result;
     for r in &mut result {
-        substitution.visit_operand(r);
+        // A result may be an existential size (`visit_dimension`).
+        substitution.visit_dimension(r);
     }
     Body { statements, result }
 }

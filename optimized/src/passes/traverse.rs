@@ -12,8 +12,10 @@ use crate::ir::*;
 pub trait NameVisitor {
     /// An operand position.
     fn visit_operand(&mut self, _operand: &mut SubExp) {}
-    /// An array dimension in a type, or the length of a slice (the
-    /// dimension of its result); by default an operand position.
+    /// A position that may be a dimension: an array dimension in a type,
+    /// the length of a slice (its result's dimension), a body's result (an
+    /// existential size of a branch or loop); by default an operand
+    /// position.
     fn visit_dimension(&mut self, dimension: &mut SubExp) {
         self.visit_operand(dimension);
     }
@@ -52,7 +54,7 @@ pub fn walk_body<V: NameVisitor + ?Sized>(body: &mut Body, v: &mut V) {
         walk_statement(statement, v);
     }
     for r in &mut body.result {
-        v.visit_operand(r);
+        v.visit_dimension(r);
     }
 }
 
