@@ -15,8 +15,8 @@
 //!   empty array whose rows have a shape (`empty([0][4]i32)`), which the
 //!   reference's values cannot represent (SPEC_NOTES TFP18-6: its `Dim`
 //!   below an empty dimension is 0), or, for the same reason, the reference
-//!   fails the size check of an inner dimension of the result where the
-//!   optimising side returns an empty array whose rows have that size;
+//!   fails the size check of an inner dimension where the optimising side
+//!   returns an empty array whose rows have a shape;
 //! - disagree otherwise, with a check that names what each side did
 //!   (stable across shrinking) and a message that shows it.
 
@@ -244,10 +244,11 @@ pub const EMPTY_ROWS_WITH_SHAPE: &str = "an argument is an empty array whose row
 /// The discard reason of a result the reference cannot represent.
 pub const EMPTY_RESULT_ROWS_WITH_SHAPE: &str = "the result is an empty array whose rows have a shape (the reference's values lose it, SPEC_NOTES TFP18-6)";
 
-/// Whether the reference's failure is TFP18-6 on the result that the
-/// optimising side computed: a failed size check of an inner dimension
-/// (`dimension k` with `k ≥ 1`) of the result, where the optimising side's
-/// result holds an empty array whose rows have a shape.
+/// Whether the reference's failure is TFP18-6 on a value that the
+/// optimising side returned: a failed size check of an inner dimension
+/// (`dimension k` with `k ≥ 1`) of the result or of an ascribed or bound
+/// value, where the optimising side's result holds an empty array whose
+/// rows have a shape (the evidence that an empty array was checked).
 fn lost_result_shape(reference: &Run, optimized: &Run) -> bool {
     let (Run::Failed { message, .. }, Run::Values(values)) = (reference, optimized) else {
         return false;
@@ -255,7 +256,7 @@ fn lost_result_shape(reference: &Run, optimized: &Run) -> bool {
     let inner_dimension = message
         .strip_prefix("Size mismatch: dimension ")
         .and_then(|rest| rest.split_once(' '))
-        .is_some_and(|(k, rest)| k != "0" && rest.starts_with("of the result"));
+        .is_some_and(|(k, rest)| k != "0" && rest.starts_with("of "));
     inner_dimension && values.iter().any(has_empty_rows_with_shape)
 }
 
