@@ -268,3 +268,31 @@ fn no_generated_type_is_named_after_a_primitive_type() {
     }
     assert!(type_declarations > 3000, "{type_declarations} type declarations");
 }
+
+/// A generated `with` update's value has the target's element type with
+/// every size known: a value of an unknown-size element type could differ in
+/// size from the target's rows (`replicate 1i64 [4.5f32, 0.0f32] with [0i64]
+/// = [0.0f32]`), which the optimising front end rightly rejects
+/// (`fuzz/findings/verdict_seed7_200000.md`, the generator's class).
+#[test]
+fn generated_with_updates_are_well_sized() {
+    let mut updates = 0;
+    for seed in 0..4000u64 {
+        let config = GenConfig {
+            modules: false,
+            may_fail: seed % 2 == 1,
+            ..GenConfig::default()
+        };
+        let source = generate(seed, &config).source();
+        if !source.contains(" with [") {
+            continue;
+        }
+        updates += 1;
+        let outcome = fuzz::oracles::examine_verdict(&source, true);
+        assert!(
+            matches!(outcome, fuzz::oracles::Outcome::Agree { valid: true }),
+            "seed {seed}: {outcome:?}\n{source}"
+        );
+    }
+    assert!(updates >= 100, "only {updates} programs with updates");
+}
