@@ -277,7 +277,7 @@ fn no_generated_type_is_named_after_a_primitive_type() {
 #[test]
 fn generated_with_updates_are_well_sized() {
     let mut updates = 0;
-    for seed in 0..4000u64 {
+    for seed in 0..6000u64 {
         let config = GenConfig {
             modules: false,
             may_fail: seed % 2 == 1,
