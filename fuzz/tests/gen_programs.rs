@@ -266,7 +266,10 @@ fn no_generated_type_is_named_after_a_primitive_type() {
             );
         }
     }
-    assert!(type_declarations > 3000, "{type_declarations} type declarations");
+    assert!(
+        type_declarations > 3000,
+        "{type_declarations} type declarations"
+    );
 }
 
 /// A generated `with` update's value has the target's element type with

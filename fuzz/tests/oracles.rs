@@ -170,12 +170,36 @@ fn value_oracle_compares_values_errors_and_verdicts() {
         location: location.into(),
     };
     let cases = [
-        (Run::Values(vec![i32s(1)]), Run::Values(vec![i32s(2)]), "different values"),
-        (failed("generated.fut:1:5"), failed("generated.fut:1:6"), "different run-time errors"),
-        (Run::Values(vec![i32s(1)]), failed("generated.fut:1:5"), "reference gives values, optimized fails at run time"),
-        (Run::Rejected("no".into()), Run::Values(vec![i32s(1)]), "reference rejects, optimized gives values"),
-        (failed("generated.fut:1:5"), Run::Rejected("no".into()), "reference fails at run time, optimized rejects"),
-        (Run::Values(vec![i32s(1)]), Run::Broken("panic".into()), "reference gives values, optimized breaks"),
+        (
+            Run::Values(vec![i32s(1)]),
+            Run::Values(vec![i32s(2)]),
+            "different values",
+        ),
+        (
+            failed("generated.fut:1:5"),
+            failed("generated.fut:1:6"),
+            "different run-time errors",
+        ),
+        (
+            Run::Values(vec![i32s(1)]),
+            failed("generated.fut:1:5"),
+            "reference gives values, optimized fails at run time",
+        ),
+        (
+            Run::Rejected("no".into()),
+            Run::Values(vec![i32s(1)]),
+            "reference rejects, optimized gives values",
+        ),
+        (
+            failed("generated.fut:1:5"),
+            Run::Rejected("no".into()),
+            "reference fails at run time, optimized rejects",
+        ),
+        (
+            Run::Values(vec![i32s(1)]),
+            Run::Broken("panic".into()),
+            "reference gives values, optimized breaks",
+        ),
     ];
     for (reference, optimized, wanted) in cases {
         match compare_runs(&reference, &optimized) {

@@ -99,9 +99,7 @@ pub fn lower_program(program: &core::Program) -> LowerResult<ir::Program> {
 
 /// A top-level constant: a definition of no parameters.
 fn is_constant(function: &core::Function) -> bool {
-    function.type_params.is_empty()
-        && function.size_params.is_empty()
-        && function.params.is_empty()
+    function.type_params.is_empty() && function.size_params.is_empty() && function.params.is_empty()
 }
 
 pub(crate) fn unsupported(span: Span, what: &str) -> Diagnostic {
