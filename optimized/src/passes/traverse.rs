@@ -12,10 +12,11 @@ use crate::ir::*;
 pub trait NameVisitor {
     /// An operand position.
     fn visit_operand(&mut self, _operand: &mut SubExp) {}
-    /// A position that may be a dimension: an array dimension in a type,
-    /// the length of a slice (its result's dimension), a body's result (an
-    /// existential size of a branch or loop); by default an operand
-    /// position.
+    /// A position that may be a dimension (the IR checker wants a
+    /// non-negative constant there): an array dimension in a type, the
+    /// length of a slice or a concatenation, the shape of a `replicate` or
+    /// `reshape`, a SOAC's width, a body's result (an existential size of a
+    /// branch or loop); by default an operand position.
     fn visit_dimension(&mut self, dimension: &mut SubExp) {
         self.visit_operand(dimension);
     }
@@ -151,7 +152,7 @@ pub fn walk_exp<V: NameVisitor + ?Sized>(exp: &mut Exp, v: &mut V) {
             v.visit_operand(step);
         }
         Exp::Replicate { shape, value } => {
-            shape.iter_mut().for_each(|d| v.visit_operand(d));
+            shape.iter_mut().for_each(|d| v.visit_dimension(d));
             v.visit_operand(value);
         }
         Exp::ArrayLiteral { elements, row_type } => {
@@ -160,13 +161,13 @@ pub fn walk_exp<V: NameVisitor + ?Sized>(exp: &mut Exp, v: &mut V) {
         }
         Exp::Concat { arrays, length } => {
             arrays.iter_mut().for_each(|a| v.visit_variable(a));
-            v.visit_operand(length);
+            v.visit_dimension(length);
         }
         Exp::Rearrange { array, .. } | Exp::Reverse { array } | Exp::Copy { array } => {
             v.visit_variable(array)
         }
         Exp::Reshape { shape, array } => {
-            shape.iter_mut().for_each(|d| v.visit_operand(d));
+            shape.iter_mut().for_each(|d| v.visit_dimension(d));
             v.visit_variable(array);
         }
         Exp::Rotate { amount, array } => {
@@ -190,7 +191,7 @@ pub fn walk_soac<V: NameVisitor + ?Sized>(soac: &mut Soac, v: &mut V) {
             predicate: lambda,
             arrays,
         } => {
-            v.visit_operand(width);
+            v.visit_dimension(width);
             walk_lambda(lambda, v);
             arrays.iter_mut().for_each(|a| v.visit_variable(a));
         }
@@ -206,7 +207,7 @@ pub fn walk_soac<V: NameVisitor + ?Sized>(soac: &mut Soac, v: &mut V) {
             neutral,
             arrays,
         } => {
-            v.visit_operand(width);
+            v.visit_dimension(width);
             walk_lambda(lambda, v);
             neutral.iter_mut().for_each(|n| v.visit_operand(n));
             arrays.iter_mut().for_each(|a| v.visit_variable(a));
@@ -217,7 +218,7 @@ pub fn walk_soac<V: NameVisitor + ?Sized>(soac: &mut Soac, v: &mut V) {
             indices,
             values,
         } => {
-            v.visit_operand(width);
+            v.visit_dimension(width);
             destinations.iter_mut().for_each(|a| v.visit_variable(a));
             v.visit_variable(indices);
             values.iter_mut().for_each(|a| v.visit_variable(a));
@@ -230,7 +231,7 @@ pub fn walk_soac<V: NameVisitor + ?Sized>(soac: &mut Soac, v: &mut V) {
             indices,
             values,
         } => {
-            v.visit_operand(width);
+            v.visit_dimension(width);
             destinations.iter_mut().for_each(|a| v.visit_variable(a));
             walk_lambda(operator, v);
             neutral.iter_mut().for_each(|n| v.visit_operand(n));
@@ -251,7 +252,7 @@ pub fn walk_soac<V: NameVisitor + ?Sized>(soac: &mut Soac, v: &mut V) {
             neutral,
             arrays,
         } => {
-            v.visit_operand(width);
+            v.visit_dimension(width);
             walk_lambda(map_lambda, v);
             walk_lambda(combine, v);
             neutral.iter_mut().for_each(|n| v.visit_operand(n));
