@@ -321,7 +321,7 @@ fn repository_programs_agree() {
     assert_eq!(known_gaps, NUMERIC_MODULE_ARGUMENTS.len());
     assert_eq!(
         (programs, module_free_only, runs, skipped),
-        (179, 3, 260, 24),
+        (188, 3, 272, 24),
         "programs compared, programs only the module-free version of which the reference \
          compiles, runs, programs rejected by the checker (error tests) or by the reference both ways"
     );
@@ -382,10 +382,12 @@ fn generated_module_programs_agree() {
     // nondeterministic verdict on one generated program (under
     // investigation; recorded in the closing note). Every program is still
     // checked: any disagreement is a failure above. The floor keeps the
-    // count from regressing.
+    // count from regressing. No generated program is rejected by the
+    // checker since the generator stopped naming types `u8`, `u16`, …
+    // (`gen_programs::no_generated_type_is_named_after_a_primitive_type`).
     assert_eq!(agreed + by_reference + by_checker, 300);
     assert!(
-        agreed >= 179 && by_checker == 1,
+        agreed >= 179 && by_checker == 0,
         "programs agreed ({agreed}), only the module-free version of which the reference \
          compiles ({by_reference}; why, first words), rejected by the checker or by the \
          reference both ways ({by_checker}): {reasons:#?}"
