@@ -231,10 +231,16 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
         label: "the reference's module calculus path ignores the Or option (a program naming a numeric module such as `i32.i16`)",
     },
     KnownDisagreement {
-        program_kind: "module program",
+        program_kind: "",
         check: "reference rejects, optimized gives values",
         message_contains: "unknown type",
-        label: "the reference's TFP'18 core instance does not know a parametric type abbreviation applied to a module's type",
+        label: "the reference's TFP'18 core instance does not know a parametric type abbreviation applied to a module's type (module programs, and programs naming a numeric module)",
+    },
+    KnownDisagreement {
+        program_kind: "",
+        check: "reference rejects, optimized fails at run time",
+        message_contains: "unknown type",
+        label: "the reference's TFP'18 core instance does not know a parametric type abbreviation applied to a module's type (module programs, and programs naming a numeric module)",
     },
     KnownDisagreement {
         program_kind: "well-typed under the Or option (TFP'18 §7)",
