@@ -1,6 +1,7 @@
-//! `runestone fuzz --oracle verdict|defunc`: a short campaign prints its
+//! `runestone fuzz --oracle verdict|defunc|value`: a short campaign prints its
 //! summary, outcome table and rule coverage, and exits 0 when nothing
-//! disagrees.
+//! disagrees beyond the known disagreements (`--known`; the value oracle
+//! meets one in its first 20 programs of seed 1).
 
 use std::process::Command;
 
@@ -19,9 +20,13 @@ fn runestone(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn short_oracle_campaigns_print_a_summary_and_coverage() {
-    for (oracle, rule) in [("verdict", "TFP18 T-Lam"), ("defunc", "TFP18 D-Lam")] {
+    for (oracle, rule) in [
+        ("verdict", "TFP18 T-Lam"),
+        ("defunc", "TFP18 D-Lam"),
+        ("value", "TFP18 D-Lam"),
+    ] {
         let (code, stdout, stderr) = runestone(&[
-            "fuzz", "--oracle", oracle, "--seed", "1", "--count", "20", "--jobs", "2",
+            "fuzz", "--oracle", oracle, "--seed", "1", "--count", "20", "--jobs", "2", "--known",
         ]);
         assert_eq!(code, 0, "{stdout}{stderr}");
         assert!(stdout.contains("summary: 20 programs"), "{stdout}");

@@ -402,7 +402,7 @@ fn repository_programs_agree() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert_eq!(
         (programs, module_free_only, runs, skipped),
-        (184, 3, 272, 24),
+        (194, 3, 302, 24),
         "programs compared, programs only the module-free version of which the reference \
          compiles, runs, programs rejected by the checker (error tests) or by the reference both ways"
     );
@@ -463,10 +463,12 @@ fn generated_module_programs_agree() {
     // nondeterministic verdict on one generated program (under
     // investigation; recorded in the closing note). Every program is still
     // checked: any disagreement is a failure above. The floor keeps the
-    // count from regressing.
+    // count from regressing. No generated program is rejected by the
+    // checker since the generator stopped naming types `u8`, `u16`, …
+    // (`gen_programs::no_generated_type_is_named_after_a_primitive_type`).
     assert_eq!(agreed + by_reference + by_checker, 300);
     assert!(
-        agreed >= 179 && by_checker == 1,
+        agreed >= 179 && by_checker == 0,
         "programs agreed ({agreed}), only the module-free version of which the reference \
          compiles ({by_reference}; why, first words), rejected by the checker or by the \
          reference both ways ({by_checker}): {reasons:#?}"

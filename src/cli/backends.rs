@@ -56,8 +56,9 @@ impl Backend {
     }
 }
 
-/// The float tolerance of compiled backends, in units in the last place.
-pub const COMPILED_FLOAT_ULPS: u64 = 64;
+/// The float tolerance of compiled backends, in units in the last place
+/// (defined in `spec::value`, shared with the fuzz value oracle).
+pub use spec::value::COMPILED_FLOAT_ULPS;
 
 impl fmt::Display for Backend {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

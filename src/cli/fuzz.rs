@@ -5,7 +5,8 @@
 //! ready-to-commit `.lp` test program into the directory it names; exits 1 on
 //! any violation.
 //!
-//! `--oracle verdict` / `--oracle defunc` / `--oracle modules`: the oracles
+//! `--oracle verdict` / `--oracle defunc` / `--oracle modules` /
+//! `--oracle value`: the oracles
 //! of `fuzz::oracles` on generated programs, with the same progress lines,
 //! summary (outcomes per program kind, discards by reason, the distribution
 //! of program sizes in lines), rule-coverage table (every rule of the
@@ -25,7 +26,8 @@ pub struct Args {
     /// Which oracle: `nested` (Leshchinskiy's Theorems 5.27 and 6.37),
     /// `verdict` (reference vs optimized accept/reject), `defunc` (TFP'18
     /// Theorems 1–2, Corollary 1 on generated programs), `modules` (ICFP'18
-    /// Proposition 6.1 on generated module programs).
+    /// Proposition 6.1 on generated module programs), `value` (reference vs
+    /// optimized CPU: compile-time verdicts, values, run-time errors).
     #[arg(long, required_unless_present = "emit_tower")]
     oracle: Option<String>,
     /// Print the functor-tower benchmark program with about N functor
@@ -86,7 +88,7 @@ pub fn run(args: Args) -> ExitCode {
     let oracle = fuzz::oracles::OracleKind::from_name(&oracle_name);
     if oracle_name != "nested" && oracle.is_none() {
         eprintln!(
-            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc, modules).",
+            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc, modules, value).",
             oracle_name
         );
         return ExitCode::from(2);

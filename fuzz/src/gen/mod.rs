@@ -195,10 +195,18 @@ impl Generator {
         }
     }
 
-    /// A name never used before in this program.
+    /// A name never used before in this program, and never the name of a
+    /// primitive type (`fresh("u")` would otherwise give `u8` or `u16`: a
+    /// type abbreviation of that name shadows the primitive type in the
+    /// generator's later type annotations, whose literals stay primitive).
     pub(crate) fn fresh(&mut self, prefix: &str) -> String {
-        self.next_name += 1;
-        format!("{prefix}{}", self.next_name)
+        loop {
+            self.next_name += 1;
+            let name = format!("{prefix}{}", self.next_name);
+            if spec::value::PrimType::from_name(&name).is_none() {
+                return name;
+            }
+        }
     }
 
     /// Counts a place where `kind` could break a premise; `true` when this

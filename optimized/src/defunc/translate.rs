@@ -1303,7 +1303,15 @@ impl<'p> Defunctionaliser<'p> {
                 let sizes = self.bind_sizes(&mut inner, sizes);
                 let pat = self.pattern(&mut inner, pat, &value_sv)?;
                 let (body, sv) = self.expression(&inner, body)?;
-                let ty = body.ty.clone();
+                // The sizes the `let` binds are existential outside it.
+                let mut bound: std::collections::HashSet<u32> =
+                    sizes.iter().map(|s| s.id).collect();
+                bound.extend(pat.bound_vars().into_iter().map(|(name, _)| name.id));
+                let ty = forget_sizes(&body.ty, &bound);
+                let sv = match sv {
+                    StaticVal::Dyn(t) => StaticVal::Dyn(forget_sizes(&t, &bound)),
+                    other => other,
+                };
                 let kind = ExprKind::Let {
                     sizes,
                     pat,

@@ -66,19 +66,40 @@ pub fn lower_program(program: &core::Program) -> LowerResult<ir::Program> {
         functions: HashMap::new(),
         used_function_names: HashSet::new(),
     };
-    let mut functions = Vec::new();
-    let mut entry_points = Vec::new();
-    for definition in &program.definitions {
-        let (function, entry) = lowerer.function(definition)?;
-        if let Some(entry) = entry {
-            entry_points.push(entry);
+    // Entry points are lowered last: each starts by calling every top-level
+    // constant, in order (the reference evaluates every declaration before
+    // the entry point, so a failing constant fails the run first, used or
+    // not); the functions keep the program's order.
+    let mut functions = vec![None; program.definitions.len()];
+    let mut constants = Vec::new();
+    for (index, definition) in program.definitions.iter().enumerate() {
+        if definition.entry {
+            continue;
         }
-        functions.push(function);
+        let (function, _) = lowerer.function(definition, &[])?;
+        if is_constant(&definition.function) {
+            constants.push(definition.function.name.id);
+        }
+        functions[index] = Some(function);
+    }
+    let mut entry_points = Vec::new();
+    for (index, definition) in program.definitions.iter().enumerate() {
+        if !definition.entry {
+            continue;
+        }
+        let (function, entry) = lowerer.function(definition, &constants)?;
+        entry_points.extend(entry);
+        functions[index] = Some(function);
     }
     Ok(ir::Program {
-        functions,
+        functions: functions.into_iter().flatten().collect(),
         entry_points,
     })
+}
+
+/// A top-level constant: a definition of no parameters.
+fn is_constant(function: &core::Function) -> bool {
+    function.type_params.is_empty() && function.size_params.is_empty() && function.params.is_empty()
 }
 
 pub(crate) fn unsupported(span: Span, what: &str) -> Diagnostic {
@@ -395,9 +416,12 @@ impl Lowerer {
         FunName(name)
     }
 
+    /// Lowers one definition; `constants` (ids of lowered top-level
+    /// constants, in order) are called first, their results unused.
     fn function(
         &mut self,
         definition: &core::Definition,
+        constants: &[u32],
     ) -> LowerResult<(ir::Function, Option<EntryPoint>)> {
         let function = &definition.function;
         let span = function.span;
@@ -410,6 +434,19 @@ impl Lowerer {
         let mut size_params = Vec::new();
         let mut value_params = Vec::new();
         let mut block = Block::new();
+        for id in constants {
+            let info = self.functions[id].clone();
+            let types = self.call_types(&info, span)?;
+            self.bind_existential(
+                &mut block,
+                &types,
+                Exp::Apply {
+                    function: info.name,
+                    args: Vec::new(),
+                },
+                span,
+            );
+        }
         let mut param_leaves = Vec::new();
         for pat in &function.params {
             let mut values = Vec::new();
@@ -1867,20 +1904,9 @@ impl Lowerer {
                         stride.clone(),
                         span,
                     );
-                    let nonnegative = self.cmp(
-                        block,
-                        CmpOp::Ge,
-                        PrimType::I64,
-                        length.clone(),
-                        i64c(0),
-                        span,
-                    );
-                    self.assert(
-                        block,
-                        nonnegative,
-                        "Index out of bounds: the slice is invalid.",
-                        span,
-                    );
+                    // A negative length is the slice operation's own
+                    // bounds error (`Index [i:j:s] out of bounds …`, the
+                    // reference's message), raised before the slice exists.
                     slice.push(ir::DimIndex::Range {
                         start,
                         length,

@@ -55,8 +55,14 @@ pub fn monomorphise(program: &Program) -> Program {
     }
     let has_entries = program.definitions.iter().any(|d| d.entry);
     for definition in &program.definitions {
+        // Monomorphic constants are roots too: every entry point evaluates
+        // them all first (`lower`), as the reference builds Σ from every
+        // declaration, so an unused constant's run-time error is reported.
+        let constant = definition.function.type_params.is_empty()
+            && definition.function.params.is_empty()
+            && definition.function.size_params.is_empty();
         let root = if has_entries {
-            definition.entry
+            definition.entry || constant
         } else {
             definition.function.type_params.is_empty()
         };

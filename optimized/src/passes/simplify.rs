@@ -162,7 +162,8 @@ fn simplify_body(
     }
     let mut result = body.result;
     for r in &mut result {
-        substitution.visit_operand(r);
+        // A result may be an existential size (`visit_dimension`).
+        substitution.visit_dimension(r);
     }
     Body { statements, result }
 }
@@ -175,8 +176,35 @@ fn record(substitution: &mut Substitution, pattern: &[VName], operands: Vec<SubE
 }
 
 /// Folds one statement whose operands are already substituted and whose
-/// nested bodies are already simplified.
+/// nested bodies are already simplified. A name whose value folds to a
+/// negative `i64` constant keeps its binding (`let n = -1i64`) beside the
+/// substitution: it may be a dimension (the length of a slice whose bounds
+/// check fails at run time, before the slice is taken), where the constant
+/// is not substituted (`Substitution::visit_dimension`: a negative constant
+/// dimension is ill-typed IR); dead code removes the binding otherwise.
 fn fold_statement(statement: Statement) -> Outcome {
+    let (pattern, span) = (statement.pattern.clone(), statement.span);
+    match fold_statement_freely(statement) {
+        Outcome::Replace(spliced, operands)
+            if spliced.is_empty()
+                && pattern.len() == 1
+                && matches!(
+                    operands.as_slice(),
+                    [SubExp::Constant(PrimValue::I64(n))] if *n < 0
+                ) =>
+        {
+            let binding = Statement {
+                pattern,
+                expression: Exp::SubExp(operands[0].clone()),
+                span,
+            };
+            Outcome::Replace(vec![binding], operands)
+        }
+        outcome => outcome,
+    }
+}
+
+fn fold_statement_freely(statement: Statement) -> Outcome {
     let replace = |operands: Vec<SubExp>| Outcome::Replace(Vec::new(), operands);
     match &statement.expression {
         Exp::SubExp(s) => replace(vec![s.clone()]),

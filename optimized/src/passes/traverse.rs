@@ -10,8 +10,16 @@ use crate::ir::*;
 
 /// What a walk does at each name. Every method defaults to doing nothing.
 pub trait NameVisitor {
-    /// An operand position (also every array dimension in a type).
+    /// An operand position.
     fn visit_operand(&mut self, _operand: &mut SubExp) {}
+    /// A position that may be a dimension (the IR checker wants a
+    /// non-negative constant there): an array dimension in a type, the
+    /// length of a slice or a concatenation, the shape of a `replicate` or
+    /// `reshape`, a SOAC's width, a body's result (an existential size of a
+    /// branch or loop); by default an operand position.
+    fn visit_dimension(&mut self, dimension: &mut SubExp) {
+        self.visit_operand(dimension);
+    }
     /// A position that must be a variable (an array argument, the
     /// condition parameter of a `while` loop).
     fn visit_variable(&mut self, _name: &mut VName) {}
@@ -22,7 +30,7 @@ pub trait NameVisitor {
 pub fn walk_type<V: NameVisitor + ?Sized>(ty: &mut Type, v: &mut V) {
     if let TypeBase::Array { shape, .. } = ty {
         for d in shape {
-            v.visit_operand(d);
+            v.visit_dimension(d);
         }
     }
 }
@@ -31,7 +39,7 @@ pub fn walk_ext_type<V: NameVisitor + ?Sized>(ty: &mut ExtType, v: &mut V) {
     if let TypeBase::Array { shape, .. } = ty {
         for d in shape {
             if let ExtDim::Free(d) = d {
-                v.visit_operand(d);
+                v.visit_dimension(d);
             }
         }
     }
@@ -47,7 +55,7 @@ pub fn walk_body<V: NameVisitor + ?Sized>(body: &mut Body, v: &mut V) {
         walk_statement(statement, v);
     }
     for r in &mut body.result {
-        v.visit_operand(r);
+        v.visit_dimension(r);
     }
 }
 
@@ -117,7 +125,8 @@ pub fn walk_exp<V: NameVisitor + ?Sized>(exp: &mut Exp, v: &mut V) {
                         stride,
                     } => {
                         v.visit_operand(start);
-                        v.visit_operand(length);
+                        // The slice's length is its result's dimension.
+                        v.visit_dimension(length);
                         v.visit_operand(stride);
                     }
                 }
@@ -143,7 +152,7 @@ pub fn walk_exp<V: NameVisitor + ?Sized>(exp: &mut Exp, v: &mut V) {
             v.visit_operand(step);
         }
         Exp::Replicate { shape, value } => {
-            shape.iter_mut().for_each(|d| v.visit_operand(d));
+            shape.iter_mut().for_each(|d| v.visit_dimension(d));
             v.visit_operand(value);
         }
         Exp::ArrayLiteral { elements, row_type } => {
@@ -152,13 +161,13 @@ pub fn walk_exp<V: NameVisitor + ?Sized>(exp: &mut Exp, v: &mut V) {
         }
         Exp::Concat { arrays, length } => {
             arrays.iter_mut().for_each(|a| v.visit_variable(a));
-            v.visit_operand(length);
+            v.visit_dimension(length);
         }
         Exp::Rearrange { array, .. } | Exp::Reverse { array } | Exp::Copy { array } => {
             v.visit_variable(array)
         }
         Exp::Reshape { shape, array } => {
-            shape.iter_mut().for_each(|d| v.visit_operand(d));
+            shape.iter_mut().for_each(|d| v.visit_dimension(d));
             v.visit_variable(array);
         }
         Exp::Rotate { amount, array } => {
@@ -182,7 +191,7 @@ pub fn walk_soac<V: NameVisitor + ?Sized>(soac: &mut Soac, v: &mut V) {
             predicate: lambda,
             arrays,
         } => {
-            v.visit_operand(width);
+            v.visit_dimension(width);
             walk_lambda(lambda, v);
             arrays.iter_mut().for_each(|a| v.visit_variable(a));
         }
@@ -198,7 +207,7 @@ pub fn walk_soac<V: NameVisitor + ?Sized>(soac: &mut Soac, v: &mut V) {
             neutral,
             arrays,
         } => {
-            v.visit_operand(width);
+            v.visit_dimension(width);
             walk_lambda(lambda, v);
             neutral.iter_mut().for_each(|n| v.visit_operand(n));
             arrays.iter_mut().for_each(|a| v.visit_variable(a));
@@ -209,7 +218,7 @@ pub fn walk_soac<V: NameVisitor + ?Sized>(soac: &mut Soac, v: &mut V) {
             indices,
             values,
         } => {
-            v.visit_operand(width);
+            v.visit_dimension(width);
             destinations.iter_mut().for_each(|a| v.visit_variable(a));
             v.visit_variable(indices);
             values.iter_mut().for_each(|a| v.visit_variable(a));
@@ -222,7 +231,7 @@ pub fn walk_soac<V: NameVisitor + ?Sized>(soac: &mut Soac, v: &mut V) {
             indices,
             values,
         } => {
-            v.visit_operand(width);
+            v.visit_dimension(width);
             destinations.iter_mut().for_each(|a| v.visit_variable(a));
             walk_lambda(operator, v);
             neutral.iter_mut().for_each(|n| v.visit_operand(n));
@@ -243,7 +252,7 @@ pub fn walk_soac<V: NameVisitor + ?Sized>(soac: &mut Soac, v: &mut V) {
             neutral,
             arrays,
         } => {
-            v.visit_operand(width);
+            v.visit_dimension(width);
             walk_lambda(map_lambda, v);
             walk_lambda(combine, v);
             neutral.iter_mut().for_each(|n| v.visit_operand(n));
@@ -324,6 +333,17 @@ impl NameVisitor for Substitution {
     fn visit_variable(&mut self, name: &mut VName) {
         if let Some(SubExp::Var(replacement)) = self.resolve(name) {
             *name = replacement.clone();
+        }
+    }
+    /// A negative constant never becomes a dimension (ill-typed IR): the
+    /// name stays, bound by the copy `simplify` keeps for it.
+    fn visit_dimension(&mut self, dimension: &mut SubExp) {
+        if let SubExp::Var(v) = dimension {
+            match self.resolve(v) {
+                Some(SubExp::Constant(PrimValue::I64(n))) if *n < 0 => {}
+                Some(replacement) => *dimension = replacement.clone(),
+                None => {}
+            }
         }
     }
 }

@@ -43,8 +43,11 @@ pub(crate) fn finish(interpreter: &mut Interpreter<'_>) -> Program {
     Program { decs }
 }
 
-/// Which symbols the roots reach: the entry points, or, in a program
-/// without any, every declaration of the program's own files.
+/// Which symbols the roots reach: the entry points and the program's
+/// monomorphic constants (every entry point evaluates them first, as the
+/// reference does, so an unused one's run-time error is reported), or, in a
+/// program without entry points, every declaration of the program's own
+/// files.
 fn reachable_symbols(interpreter: &Interpreter<'_>) -> Vec<bool> {
     let symbols = &interpreter.symbols;
     let has_entry_points = symbols.iter().any(|symbol| symbol.entry_point);
@@ -54,7 +57,7 @@ fn reachable_symbols(interpreter: &Interpreter<'_>) -> Vec<bool> {
         .enumerate()
         .filter(|(_, symbol)| {
             if has_entry_points {
-                symbol.entry_point
+                symbol.entry_point || (symbol.from_program && is_constant(symbol))
             } else {
                 symbol.from_program
             }
@@ -70,6 +73,15 @@ fn reachable_symbols(interpreter: &Interpreter<'_>) -> Vec<bool> {
         pending.extend(symbols[index].uses.iter().copied());
     }
     reachable
+}
+
+/// A `def` of no parameters and no type parameters.
+fn is_constant(symbol: &super::Symbol) -> bool {
+    matches!(
+        &symbol.dec,
+        Some(spec::syntax::ast::Dec::Value(bind))
+            if bind.params.is_empty() && bind.type_params.is_empty()
+    )
 }
 
 /// The final name of every reachable symbol (`None` for the others).

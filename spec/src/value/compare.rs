@@ -23,6 +23,11 @@ pub enum Tolerance {
     Ulps(u64),
 }
 
+/// The float tolerance of compiled backends, in units in the last place:
+/// they may reassociate `reduce`/`scan` on floats (DESIGN.md, "The
+/// pipelines"). Shared by the CLI's backends and the fuzz value oracle.
+pub const COMPILED_FLOAT_ULPS: u64 = 64;
+
 /// The first difference between expected and actual values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {

@@ -499,7 +499,12 @@ impl Generator {
                     alts.push((1, Alt::Concat));
                     alts.push((1, Alt::Slice));
                 }
-                if matches!(size, Size::Const(1..)) && element.order_zero() {
+                // The value's sizes must be those of the target's rows: an
+                // element type with an unknown size does not say them.
+                if matches!(size, Size::Const(1..))
+                    && element.order_zero()
+                    && !element.has_unknown_size()
+                {
                     alts.push((1, Alt::Update));
                 }
                 alts.push((1, Alt::Index));
