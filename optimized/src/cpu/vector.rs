@@ -202,11 +202,14 @@ enum Instr {
         b: Src,
     },
     Loop(Box<VectorLoop>),
-    /// `dst = array[indices]`, an element of a free array of primitives.
+    /// `dst = array[indices]`, an element of a free array of primitives;
+    /// with a guard, only the lanes it selects are read (and checked), the
+    /// others get an arbitrary value.
     Gather {
         dst: usize,
         array: usize,
         indices: Vec<Src>,
+        guard: Option<Src>,
     },
     /// Every lane's `cond` holds.
     Assert {
@@ -295,7 +298,7 @@ pub fn plan(lambda: &Lambda, slot: &mut dyn FnMut(&VName) -> usize) -> Option<Ve
     }
     let params = planner.registers.len();
     let mut instrs = Vec::new();
-    planner.statements(&lambda.body.statements, &mut instrs, false)?;
+    planner.statements(&lambda.body.statements, &mut instrs, None)?;
     let mut result_types = Vec::new();
     for t in &lambda.return_types {
         let Type::Prim(t) = t else { return None };
@@ -371,17 +374,19 @@ impl Planner<'_> {
         src
     }
 
-    /// Plans `statements` into `instrs`; `in_branch`: inside an `if`
-    /// branch, which runs for lanes that may not take it, so loops (which
-    /// might not end for such lanes) are refused.
+    /// Plans `statements` into `instrs`; `guard`: inside an `if` branch,
+    /// the lanes that take it (a `bool` operand). A branch runs for every
+    /// lane, so loops (which might not end for lanes that do not take it)
+    /// and operations that can fail are refused there, except gathers,
+    /// which check bounds only for the lanes the guard selects.
     fn statements(
         &mut self,
         statements: &[crate::ir::Statement],
         instrs: &mut Vec<Instr>,
-        in_branch: bool,
+        guard: Option<Src>,
     ) -> Option<()> {
         for statement in statements {
-            self.statement(statement, instrs, in_branch)?;
+            self.statement(statement, instrs, guard)?;
         }
         Some(())
     }
@@ -390,8 +395,9 @@ impl Planner<'_> {
         &mut self,
         statement: &crate::ir::Statement,
         instrs: &mut Vec<Instr>,
-        in_branch: bool,
+        guard: Option<Src>,
     ) -> Option<()> {
+        let in_branch = guard.is_some();
         let mut types = Vec::with_capacity(statement.pattern.len());
         for p in &statement.pattern {
             let Type::Prim(t) = p.ty else { return None };
@@ -405,9 +411,11 @@ impl Planner<'_> {
                 ..
             } => {
                 let cond = self.src(condition);
-                self.statements(&then_body.statements, instrs, true)?;
+                let then_guard = self.guard(guard, cond, false, instrs);
+                self.statements(&then_body.statements, instrs, Some(then_guard))?;
                 let a: Vec<Src> = then_body.result.iter().map(|r| self.src(r)).collect();
-                self.statements(&else_body.statements, instrs, true)?;
+                let else_guard = self.guard(guard, cond, true, instrs);
+                self.statements(&else_body.statements, instrs, Some(else_guard))?;
                 let b: Vec<Src> = else_body.result.iter().map(|r| self.src(r)).collect();
                 for ((p, t), (a, b)) in statement
                     .pattern
@@ -434,7 +442,7 @@ impl Planner<'_> {
                     return None;
                 };
                 let dst = self.register(types[0]);
-                let instr = self.scalar(expression, dst, in_branch)?;
+                let instr = self.scalar(expression, dst, guard)?;
                 self.bind(&pattern.name, dst);
                 instrs.push(instr);
                 Some(())
@@ -442,9 +450,43 @@ impl Planner<'_> {
         }
     }
 
-    /// One scalar operation writing `dst`; in a branch, only one that
-    /// cannot fail.
-    fn scalar(&mut self, expression: &Exp, dst: usize, in_branch: bool) -> Option<Instr> {
+    /// The lanes of a branch: `cond` (or its negation, `negate`) within
+    /// the enclosing branch's `outer` lanes.
+    fn guard(
+        &mut self,
+        outer: Option<Src>,
+        cond: Src,
+        negate: bool,
+        instrs: &mut Vec<Instr>,
+    ) -> Src {
+        let mut lanes = cond;
+        if negate {
+            let dst = self.register(PrimType::Bool);
+            instrs.push(Instr::Un {
+                op: UnOp::Not,
+                dst,
+                a: lanes,
+            });
+            lanes = Src::Reg(dst);
+        }
+        if let Some(outer) = outer {
+            let dst = self.register(PrimType::Bool);
+            instrs.push(Instr::Bin {
+                op: BinOp::LogAnd,
+                ty: PrimType::Bool,
+                dst,
+                a: outer,
+                b: lanes,
+            });
+            lanes = Src::Reg(dst);
+        }
+        lanes
+    }
+
+    /// One scalar operation writing `dst`; in a branch (`guard`), only one
+    /// that cannot fail or a gather checked for the guarded lanes.
+    fn scalar(&mut self, expression: &Exp, dst: usize, guard: Option<Src>) -> Option<Instr> {
+        let in_branch = guard.is_some();
         Some(match expression {
             Exp::SubExp(a) => Instr::Copy {
                 dst,
@@ -485,7 +527,7 @@ impl Planner<'_> {
                 dst,
                 a: self.src(operand),
             },
-            Exp::Index { array, indices } if !in_branch => {
+            Exp::Index { array, indices } => {
                 // Only free arrays: arrays bound inside the lambda are not
                 // vectorised, so a name the planner knows is a primitive.
                 let Src::Scalar(Operand::Slot(array)) = self.src(&SubExp::Var(array.clone()))
@@ -496,6 +538,7 @@ impl Planner<'_> {
                     dst,
                     array,
                     indices: indices.iter().map(|i| self.src(i)).collect(),
+                    guard,
                 }
             }
             _ => return None,
@@ -565,7 +608,7 @@ impl Planner<'_> {
             Outside::While(condition) => VectorLoopForm::While { condition },
         };
         let mut body_instrs = Vec::new();
-        let planned = self.statements(&body.statements, &mut body_instrs, false);
+        let planned = self.statements(&body.statements, &mut body_instrs, None);
         let results: Vec<Src> = body.result.iter().map(|r| self.src(r)).collect();
         let scope = self.scopes.pop().expect("the loop's scope");
         planned?;
@@ -842,9 +885,11 @@ fn run_instrs(
                 dst,
                 array,
                 indices,
+                guard,
             } => {
                 let mut out = std::mem::take(&mut regs.cols[*dst]);
-                let done = gather(regs, frame, *array, indices, &mut out, len);
+                let guard = guard.map(|g| arg(regs, frame, g));
+                let done = gather(regs, frame, *array, indices, guard, &mut out, len);
                 regs.cols[*dst] = out;
                 done?;
             }
@@ -858,12 +903,14 @@ fn run_instrs(
     Ok(())
 }
 
-/// `out[j] = array[indices[j]]` for the first `len` lanes.
+/// `out[j] = array[indices[j]]` for the first `len` lanes (those `guard`
+/// selects, if any).
 fn gather(
     regs: &Registers,
     frame: &Frame,
     array: usize,
     indices: &[Src],
+    guard: Option<Arg<'_>>,
     out: &mut Col,
     len: usize,
 ) -> Result<(), Fallback> {
@@ -874,6 +921,27 @@ fn gather(
         unreachable!("a gather reads a primitive element")
     }
     let indices: Vec<Arg<'_>> = indices.iter().map(|i| arg(regs, frame, *i)).collect();
+    let selected = |j: usize| match &guard {
+        None => true,
+        Some(g) => matches!(g.get(j), PrimValue::Bool(true)),
+    };
+    if guard.is_some() {
+        // Guarded: element by element, in bounds or not selected.
+        for j in 0..len {
+            let mut offset = Some(0usize);
+            for (index, &n) in indices.iter().zip(&array.shape) {
+                let i = prim::as_i64(index.get(j)).unwrap_or(-1);
+                offset = offset.filter(|_| 0 <= i && (i as u64) < n as u64);
+                offset = offset.map(|o| o * n + i as usize);
+            }
+            match offset {
+                Some(offset) => out.set(j, array.data.get(offset)),
+                None if selected(j) => return Err(Fallback),
+                None => {}
+            }
+        }
+        return Ok(());
+    }
     if indices.iter().all(|i| matches!(i, Arg::Scalar(_))) {
         // The same element for every lane (an index of an enclosing
         // uniform loop, a free variable, a constant).
@@ -887,6 +955,50 @@ fn gather(
         }
         copy(Arg::Scalar(array.data.get(offset)), out, len);
         return Ok(());
+    }
+    if indices.len() > 1
+        && indices
+            .iter()
+            .all(|i| matches!(i, Arg::Scalar(PrimValue::I64(_)) | Arg::Col(Slice::I64(_))))
+    {
+        // Several dimensions: flat offsets first (bounds checked), then one
+        // typed gather.
+        let mut offsets = vec![0usize; len];
+        for (index, &n) in indices.iter().zip(&array.shape) {
+            let mut in_bounds = true;
+            match index {
+                Arg::Col(Slice::I64(is)) => {
+                    for (o, &i) in offsets.iter_mut().zip(&is[..len]) {
+                        in_bounds &= 0 <= i && (i as u64) < n as u64;
+                        *o = *o * n + i as usize;
+                    }
+                }
+                Arg::Scalar(PrimValue::I64(i)) => {
+                    in_bounds = 0 <= *i && (*i as u64) < n as u64;
+                    for o in offsets.iter_mut() {
+                        *o = *o * n + *i as usize;
+                    }
+                }
+                _ => unreachable!("checked above"),
+            }
+            if !in_bounds {
+                return Err(Fallback);
+            }
+        }
+        macro_rules! by_offsets {
+            ($($v:ident),*) => {
+                match (&array.data, &mut *out) {
+                    $((Data::$v(d), Col::$v(o)) => {
+                        for (o, &k) in o[..len].iter_mut().zip(&offsets) {
+                            *o = d[k];
+                        }
+                        return Ok(());
+                    })*
+                    _ => {}
+                }
+            };
+        }
+        col_cases!(by_offsets);
     }
     if let ([Arg::Col(Slice::I64(is))], [n]) = (indices.as_slice(), array.shape.as_slice()) {
         // The common case: one dimension, a column of indices.
@@ -1262,6 +1374,37 @@ fn binary(
             }
         };
     }
+    // Floor division and modulo by a positive scalar (Futhark's `/` and
+    // `%`): Euclidean division agrees with flooring for positive divisors.
+    macro_rules! by_positive {
+        ($variant:ident, $f:expr) => {
+            if let (
+                Col::$variant(o),
+                Arg::Col(Slice::$variant(x)),
+                Arg::Scalar(PrimValue::$variant(d)),
+            ) = (&mut *out, &a, &b)
+            {
+                if *d > 0 {
+                    let f = $f;
+                    for (o, x) in o[..len].iter_mut().zip(&x[..len]) {
+                        *o = f(*x, *d);
+                    }
+                    return Ok(());
+                }
+            }
+        };
+    }
+    match (op, ty) {
+        (BinOp::Mod, PrimType::I64) => by_positive!(I64, i64::rem_euclid),
+        (BinOp::Mod, PrimType::I32) => by_positive!(I32, i32::rem_euclid),
+        (BinOp::Div, PrimType::I64) => by_positive!(I64, i64::div_euclid),
+        (BinOp::Div, PrimType::I32) => by_positive!(I32, i32::div_euclid),
+        (BinOp::LogAnd | BinOp::And, PrimType::Bool) => {
+            typed!(Bool, bool, |x: bool, y: bool| x && y)
+        }
+        (BinOp::LogOr | BinOp::Or, PrimType::Bool) => typed!(Bool, bool, |x: bool, y: bool| x || y),
+        _ => {}
+    }
     match (op, ty) {
         (BinOp::Add, PrimType::F32) => typed!(F32, f32, |x: f32, y: f32| x + y),
         (BinOp::Sub, PrimType::F32) => typed!(F32, f32, |x: f32, y: f32| x - y),
@@ -1299,6 +1442,7 @@ fn unary(op: UnOp, a: Arg<'_>, out: &mut Col, len: usize) -> Result<(), Fallback
         };
     }
     match op {
+        UnOp::Not => typed!(Bool, |x: bool| !x),
         UnOp::Sqrt => {
             typed!(F32, f32::sqrt);
             typed!(F64, f64::sqrt);

@@ -112,3 +112,37 @@ entry triangle (n: i64) : []i64 =
 entry ragged_rows [m] [k] (offsets: [m]i64) (values: [k]f32) : []f32 =
   map (\r -> loop acc = 0f32 for j < offsets[r + 1] - offsets[r] do acc + values[offsets[r] + j])
       (iota (m - 1))
+
+-- ==
+-- entry: floor_by_constant
+-- input { 4i64 }
+-- output { [197i64, -2i64, 98i64, 198i64] }
+-- input { 3000i64 }
+-- auto output
+
+-- `/` and `%` by a positive constant round towards negative infinity.
+entry floor_by_constant (n: i64) : []i64 =
+  map (\i -> (i - 7) / 3 + (i - 7) % 3 * 100) (iota n)
+
+-- ==
+-- entry: guarded_gather
+-- input { [10i32, 20i32, 30i32] 3i64 }
+-- output { [0i32, 10i32, 20i32] }
+-- input { [10i32, 20i32, 30i32] 5i64 }
+-- error: Index \[3\] out of bounds for array of shape \[3\]
+
+-- The else branch reads xs[i - 1], out of bounds for element 0, which does
+-- not take it; element 4 takes it with an index out of bounds.
+entry guarded_gather [k] (xs: [k]i32) (n: i64) : []i32 =
+  map (\i -> if i == 0 then 0 else xs[i - 1]) (iota n)
+
+-- ==
+-- entry: neighbours
+-- input { [[1i32, 2i32, 3i32], [4i32, 5i32, 6i32]] }
+-- output { [[6i32, 8i32, 7i32], [6i32, 8i32, 7i32]] }
+-- random input { [40][1100]i32 }
+-- auto output
+
+-- Gathers from a two-dimensional free array, with wrap-around indices.
+entry neighbours [n][m] (b: [n][m]i32) : [n][m]i32 =
+  map (\i -> map (\j -> b[i, (j + 1) % m] + b[(i + n - 1) % n, j]) (iota m)) (iota n)
