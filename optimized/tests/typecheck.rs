@@ -746,6 +746,31 @@ fn or_conditionals_option() {
     ]);
 }
 
+/// Every broken TFP'18 restriction names its rule, as the reference's
+/// message does (DESIGN.md: every type error names the paper rule).
+#[test]
+fn restrictions_cite_their_tfp18_rule() {
+    check_rejects(&[
+        ("def f (b: bool) = if b then (\\(x: i32) -> x) else (\\x -> x + 1)", "TFP'18 rule T-If: the branches of an `if` must be of order zero; `i32 -> i32` is not of order zero", "1:19"),
+        ("def f (x: i32) = match x case 0 -> (\\(y: i32) -> y) case _ -> (\\y -> y + 1)", "TFP'18 rule T-Match:", "1:18"),
+        ("def a = [\\(x: i32) -> x]", "TFP'18 rule T-Array: arrays of functions are not allowed", "1:9"),
+        ("def f (xs: [](i32 -> i32)) = xs", "TFP'18 rule T-Array:", "1:15"),
+        ("def f (n: i32) = loop g = (\\(x: i32) -> x) for i < n do g", "TFP'18 rule T-Loop:", "1:28"),
+        ("def f (n: i32) = loop g = (\\(x: i32) -> x) while false do g", "TFP'18 rule T-While:", "1:28"),
+        ("entry main (f: i32 -> i32) : i32 = f 1", "TFP'18 rule T-Entry:", "1:13"),
+        ("entry main (x: i32) = \\(y: i32) -> x + y", "TFP'18 rule T-Entry:", "1:23"),
+        ("def a = map (\\(x: i32) -> \\(y: i32) -> x + y) [1, 2]", "TFP'18 rule T-Map:", "1:14"),
+        ("def a = replicate 2 (\\(y: i32) -> y)", "TFP'18 rule T-Array: arrays of functions are not allowed", "1:22"),
+        ("def ite 'a (b: bool) (x: a) (y: a) : a = if b then x else y\ndef g = ite true (\\(x: i32) -> x) (\\x -> x)", "a type parameter of `ite` excludes functions, and `i32 -> i32` is not of order zero", "2:19"),
+        ("def ite 'a (b: bool) (x: a) (y: a) : a = if b then x else y\ndef g = ite true (\\(x: i32) -> x) (\\x -> x)", "TFP'18 rule T-VarInst:", "2:19"),
+        ("def e = (\\(x: i32) -> x) == (\\(x: i32) -> x)", "TFP'18 rule T-BinOp:", "1:10"),
+        ("def f (x: i32) = match x case 0 -> 1 case 1 -> 2", "TFP'18 rule T-MatchExhaustive: the cases of a `match` must cover every value", "1:18"),
+        // A function where a number is expected is not numeric, not a
+        // function in an order-zero position.
+        ("def x = 1 + (\\(y: i32) -> y)", "`i32 -> i32` is not a numeric type", "1:14"),
+    ]);
+}
+
 #[test]
 fn type_abbreviations_and_ascriptions() {
     check_accepts(&[

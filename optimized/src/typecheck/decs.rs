@@ -14,6 +14,7 @@ use spec::syntax::ast::{
 use super::env::{AbbreviationParam, Env, TypeBinding, ValueBinding};
 use super::exhaustiveness::PatternSite;
 use super::pats::{simple_var, PatBindings};
+use super::rules::PaperRule;
 use super::type_exps::{rigid_size_ids, AnonymousSizes};
 use super::unify::{default_prim, Constraint};
 use super::{CheckResult, Checker};
@@ -417,6 +418,7 @@ impl Checker<'_> {
         for (param, ty) in bind.params.iter().zip(&function.param_types) {
             self.require_order_zero(
                 param.span(),
+                PaperRule::Entry,
                 &format!("a parameter of entry point `{}`", bind.name),
                 ty,
             )?;
@@ -427,6 +429,7 @@ impl Checker<'_> {
             .map_or(bind.body.span(), TypeExp::span);
         self.require_order_zero(
             result_span,
+            PaperRule::Entry,
             &format!("the result of entry point `{}`", bind.name),
             &function.result_type,
         )

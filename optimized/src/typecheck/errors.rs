@@ -2,13 +2,15 @@
 //!
 //! Every message names the expected and the found type in source syntax, the
 //! primary label marks the offending expression, and a note or hint follows
-//! where one helps. Codes: `type-mismatch`, `size-mismatch`, `unknown-name`,
+//! where one helps; a broken restriction of TFP'18 cites its rule by name
+//! (`typecheck::rules`), as the reference does. Codes: `type-mismatch`, `size-mismatch`, `unknown-name`,
 //! `higher-order` (TFP'18 restrictions), `ambiguous-type`, `duplicate-name`,
 //! `invalid-type`, `unsupported` (the module language, not handled yet).
 
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
 
+use super::rules::{OrderZeroOrigin, PaperRule};
 use super::unify::UnifyError;
 use super::Checker;
 use crate::types::printer::TypePrinter;
@@ -98,9 +100,29 @@ impl Checker<'_> {
                 if origin.file == span.file && !origin.same_location(&span) {
                     diagnostic = diagnostic.with_secondary(origin, "this type may not contain functions");
                 }
-                diagnostic
-                    .with_note(ORDER_ZERO_NOTE)
-                    .with_note("hint: a type parameter written `'^a` may stand for functions")
+                let recorded = self.order_zero_origins.get(origin).cloned();
+                let citation = match &recorded {
+                    Some(OrderZeroOrigin {
+                        rule: PaperRule::VarInst,
+                        function: Some(function),
+                    }) => format!(
+                        "{}; a type parameter of `{function}` excludes functions, and `{offending}` is not of order zero (it is or contains a function type or a lifted type parameter)",
+                        PaperRule::VarInst.citation()
+                    ),
+                    Some(recorded) => recorded.rule.order_zero_citation(&offending),
+                    None => format!(
+                        "TFP'18 orderZero (§2.2): this type stands only for types of order zero, and `{offending}` is not of order zero (it is or contains a function type or a lifted type parameter)"
+                    ),
+                };
+                diagnostic = diagnostic.with_note(citation).with_note(ORDER_ZERO_NOTE);
+                match recorded {
+                    Some(OrderZeroOrigin {
+                        rule: PaperRule::VarInst,
+                        ..
+                    }) => diagnostic
+                        .with_note("hint: a type parameter written `'^a` may stand for functions"),
+                    _ => diagnostic,
+                }
             }
             UnifyError::NotOverloaded {
                 ty,
@@ -205,11 +227,12 @@ impl Checker<'_> {
         Ok(self.subst.join_sizes(first, other))
     }
 
-    /// Requires `ty` to be of order zero (TFP'18 `orderZero`); `what` describes
-    /// the construct ("the branches of `if`").
+    /// Requires `ty` to be of order zero (TFP'18 `orderZero`), citing `rule`;
+    /// `what` describes the construct ("the result of `if`").
     pub(crate) fn require_order_zero(
         &mut self,
         span: Span,
+        rule: PaperRule,
         what: &str,
         ty: &Type,
     ) -> Result<(), Diagnostic> {
@@ -220,7 +243,8 @@ impl Checker<'_> {
             let mut diagnostic =
                 Diagnostic::error(format!("{what} may not be a function: found `{whole}`"))
                     .with_code("higher-order")
-                    .with_primary(span, format!("this has type `{whole}`"));
+                    .with_primary(span, format!("this has type `{whole}`"))
+                    .with_note(rule.order_zero_citation(&whole));
             if offending != whole {
                 diagnostic = diagnostic.with_note(format!(
                     "`{offending}` is a function type or may stand for one"
@@ -228,6 +252,19 @@ impl Checker<'_> {
             }
             diagnostic.with_note(ORDER_ZERO_NOTE)
         })
+    }
+
+    /// Records that the type variables created at `span` exclude functions
+    /// because of `rule` (for [`PaperRule::VarInst`], of the type parameters
+    /// of `function`), so that a function type meeting one cites the rule.
+    pub(crate) fn record_order_zero_origin(
+        &mut self,
+        span: Span,
+        rule: PaperRule,
+        function: Option<String>,
+    ) {
+        self.order_zero_origins
+            .record(span, OrderZeroOrigin { rule, function });
     }
 
     /// The diagnostic for a construct of the module language, which this

@@ -16,6 +16,7 @@ use spec::diagnostic::Diagnostic;
 use spec::source::Span;
 use spec::syntax::ast::{Literal, Name, Pat};
 
+use super::rules::PaperRule;
 use super::Checker;
 use crate::types::{FieldName, Type};
 
@@ -304,6 +305,7 @@ impl Checker<'_> {
                     ))
                     .with_code("non-exhaustive")
                     .with_primary(check.span, format!("`{example}` is not matched"))
+                    .with_note(PaperRule::MatchExhaustive.citation())
                     .with_note("hint: add a case for it, or a final `case _ -> ...`"),
                     PatternSite::Binding => Diagnostic::error(format!(
                         "refutable pattern: it does not match `{example}`"

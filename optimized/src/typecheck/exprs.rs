@@ -17,6 +17,7 @@ use super::exhaustiveness::PatternSite;
 use super::modules::unknown_in;
 use super::operators::builtin_operator;
 use super::pats::PatBindings;
+use super::rules::PaperRule;
 use super::type_exps::AnonymousSizes;
 use super::unify::{Constraint, SizeMode};
 use super::{CheckResult, Checker};
@@ -76,12 +77,15 @@ impl Checker<'_> {
             }
             Expr::Array { elements, span } => {
                 let element_type = match elements.first() {
-                    None => self.subst.fresh_type_var(
-                        self.level,
-                        Liftedness::Unlifted,
-                        Constraint::None,
-                        *span,
-                    ),
+                    None => {
+                        self.record_order_zero_origin(*span, PaperRule::Array, None);
+                        self.subst.fresh_type_var(
+                            self.level,
+                            Liftedness::Unlifted,
+                            Constraint::None,
+                            *span,
+                        )
+                    }
                     Some(first) => {
                         let first_type = self.infer(env, first)?;
                         for element in &elements[1..] {
@@ -96,7 +100,12 @@ impl Checker<'_> {
                         first_type
                     }
                 };
-                self.require_order_zero(*span, "the elements of an array", &element_type)?;
+                self.require_order_zero(
+                    *span,
+                    PaperRule::Array,
+                    "the elements of an array",
+                    &element_type,
+                )?;
                 Ok(Type::array(
                     Size::Constant(elements.len() as u64),
                     element_type,
@@ -202,6 +211,7 @@ impl Checker<'_> {
                 Ok(Type::arrow(record, current))
             }
             Expr::IndexSection { indices, span } => {
+                self.record_order_zero_origin(*span, PaperRule::Index, None);
                 let array = self.subst.fresh_type_var(
                     self.level,
                     Liftedness::Unlifted,
@@ -236,7 +246,12 @@ impl Checker<'_> {
                 // TFP'18 §7 (the `or-conditionals` option): with it, `if`
                 // may return a function.
                 if !self.options.or_conditionals {
-                    self.require_order_zero(*span, "the result of `if`", &then_type)?;
+                    self.require_order_zero(
+                        *span,
+                        PaperRule::If,
+                        "the result of `if`",
+                        &then_type,
+                    )?;
                 }
                 Ok(then_type)
             }
@@ -471,7 +486,7 @@ impl Checker<'_> {
                     *span,
                 );
                 let result = result.unwrap_or_else(|| self.fresh_var(*span));
-                self.require_order_zero(*span, "the result of `match`", &result)?;
+                self.require_order_zero(*span, PaperRule::Match, "the result of `match`", &result)?;
                 Ok(result)
             }
             Expr::Constructor {
@@ -611,6 +626,7 @@ impl Checker<'_> {
     /// [`Self::instantiate`] at the occurrence `name`, recording the
     /// instantiation when a typed output is asked for.
     fn instantiate_occurrence(&mut self, scheme: &Scheme, name: &QualName) -> Type {
+        self.record_instantiation_rule(scheme, name);
         if self.typed.is_none() {
             return self.instantiate(scheme, name.span);
         }
@@ -632,6 +648,44 @@ impl Checker<'_> {
             table.record_instance(name, instance);
         }
         ty
+    }
+
+    /// Records the TFP'18 rule a diagnostic cites when a function type meets
+    /// a type parameter of `scheme` that excludes functions: T-Map (and the
+    /// like) for the built-in SOACs, T-Array for the other built-ins that
+    /// build or take arrays, T-VarInst for any other function.
+    fn record_instantiation_rule(&mut self, scheme: &Scheme, name: &QualName) {
+        if scheme
+            .type_params
+            .iter()
+            .all(|(_, liftedness)| *liftedness == Liftedness::Lifted)
+        {
+            return;
+        }
+        let is_builtin = name.qualifiers.is_empty()
+            && matches!(
+                self.initial_env.values.get(&name.name),
+                Some(ValueBinding::Polymorphic { scheme: builtin, .. })
+                    if std::ptr::eq(builtin.as_ref(), scheme)
+            );
+        let builtin_rule = if is_builtin {
+            PaperRule::of_builtin(&name.name)
+        } else {
+            None
+        };
+        let (rule, function) = match builtin_rule {
+            Some(rule) => (rule, None),
+            None => {
+                let written: Vec<String> = name
+                    .qualifiers
+                    .iter()
+                    .chain(std::iter::once(&name.name))
+                    .map(|part| part.to_string())
+                    .collect();
+                (PaperRule::VarInst, Some(written.join(".")))
+            }
+        };
+        self.record_order_zero_origin(name.span, rule, function);
     }
 
     /// Fresh variables for the quantified parameters of `scheme`.
@@ -745,6 +799,7 @@ impl Checker<'_> {
             Type::Error => return Ok(Type::Error),
             Type::Array { size, element } => (size.clone(), (**element).clone()),
             Type::Var(_) => {
+                self.record_order_zero_origin(span, PaperRule::Index, None);
                 let element = self.subst.fresh_type_var(
                     self.level,
                     Liftedness::Unlifted,
@@ -953,7 +1008,11 @@ impl Checker<'_> {
         // (Futhark makes them existential): they are not tracked.
         let param_type = forget_sizes(&self.resolve_deep(&init_type));
         let init_span = init.map_or(pat.span(), Expr::span);
-        self.require_order_zero(init_span, "a loop parameter", &param_type)?;
+        let rule = match form {
+            LoopForm::While { .. } => PaperRule::While,
+            _ => PaperRule::Loop,
+        };
+        self.require_order_zero(init_span, rule, "a loop parameter", &param_type)?;
         let mut bindings = PatBindings::default();
         self.check_pat(
             env,
@@ -1001,6 +1060,7 @@ impl Checker<'_> {
                 array,
             } => {
                 let array_type = self.infer(env, array)?;
+                self.record_order_zero_origin(array.span(), PaperRule::Array, None);
                 let element = self.subst.fresh_type_var(
                     self.level,
                     Liftedness::Unlifted,

@@ -30,6 +30,7 @@ mod modules;
 mod operators;
 mod pats;
 pub mod prelude;
+mod rules;
 mod signatures;
 mod type_exps;
 pub mod typed;
@@ -308,6 +309,9 @@ pub(crate) struct Checker<'loader> {
     /// The typed output being recorded, when asked for
     /// ([`check_program_typed`]).
     pub(crate) typed: Option<typed::TypeTable>,
+    /// Why the order-zero type variables exclude functions, by where they
+    /// were created: the TFP'18 rule a diagnostic cites.
+    pub(crate) order_zero_origins: rules::OrderZeroOrigins,
 }
 
 type CheckResult<T> = Result<T, Diagnostic>;
@@ -328,6 +332,7 @@ impl<'loader> Checker<'loader> {
             current_parameter: None,
             size_descriptions: std::collections::HashMap::new(),
             pending_pattern_checks: Vec::new(),
+            order_zero_origins: rules::OrderZeroOrigins::default(),
         }
     }
 

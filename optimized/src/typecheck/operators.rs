@@ -7,6 +7,7 @@
 use spec::source::Span;
 use spec::syntax::ast::Liftedness;
 
+use super::rules::PaperRule;
 use super::unify::Constraint;
 use super::Checker;
 use crate::types::{PrimSet, Type};
@@ -75,6 +76,7 @@ impl Checker<'_> {
                 binary(operand, Type::BOOL)
             }
             BuiltinOperator::Equality => {
+                self.record_order_zero_origin(span, PaperRule::BinOp, None);
                 let operand = self.subst.fresh_type_var(
                     self.level,
                     Liftedness::Unlifted,

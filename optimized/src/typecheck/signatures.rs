@@ -34,6 +34,7 @@ use super::env::{
     ValueBinding,
 };
 use super::modules::unknown_in;
+use super::rules::PaperRule;
 use super::unify::SizeMode;
 use super::{CheckResult, Checker};
 use crate::types::printer::TypePrinter;
@@ -155,6 +156,7 @@ impl Checker<'_> {
                 if refined.liftedness != Liftedness::Lifted {
                     self.require_order_zero(
                         refinement.definition.span(),
+                        PaperRule::LiftedTypes,
                         "a type refining a non-lifted abstract type",
                         &definition,
                     )?;

@@ -13,6 +13,7 @@ use spec::syntax::ast::{QualName, SizeExp, TypeArg, TypeExp};
 
 use super::env::{AbbreviationParam, Env, TypeBinding, ValueBinding};
 use super::modules::unknown_in;
+use super::rules::PaperRule;
 use super::{CheckResult, Checker};
 use crate::types::printer::print_type;
 use crate::types::{FieldName, PrimType, RigidSubstitution, Size, Type};
@@ -54,6 +55,7 @@ impl Checker<'_> {
                 let element_type = self.elaborate_type(env, element, anonymous)?;
                 self.require_order_zero(
                     element.span(),
+                    PaperRule::Array,
                     "the element type of an array",
                     &element_type,
                 )?;
@@ -319,7 +321,12 @@ impl Checker<'_> {
     ) -> CheckResult<()> {
         spec::recursion::with_stack(|| match ty {
             Type::Array { element, .. } => {
-                self.require_order_zero(span, "the element type of an array", element)?;
+                self.require_order_zero(
+                    span,
+                    PaperRule::Array,
+                    "the element type of an array",
+                    element,
+                )?;
                 self.require_order_zero_array_elements(span, element)
             }
             Type::Record(fields) => {

@@ -616,13 +616,8 @@ impl Substitution {
             return Ok(());
         }
         self.occurs_and_levels(id, var.level, ty)?;
-        if var.liftedness != Liftedness::Lifted {
-            self.require_order_zero(ty)
-                .map_err(|offending| UnifyError::NotOrderZero {
-                    offending,
-                    origin: var.origin,
-                })?;
-        }
+        // An overloaded variable allows only primitive types: a function
+        // meeting one is reported as not numeric (say), not as a function.
         if let Constraint::Overloaded { allowed, what } = &var.constraint {
             if !matches!(ty, Type::Prim(prim) if allowed.contains(*prim)) {
                 return Err(UnifyError::NotOverloaded {
@@ -632,6 +627,13 @@ impl Substitution {
                     origin: var.origin,
                 });
             }
+        }
+        if var.liftedness != Liftedness::Lifted {
+            self.require_order_zero(ty)
+                .map_err(|offending| UnifyError::NotOrderZero {
+                    offending,
+                    origin: var.origin,
+                })?;
         }
         // Bind first, then check the structural constraints: their own types
         // may mention the variable only through a link, which is now in place.

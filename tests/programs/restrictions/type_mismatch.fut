@@ -1,4 +1,4 @@
 -- A type error is a compile-time error.
 -- ==
--- error: type mismatch
+-- error: expected `?i32`?, found `?bool
 def main (x: i32) = x + true
