@@ -1308,8 +1308,8 @@ fn select(cond: Arg<'_>, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: usize) {
                 };
             }
             col_cases!(typed);
-            for j in 0..len {
-                out.set(j, if c[j] { a.get(j) } else { b.get(j) });
+            for (j, &c) in c[..len].iter().enumerate() {
+                out.set(j, if c { a.get(j) } else { b.get(j) });
             }
         }
         _ => unreachable!("a condition is a bool"),
