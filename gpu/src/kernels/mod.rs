@@ -57,6 +57,33 @@ pub struct KernelSource {
     pub glsl: String,
 }
 
+/// How a generated kernel declares a storage buffer (every kernel here
+/// binds its buffers in set 0).
+const BINDING_DECLARATION: &str = "set = 0, binding = ";
+
+impl KernelSource {
+    /// How many storage buffers the kernel declares (its highest binding in
+    /// set 0, plus one): the buffers a launch passes, in binding order. The
+    /// compiled module may use fewer (the optimiser removes a buffer the
+    /// kernel never reads, e.g. the input of a map lambda that ignores its
+    /// argument), so the runtime takes the count from here, not from the
+    /// module.
+    pub fn storage_buffer_count(&self) -> u32 {
+        self.glsl
+            .match_indices(BINDING_DECLARATION)
+            .filter_map(|(position, _)| {
+                let digits: String = self.glsl[position + BINDING_DECLARATION.len()..]
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                digits.parse::<u32>().ok()
+            })
+            .map(|binding| binding + 1)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// Every demonstration kernel at every element type (what the `spirv-val`
 /// test validates).
 pub fn all_demo_kernel_sources() -> Vec<KernelSource> {
