@@ -139,6 +139,34 @@ pub fn grid_stride_workgroup_count(
 mod tests {
     use super::*;
 
+    fn check_storage_buffer_count(glsl: &str, expected: u32) {
+        let source = KernelSource {
+            name: "probe".to_owned(),
+            glsl: glsl.to_owned(),
+        };
+        assert_eq!(source.storage_buffer_count(), expected, "{glsl}");
+    }
+
+    #[test]
+    fn the_declared_storage_buffers_are_counted_from_the_glsl() {
+        check_storage_buffer_count("void main() {}", 0);
+        check_storage_buffer_count(
+            "layout(std430, set = 0, binding = 0) readonly buffer A { int a[]; };\n\
+             layout(std430, set = 0, binding = 1) writeonly buffer B { int b[]; };",
+            2,
+        );
+        // The highest binding counts, whatever the order of declarations.
+        check_storage_buffer_count(
+            "layout(std430, set = 0, binding = 2) buffer C { int c[]; };\n\
+             layout(std430, set = 0, binding = 0) buffer A { int a[]; };",
+            3,
+        );
+        check_storage_buffer_count(
+            &map::map_times_two_plus_one_source(DemoElementType::U32).glsl,
+            2,
+        );
+    }
+
     #[test]
     fn workgroup_counts_are_clamped_to_the_device_limit() {
         assert_eq!(grid_stride_workgroup_count(0, 64, 65_535), 1);
