@@ -250,6 +250,68 @@ fn divide_hundred(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
     )]
 }
 
+/// `ones = map (\_ -> 1) xs; twos = map (\_ o -> o + 1) xs ones;
+/// total = reduce (+) 0 twos; (k, all) = filter (\_ -> true) xs` →
+/// `(total, all)`: lambdas that ignore an input, whose kernels' compiled
+/// modules no longer use that input's buffer (issue 7: `map (\_ -> N.i32 1)
+/// xs` in `tests/programs/modules/generic_sum.fut` failed with "the kernel
+/// binds 1 storage buffers but 2 were given").
+fn ignored_inputs(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
+    use PrimType::I32;
+    let one = b.lambda(&[prim(I32)], &[prim(I32)], |_, _| vec![constant(1i32)]);
+    let ones = b.bind(
+        "ones",
+        array(I32, [n.clone()]),
+        Exp::Soac(Soac::Map {
+            width: n.clone(),
+            lambda: one,
+            arrays: vec![xs.clone()],
+        }),
+    );
+    let ones = ones.as_var().expect("a variable").clone();
+    let successor = b.lambda(&[prim(I32), prim(I32)], &[prim(I32)], |b, p| {
+        vec![bin(b, BinOp::Add, I32, var(&p[1]), constant(1i32))]
+    });
+    let twos = b.bind(
+        "twos",
+        array(I32, [n.clone()]),
+        Exp::Soac(Soac::Map {
+            width: n.clone(),
+            lambda: successor,
+            arrays: vec![xs.clone(), ones],
+        }),
+    );
+    let plus = b.binop_lambda(BinOp::Add, I32);
+    let total = b.bind(
+        "total",
+        prim(I32),
+        Exp::Soac(Soac::Reduce {
+            width: n.clone(),
+            lambda: plus,
+            neutral: vec![constant(0i32)],
+            arrays: vec![twos.as_var().expect("a variable").clone()],
+        }),
+    );
+    let always = b.lambda(&[prim(I32)], &[prim(PrimType::Bool)], |_, _| {
+        vec![constant(true)]
+    });
+    let names = b.bind_many(
+        &["count", "all"],
+        |names| {
+            vec![
+                prim(PrimType::I64),
+                array(I32, [SubExp::Var(names[0].clone())]),
+            ]
+        },
+        Exp::Soac(Soac::Filter {
+            width: n.clone(),
+            predicate: always,
+            arrays: vec![xs.clone()],
+        }),
+    );
+    vec![var(&names[0]), total, var(&names[1])]
+}
+
 fn pair_result() -> Layout {
     Layout::Tuple(vec![
         Layout::Prim(PrimType::I32),
@@ -366,6 +428,19 @@ fn a_lambda_reading_a_scalar_is_specialised_on_its_value() {
         input: vec![5, -5, 7, -7],
         // The map is handed back: the host reports the division by zero.
         expected: statistics([2, 0], [1, 1], [1, 0]),
+    });
+}
+
+#[test]
+fn lambdas_that_ignore_an_input_run_as_kernels() {
+    check(Case {
+        name: "ignored inputs",
+        program: program_of(ignored_inputs, 1, pair_result()),
+        input: (0..3000).map(|i| i * 13 - 7000).collect(),
+        // `xs` is uploaded once (the first map's unused input still
+        // travels, at its binding) and found on the device by the second
+        // map and the filter; `ones` and `twos` stay on the device.
+        expected: statistics([4, 0], [4, 0], [1, 4]),
     });
 }
 

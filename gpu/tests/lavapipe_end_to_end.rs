@@ -160,9 +160,13 @@ fn pipelines_and_buffers_are_reused_across_runs() {
     let runtime = shared_runtime();
     let source = &all_demo_kernel_sources()[0];
     let words = compiled_spirv(source).expect("compiles");
-    let first = runtime.load_kernel(&source.name, &words).expect("loads");
+    let first = runtime
+        .load_kernel(&source.name, &words, source.storage_buffer_count())
+        .expect("loads");
     let (hits_before, _) = runtime.pipeline_cache_statistics();
-    let second = runtime.load_kernel(&source.name, &words).expect("loads");
+    let second = runtime
+        .load_kernel(&source.name, &words, source.storage_buffer_count())
+        .expect("loads");
     let (hits_after, _) = runtime.pipeline_cache_statistics();
     assert!(std::sync::Arc::ptr_eq(&first, &second));
     assert!(hits_after > hits_before);
@@ -210,7 +214,11 @@ fn bad_dispatches_are_errors_not_panics() {
     let runtime = shared_runtime();
     let source = gpu::kernels::map::map_times_two_plus_one_source(DemoElementType::U32);
     let kernel = runtime
-        .load_kernel(&source.name, &compiled_spirv(&source).expect("compiles"))
+        .load_kernel(
+            &source.name,
+            &compiled_spirv(&source).expect("compiles"),
+            source.storage_buffer_count(),
+        )
         .expect("loads");
     let buffer = runtime.upload_scalars(&[1u32, 2, 3]).expect("upload");
     let too_many = runtime.device_info().max_workgroup_count[0].saturating_add(1);

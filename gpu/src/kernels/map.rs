@@ -64,7 +64,11 @@ pub fn map_times_two_plus_one(
             limit_name: "32-bit element index",
         })?;
     let source = map_times_two_plus_one_source(element_type);
-    let kernel = runtime.load_kernel(&source.name, &compiled_spirv(&source)?)?;
+    let kernel = runtime.load_kernel(
+        &source.name,
+        &compiled_spirv(&source)?,
+        source.storage_buffer_count(),
+    )?;
     let output = runtime.allocate_buffer(byte_length)?;
     let workgroups = grid_stride_workgroup_count(
         element_count,

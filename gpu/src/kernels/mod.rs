@@ -57,6 +57,33 @@ pub struct KernelSource {
     pub glsl: String,
 }
 
+/// How a generated kernel declares a storage buffer (every kernel here
+/// binds its buffers in set 0).
+const BINDING_DECLARATION: &str = "set = 0, binding = ";
+
+impl KernelSource {
+    /// How many storage buffers the kernel declares (its highest binding in
+    /// set 0, plus one): the buffers a launch passes, in binding order. The
+    /// compiled module may use fewer (the optimiser removes a buffer the
+    /// kernel never reads, e.g. the input of a map lambda that ignores its
+    /// argument), so the runtime takes the count from here, not from the
+    /// module.
+    pub fn storage_buffer_count(&self) -> u32 {
+        self.glsl
+            .match_indices(BINDING_DECLARATION)
+            .filter_map(|(position, _)| {
+                let digits: String = self.glsl[position + BINDING_DECLARATION.len()..]
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                digits.parse::<u32>().ok()
+            })
+            .map(|binding| binding + 1)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// Every demonstration kernel at every element type (what the `spirv-val`
 /// test validates).
 pub fn all_demo_kernel_sources() -> Vec<KernelSource> {
@@ -111,6 +138,34 @@ pub fn grid_stride_workgroup_count(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn check_storage_buffer_count(glsl: &str, expected: u32) {
+        let source = KernelSource {
+            name: "probe".to_owned(),
+            glsl: glsl.to_owned(),
+        };
+        assert_eq!(source.storage_buffer_count(), expected, "{glsl}");
+    }
+
+    #[test]
+    fn the_declared_storage_buffers_are_counted_from_the_glsl() {
+        check_storage_buffer_count("void main() {}", 0);
+        check_storage_buffer_count(
+            "layout(std430, set = 0, binding = 0) readonly buffer A { int a[]; };\n\
+             layout(std430, set = 0, binding = 1) writeonly buffer B { int b[]; };",
+            2,
+        );
+        // The highest binding counts, whatever the order of declarations.
+        check_storage_buffer_count(
+            "layout(std430, set = 0, binding = 2) buffer C { int c[]; };\n\
+             layout(std430, set = 0, binding = 0) buffer A { int a[]; };",
+            3,
+        );
+        check_storage_buffer_count(
+            &map::map_times_two_plus_one_source(DemoElementType::U32).glsl,
+            2,
+        );
+    }
 
     #[test]
     fn workgroup_counts_are_clamped_to_the_device_limit() {

@@ -97,7 +97,11 @@ pub fn reduce_sum(
             limit_name: "32-bit element index",
         })?;
     let source = reduce_sum_source(element_type);
-    let kernel = runtime.load_kernel(&source.name, &compiled_spirv(&source)?)?;
+    let kernel = runtime.load_kernel(
+        &source.name,
+        &compiled_spirv(&source)?,
+        source.storage_buffer_count(),
+    )?;
     let first_pass_workgroups = grid_stride_workgroup_count(
         element_count,
         REDUCE_WORKGROUP_SIZE,

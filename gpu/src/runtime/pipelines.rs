@@ -4,7 +4,11 @@
 //! a hit, so a collision cannot hand back the wrong kernel). Loading reflects
 //! the module's interface: its storage-buffer bindings (set 0, bindings
 //! 0..n) and its push-constant block, which [`Runtime::dispatch`] checks its
-//! arguments against.
+//! arguments against. The module only shows the buffers it uses (the
+//! optimiser removes one the kernel never reads), so the caller gives the
+//! number the kernel declares and the layout binds every one of them: a
+//! launch passes its buffers in the declared order whether or not the
+//! kernel reads each.
 
 use super::Runtime;
 use crate::error::{from_validated_vulkan_error, GpuError, GpuResult};
@@ -12,10 +16,13 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
+use vulkano::descriptor_set::layout::{
+    DescriptorSetLayoutBinding, DescriptorSetLayoutCreateInfo, DescriptorType,
+};
 use vulkano::pipeline::compute::ComputePipelineCreateInfo;
 use vulkano::pipeline::layout::PipelineDescriptorSetLayoutCreateInfo;
 use vulkano::pipeline::{ComputePipeline, Pipeline, PipelineLayout, PipelineShaderStageCreateInfo};
-use vulkano::shader::{ShaderModule, ShaderModuleCreateInfo};
+use vulkano::shader::{ShaderModule, ShaderModuleCreateInfo, ShaderStages};
 
 /// A loaded compute kernel.
 #[derive(Debug)]
@@ -23,15 +30,18 @@ pub struct ComputeKernel {
     /// The name used in diagnostics.
     pub name: String,
     pub(crate) pipeline: Arc<ComputePipeline>,
-    /// How many storage buffers it binds (set 0, bindings 0..n).
+    /// How many storage buffers it binds (set 0, bindings 0..n), used or
+    /// not.
     pub storage_buffer_count: u32,
     /// The size of its push-constant block in bytes.
     pub push_constant_bytes: u32,
 }
 
-/// A cached kernel with the SPIR-V it was made from (compared on a hit).
+/// A cached kernel with the SPIR-V it was made from and the buffers it
+/// declares (compared on a hit).
 struct CachedKernel {
     spirv_words: Vec<u32>,
+    storage_buffer_count: u32,
     kernel: Arc<ComputeKernel>,
 }
 
@@ -51,9 +61,16 @@ pub fn spirv_hash(spirv_words: &[u32]) -> u64 {
 }
 
 impl Runtime {
-    /// The compute kernel for `spirv_words` (entry point `main`), from the
-    /// cache or created now.
-    pub fn load_kernel(&self, name: &str, spirv_words: &[u32]) -> GpuResult<Arc<ComputeKernel>> {
+    /// The compute kernel for `spirv_words` (entry point `main`) that
+    /// declares `storage_buffer_count` storage buffers (set 0, bindings
+    /// 0..n; [`crate::kernels::KernelSource::storage_buffer_count`]), from
+    /// the cache or created now.
+    pub fn load_kernel(
+        &self,
+        name: &str,
+        spirv_words: &[u32],
+        storage_buffer_count: u32,
+    ) -> GpuResult<Arc<ComputeKernel>> {
         self.ensure_usable()?;
         let hash = spirv_hash(spirv_words);
         {
@@ -61,7 +78,10 @@ impl Runtime {
             let found = cache.kernels_by_hash.get(&hash).and_then(|entries| {
                 entries
                     .iter()
-                    .find(|cached| cached.spirv_words.as_slice() == spirv_words)
+                    .find(|cached| {
+                        cached.spirv_words.as_slice() == spirv_words
+                            && cached.storage_buffer_count == storage_buffer_count
+                    })
                     .map(|cached| cached.kernel.clone())
             });
             if let Some(kernel) = found {
@@ -70,13 +90,14 @@ impl Runtime {
             }
             cache.misses += 1;
         }
-        let kernel = Arc::new(self.create_kernel(name, spirv_words)?);
+        let kernel = Arc::new(self.create_kernel(name, spirv_words, storage_buffer_count)?);
         self.lock_pipeline_cache()
             .kernels_by_hash
             .entry(hash)
             .or_default()
             .push(CachedKernel {
                 spirv_words: spirv_words.to_vec(),
+                storage_buffer_count,
                 kernel: kernel.clone(),
             });
         Ok(kernel)
@@ -95,7 +116,12 @@ impl Runtime {
         }
     }
 
-    fn create_kernel(&self, name: &str, spirv_words: &[u32]) -> GpuResult<ComputeKernel> {
+    fn create_kernel(
+        &self,
+        name: &str,
+        spirv_words: &[u32],
+        storage_buffer_count: u32,
+    ) -> GpuResult<ComputeKernel> {
         let operation = format!("loading kernel `{name}`");
         // SAFETY: the words come from shaderc (and every generated module
         // passes spirv-val in the tests); vulkano still reflects and checks
@@ -112,7 +138,14 @@ impl Runtime {
             detail: "the module has no entry point `main`".to_owned(),
         })?;
         let stage = PipelineShaderStageCreateInfo::new(entry_point);
-        let layout_create_info = PipelineDescriptorSetLayoutCreateInfo::from_stages([&stage])
+        let mut set_layouts = PipelineDescriptorSetLayoutCreateInfo::from_stages([&stage]);
+        declare_every_storage_buffer(&mut set_layouts, storage_buffer_count).map_err(|detail| {
+            GpuError::Vulkan {
+                operation: operation.clone(),
+                detail,
+            }
+        })?;
+        let layout_create_info = set_layouts
             .into_pipeline_layout_create_info(self.device.clone())
             .map_err(|error| GpuError::Vulkan {
                 operation: operation.clone(),
@@ -150,4 +183,44 @@ impl Runtime {
             push_constant_bytes,
         })
     }
+}
+
+/// Completes the reflected set 0 of `set_layouts` with a storage buffer at
+/// every binding below `storage_buffer_count` the module does not use, so
+/// that a launch binds each declared buffer at its own binding; an error
+/// when the module uses another set, another kind of descriptor, or a
+/// binding beyond the count.
+fn declare_every_storage_buffer(
+    set_layouts: &mut PipelineDescriptorSetLayoutCreateInfo,
+    storage_buffer_count: u32,
+) -> Result<(), String> {
+    match set_layouts.set_layouts.len() {
+        0 if storage_buffer_count > 0 => set_layouts
+            .set_layouts
+            .push(DescriptorSetLayoutCreateInfo::default()),
+        0 | 1 => {}
+        _ => return Err("kernels must bind their buffers in descriptor set 0 only".to_owned()),
+    }
+    let Some(set) = set_layouts.set_layouts.first_mut() else {
+        return Ok(());
+    };
+    for (binding, used) in &set.bindings {
+        if *binding >= storage_buffer_count || used.descriptor_type != DescriptorType::StorageBuffer
+        {
+            return Err(format!(
+                "the module uses binding {binding} as a {:?}, but the kernel declares \
+                 {storage_buffer_count} storage buffers",
+                used.descriptor_type
+            ));
+        }
+    }
+    for binding in 0..storage_buffer_count {
+        set.bindings
+            .entry(binding)
+            .or_insert_with(|| DescriptorSetLayoutBinding {
+                stages: ShaderStages::COMPUTE,
+                ..DescriptorSetLayoutBinding::descriptor_type(DescriptorType::StorageBuffer)
+            });
+    }
+    Ok(())
 }

@@ -490,7 +490,11 @@ mod tests {
         .unwrap_or_else(|error| panic!("cannot create a validated runtime: {error}"));
         let source = map_times_two_plus_one_source(DemoElementType::U32);
         let kernel = runtime
-            .load_kernel(&source.name, &compiled_spirv(&source).expect("compiles"))
+            .load_kernel(
+                &source.name,
+                &compiled_spirv(&source).expect("compiles"),
+                source.storage_buffer_count(),
+            )
             .expect("loads");
         let buffer = runtime.upload_scalars(&[1u32, 2, 3]).expect("uploads");
         let layout = kernel.pipeline.layout().clone();
@@ -568,7 +572,11 @@ mod synchronisation_tests {
         .unwrap_or_else(|error| panic!("cannot create a validated runtime: {error}"));
         let source = map_times_two_plus_one_source(DemoElementType::U32);
         let kernel = runtime
-            .load_kernel(&source.name, &compiled_spirv(&source).expect("compiles"))
+            .load_kernel(
+                &source.name,
+                &compiled_spirv(&source).expect("compiles"),
+                source.storage_buffer_count(),
+            )
             .expect("loads");
         let first = runtime.upload_scalars(&[1u32, 2, 3]).expect("uploads");
         let second = runtime.allocate_buffer(12).expect("allocates");

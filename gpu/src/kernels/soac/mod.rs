@@ -132,7 +132,11 @@ impl GeneratedKernel {
     pub fn load(&self, runtime: &Runtime) -> GpuResult<Arc<ComputeKernel>> {
         self.features
             .check_supported(&self.source.name, runtime.enabled_features())?;
-        runtime.load_kernel(&self.source.name, &compiled_spirv(&self.source)?)
+        runtime.load_kernel(
+            &self.source.name,
+            &compiled_spirv(&self.source)?,
+            self.source.storage_buffer_count(),
+        )
     }
 }
 
