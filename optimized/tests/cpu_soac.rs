@@ -718,11 +718,39 @@ fn which_lambdas_are_vectorised() {
         vec![binop(b, BinOp::Mul, var(&p[0]), var(&p[1]))]
     });
     assert!(plan(&arithmetic, &mut |_| 0).is_some());
-    // Integer division can fail: the element-wise path keeps errors in order.
+    // Integer division can fail: it is vectorised, and a failing lane makes
+    // the SOAC run again element-wise (tests/programs/soacs/map_lambda_loops.fut).
     let division = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
         vec![binop(b, BinOp::Div, i64c(1), var(&p[0]))]
     });
-    assert!(plan(&division, &mut |_| 0).is_none());
+    assert!(plan(&division, &mut |_| 0).is_some());
+    // Inside a branch it would run for lanes that do not take the branch:
+    // not vectorised.
+    let guarded_division = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+        let nonzero = b.bind(
+            "nonzero",
+            prim(PrimType::Bool),
+            Exp::CmpOp {
+                op: CmpOp::Ne,
+                ty: I64,
+                left: var(&p[0]),
+                right: i64c(0),
+            },
+        );
+        let then_body = b.body(|b| vec![binop(b, BinOp::Div, i64c(1), var(&p[0]))]);
+        let else_body = b.body(|_| vec![i64c(0)]);
+        vec![b.bind(
+            "quotient",
+            prim(I64),
+            Exp::If {
+                condition: nonzero,
+                then_body,
+                else_body,
+                types: vec![ExtType::Prim(I64)],
+            },
+        )]
+    });
+    assert!(plan(&guarded_division, &mut |_| 0).is_none());
     let matrix = matrix_lambda(&mut b);
     assert!(plan(&matrix, &mut |_| 0).is_some());
     assert!(

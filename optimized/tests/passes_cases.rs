@@ -944,6 +944,62 @@ fn inline_and_hoisting_cases() {
             // The product is now the first statement of `main`.
             after: &[("loop-body", 1), ("lambda-body", 1), ("statements", 4)],
         },
+        Case {
+            name: "hoisting_array_literals_of_known_row_shape",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, _n, _xs, k| {
+                    let row = b.bind(
+                        "row",
+                        array(I64, [i64c(2)]),
+                        Exp::ArrayLiteral {
+                            elements: vec![i64c(1), i64c(2)],
+                            row_type: prim(I64),
+                        },
+                    );
+                    let row = row.as_var().unwrap().clone();
+                    let acc = b.param("acc", prim(I64));
+                    let acc_name = acc.name.clone();
+                    let i = b.name("i");
+                    let body = b.body(|b| {
+                        // Its elements have its row type `[2]i64`: it cannot
+                        // fail, so it leaves the loop.
+                        let table = b.bind(
+                            "table",
+                            array(I64, [i64c(2), i64c(2)]),
+                            Exp::ArrayLiteral {
+                                elements: vec![var(&row), var(&row)],
+                                row_type: array(I64, [i64c(2)]),
+                            },
+                        );
+                        let element = b.bind(
+                            "element",
+                            prim(I64),
+                            Exp::Index {
+                                array: table.as_var().unwrap().clone(),
+                                indices: vec![i64c(1), i64c(1)],
+                            },
+                        );
+                        vec![binop(b, BinOp::Add, var(&acc_name), element)]
+                    });
+                    vec![b.bind(
+                        "l",
+                        prim(I64),
+                        Exp::Loop {
+                            params: vec![(acc, i64c(0))],
+                            form: LoopForm::For {
+                                index: i,
+                                bound: k.clone(),
+                            },
+                            body,
+                        },
+                    )]
+                })
+            },
+            passes: vec![("hoisting", hoisting::hoisting)],
+            inputs: vec![(vec![], 0), (vec![4, 5], 3), (vec![], -2)],
+            before: &[("loop-body", 3)],
+            after: &[("loop-body", 2)],
+        },
     ];
     for case in cases {
         check(case);

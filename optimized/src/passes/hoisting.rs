@@ -4,14 +4,16 @@
 //! can leave several levels).
 //!
 //! Conservative about errors: only statements that cannot fail
-//! ([`super::traverse::can_fail`]) move. Such a statement may now run when
+//! ([`super::traverse::can_fail`]; an array literal whose elements all have
+//! its row type, constant or named sizes compared as written, cannot fail
+//! either) move. Such a statement may now run when
 //! the loop runs zero times or the SOAC has width zero, which costs time
 //! but cannot change a result or an error. Statements with nested bodies
 //! (branches, loops, SOACs) move only if they cannot fail either. `if`
 //! branches are optimised inside but nothing leaves a branch (that would
 //! compute what the other branch does not need).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::traverse::*;
 use crate::ir::*;
@@ -19,18 +21,52 @@ use crate::ir::*;
 /// The pass.
 pub fn hoisting(mut program: Program) -> Program {
     for function in &mut program.functions {
+        let mut types = Types::new();
+        for p in &function.params {
+            types.insert(p.name.clone(), p.ty.clone());
+        }
+        note_types(&function.body, &mut types);
         let body = std::mem::take(&mut function.body);
-        function.body = hoist_in_body(body);
+        function.body = hoist_in_body(body, &types);
     }
     program
 }
 
+/// The type of every name a function's statements bind (names are unique).
+type Types = HashMap<VName, Type>;
+
+fn note_types(body: &Body, types: &mut Types) {
+    for statement in &body.statements {
+        for p in &statement.pattern {
+            types.insert(p.name.clone(), p.ty.clone());
+        }
+        for inner in statement.expression.bodies() {
+            note_types(inner, types);
+        }
+        for lambda in statement.expression.lambdas() {
+            note_types(&lambda.body, types);
+        }
+    }
+}
+
+/// Whether `exp` may fail at run time: [`can_fail`], except that an array
+/// literal whose elements are known to have its row type cannot.
+fn may_fail(exp: &Exp, types: &Types) -> bool {
+    match exp {
+        Exp::ArrayLiteral { elements, row_type } => !elements.iter().all(|e| match e {
+            SubExp::Var(v) => types.get(v) == Some(row_type),
+            SubExp::Constant(_) => row_type.rank() == 0,
+        }),
+        _ => can_fail(exp),
+    }
+}
+
 /// Hoists out of every loop and lambda of `body`; the hoisted statements
 /// land in `body` before the statement they left.
-fn hoist_in_body(body: Body) -> Body {
+fn hoist_in_body(body: Body, types: &Types) -> Body {
     let mut statements = Vec::with_capacity(body.statements.len());
     for statement in body.statements {
-        let (hoisted, statement) = hoist_out_of_statement(statement);
+        let (hoisted, statement) = hoist_out_of_statement(statement, types);
         statements.extend(hoisted);
         statements.push(statement);
     }
@@ -42,7 +78,7 @@ fn hoist_in_body(body: Body) -> Body {
 
 /// Returns the statements leaving `statement`'s loop body or lambdas, and
 /// the statement without them.
-fn hoist_out_of_statement(mut statement: Statement) -> (Vec<Statement>, Statement) {
+fn hoist_out_of_statement(mut statement: Statement, types: &Types) -> (Vec<Statement>, Statement) {
     let mut hoisted = Vec::new();
     match &mut statement.expression {
         Exp::Loop { params, form, body } => {
@@ -50,15 +86,15 @@ fn hoist_out_of_statement(mut statement: Statement) -> (Vec<Statement>, Statemen
             if let LoopForm::For { index, .. } = form {
                 variant.insert(index.clone());
             }
-            let inner = hoist_in_body(std::mem::take(body));
-            *body = split_invariant(inner, variant, &mut hoisted);
+            let inner = hoist_in_body(std::mem::take(body), types);
+            *body = split_invariant(inner, variant, &mut hoisted, types);
         }
         Exp::Soac(soac) => {
             for lambda in soac_lambdas_mut(soac) {
                 let variant: HashSet<VName> =
                     lambda.params.iter().map(|p| p.name.clone()).collect();
-                let inner = hoist_in_body(std::mem::take(&mut lambda.body));
-                lambda.body = split_invariant(inner, variant, &mut hoisted);
+                let inner = hoist_in_body(std::mem::take(&mut lambda.body), types);
+                lambda.body = split_invariant(inner, variant, &mut hoisted, types);
             }
         }
         Exp::If {
@@ -66,8 +102,8 @@ fn hoist_out_of_statement(mut statement: Statement) -> (Vec<Statement>, Statemen
             else_body,
             ..
         } => {
-            *then_body = hoist_in_body(std::mem::take(then_body));
-            *else_body = hoist_in_body(std::mem::take(else_body));
+            *then_body = hoist_in_body(std::mem::take(then_body), types);
+            *else_body = hoist_in_body(std::mem::take(else_body), types);
         }
         _ => {}
     }
@@ -77,11 +113,16 @@ fn hoist_out_of_statement(mut statement: Statement) -> (Vec<Statement>, Statemen
 /// Moves the statements of `body` that use no name of `variant` (the
 /// parameters, then every statement that stays) and cannot fail to
 /// `hoisted`; returns the rest.
-fn split_invariant(body: Body, mut variant: HashSet<VName>, hoisted: &mut Vec<Statement>) -> Body {
+fn split_invariant(
+    body: Body,
+    mut variant: HashSet<VName>,
+    hoisted: &mut Vec<Statement>,
+    types: &Types,
+) -> Body {
     let mut staying = Vec::with_capacity(body.statements.len());
     for mut statement in body.statements {
         let used = used_in_statement(&mut statement);
-        let invariant = used.is_disjoint(&variant) && !can_fail(&statement.expression);
+        let invariant = used.is_disjoint(&variant) && !may_fail(&statement.expression, types);
         if invariant {
             hoisted.push(statement);
         } else {
