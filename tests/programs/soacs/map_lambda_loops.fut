@@ -140,9 +140,17 @@ entry guarded_gather [k] (xs: [k]i32) (n: i64) : []i32 =
 -- entry: neighbours
 -- input { [[1i32, 2i32, 3i32], [4i32, 5i32, 6i32]] }
 -- output { [[6i32, 8i32, 7i32], [6i32, 8i32, 7i32]] }
--- random input { [40][1100]i32 }
--- auto output
 
 -- Gathers from a two-dimensional free array, with wrap-around indices.
-entry neighbours [n][m] (b: [n][m]i32) : [n][m]i32 =
+def neighbours_of [n][m] (b: [n][m]i32) : [n][m]i32 =
   map (\i -> map (\j -> b[i, (j + 1) % m] + b[(i + n - 1) % n, j]) (iota m)) (iota n)
+
+entry neighbours [n][m] (b: [n][m]i32) : [n][m]i32 = neighbours_of b
+
+-- ==
+-- entry: neighbours_generated
+-- input { 40i64 1100i64 }
+-- auto output
+
+entry neighbours_generated (n: i64) (m: i64) : [n][m]i32 =
+  neighbours_of (map (\i -> map (\j -> i32.i64 ((i * 7 + j * 3) % 11)) (iota m)) (iota n))
