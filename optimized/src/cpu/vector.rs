@@ -863,9 +863,13 @@ fn run_instrs(
             }
             Instr::Conv { op, dst, a } => {
                 let mut out = std::mem::take(&mut regs.cols[*dst]);
-                let a = arg(regs, frame, *a);
-                for j in 0..len {
-                    out.set(j, prim::convert(*op, a.get(j)));
+                match arg(regs, frame, *a) {
+                    Arg::Scalar(x) => copy(Arg::Scalar(prim::convert(*op, x)), &mut out, len),
+                    a => {
+                        for j in 0..len {
+                            out.set(j, prim::convert(*op, a.get(j)));
+                        }
+                    }
                 }
                 regs.cols[*dst] = out;
             }
@@ -1346,6 +1350,12 @@ fn binary(
     out: &mut Col,
     len: usize,
 ) -> Result<(), Fallback> {
+    if let (Arg::Scalar(x), Arg::Scalar(y)) = (&a, &b) {
+        // The same operands in every lane: computed once.
+        let value = prim::binop_fn(op, ty)(*x, *y).map_err(|_| Fallback)?;
+        copy(Arg::Scalar(value), out, len);
+        return Ok(());
+    }
     macro_rules! typed {
         ($variant:ident, $t:ty, $f:expr) => {
             if let Col::$variant(o) = out {
@@ -1430,6 +1440,11 @@ fn binary(
 }
 
 fn unary(op: UnOp, a: Arg<'_>, out: &mut Col, len: usize) -> Result<(), Fallback> {
+    if let Arg::Scalar(x) = a {
+        let value = prim::unop(op, x).map_err(|_| Fallback)?;
+        copy(Arg::Scalar(value), out, len);
+        return Ok(());
+    }
     macro_rules! typed {
         ($variant:ident, $f:expr) => {
             if let (Col::$variant(o), Arg::Col(Slice::$variant(x))) = (&mut *out, &a) {
@@ -1460,6 +1475,12 @@ fn unary(op: UnOp, a: Arg<'_>, out: &mut Col, len: usize) -> Result<(), Fallback
 }
 
 fn compare(op: CmpOp, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: usize) {
+    if let (Arg::Scalar(x), Arg::Scalar(y)) = (&a, &b) {
+        if let Ok(value) = prim::cmpop(op, *x, *y) {
+            copy(Arg::Scalar(PrimValue::Bool(value)), out, len);
+            return;
+        }
+    }
     if let Col::Bool(o) = &mut *out {
         macro_rules! typed {
             ($variant:ident, $f:expr) => {
