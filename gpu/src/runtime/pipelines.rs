@@ -20,7 +20,7 @@ use vulkano::descriptor_set::layout::{
     DescriptorSetLayoutBinding, DescriptorSetLayoutCreateInfo, DescriptorType,
 };
 use vulkano::pipeline::compute::ComputePipelineCreateInfo;
-use vulkano::pipeline::layout::PipelineDescriptorSetLayoutCreateInfo;
+use vulkano::pipeline::layout::{PipelineDescriptorSetLayoutCreateInfo, PushConstantRange};
 use vulkano::pipeline::{ComputePipeline, Pipeline, PipelineLayout, PipelineShaderStageCreateInfo};
 use vulkano::shader::{ShaderModule, ShaderModuleCreateInfo, ShaderStages};
 
@@ -33,9 +33,18 @@ pub struct ComputeKernel {
     /// How many storage buffers it binds (set 0, bindings 0..n), used or
     /// not.
     pub storage_buffer_count: u32,
-    /// The size of its push-constant block in bytes.
+    /// The bytes of push constants its code reads (from offset 0): a launch
+    /// must give at least these, and at most [`PUSH_CONSTANT_RANGE_BYTES`].
     pub push_constant_bytes: u32,
 }
+
+/// The push-constant range every kernel's layout declares. A kernel may
+/// read fewer bytes than its GLSL block declares (the optimiser drops
+/// unused members, e.g. the element count of a filter whose predicate is
+/// constant), so the layout covers what any launch gives, not what the
+/// module reads; 128 bytes is the Vulkan minimum of
+/// `maxPushConstantsSize`.
+pub const PUSH_CONSTANT_RANGE_BYTES: u32 = 128;
 
 /// A cached kernel with the SPIR-V it was made from and the buffers it
 /// declares (compared on a hit).
@@ -145,12 +154,23 @@ impl Runtime {
                 detail,
             }
         })?;
-        let layout_create_info = set_layouts
+        let mut layout_create_info = set_layouts
             .into_pipeline_layout_create_info(self.device.clone())
             .map_err(|error| GpuError::Vulkan {
                 operation: operation.clone(),
                 detail: format!("{error:?}"),
             })?;
+        let push_constant_bytes = layout_create_info
+            .push_constant_ranges
+            .iter()
+            .map(|range| range.offset + range.size)
+            .max()
+            .unwrap_or(0);
+        layout_create_info.push_constant_ranges = vec![PushConstantRange {
+            stages: ShaderStages::COMPUTE,
+            offset: 0,
+            size: PUSH_CONSTANT_RANGE_BYTES,
+        }];
         let layout = PipelineLayout::new(self.device.clone(), layout_create_info)
             .map_err(|error| from_validated_vulkan_error(&operation, error))?;
         let pipeline = ComputePipeline::new(
@@ -170,12 +190,6 @@ impl Runtime {
                 })
             }
         };
-        let push_constant_bytes = layout
-            .push_constant_ranges()
-            .iter()
-            .map(|range| range.offset + range.size)
-            .max()
-            .unwrap_or(0);
         Ok(ComputeKernel {
             name: name.to_owned(),
             pipeline,

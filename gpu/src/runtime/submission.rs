@@ -303,13 +303,15 @@ impl Runtime {
                 ),
             });
         }
-        if launch.push_constant_words.len() as u32 * 4 != kernel.push_constant_bytes {
+        let given_bytes = launch.push_constant_words.len() as u32 * 4;
+        if given_bytes < kernel.push_constant_bytes
+            || given_bytes > super::pipelines::PUSH_CONSTANT_RANGE_BYTES
+        {
             return Err(GpuError::Vulkan {
                 operation,
                 detail: format!(
-                    "the kernel takes {} bytes of push constants but {} were given",
+                    "the kernel reads {} bytes of push constants but {given_bytes} were given",
                     kernel.push_constant_bytes,
-                    launch.push_constant_words.len() * 4
                 ),
             });
         }
