@@ -249,6 +249,12 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
         label: "`map` over an empty array with a function from an Or `if`: optimized's probe gives rows of size 0, the reference loses the rows' shape (TFP18-6)",
     },
     KnownDisagreement {
+        program_kind: "well-typed under the Or option (TFP'18 §7)",
+        check: "reference fails at run time, optimized gives values",
+        message_contains: "Size mismatch: dimension 1 of the value is not",
+        label: "an empty array's rows lose their shape in the reference (TFP18-6): coercing `replicate 0 [a, b, c]` to `[0][3]` fails there; Futhark and optimized give the empty result (fuzz/findings/value_campaigns.md, seed 77)",
+    },
+    KnownDisagreement {
         program_kind: "",
         check: "different run-time errors",
         message_contains: ": Range is invalid.",
