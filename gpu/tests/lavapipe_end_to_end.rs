@@ -238,9 +238,20 @@ fn bad_dispatches_are_errors_not_panics() {
         error.to_string().contains("binds 2 storage buffers"),
         "{error}"
     );
+    // A launch must give at least the push constants the module reads (the
+    // element count here), and no more than the layout's range.
     let error = runtime
-        .dispatch(&kernel, &[&buffer, &buffer], &[3, 4], [1, 1, 1])
-        .expect_err("wrong push constants");
+        .dispatch(&kernel, &[&buffer, &buffer], &[], [1, 1, 1])
+        .expect_err("missing push constants");
+    assert!(
+        error
+            .to_string()
+            .contains("reads 4 bytes of push constants but 0 were given"),
+        "{error}"
+    );
+    let error = runtime
+        .dispatch(&kernel, &[&buffer, &buffer], &[0; 33], [1, 1, 1])
+        .expect_err("more push constants than the range");
     assert!(error.to_string().contains("push constants"), "{error}");
     let error = runtime
         .write_bytes(&buffer, &[0u8; 5])
