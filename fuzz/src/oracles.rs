@@ -238,6 +238,12 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
     },
     KnownDisagreement {
         program_kind: "",
+        check: "optimized accepts, reference rejects",
+        message_contains: "unknown type",
+        label: "the reference's TFP'18 core instance does not know a parametric type abbreviation applied to a module's type (module programs, and programs naming a numeric module; verdict oracle, seed 1657719550)",
+    },
+    KnownDisagreement {
+        program_kind: "",
         check: "reference rejects, optimized fails at run time",
         message_contains: "unknown type",
         label: "the reference's TFP'18 core instance does not know a parametric type abbreviation applied to a module's type (module programs, and programs naming a numeric module)",
