@@ -57,11 +57,20 @@ fn main() {
     }
     // Optional timing: ENTRY then arguments in Futhark syntax.
     if let (Some(entry), Some(args)) = (std::env::args().nth(2), std::env::args().nth(3)) {
+        // `@PATH` reads the arguments from a file (large inputs exceed argv's limits).
+        let args = match args.strip_prefix('@') {
+            Some(path) => std::fs::read_to_string(path).expect("an argument file"),
+            None => args,
+        };
         let values = spec::value::read_values(&args).expect("values");
         let prepared = compiled
             .prepare_arguments(&entry, values)
             .expect("prepared");
-        for _ in 0..5 {
+        let repeat: usize = std::env::var("PROBE_REPEAT")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(5);
+        for _ in 0..repeat {
             let start = std::time::Instant::now();
             compiled.run_prepared(&prepared).expect("runs");
             println!("{entry}: {:?}", start.elapsed());

@@ -983,6 +983,23 @@ impl<'a> FunctionCompiler<'a> {
         Some(soac::VectorReduce { map, operators })
     }
 
+    /// The vectorised operator (and map part) for the lane-parallel
+    /// `reduce`/`scan` (`soac::lanes`), when the simpler vectorised form
+    /// does not apply.
+    fn lane_plan(
+        &mut self,
+        map: Option<&Lambda>,
+        operator: &Lambda,
+        simple: &Option<soac::VectorReduce>,
+    ) -> Option<soac::LanePlan> {
+        if simple.is_some() {
+            return None;
+        }
+        let operator = vector::plan(operator, &mut |v| self.slot(v))?;
+        let map = map.and_then(|map| vector::plan(map, &mut |v| self.slot(v)));
+        Some(soac::LanePlan { map, operator })
+    }
+
     fn soac(
         &mut self,
         soac: &Soac,
@@ -1005,23 +1022,35 @@ impl<'a> FunctionCompiler<'a> {
                 neutral,
                 arrays,
                 ..
-            } => soac::CompiledSoac::Reduce {
-                operator: self.lambda(lambda),
-                neutral: self.operands(neutral),
-                arrays: slots(self, arrays),
-                vector: self.vector_reduce(&vector::identity_of(lambda), lambda),
-            },
+            } => {
+                let vector = self.vector_reduce(&vector::identity_of(lambda), lambda);
+                soac::CompiledSoac::Reduce {
+                    operator: self.lambda(lambda),
+                    neutral: self.operands(neutral),
+                    arrays: slots(self, arrays),
+                    lanes: self
+                        .lane_plan(None, lambda, &vector)
+                        .map(|plan| plan.operator),
+                    vector,
+                }
+            }
             Soac::Scan {
                 lambda,
                 neutral,
                 arrays,
                 ..
-            } => soac::CompiledSoac::Scan {
-                operator: self.lambda(lambda),
-                neutral: self.operands(neutral),
-                arrays: slots(self, arrays),
-                vector: self.vector_reduce(&vector::identity_of(lambda), lambda),
-            },
+            } => {
+                let vector = self.vector_reduce(&vector::identity_of(lambda), lambda);
+                soac::CompiledSoac::Scan {
+                    operator: self.lambda(lambda),
+                    neutral: self.operands(neutral),
+                    arrays: slots(self, arrays),
+                    lanes: self
+                        .lane_plan(None, lambda, &vector)
+                        .map(|plan| plan.operator),
+                    vector,
+                }
+            }
             Soac::Filter {
                 predicate, arrays, ..
             } => soac::CompiledSoac::Filter {
@@ -1064,26 +1093,34 @@ impl<'a> FunctionCompiler<'a> {
                 neutral,
                 arrays,
                 ..
-            } => soac::CompiledSoac::Redomap {
-                map: self.lambda(map_lambda),
-                operator: self.lambda(reduce_lambda),
-                neutral: self.operands(neutral),
-                arrays: slots(self, arrays),
-                vector: self.vector_reduce(map_lambda, reduce_lambda),
-            },
+            } => {
+                let vector = self.vector_reduce(map_lambda, reduce_lambda);
+                soac::CompiledSoac::Redomap {
+                    map: self.lambda(map_lambda),
+                    operator: self.lambda(reduce_lambda),
+                    neutral: self.operands(neutral),
+                    arrays: slots(self, arrays),
+                    lanes: self.lane_plan(Some(map_lambda), reduce_lambda, &vector),
+                    vector,
+                }
+            }
             Soac::Scanomap {
                 map_lambda,
                 scan_lambda,
                 neutral,
                 arrays,
                 ..
-            } => soac::CompiledSoac::Scanomap {
-                map: self.lambda(map_lambda),
-                operator: self.lambda(scan_lambda),
-                neutral: self.operands(neutral),
-                arrays: slots(self, arrays),
-                vector: self.vector_reduce(map_lambda, scan_lambda),
-            },
+            } => {
+                let vector = self.vector_reduce(map_lambda, scan_lambda);
+                soac::CompiledSoac::Scanomap {
+                    map: self.lambda(map_lambda),
+                    operator: self.lambda(scan_lambda),
+                    neutral: self.operands(neutral),
+                    arrays: slots(self, arrays),
+                    lanes: self.lane_plan(Some(map_lambda), scan_lambda, &vector),
+                    vector,
+                }
+            }
         };
         Box::new(move |frame, machine| {
             let w = width.int(frame);

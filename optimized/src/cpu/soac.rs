@@ -37,6 +37,8 @@ use super::vector::{Fallback, VectorLambda, BLOCK};
 use super::RuntimeError;
 use crate::ir::{PrimValue, Span};
 
+mod lanes;
+
 pub(crate) enum CompiledSoac {
     Map {
         lambda: CompiledLambda,
@@ -48,12 +50,16 @@ pub(crate) enum CompiledSoac {
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
         vector: Option<VectorReduce>,
+        /// The operator for [`lanes`] when `vector` does not apply.
+        lanes: Option<VectorLambda>,
     },
     Scan {
         operator: CompiledLambda,
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
         vector: Option<VectorReduce>,
+        /// The operator for [`lanes`] when `vector` does not apply.
+        lanes: Option<VectorLambda>,
     },
     Filter {
         predicate: CompiledLambda,
@@ -77,6 +83,9 @@ pub(crate) enum CompiledSoac {
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
         vector: Option<VectorReduce>,
+        /// The map part and operator for [`lanes`] when `vector` does not
+        /// apply.
+        lanes: Option<LanePlan>,
     },
     Scanomap {
         map: CompiledLambda,
@@ -84,7 +93,18 @@ pub(crate) enum CompiledSoac {
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
         vector: Option<VectorReduce>,
+        /// The map part and operator for [`lanes`] when `vector` does not
+        /// apply.
+        lanes: Option<LanePlan>,
     },
+}
+
+/// The vectorised parts of a `redomap`/`scanomap` whose operator is not
+/// simple ([`lanes`]): the operator, and the map part when it vectorises
+/// too (its mapped arrays are computed first).
+pub(crate) struct LanePlan {
+    pub map: Option<VectorLambda>,
+    pub operator: VectorLambda,
 }
 
 type Outcome<T> = Result<T, RuntimeError>;
@@ -225,6 +245,41 @@ impl<'a> OutSlice<'a> {
         out_slice_cases!(store)
     }
 
+    /// The inverse of [`Data::transpose_block_from`] for rows
+    /// `first_row ..` of `source`: `self[at + j * steps + t] =
+    /// source[(first_row + t) * lanes + j]`.
+    pub(crate) fn store_transposed(
+        &mut self,
+        at: usize,
+        source: &Data,
+        first_row: usize,
+        lanes: usize,
+        steps: usize,
+    ) {
+        macro_rules! store {
+            ($($v:ident),*) => {
+                match (self, source) {
+                    $((OutSlice::$v(s), Data::$v(d)) => {
+                        use super::value::TRANSPOSE_TILE;
+                        let rows = &d[first_row * lanes..(first_row + steps) * lanes];
+                        let s = &mut s[at..at + lanes * steps];
+                        for j0 in (0..lanes).step_by(TRANSPOSE_TILE) {
+                            for t0 in (0..steps).step_by(TRANSPOSE_TILE) {
+                                for t in t0..(t0 + TRANSPOSE_TILE).min(steps) {
+                                    for j in j0..(j0 + TRANSPOSE_TILE).min(lanes) {
+                                        s[j * steps + t] = rows[t * lanes + j];
+                                    }
+                                }
+                            }
+                        }
+                    })*
+                    _ => unreachable!("a store between arrays of different element types"),
+                }
+            };
+        }
+        out_slice_cases!(store)
+    }
+
     /// Copies row `i` of `source` (rows of `row_len`) to row `j` here.
     #[inline]
     fn copy_row(&mut self, j: usize, source: &Data, i: usize, row_len: usize) {
@@ -344,6 +399,45 @@ fn bind_rows(
     lambda.bind(frame, from, inputs.iter().map(|a| a.row(i)));
 }
 
+/// The mapped arrays of a `redomap`/`scanomap`: vectorised when the map
+/// part is, element-wise otherwise (or when a lane fails).
+fn map_part(
+    plan: &LanePlan,
+    map_lambda: &CompiledLambda,
+    frame: &mut Frame,
+    machine: &Machine,
+    width: usize,
+    inputs: &[ArrayVal],
+    span: Span,
+) -> Outcome<Vec<Val>> {
+    if let Some(Ok(mapped)) = plan
+        .map
+        .as_ref()
+        .map(|vector| map_vector(vector, frame, width, inputs))
+    {
+        return Ok(mapped);
+    }
+    map(map_lambda, frame, machine, width, inputs, span)
+}
+
+/// The arrays among SOAC results (all of them: `map` returns arrays).
+fn array_values(values: &[Val]) -> Vec<ArrayVal> {
+    values
+        .iter()
+        .map(|v| match v {
+            Val::Array(a) => a.clone(),
+            Val::Prim(_) => unreachable!("map returns arrays"),
+        })
+        .collect()
+}
+
+/// Whether a `reduce`/`scan` of `width` elements takes the lane-parallel
+/// path ([`lanes`]) when its operator qualifies: from the size at which the
+/// element-wise path also splits the work (and so also reassociates).
+fn use_lanes(width: usize) -> bool {
+    width >= super::PARALLEL_THRESHOLD
+}
+
 /// `acc = operator(acc, values)` on the frame.
 #[inline]
 fn combine(
@@ -389,6 +483,7 @@ impl CompiledSoac {
                 neutral,
                 arrays,
                 vector,
+                lanes,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
@@ -397,6 +492,17 @@ impl CompiledSoac {
                     .map(|plan| redomap_vector(plan, &neutral, frame, width, &inputs))
                 {
                     return Ok(results);
+                }
+                if let Some(plan) = lanes.as_ref().filter(|_| use_lanes(width)) {
+                    let op = lanes::LaneOperator {
+                        plan,
+                        operator,
+                        machine,
+                        inputs: &inputs,
+                    };
+                    if let Ok(results) = lanes::reduce(&op, &neutral, frame, width) {
+                        return Ok(results);
+                    }
                 }
                 redomap(
                     None, operator, &neutral, frame, machine, width, &inputs, span,
@@ -408,6 +514,7 @@ impl CompiledSoac {
                 neutral,
                 arrays,
                 vector,
+                lanes,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
@@ -416,6 +523,20 @@ impl CompiledSoac {
                     .map(|plan| redomap_vector(plan, &neutral, frame, width, &inputs))
                 {
                     return Ok(results);
+                }
+                if let Some(plan) = lanes.as_ref().filter(|_| use_lanes(width)) {
+                    let k = neutral.len();
+                    let mapped = map_part(plan, map, frame, machine, width, &inputs, span)?;
+                    let op = lanes::LaneOperator {
+                        plan: &plan.operator,
+                        operator,
+                        machine,
+                        inputs: &array_values(&mapped[..k]),
+                    };
+                    if let Ok(mut results) = lanes::reduce(&op, &neutral, frame, width) {
+                        results.extend(mapped.into_iter().skip(k));
+                        return Ok(results);
+                    }
                 }
                 redomap(
                     Some(map),
@@ -433,6 +554,7 @@ impl CompiledSoac {
                 neutral,
                 arrays,
                 vector,
+                lanes,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
@@ -441,6 +563,17 @@ impl CompiledSoac {
                     .map(|plan| scan_vector(plan, &neutral, frame, width, &inputs))
                 {
                     return Ok(results);
+                }
+                if let Some(plan) = lanes.as_ref().filter(|_| use_lanes(width)) {
+                    let op = lanes::LaneOperator {
+                        plan,
+                        operator,
+                        machine,
+                        inputs: &inputs,
+                    };
+                    if let Ok(results) = lanes::scan(&op, &neutral, frame, width, span) {
+                        return Ok(results);
+                    }
                 }
                 scan(operator, &neutral, frame, machine, width, &inputs, span)
             }
@@ -450,6 +583,7 @@ impl CompiledSoac {
                 neutral,
                 arrays,
                 vector,
+                lanes,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
@@ -459,15 +593,24 @@ impl CompiledSoac {
                 {
                     return Ok(results);
                 }
-                let mapped = map(map_lambda, frame, machine, width, &inputs, span)?;
+                let mapped = match lanes {
+                    Some(plan) => map_part(plan, map_lambda, frame, machine, width, &inputs, span)?,
+                    None => map(map_lambda, frame, machine, width, &inputs, span)?,
+                };
                 let k = neutral.len();
-                let scan_inputs: Vec<ArrayVal> = mapped[..k]
-                    .iter()
-                    .map(|v| match v {
-                        Val::Array(a) => a.clone(),
-                        Val::Prim(_) => unreachable!("map returns arrays"),
-                    })
-                    .collect();
+                let scan_inputs = array_values(&mapped[..k]);
+                if let Some(plan) = lanes.as_ref().filter(|_| use_lanes(width)) {
+                    let op = lanes::LaneOperator {
+                        plan: &plan.operator,
+                        operator,
+                        machine,
+                        inputs: &scan_inputs,
+                    };
+                    if let Ok(mut results) = lanes::scan(&op, &neutral, frame, width, span) {
+                        results.extend(mapped.into_iter().skip(k));
+                        return Ok(results);
+                    }
+                }
                 let mut results = scan(
                     operator,
                     &neutral,

@@ -72,6 +72,9 @@ macro_rules! with_data2 {
     };
 }
 
+/// The side of the square tiles a block transpose moves at a time.
+pub(crate) const TRANSPOSE_TILE: usize = 16;
+
 /// A primitive element type of [`Data`].
 pub trait Elem: Copy + Default + Send + Sync + 'static {
     fn to_prim(self) -> PrimValue;
@@ -192,6 +195,35 @@ impl Data {
         with_data2!(self, source, d, s => {
             Arc::make_mut(d)[to..to + n].copy_from_slice(&s[from..from + n])
         }, panic!("copy between arrays of different element types"))
+    }
+
+    /// Lays `source[start .. start + lanes * steps]` out transposed in
+    /// `self[.. lanes * steps]` (same types): lane `j` owns the `steps`
+    /// elements from `start + j * steps`, and `self[t * lanes + j]` is its
+    /// `t`th. `self` is updated in place when unshared.
+    pub fn transpose_block_from(
+        &mut self,
+        source: &Data,
+        start: usize,
+        lanes: usize,
+        steps: usize,
+    ) {
+        with_data2!(self, source, d, s => {
+            let d = Arc::make_mut(d);
+            let s = &s[start..start + lanes * steps];
+            // In tiles, so that both sides stay in the first-level cache.
+            for j0 in (0..lanes).step_by(TRANSPOSE_TILE) {
+                for t0 in (0..steps).step_by(TRANSPOSE_TILE) {
+                    // Rows outermost: a lane's next row is `lanes` elements
+                    // away, a stride that maps every store to one cache set.
+                    for t in t0..(t0 + TRANSPOSE_TILE).min(steps) {
+                        for j in j0..(j0 + TRANSPOSE_TILE).min(lanes) {
+                            d[t * lanes + j] = s[j * steps + t];
+                        }
+                    }
+                }
+            }
+        }, panic!("transpose between arrays of different element types"))
     }
 
     /// Sets element `i` (of the same type).

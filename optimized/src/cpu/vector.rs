@@ -140,6 +140,34 @@ impl<'a> Slice<'a> {
         col_cases!(of_data)
     }
 
+    /// `data[at..at + self.len()] = self` (same types; `data` updated in
+    /// place when unshared).
+    fn store_into(self, data: &mut Data, at: usize) {
+        macro_rules! store_into {
+            ($($v:ident),*) => {
+                match (self, data) {
+                    $((Slice::$v(c), Data::$v(d)) => {
+                        std::sync::Arc::make_mut(d)[at..at + c.len()].copy_from_slice(c)
+                    })*
+                    _ => unreachable!("a store between arrays of different element types"),
+                }
+            };
+        }
+        col_cases!(store_into)
+    }
+
+    /// The first `len` values, copied.
+    fn to_data(self, len: usize) -> Data {
+        macro_rules! to_data {
+            ($($v:ident),*) => {
+                match self {
+                    $(Slice::$v(c) => Data::$v(std::sync::Arc::new(c[..len].to_vec())),)*
+                }
+            };
+        }
+        col_cases!(to_data)
+    }
+
     #[inline]
     fn get(&self, j: usize) -> PrimValue {
         macro_rules! get {
@@ -651,6 +679,18 @@ pub struct Registers {
     keep: Vec<bool>,
 }
 
+impl Registers {
+    /// The arrays the parameters read.
+    pub(crate) fn inputs(&self) -> &[Data] {
+        &self.inputs
+    }
+
+    /// The arrays the parameters read, to update between runs.
+    pub(crate) fn inputs_mut(&mut self) -> &mut [Data] {
+        &mut self.inputs
+    }
+}
+
 /// At most this many spare columns are kept per thread.
 const POOL_LIMIT: usize = 512;
 
@@ -719,6 +759,34 @@ impl VectorLambda {
             uniforms: vec![PrimValue::I64(0); self.uniforms],
             lanes: vec![Vec::with_capacity(BLOCK); self.loops],
             keep: Vec::with_capacity(BLOCK),
+        }
+    }
+
+    /// Writes result `k` of the block's first `len` lanes into input `p`
+    /// at `at..at + len` (the lane scan feeds an operator's results back as
+    /// its next accumulator: `soac::lanes`). Input `p` is updated in place
+    /// when unshared.
+    pub(crate) fn result_into_input(
+        &self,
+        regs: &mut Registers,
+        frame: &Frame,
+        k: usize,
+        p: usize,
+        at: usize,
+        len: usize,
+    ) {
+        match self.results[k] {
+            // A computed column: copied straight into the input.
+            Src::Reg(r) if r >= self.params => {
+                regs.cols[r].slice(len).store_into(&mut regs.inputs[p], at);
+            }
+            src => {
+                let values = match arg(regs, frame, src) {
+                    Arg::Col(c) => c.to_data(len),
+                    Arg::Scalar(v) => Data::filled(v, len),
+                };
+                regs.inputs[p].copy_within_from(at, &values, 0, len);
+            }
         }
     }
 
@@ -1284,26 +1352,28 @@ fn select(cond: Arg<'_>, a: Arg<'_>, b: Arg<'_>, out: &mut Col, len: usize) {
                 ($($v:ident),*) => {
                     match (&mut *out, &a, &b) {
                         $((Col::$v(o), Arg::Col(Slice::$v(x)), Arg::Col(Slice::$v(y))) => {
-                            for j in 0..len {
-                                o[j] = if c[j] { x[j] } else { y[j] };
+                            // Zipped slices: no bounds checks, so the loop vectorises.
+                            let lanes = o[..len].iter_mut().zip(&c[..len]).zip(&x[..len]).zip(&y[..len]);
+                            for (((o, &c), &x), &y) in lanes {
+                                *o = if c { x } else { y };
                             }
                             return;
                         })*
                         $((Col::$v(o), Arg::Col(Slice::$v(x)), Arg::Scalar(PrimValue::$v(y))) => {
-                            for j in 0..len {
-                                o[j] = if c[j] { x[j] } else { *y };
+                            for ((o, &c), &x) in o[..len].iter_mut().zip(&c[..len]).zip(&x[..len]) {
+                                *o = if c { x } else { *y };
                             }
                             return;
                         })*
                         $((Col::$v(o), Arg::Scalar(PrimValue::$v(x)), Arg::Col(Slice::$v(y))) => {
-                            for j in 0..len {
-                                o[j] = if c[j] { *x } else { y[j] };
+                            for ((o, &c), &y) in o[..len].iter_mut().zip(&c[..len]).zip(&y[..len]) {
+                                *o = if c { *x } else { y };
                             }
                             return;
                         })*
                         $((Col::$v(o), Arg::Scalar(PrimValue::$v(x)), Arg::Scalar(PrimValue::$v(y))) => {
-                            for j in 0..len {
-                                o[j] = if c[j] { *x } else { *y };
+                            for (o, &c) in o[..len].iter_mut().zip(&c[..len]) {
+                                *o = if c { *x } else { *y };
                             }
                             return;
                         })*
