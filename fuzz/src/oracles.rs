@@ -262,12 +262,6 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
     },
     KnownDisagreement {
         program_kind: "",
-        check: "reference fails at run time, optimized gives values",
-        message_contains: "Size mismatch: dimension 1 of",
-        label: "an empty array's rows lose their shape in the reference (TFP18-6): a size check on the rows of an empty array fails there (`replicate 0 [a, b, c] :> [0][3]`, a lambda over `[n][3]` rows with n = 0, a `[][4]` parameter given an empty `filter` result); Futhark and optimized give the value (fuzz/findings/value_campaigns.md: seeds 77, 1517358021, 11, 12, 13)",
-    },
-    KnownDisagreement {
-        program_kind: "",
         check: "different run-time errors",
         message_contains: ": Range is invalid.",
         label: "optimized's invalid-range error has no values (`Range is invalid.`: IR assertions carry static messages)",
