@@ -212,12 +212,6 @@ pub struct KnownDisagreement {
 pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
     KnownDisagreement {
         program_kind: "mutant: zip or map2 of arrays of different constant sizes",
-        check: "optimized accepts, reference rejects",
-        message_contains: "sizes do not match",
-        label: "optimized loses a loop parameter's constant size (tests/programs/sizes/loop_constant_size_mismatch.fut)",
-    },
-    KnownDisagreement {
-        program_kind: "mutant: zip or map2 of arrays of different constant sizes",
         check: "reference accepts, optimized rejects",
         message_contains: "sizes do not match",
         label: "the reference's T-ConstantSizes does not prove every constant size",
