@@ -249,12 +249,6 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
         label: "the reference's TFP'18 core instance does not know a parametric type abbreviation applied to a module's type (module programs, and programs naming a numeric module)",
     },
     KnownDisagreement {
-        program_kind: "well-typed under the Or option (TFP'18 §7)",
-        check: "different run-time errors",
-        message_contains: "a dimension of a result is not",
-        label: "`map` over an empty array with a function from an Or `if`: optimized's probe gives rows of size 0, the reference loses the rows' shape (TFP18-6)",
-    },
-    KnownDisagreement {
         program_kind: "",
         check: "different run-time errors",
         message_contains: ": Range is invalid.",
