@@ -480,6 +480,47 @@ impl Sizes {
         shape
     }
 
+    /// The shape of `a[indices]` where `a` has shape `shape` (a slice's
+    /// dimensions are unknown), checking the index expressions.
+    fn indexed(&mut self, shape: &Shape, indices: &[DimIndex]) -> Judgment<Shape> {
+        let mut shape = shape.clone();
+        let mut sliced = 0;
+        for index in indices {
+            match index {
+                DimIndex::Index(i) => {
+                    self.expr(i)?;
+                    shape = outer(&shape).1;
+                }
+                DimIndex::Slice { start, end, stride } => {
+                    for part in [start, end, stride].into_iter().flatten() {
+                        self.expr(part)?;
+                    }
+                    sliced += 1;
+                    shape = outer(&shape).1;
+                }
+            }
+        }
+        for _ in 0..sliced {
+            shape = Shape::Array(Dim::Unknown, Box::new(shape));
+        }
+        Ok(shape)
+    }
+
+    /// `a with [indices] = value` (and `let a[indices] = value`) where `a`
+    /// has shape `shape`: the value must have the shape of the part it
+    /// replaces.
+    fn update(
+        &mut self,
+        shape: &Shape,
+        indices: &[DimIndex],
+        value: &Expr,
+        span: Span,
+    ) -> Judgment<()> {
+        let replaced = self.indexed(shape, indices)?;
+        let given = self.expr(value)?;
+        same_shape(&replaced, &given, span, "a `with` update")
+    }
+
     /// The shape an expression proves, checking every place inside it where
     /// two sizes must be equal.
     fn expr(&mut self, expr: &Expr) -> Judgment<Shape> {
@@ -533,28 +574,8 @@ impl Sizes {
                 Ok(Shape::Array(Dim::Unknown, Box::new(Shape::Unknown)))
             }
             Expr::Index { array, indices, .. } => {
-                let mut shape = self.expr(array)?;
-                let mut sliced = Vec::new();
-                for index in indices {
-                    match index {
-                        DimIndex::Index(i) => {
-                            self.expr(i)?;
-                            shape = outer(&shape).1;
-                        }
-                        DimIndex::Slice { start, end, stride } => {
-                            for part in [start, end, stride].into_iter().flatten() {
-                                self.expr(part)?;
-                            }
-                            let (_, element) = outer(&shape);
-                            sliced.push(());
-                            shape = element;
-                        }
-                    }
-                }
-                for () in sliced {
-                    shape = Shape::Array(Dim::Unknown, Box::new(shape));
-                }
-                Ok(shape)
+                let shape = self.expr(array)?;
+                self.indexed(&shape, indices)
             }
             Expr::Apply { span, .. } => {
                 let (head, arguments) = spine(expr);
@@ -659,18 +680,15 @@ impl Sizes {
                 })
             }
             Expr::LetWith {
-                name: _,
+                name,
                 indices,
                 value,
                 body,
+                span,
                 ..
             } => {
-                for index in indices {
-                    if let DimIndex::Index(i) = index {
-                        self.expr(i)?;
-                    }
-                }
-                self.expr(value)?;
+                let shape = self.value_shape(name).unwrap_or(Shape::Unknown);
+                self.update(&shape, indices, value, *span)?;
                 self.expr(body)
             }
             Expr::Lambda {
@@ -731,15 +749,10 @@ impl Sizes {
                 target,
                 indices,
                 value,
-                ..
+                span,
             } => {
                 let shape = self.expr(target)?;
-                for index in indices {
-                    if let DimIndex::Index(i) = index {
-                        self.expr(i)?;
-                    }
-                }
-                self.expr(value)?;
+                self.update(&shape, indices, value, *span)?;
                 Ok(shape)
             }
             Expr::RecordUpdate { target, value, .. } => {
