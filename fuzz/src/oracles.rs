@@ -436,12 +436,16 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
         |prelude| match reference::core::from_surface::elaborate(ast, Some(prelude)) {
             // A module-free program naming a numeric module (`f32.u64`): the
             // numeric prelude is module-level source, so the reference's
-            // pipeline sends it through the module calculus; so does the oracle.
+            // pipeline sends it through the module calculus, after checking
+            // its constant sizes (T-ConstantSizes); so does the oracle.
             Err(d)
                 if d.code.as_deref()
                     == Some(reference::core::from_surface::NEEDS_MODULE_CALCULUS) =>
             {
-                reference_module_verdict(ast)
+                match reference::core::constant_sizes::check_program(ast) {
+                    Ok(()) => reference_module_verdict(ast),
+                    Err(d) => Verdict::Reject(d.message),
+                }
             }
             Err(d)
                 if d.code.as_deref() == Some("modules") || d.message.contains("not supported") =>
