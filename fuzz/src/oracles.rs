@@ -214,7 +214,7 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
         program_kind: "mutant: zip or map2 of arrays of different constant sizes",
         check: "reference accepts, optimized rejects",
         message_contains: "sizes do not match",
-        label: "the reference's T-ConstantSizes does not prove every constant size (a size carried by a type parameter, a constant where a rigid size is required: fuzz/findings/verdict_seed7_200000.md)",
+        label: "the reference's T-ConstantSizes does not prove every constant size (a constant where a rigid size `[n]` is required: fuzz/findings/verdict_seed7_200000.md, program 75938)",
     },
     // Found by the value oracle (fuzz/findings/value_campaigns.md): defects
     // of the reference, reported rather than changed.

@@ -46,6 +46,17 @@ enum Shape {
     Array(Dim, Box<Shape>),
     Tuple(Vec<Shape>),
     Record(BTreeMap<String, Shape>),
+    /// A type parameter of the signature being instantiated (`'a`): the
+    /// shape of its argument, once bound; unknown elsewhere.
+    Param(String),
+}
+
+/// What instantiating a signature binds: size parameters to constants,
+/// type parameters to the shapes of their arguments.
+#[derive(Default)]
+struct Bindings {
+    sizes: HashMap<String, u64>,
+    types: HashMap<String, Shape>,
 }
 
 /// The sizes a function's signature states: its size parameters, the shapes
@@ -173,11 +184,12 @@ fn outer(shape: &Shape) -> (Dim, Shape) {
 
 /// Named dims bound by `bindings` replaced by their constants; other named
 /// dims become unknown.
-fn instantiate(shape: &Shape, bindings: &HashMap<String, u64>) -> Shape {
+fn instantiate(shape: &Shape, bindings: &Bindings) -> Shape {
     match shape {
         Shape::Array(d, e) => Shape::Array(
             match d {
                 Dim::Named(n) => bindings
+                    .sizes
                     .get(n)
                     .map(|k| Dim::Constant(*k))
                     .unwrap_or(Dim::Unknown),
@@ -191,6 +203,7 @@ fn instantiate(shape: &Shape, bindings: &HashMap<String, u64>) -> Shape {
                 .map(|(k, x)| (k.clone(), instantiate(x, bindings)))
                 .collect(),
         ),
+        Shape::Param(name) => bindings.types.get(name).cloned().unwrap_or(Shape::Unknown),
         Shape::Unknown => Shape::Unknown,
     }
 }
@@ -200,13 +213,25 @@ fn instantiate(shape: &Shape, bindings: &HashMap<String, u64>) -> Shape {
 fn bind_sizes(
     param: &Shape,
     argument: &Shape,
-    bindings: &mut HashMap<String, u64>,
+    bindings: &mut Bindings,
     span: Span,
 ) -> Judgment<()> {
     match (param, argument) {
+        (Shape::Param(name), argument) => match bindings.types.get(name) {
+            Some(bound) => same_shape(
+                bound,
+                argument,
+                span,
+                &format!("the type parameter '{name}"),
+            ),
+            None => {
+                bindings.types.insert(name.clone(), argument.clone());
+                Ok(())
+            }
+        },
         (Shape::Array(d, e), Shape::Array(a, f)) => {
             if let (Dim::Named(n), Dim::Constant(k)) = (d, a) {
-                match bindings.get(n) {
+                match bindings.sizes.get(n) {
                     Some(bound) => same_size(
                         &Dim::Constant(*bound),
                         &Dim::Constant(*k),
@@ -214,7 +239,7 @@ fn bind_sizes(
                         &format!("the size parameter [{n}]"),
                     )?,
                     None => {
-                        bindings.insert(n.clone(), *k);
+                        bindings.sizes.insert(n.clone(), *k);
                     }
                 }
             }
@@ -317,6 +342,11 @@ impl Sizes {
                     .collect(),
             ),
             TypeExp::Unique { ty, .. } => self.type_shape_at(ty, size_params, depth + 1),
+            TypeExp::Var(q)
+                if q.qualifiers.is_empty() && size_params.contains(&format!("'{}", q.name)) =>
+            {
+                Shape::Param(q.name.clone())
+            }
             TypeExp::Var(q) if q.qualifiers.is_empty() => match self.abbreviations.get(&q.name) {
                 Some(definition) => self.type_shape_at(definition, &[], depth + 1),
                 None => Shape::Unknown,
@@ -331,11 +361,13 @@ impl Sizes {
         params: &[Pat],
         return_type: Option<&TypeExp>,
     ) -> Signature {
+        // The size parameters by name, the type parameters as `'a` (a name
+        // no size has).
         let size_params: Vec<String> = type_params
             .iter()
-            .filter_map(|p| match p {
-                TypeParam::Size { name, .. } => Some(name.clone()),
-                TypeParam::Type { .. } => None,
+            .map(|p| match p {
+                TypeParam::Size { name, .. } => name.clone(),
+                TypeParam::Type { name, .. } => format!("'{name}"),
             })
             .collect();
         Signature {
@@ -825,11 +857,11 @@ impl Sizes {
             None => self.functions.get(name).cloned(),
         };
         if let Some(signature) = signature {
-            let mut bindings = HashMap::new();
+            let mut bindings = Bindings::default();
             for (param, argument) in signature.params.iter().zip(&shapes) {
                 bind_sizes(param, argument, &mut bindings, span)?;
                 same_shape(
-                    &instantiate(param, &HashMap::new()),
+                    &instantiate(param, &Bindings::default()),
                     argument,
                     span,
                     &format!("an argument of `{name}`"),
