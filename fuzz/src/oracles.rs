@@ -212,15 +212,9 @@ pub struct KnownDisagreement {
 pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
     KnownDisagreement {
         program_kind: "mutant: zip or map2 of arrays of different constant sizes",
-        check: "optimized accepts, reference rejects",
-        message_contains: "sizes do not match",
-        label: "optimized loses a loop parameter's constant size (tests/programs/sizes/loop_constant_size_mismatch.fut)",
-    },
-    KnownDisagreement {
-        program_kind: "mutant: zip or map2 of arrays of different constant sizes",
         check: "reference accepts, optimized rejects",
         message_contains: "sizes do not match",
-        label: "the reference's T-ConstantSizes does not prove every constant size",
+        label: "the reference's T-ConstantSizes does not prove every constant size (a constant where a rigid size `[n]` is required: fuzz/findings/verdict_seed7_200000.md, program 75938)",
     },
     // Found by the value oracle (fuzz/findings/value_campaigns.md): defects
     // of the reference, reported rather than changed.
@@ -253,18 +247,6 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
         check: "reference rejects, optimized fails at run time",
         message_contains: "unknown type",
         label: "the reference's TFP'18 core instance does not know a parametric type abbreviation applied to a module's type (module programs, and programs naming a numeric module)",
-    },
-    KnownDisagreement {
-        program_kind: "well-typed under the Or option (TFP'18 §7)",
-        check: "different run-time errors",
-        message_contains: "a dimension of a result is not",
-        label: "`map` over an empty array with a function from an Or `if`: optimized's probe gives rows of size 0, the reference loses the rows' shape (TFP18-6)",
-    },
-    KnownDisagreement {
-        program_kind: "",
-        check: "reference fails at run time, optimized gives values",
-        message_contains: "Size mismatch: dimension 1 of",
-        label: "an empty array's rows lose their shape in the reference (TFP18-6): a size check on the rows of an empty array fails there (`replicate 0 [a, b, c] :> [0][3]`, a lambda over `[n][3]` rows with n = 0, a `[][4]` parameter given an empty `filter` result); Futhark and optimized give the value (fuzz/findings/value_campaigns.md: seeds 77, 1517358021, 11, 12, 13)",
     },
     KnownDisagreement {
         program_kind: "",
@@ -454,12 +436,16 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
         |prelude| match reference::core::from_surface::elaborate(ast, Some(prelude)) {
             // A module-free program naming a numeric module (`f32.u64`): the
             // numeric prelude is module-level source, so the reference's
-            // pipeline sends it through the module calculus; so does the oracle.
+            // pipeline sends it through the module calculus, after checking
+            // its constant sizes (T-ConstantSizes); so does the oracle.
             Err(d)
                 if d.code.as_deref()
                     == Some(reference::core::from_surface::NEEDS_MODULE_CALCULUS) =>
             {
-                reference_module_verdict(ast)
+                match reference::core::constant_sizes::check_program(ast) {
+                    Ok(()) => reference_module_verdict(ast),
+                    Err(d) => Verdict::Reject(d.message),
+                }
             }
             Err(d)
                 if d.code.as_deref() == Some("modules") || d.message.contains("not supported") =>

@@ -44,6 +44,16 @@ pub fn record<R>(work: impl FnOnce() -> R) -> (R, RuleCounts) {
     (result, counts)
 }
 
+/// Runs `work` with counting off: what it fires is not recorded (work that
+/// is not part of a derivation, such as the evaluator's probe for the row
+/// shape of an empty `map`).
+pub fn muted<R>(work: impl FnOnce() -> R) -> R {
+    let outer = RECORDER.with(|recorder| recorder.borrow_mut().take());
+    let result = work();
+    RECORDER.with(|recorder| *recorder.borrow_mut() = outer);
+    result
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,5 +70,17 @@ mod tests {
         assert_eq!(outer.get("a"), Some(&1));
         assert_eq!(outer.get("b"), Some(&1));
         assert_eq!(outer.get("outside"), None);
+    }
+
+    #[test]
+    fn muted_work_is_not_recorded() {
+        let ((), counts) = record(|| {
+            fire("a");
+            muted(|| fire("b"));
+            fire("c");
+        });
+        assert_eq!(counts.get("a"), Some(&1));
+        assert_eq!(counts.get("b"), None);
+        assert_eq!(counts.get("c"), Some(&1));
     }
 }

@@ -5,7 +5,8 @@ use spec::source::Span;
 use spec::value::PrimType;
 
 use super::{
-    drop_dims, internal, leaf_type, prim, unsupported, Block, Env, LowerResult, Lowerer, Values,
+    drop_dims, internal, leaf_type, prim, unsupported, zero_of, Block, Env, LowerResult, Lowerer,
+    Values,
 };
 use crate::core::{self, ExprKind, Intrinsic};
 use crate::ir::{
@@ -108,7 +109,10 @@ impl Lowerer {
 
     /// The result types of a mapped lambda in the SOAC's scope. Dimensions
     /// computed inside the lambda are replaced by those of a probe: the
-    /// lambda applied to the first rows (zeros when `width` is 0).
+    /// lambda applied to the first rows, or, when `width` is 0, to blank rows
+    /// (zeros of the rows' shape), so that a `map` over an empty array has
+    /// the row shape its function gives (as the reference's E-Map probe,
+    /// SPEC_NOTES TFP18-6).
     #[allow(clippy::too_many_arguments)]
     fn map_result_types(
         &mut self,
@@ -121,50 +125,57 @@ impl Lowerer {
         span: Span,
     ) -> LowerResult<Vec<ir::Type>> {
         let types: Vec<ir::Type> = lowered.results.iter().map(|r| self.type_of(r)).collect();
-        let is_local = |d: &SubExp| matches!(d, SubExp::Var(v) if v.number >= lowered.mark);
+        let mark = lowered.mark;
+        let is_local = |d: &SubExp| matches!(d, SubExp::Var(v) if v.number >= mark);
         if !types.iter().any(|t| t.shape().iter().any(is_local)) {
             return Ok(types);
         }
-        // The probe: `if width == 0 then 0s else dims(lambda(rows 0))`.
-        let mut then_block = Block::new();
-        let mut groups = Vec::new();
+        // The probe: `if width == 0 then dims(lambda(blank rows)) else
+        // dims(lambda(rows 0))`.
+        let mut first_block = Block::new();
+        let mut first_groups = Vec::new();
+        let mut blank_block = Block::new();
+        let mut blank_groups = Vec::new();
         for group in inputs {
-            let mut rows = Vec::new();
+            let mut first_rows = Vec::new();
+            let mut blank_rows = Vec::new();
             for array in group {
                 let ty = self.type_of(array);
                 let name = var_name(array, span)?;
-                rows.push(self.bind(
-                    &mut then_block,
+                let row_type = ty.row_type().expect("array");
+                first_rows.push(self.bind(
+                    &mut first_block,
                     "row",
-                    ty.row_type().expect("array"),
+                    row_type.clone(),
                     Exp::Index {
                         array: name,
                         indices: vec![SubExp::i64(0)],
                     },
                     span,
                 ));
+                blank_rows.push(self.blank_row(&mut blank_block, &row_type, span));
             }
-            groups.push(rows);
+            first_groups.push(first_rows);
+            blank_groups.push(blank_rows);
         }
-        let ExprKind::Lambda { params, body } = &lambda.kind else {
-            return Err(internal(span, "a SOAC's function is not a lambda"));
-        };
-        let mut inner = env.clone();
-        for (pat, rows) in params.iter().zip(groups) {
-            self.bind_pattern(&mut inner, pat, rows)?;
-        }
-        let probe_results = self.expression(&inner, &mut then_block, body)?;
-        let mut then_dims = Vec::new();
-        let mut else_dims = Vec::new();
-        for (ty, value) in types.iter().zip(&probe_results) {
-            let probe_ty = self.type_of(value);
-            for (d, p) in ty.shape().iter().zip(probe_ty.shape()) {
-                if is_local(d) {
-                    then_dims.push(p.clone());
-                    else_dims.push(SubExp::i64(0));
-                }
-            }
-        }
+        let first_dims = self.probe_dims(
+            env,
+            &mut first_block,
+            lambda,
+            first_groups,
+            &types,
+            mark,
+            span,
+        )?;
+        let blank_dims = self.probe_dims(
+            env,
+            &mut blank_block,
+            lambda,
+            blank_groups,
+            &types,
+            mark,
+            span,
+        )?;
         let empty = self.cmp(
             block,
             CmpOp::Eq,
@@ -175,18 +186,18 @@ impl Lowerer {
         );
         let dims = self.bind_ext(
             block,
-            &vec![ExtType::Prim(PrimType::I64); then_dims.len()],
+            &vec![ExtType::Prim(PrimType::I64); first_dims.len()],
             Exp::If {
                 condition: empty,
                 then_body: Body {
-                    statements: Vec::new(),
-                    result: else_dims.clone(),
+                    statements: blank_block,
+                    result: blank_dims,
                 },
                 else_body: Body {
-                    statements: then_block,
-                    result: then_dims,
+                    statements: first_block,
+                    result: first_dims.clone(),
                 },
-                types: vec![ExtType::Prim(PrimType::I64); else_dims.len()],
+                types: vec![ExtType::Prim(PrimType::I64); first_dims.len()],
             },
             span,
         );
@@ -208,6 +219,57 @@ impl Lowerer {
                 leaf_type(ty.element(), shape)
             })
             .collect())
+    }
+
+    /// A row of zeros of type `row_type` (a probe's argument).
+    fn blank_row(&mut self, block: &mut Block, row_type: &ir::Type, span: Span) -> SubExp {
+        match row_type {
+            ir::Type::Prim(t) => SubExp::Constant(zero_of(*t)),
+            ir::Type::Array { element, shape } => self.bind(
+                block,
+                "blank_row",
+                row_type.clone(),
+                Exp::Replicate {
+                    shape: shape.clone(),
+                    value: SubExp::Constant(zero_of(*element)),
+                },
+                span,
+            ),
+        }
+    }
+
+    /// The lambda's body lowered into `block` with its parameters bound to
+    /// `groups`: the dimensions of its results that stand for the local
+    /// dimensions (names from `mark` on) of `types`.
+    #[allow(clippy::too_many_arguments)]
+    fn probe_dims(
+        &mut self,
+        env: &Env,
+        block: &mut Block,
+        lambda: &core::Expr,
+        groups: Vec<Vec<SubExp>>,
+        types: &[ir::Type],
+        mark: u32,
+        span: Span,
+    ) -> LowerResult<Vec<SubExp>> {
+        let ExprKind::Lambda { params, body } = &lambda.kind else {
+            return Err(internal(span, "a SOAC's function is not a lambda"));
+        };
+        let mut inner = env.clone();
+        for (pat, rows) in params.iter().zip(groups) {
+            self.bind_pattern(&mut inner, pat, rows)?;
+        }
+        let results = self.expression(&inner, block, body)?;
+        let mut dims = Vec::new();
+        for (ty, value) in types.iter().zip(&results) {
+            let probe_ty = self.type_of(value);
+            for (d, p) in ty.shape().iter().zip(probe_ty.shape()) {
+                if matches!(d, SubExp::Var(v) if v.number >= mark) {
+                    dims.push(p.clone());
+                }
+            }
+        }
+        Ok(dims)
     }
 
     /// The arrays of a SOAC, each made `width` long (checked).

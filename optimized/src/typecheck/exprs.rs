@@ -23,7 +23,8 @@ use super::unify::{Constraint, SizeMode};
 use super::{CheckResult, Checker};
 use crate::types::printer::print_type;
 use crate::types::{
-    forget_sizes, FieldName, PrimSet, PrimType, RigidSubstitution, Scheme, Size, Type,
+    forget_sizes, forget_sizes_but_constants, FieldName, PrimSet, PrimType, RigidSubstitution,
+    Scheme, Size, Type,
 };
 
 /// Whether one dimension is indexed (removed) or sliced (kept).
@@ -1027,6 +1028,10 @@ impl Checker<'_> {
             &param_type,
             pat.span(),
         );
+        // The constant sizes the parameter's annotations state are kept: a
+        // `loop (acc: [1]i32) = …` is a `[1]i32` (checked against the body,
+        // and the loop's type, as in Futhark; SPEC_NOTES TFP18-19).
+        let param_type = self.loop_annotated_type(env, pat, &param_type)?;
         let mut inner = bindings.extend(env);
         match form {
             LoopForm::For {
@@ -1109,6 +1114,46 @@ impl Checker<'_> {
         )?;
         let _ = span;
         Ok(param_type)
+    }
+
+    /// A loop parameter's type with the constant sizes its pattern's type
+    /// annotations state (the other sizes stay unknown).
+    fn loop_annotated_type(&mut self, env: &Env, pat: &Pat, ty: &Type) -> CheckResult<Type> {
+        spec::recursion::with_stack(|| match pat {
+            Pat::Ascribe { ty: type_exp, .. } => {
+                let annotated = self.elaborate_type(env, type_exp, AnonymousSizes::Unknown)?;
+                Ok(forget_sizes_but_constants(&self.resolve_deep(&annotated)))
+            }
+            Pat::Attr { pat, .. } => self.loop_annotated_type(env, pat, ty),
+            Pat::Tuple { elements, .. } => match self.resolve_deep(ty) {
+                Type::Record(fields) if fields.len() == elements.len() => {
+                    let mut types = Vec::new();
+                    for (i, element) in elements.iter().enumerate() {
+                        let Some(part) = fields.get(&FieldName::position(i)) else {
+                            return Ok(ty.clone());
+                        };
+                        types.push(self.loop_annotated_type(env, element, part)?);
+                    }
+                    Ok(Type::tuple(types))
+                }
+                _ => Ok(ty.clone()),
+            },
+            Pat::Record { fields: pats, .. } => match self.resolve_deep(ty) {
+                Type::Record(fields) if fields.len() == pats.len() => {
+                    let mut record = BTreeMap::new();
+                    for (name, field_pat) in pats {
+                        let field = FieldName(name.clone());
+                        let Some(part) = fields.get(&field) else {
+                            return Ok(ty.clone());
+                        };
+                        record.insert(field, self.loop_annotated_type(env, field_pat, part)?);
+                    }
+                    Ok(Type::Record(Rc::new(record)))
+                }
+                _ => Ok(ty.clone()),
+            },
+            _ => Ok(ty.clone()),
+        })
     }
 
     /// `loop (x, y) for ...` without `= init`: the pattern read as an

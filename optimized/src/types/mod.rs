@@ -541,27 +541,53 @@ pub fn for_each_leaf(ty: &Type, visit: &mut dyn FnMut(&Type)) {
 
 /// `ty` (resolved) with every size replaced by [`Size::Unknown`].
 pub fn forget_sizes(ty: &Type) -> Type {
+    forget_sizes_but(ty, &|_| false)
+}
+
+/// `ty` (resolved) with every size but the constant ones replaced by
+/// [`Size::Unknown`] (the sizes a loop parameter's annotation states).
+pub fn forget_sizes_but_constants(ty: &Type) -> Type {
+    forget_sizes_but(ty, &|size| matches!(size, Size::Constant(_)))
+}
+
+/// `ty` (resolved) with every size not kept replaced by [`Size::Unknown`].
+fn forget_sizes_but(ty: &Type, kept: &dyn Fn(&Size) -> bool) -> Type {
+    let forget = |size: &Size| {
+        if kept(size) {
+            size.clone()
+        } else {
+            Size::Unknown
+        }
+    };
     spec::recursion::with_stack(|| match ty {
-        Type::Array { element, .. } => Type::Array {
-            size: Size::Unknown,
-            element: Rc::new(forget_sizes(element)),
+        Type::Array { size, element } => Type::Array {
+            size: forget(size),
+            element: Rc::new(forget_sizes_but(element, kept)),
         },
         Type::Record(fields) => Type::Record(Rc::new(
             fields
                 .iter()
-                .map(|(field, ty)| (field.clone(), forget_sizes(ty)))
+                .map(|(field, ty)| (field.clone(), forget_sizes_but(ty, kept)))
                 .collect(),
         )),
         Type::Sum(constructors) => Type::Sum(Rc::new(
             constructors
                 .iter()
-                .map(|(name, payload)| (name.clone(), payload.iter().map(forget_sizes).collect()))
+                .map(|(name, payload)| {
+                    (
+                        name.clone(),
+                        payload
+                            .iter()
+                            .map(|ty| forget_sizes_but(ty, kept))
+                            .collect(),
+                    )
+                })
                 .collect(),
         )),
         Type::Arrow { param, from, to } => Type::Arrow {
             param: param.clone(),
-            from: Rc::new(forget_sizes(from)),
-            to: Rc::new(forget_sizes(to)),
+            from: Rc::new(forget_sizes_but(from, kept)),
+            to: Rc::new(forget_sizes_but(to, kept)),
         },
         Type::Abstract {
             name,
@@ -573,8 +599,8 @@ pub fn forget_sizes(ty: &Type) -> Type {
             args: args
                 .iter()
                 .map(|arg| match arg {
-                    TypeArgument::Type(ty) => TypeArgument::Type(forget_sizes(ty)),
-                    TypeArgument::Size(_) => TypeArgument::Size(Size::Unknown),
+                    TypeArgument::Type(ty) => TypeArgument::Type(forget_sizes_but(ty, kept)),
+                    TypeArgument::Size(size) => TypeArgument::Size(forget(size)),
                 })
                 .collect(),
         },

@@ -46,6 +46,17 @@ enum Shape {
     Array(Dim, Box<Shape>),
     Tuple(Vec<Shape>),
     Record(BTreeMap<String, Shape>),
+    /// A type parameter of the signature being instantiated (`'a`): the
+    /// shape of its argument, once bound; unknown elsewhere.
+    Param(String),
+}
+
+/// What instantiating a signature binds: size parameters to constants,
+/// type parameters to the shapes of their arguments.
+#[derive(Default)]
+struct Bindings {
+    sizes: HashMap<String, u64>,
+    types: HashMap<String, Shape>,
 }
 
 /// The sizes a function's signature states: its size parameters, the shapes
@@ -173,11 +184,12 @@ fn outer(shape: &Shape) -> (Dim, Shape) {
 
 /// Named dims bound by `bindings` replaced by their constants; other named
 /// dims become unknown.
-fn instantiate(shape: &Shape, bindings: &HashMap<String, u64>) -> Shape {
+fn instantiate(shape: &Shape, bindings: &Bindings) -> Shape {
     match shape {
         Shape::Array(d, e) => Shape::Array(
             match d {
                 Dim::Named(n) => bindings
+                    .sizes
                     .get(n)
                     .map(|k| Dim::Constant(*k))
                     .unwrap_or(Dim::Unknown),
@@ -191,6 +203,7 @@ fn instantiate(shape: &Shape, bindings: &HashMap<String, u64>) -> Shape {
                 .map(|(k, x)| (k.clone(), instantiate(x, bindings)))
                 .collect(),
         ),
+        Shape::Param(name) => bindings.types.get(name).cloned().unwrap_or(Shape::Unknown),
         Shape::Unknown => Shape::Unknown,
     }
 }
@@ -200,13 +213,25 @@ fn instantiate(shape: &Shape, bindings: &HashMap<String, u64>) -> Shape {
 fn bind_sizes(
     param: &Shape,
     argument: &Shape,
-    bindings: &mut HashMap<String, u64>,
+    bindings: &mut Bindings,
     span: Span,
 ) -> Judgment<()> {
     match (param, argument) {
+        (Shape::Param(name), argument) => match bindings.types.get(name) {
+            Some(bound) => same_shape(
+                bound,
+                argument,
+                span,
+                &format!("the type parameter '{name}"),
+            ),
+            None => {
+                bindings.types.insert(name.clone(), argument.clone());
+                Ok(())
+            }
+        },
         (Shape::Array(d, e), Shape::Array(a, f)) => {
             if let (Dim::Named(n), Dim::Constant(k)) = (d, a) {
-                match bindings.get(n) {
+                match bindings.sizes.get(n) {
                     Some(bound) => same_size(
                         &Dim::Constant(*bound),
                         &Dim::Constant(*k),
@@ -214,7 +239,7 @@ fn bind_sizes(
                         &format!("the size parameter [{n}]"),
                     )?,
                     None => {
-                        bindings.insert(n.clone(), *k);
+                        bindings.sizes.insert(n.clone(), *k);
                     }
                 }
             }
@@ -317,6 +342,11 @@ impl Sizes {
                     .collect(),
             ),
             TypeExp::Unique { ty, .. } => self.type_shape_at(ty, size_params, depth + 1),
+            TypeExp::Var(q)
+                if q.qualifiers.is_empty() && size_params.contains(&format!("'{}", q.name)) =>
+            {
+                Shape::Param(q.name.clone())
+            }
             TypeExp::Var(q) if q.qualifiers.is_empty() => match self.abbreviations.get(&q.name) {
                 Some(definition) => self.type_shape_at(definition, &[], depth + 1),
                 None => Shape::Unknown,
@@ -331,11 +361,13 @@ impl Sizes {
         params: &[Pat],
         return_type: Option<&TypeExp>,
     ) -> Signature {
+        // The size parameters by name, the type parameters as `'a` (a name
+        // no size has).
         let size_params: Vec<String> = type_params
             .iter()
-            .filter_map(|p| match p {
-                TypeParam::Size { name, .. } => Some(name.clone()),
-                TypeParam::Type { .. } => None,
+            .map(|p| match p {
+                TypeParam::Size { name, .. } => name.clone(),
+                TypeParam::Type { name, .. } => format!("'{name}"),
             })
             .collect();
         Signature {
@@ -480,6 +512,47 @@ impl Sizes {
         shape
     }
 
+    /// The shape of `a[indices]` where `a` has shape `shape` (a slice's
+    /// dimensions are unknown), checking the index expressions.
+    fn indexed(&mut self, shape: &Shape, indices: &[DimIndex]) -> Judgment<Shape> {
+        let mut shape = shape.clone();
+        let mut sliced = 0;
+        for index in indices {
+            match index {
+                DimIndex::Index(i) => {
+                    self.expr(i)?;
+                    shape = outer(&shape).1;
+                }
+                DimIndex::Slice { start, end, stride } => {
+                    for part in [start, end, stride].into_iter().flatten() {
+                        self.expr(part)?;
+                    }
+                    sliced += 1;
+                    shape = outer(&shape).1;
+                }
+            }
+        }
+        for _ in 0..sliced {
+            shape = Shape::Array(Dim::Unknown, Box::new(shape));
+        }
+        Ok(shape)
+    }
+
+    /// `a with [indices] = value` (and `let a[indices] = value`) where `a`
+    /// has shape `shape`: the value must have the shape of the part it
+    /// replaces.
+    fn update(
+        &mut self,
+        shape: &Shape,
+        indices: &[DimIndex],
+        value: &Expr,
+        span: Span,
+    ) -> Judgment<()> {
+        let replaced = self.indexed(shape, indices)?;
+        let given = self.expr(value)?;
+        same_shape(&replaced, &given, span, "a `with` update")
+    }
+
     /// The shape an expression proves, checking every place inside it where
     /// two sizes must be equal.
     fn expr(&mut self, expr: &Expr) -> Judgment<Shape> {
@@ -533,28 +606,8 @@ impl Sizes {
                 Ok(Shape::Array(Dim::Unknown, Box::new(Shape::Unknown)))
             }
             Expr::Index { array, indices, .. } => {
-                let mut shape = self.expr(array)?;
-                let mut sliced = Vec::new();
-                for index in indices {
-                    match index {
-                        DimIndex::Index(i) => {
-                            self.expr(i)?;
-                            shape = outer(&shape).1;
-                        }
-                        DimIndex::Slice { start, end, stride } => {
-                            for part in [start, end, stride].into_iter().flatten() {
-                                self.expr(part)?;
-                            }
-                            let (_, element) = outer(&shape);
-                            sliced.push(());
-                            shape = element;
-                        }
-                    }
-                }
-                for () in sliced {
-                    shape = Shape::Array(Dim::Unknown, Box::new(shape));
-                }
-                Ok(shape)
+                let shape = self.expr(array)?;
+                self.indexed(&shape, indices)
             }
             Expr::Apply { span, .. } => {
                 let (head, arguments) = spine(expr);
@@ -659,18 +712,15 @@ impl Sizes {
                 })
             }
             Expr::LetWith {
-                name: _,
+                name,
                 indices,
                 value,
                 body,
+                span,
                 ..
             } => {
-                for index in indices {
-                    if let DimIndex::Index(i) = index {
-                        self.expr(i)?;
-                    }
-                }
-                self.expr(value)?;
+                let shape = self.value_shape(name).unwrap_or(Shape::Unknown);
+                self.update(&shape, indices, value, *span)?;
                 self.expr(body)
             }
             Expr::Lambda {
@@ -731,15 +781,10 @@ impl Sizes {
                 target,
                 indices,
                 value,
-                ..
+                span,
             } => {
                 let shape = self.expr(target)?;
-                for index in indices {
-                    if let DimIndex::Index(i) = index {
-                        self.expr(i)?;
-                    }
-                }
-                self.expr(value)?;
+                self.update(&shape, indices, value, *span)?;
                 Ok(shape)
             }
             Expr::RecordUpdate { target, value, .. } => {
@@ -812,11 +857,11 @@ impl Sizes {
             None => self.functions.get(name).cloned(),
         };
         if let Some(signature) = signature {
-            let mut bindings = HashMap::new();
+            let mut bindings = Bindings::default();
             for (param, argument) in signature.params.iter().zip(&shapes) {
                 bind_sizes(param, argument, &mut bindings, span)?;
                 same_shape(
-                    &instantiate(param, &HashMap::new()),
+                    &instantiate(param, &Bindings::default()),
                     argument,
                     span,
                     &format!("an argument of `{name}`"),

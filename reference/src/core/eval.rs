@@ -19,7 +19,9 @@ use super::syntax::{
     BinOp, Expr, ExprKind, Intrinsic, Lambda, LiftedFunction, LoopForm, Name, Pat, PrimValue,
     ReduceKind, UnOp,
 };
-use super::value::{Closure, Value, ValueEnv};
+use super::value::{
+    blank, empty_shape_of_type, shape_of, ArrayValue, Closure, Shape, Value, ValueEnv,
+};
 use crate::coverage::fire;
 use spec::source::Span;
 use std::collections::HashMap;
@@ -49,6 +51,10 @@ pub type EvalResult = Result<Value, Failure>;
 
 /// The default step limit.
 pub const DEFAULT_FUEL: u64 = 20_000_000;
+
+/// The most steps the probe for the row shape of a `map` over an empty
+/// array may take ([`Evaluator::empty_map_row_shape`]).
+pub const PROBE_FUEL: u64 = 100_000;
 
 /// A premise's result: its `err` propagates (rule E-Err, the twins of Fig. 3).
 fn premise(r: EvalResult) -> EvalResult {
@@ -119,7 +125,7 @@ impl Evaluator {
         primitive::as_index(p).ok_or_else(|| stuck("expected an integer", span))
     }
 
-    fn array(&self, v: Value, span: Span) -> Result<Rc<Vec<Value>>, Failure> {
+    fn array(&self, v: Value, span: Span) -> Result<Rc<ArrayValue>, Failure> {
         match v {
             Value::Array(rows) => Ok(rows),
             _ => Err(stuck("expected an array", span)),
@@ -321,14 +327,17 @@ impl Evaluator {
                     _ => Err(stuck("projection from a non-record", span)),
                 }
             }
-            ExprKind::Array { elements, .. } => {
+            ExprKind::Array {
+                elements,
+                elem_type,
+            } => {
                 // TFP18 E-Array
                 fire("TFP18 E-Array");
                 let mut rows = Vec::with_capacity(elements.len());
                 for e in elements {
                     rows.push(premise(self.eval(env, e))?);
                 }
-                Ok(Value::array(rows))
+                Ok(Value::array(rows, empty_shape_of_type(elem_type)))
             }
             ExprKind::Index { array, index } => {
                 let a = premise(self.eval(env, array))?;
@@ -364,9 +373,10 @@ impl Evaluator {
                 if 0 <= i && (i as usize) < rows.len() {
                     // TFP18 E-Update
                     fire("TFP18 E-Update");
-                    let mut rows = (*rows).clone();
+                    let row_shape = rows.row_shape();
+                    let mut rows = rows.to_vec();
                     rows[i as usize] = v;
-                    Ok(Value::array(rows))
+                    Ok(Value::array(rows, row_shape))
                 } else {
                     // TFP18 E-UpdateErr
                     fire("TFP18 E-UpdateErr");
@@ -395,7 +405,12 @@ impl Evaluator {
                     let env = env.update(param.clone(), v.clone());
                     out.push(premise(self.eval(&env, body))?);
                 }
-                Ok(Value::array(out))
+                let row_shape = if out.is_empty() {
+                    self.empty_map_row_shape(env, param, body, &rows.row_shape())
+                } else {
+                    Shape::Unknown
+                };
+                Ok(Value::array(out, row_shape))
             }
             ExprKind::Loop {
                 param,
@@ -458,7 +473,7 @@ impl Evaluator {
                     ReduceKind::Scan => {
                         // Extension: TFP18 E-Scan
                         fire("TFP18 E-Scan");
-                        Ok(Value::array(scanned))
+                        Ok(Value::array(scanned, rows.row_shape()))
                     }
                 }
             }
@@ -479,7 +494,7 @@ impl Evaluator {
                         out.push(v.clone());
                     }
                 }
-                Ok(Value::array(out))
+                Ok(Value::array(out, rows.row_shape()))
             }
             ExprKind::ReduceByIndex {
                 dest,
@@ -513,7 +528,7 @@ impl Evaluator {
                 }
                 // Extension: TFP18 E-ReduceByIndex
                 fire("TFP18 E-ReduceByIndex");
-                let mut out = (*d).clone();
+                let mut out = d.to_vec();
                 for (i, v) in is.iter().zip(vs.iter()) {
                     let i = self.index_of(i, span)?;
                     if 0 <= i && (i as usize) < out.len() {
@@ -523,7 +538,7 @@ impl Evaluator {
                         out[i as usize] = premise(self.eval(&inner, operator))?;
                     }
                 }
-                Ok(Value::array(out))
+                Ok(Value::array(out, d.row_shape()))
             }
             ExprKind::Slice {
                 array,
@@ -573,7 +588,7 @@ impl Evaluator {
                     out.push(rows[k as usize].clone());
                     k += s;
                 }
-                Ok(Value::array(out))
+                Ok(Value::array(out, rows.row_shape()))
             }
             ExprKind::Intrinsic { op, args } => {
                 let mut vs = Vec::with_capacity(args.len());
@@ -663,6 +678,35 @@ impl Evaluator {
         Ok(acc)
     }
 
+    /// The shape of the rows of `map (λx. e) v` where `v` is empty (SPEC_NOTES
+    /// TFP18-6): the shape of `e` evaluated with `x` bound to a blank row of
+    /// `v`'s row shape (zeros). A well-typed `map`'s row sizes are fixed
+    /// before the call (its type is `[n]a → (a → b) → [n]b`), so any row gives
+    /// them. The probe is not part of the derivation: it fires no rule,
+    /// spends at most [`PROBE_FUEL`] steps of the fuel, and a probe that fails
+    /// leaves the shape unknown (its dimensions read as 0).
+    fn empty_map_row_shape(
+        &mut self,
+        env: &ValueEnv,
+        param: &Name,
+        body: &Expr,
+        row_shape: &Shape,
+    ) -> Shape {
+        let Some(row) = blank(row_shape) else {
+            return Shape::Unknown;
+        };
+        let budget = self.fuel.min(PROBE_FUEL);
+        let saved = self.fuel;
+        self.fuel = budget;
+        let inner = env.update(param.clone(), row);
+        let result = crate::coverage::muted(|| self.eval(&inner, body));
+        self.fuel = saved - (budget - self.fuel);
+        match result {
+            Ok(v) => shape_of(&v),
+            Err(_) => Shape::Unknown,
+        }
+    }
+
     fn intrinsic(&mut self, op: &Intrinsic, args: Vec<Value>, span: Span) -> EvalResult {
         let fail = |m: String| {
             // Extension: TFP18 E-IntrinsicErr
@@ -683,6 +727,7 @@ impl Evaluator {
                     (0..count)
                         .map(|i| Value::Prim(primitive::from_i64(i, p.prim_type())))
                         .collect(),
+                    Shape::Prim(p.prim_type()),
                 )
             }
             Intrinsic::Replicate => {
@@ -693,7 +738,8 @@ impl Evaluator {
                         "Cannot replicate a negative number ({n}) of times."
                     ));
                 }
-                Value::array(vec![v; n as usize])
+                let row_shape = shape_of(&v);
+                Value::array(vec![v; n as usize], row_shape)
             }
             Intrinsic::Zip(k) => {
                 let arrays = (0..*k)
@@ -706,10 +752,18 @@ impl Evaluator {
                         bad.len()
                     ));
                 }
+                let row_shape = Shape::Record(
+                    arrays
+                        .iter()
+                        .enumerate()
+                        .map(|(i, a)| (i.to_string(), a.row_shape()))
+                        .collect(),
+                );
                 Value::array(
                     (0..n)
                         .map(|i| Value::tuple(arrays.iter().map(|a| a[i].clone()).collect()))
                         .collect(),
+                    row_shape,
                 )
             }
             Intrinsic::Unzip(k) => {
@@ -725,12 +779,31 @@ impl Evaluator {
                         _ => return Err(stuck("unzip of non-tuples", span)),
                     }
                 }
-                Value::tuple(columns.into_iter().map(Value::array).collect())
+                let row_shape = rows.row_shape();
+                let column_shape = |i: usize| match &row_shape {
+                    Shape::Record(fields) => fields
+                        .get(&i.to_string())
+                        .cloned()
+                        .unwrap_or(Shape::Unknown),
+                    _ => Shape::Unknown,
+                };
+                Value::tuple(
+                    columns
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, column)| Value::array(column, column_shape(i)))
+                        .collect(),
+                )
             }
             Intrinsic::Concat => {
                 let a = self.array(next()?, span)?;
                 let b = self.array(next()?, span)?;
-                Value::array(a.iter().chain(b.iter()).cloned().collect())
+                let row_shape = if a.is_empty() && !b.is_empty() {
+                    b.row_shape()
+                } else {
+                    a.row_shape()
+                };
+                Value::array(a.iter().chain(b.iter()).cloned().collect(), row_shape)
             }
             Intrinsic::Transpose => {
                 let rows = self.array(next()?, span)?;
@@ -738,11 +811,22 @@ impl Evaluator {
                     .iter()
                     .map(|r| self.array(r.clone(), span))
                     .collect::<Result<Vec<_>, _>>()?;
-                let m = inner.first().map_or(0, |r| r.len());
+                // [n][m]t becomes [m][n]t; with n = 0, m and t are in the
+                // row shape.
+                let (m, elem_shape) = match rows.row_shape() {
+                    Shape::Array(m, elem) => (m, (*elem).clone()),
+                    _ => (0, Shape::Unknown),
+                };
                 Value::array(
                     (0..m)
-                        .map(|j| Value::array(inner.iter().map(|r| r[j].clone()).collect()))
+                        .map(|j| {
+                            Value::array(
+                                inner.iter().map(|r| r[j].clone()).collect(),
+                                elem_shape.clone(),
+                            )
+                        })
                         .collect(),
+                    Shape::Array(rows.len(), Rc::new(elem_shape.clone())),
                 )
             }
             Intrinsic::Flatten => {
@@ -751,7 +835,11 @@ impl Evaluator {
                 for r in rows.iter() {
                     out.extend(self.array(r.clone(), span)?.iter().cloned());
                 }
-                Value::array(out)
+                let elem_shape = match rows.row_shape() {
+                    Shape::Array(_, elem) => (*elem).clone(),
+                    _ => Shape::Unknown,
+                };
+                Value::array(out, elem_shape)
             }
             Intrinsic::Unflatten => {
                 let n = self.index_of(&next()?, span)?;
@@ -763,15 +851,22 @@ impl Evaluator {
                         rows.len()
                     ));
                 }
+                let elem_shape = rows.row_shape();
                 Value::array(
                     (0..n as usize)
-                        .map(|i| Value::array(rows[i * m as usize..(i + 1) * m as usize].to_vec()))
+                        .map(|i| {
+                            Value::array(
+                                rows[i * m as usize..(i + 1) * m as usize].to_vec(),
+                                elem_shape.clone(),
+                            )
+                        })
                         .collect(),
+                    Shape::Array(m as usize, Rc::new(elem_shape.clone())),
                 )
             }
             Intrinsic::Reverse => {
                 let rows = self.array(next()?, span)?;
-                Value::array(rows.iter().rev().cloned().collect())
+                Value::array(rows.iter().rev().cloned().collect(), rows.row_shape())
             }
             Intrinsic::Rotate => {
                 let r = self.index_of(&next()?, span)?;
@@ -781,6 +876,7 @@ impl Evaluator {
                     (0..n)
                         .map(|i| rows[(i + r).rem_euclid(n.max(1)) as usize].clone())
                         .collect(),
+                    rows.row_shape(),
                 )
             }
             Intrinsic::Scatter => {
@@ -794,14 +890,14 @@ impl Evaluator {
                         vs.len()
                     ));
                 }
-                let mut out = (*dest).clone();
+                let mut out = dest.to_vec();
                 for (i, v) in is.iter().zip(vs.iter()) {
                     let i = self.index_of(i, span)?;
                     if 0 <= i && (i as usize) < out.len() {
                         out[i as usize] = v.clone();
                     }
                 }
-                Value::array(out)
+                Value::array(out, dest.row_shape())
             }
             Intrinsic::Range(kind) => {
                 let start = self.prim(&next()?, span)?;
@@ -839,24 +935,27 @@ impl Evaluator {
                     (0..count)
                         .map(|i| Value::Prim(primitive::from_i64((s + i * d) as i64, t)))
                         .collect(),
+                    Shape::Prim(t),
                 )
             }
             Intrinsic::Dim(k) => {
-                let mut v = next()?;
+                // Dimension k of the value's shape: below an empty
+                // dimension, the row shape the array remembers (TFP18-6);
+                // 0 where that is unknown.
+                let v = next()?;
+                self.array(v.clone(), span)?;
+                let mut shape = shape_of(&v);
                 let mut size = 0;
-                for level in 0..=*k {
-                    let rows = self.array(v, span)?;
-                    size = rows.len();
-                    if level < *k {
-                        match rows.first() {
-                            Some(first) => v = first.clone(),
-                            None => {
-                                size = 0;
-                                break;
-                            }
+                for _ in 0..=*k {
+                    match shape {
+                        Shape::Array(n, row) => {
+                            size = n;
+                            shape = (*row).clone();
                         }
-                    } else {
-                        break;
+                        _ => {
+                            size = 0;
+                            break;
+                        }
                     }
                 }
                 Value::i64(size as i64)

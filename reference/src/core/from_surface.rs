@@ -39,7 +39,7 @@ use spec::syntax::ast::{
     self, BinOp, Dec, DimIndex, Liftedness, Literal, LoopForm as AstLoopForm, Pat, QualName,
     RangeEnd, SizeExp, TypeArg, TypeExp, ValueBindKind,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
 /// The SOACs and array functions available without a prelude, with their
@@ -120,6 +120,27 @@ enum Binding {
     Local(Name, Type),
     /// A top-level declaration with its type scheme.
     Top(Name, Vec<TypeParam>, Type),
+    /// A local function with type parameters, elaborated anew at every use
+    /// (SPEC_NOTES TFP18-17).
+    LocalPoly(Rc<LocalPolyFunction>),
+}
+
+/// A local `let f 't … = …`: its definition and the scope it was defined
+/// in. Every use elaborates the definition in that scope with fresh
+/// unknowns for the type parameters, as its own instance (a `let` at the
+/// definition's place), as TFP'18 §5.1 monomorphises a top-level function.
+#[derive(Debug)]
+struct LocalPolyFunction {
+    /// Which definition (the key of its instances).
+    id: usize,
+    name: Name,
+    type_params: Vec<ast::TypeParam>,
+    params: Vec<Pat>,
+    return_type: Option<TypeExp>,
+    value: ast::Expr,
+    span: Span,
+    values: imbl::OrdMap<Name, Binding>,
+    type_vars: imbl::OrdMap<Name, Type>,
 }
 
 #[derive(Clone, Debug)]
@@ -149,6 +170,9 @@ pub struct Elaborator {
     qualified_types: imbl::OrdMap<String, Type>,
     /// Whether the numeric prelude's intrinsics are bound.
     prelude_intrinsics: bool,
+    /// The instances of the local polymorphic functions being elaborated,
+    /// by [`LocalPolyFunction::id`]: core name and definition.
+    local_instances: HashMap<usize, Vec<(Name, Expr)>>,
 }
 
 /// Elaborates a module-free program (after the prelude) into a core program.
@@ -276,6 +300,7 @@ impl Elaborator {
             qualified: imbl::OrdMap::new(),
             qualified_types: imbl::OrdMap::new(),
             prelude_intrinsics: false,
+            local_instances: HashMap::new(),
         }
     }
 
@@ -1658,10 +1683,66 @@ impl Elaborator {
                 value,
                 body,
                 span,
+            } if type_params
+                .iter()
+                .any(|tp| matches!(tp, ast::TypeParam::Type { .. })) =>
+            {
+                // A local function with type parameters is generalised:
+                // checked once with its type parameters rigid, then
+                // elaborated anew at every use (SPEC_NOTES TFP18-17).
+                let saved = self.values.clone();
+                let saved_type_vars = self.type_vars.clone();
+                let mut sizes = Vec::new();
+                for tp in type_params {
+                    match tp {
+                        ast::TypeParam::Size { name, .. } => sizes.push(name.clone()),
+                        ast::TypeParam::Type {
+                            name, liftedness, ..
+                        } => {
+                            self.type_vars
+                                .insert(name.clone(), Type::Param(name.clone(), *liftedness));
+                        }
+                    }
+                }
+                let checked = self.function(params, return_type.as_ref(), value, &sizes, *span);
+                self.values = saved.clone();
+                self.type_vars = saved_type_vars.clone();
+                checked?;
+                self.counter += 1;
+                let id = self.counter;
+                let function = LocalPolyFunction {
+                    id,
+                    name: name.clone(),
+                    type_params: type_params.clone(),
+                    params: params.clone(),
+                    return_type: return_type.clone(),
+                    value: (**value).clone(),
+                    span: *span,
+                    values: saved.clone(),
+                    type_vars: saved_type_vars,
+                };
+                self.values
+                    .insert(name.clone(), Binding::LocalPoly(Rc::new(function)));
+                let body = self.expr(body);
+                self.values = saved;
+                let instances = self.local_instances.remove(&id).unwrap_or_default();
+                let (mut b, tb) = body?;
+                for (instance, definition) in instances.into_iter().rev() {
+                    b = let_in(instance, definition, b, *span);
+                }
+                Ok((b, tb))
+            }
+            ast::Expr::LetFun {
+                name,
+                type_params,
+                params,
+                return_type,
+                value,
+                body,
+                span,
             } => {
-                // A local function is monomorphic: its type parameters are
-                // unknowns fixed by its uses (one instantiation; see
-                // SPEC_NOTES TFP18-17).
+                // A local function with only size parameters is
+                // monomorphic.
                 let mut sizes = Vec::new();
                 let saved_type_vars = self.type_vars.clone();
                 for tp in type_params {
@@ -2383,9 +2464,48 @@ impl Elaborator {
         Some(Ok((body, t)))
     }
 
+    /// A use of a local polymorphic function: its definition elaborated in
+    /// its own scope with fresh unknowns for its type parameters, bound as a
+    /// new instance where it is defined.
+    fn instantiate_local(
+        &mut self,
+        function: &LocalPolyFunction,
+        span: Span,
+    ) -> EResult<(Expr, Type)> {
+        let saved = std::mem::replace(&mut self.values, function.values.clone());
+        let saved_type_vars = std::mem::replace(&mut self.type_vars, function.type_vars.clone());
+        let mut sizes = Vec::new();
+        for tp in &function.type_params {
+            match tp {
+                ast::TypeParam::Size { name, .. } => sizes.push(name.clone()),
+                ast::TypeParam::Type { name, .. } => {
+                    let m = self.meta(span);
+                    self.type_vars.insert(name.clone(), m);
+                }
+            }
+        }
+        let result = self.function(
+            &function.params,
+            function.return_type.as_ref(),
+            &function.value,
+            &sizes,
+            function.span,
+        );
+        self.values = saved;
+        self.type_vars = saved_type_vars;
+        let (definition, ty) = result?;
+        let instance = self.fresh(&function.name);
+        self.local_instances
+            .entry(function.id)
+            .or_default()
+            .push((instance.clone(), definition));
+        Ok((Expr::var(instance, span), ty))
+    }
+
     fn var(&mut self, name: &str, span: Span) -> EResult<(Expr, Type)> {
         match self.values.get(name).cloned() {
             Some(Binding::Local(core, t)) => Ok((Expr::var(core, span), t)),
+            Some(Binding::LocalPoly(function)) => self.instantiate_local(&function, span),
             Some(Binding::Top(core, params, t)) => {
                 let mut subst = BTreeMap::new();
                 let mut args = Vec::new();

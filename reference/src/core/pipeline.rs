@@ -118,6 +118,9 @@ pub fn compile_with(
         Err(diagnostic)
             if diagnostic.code.as_deref() == Some(super::from_surface::NEEDS_MODULE_CALCULUS) =>
         {
+            // Extension (SPEC_NOTES TFP18-19): its constant sizes are
+            // checked as on the core path.
+            super::constant_sizes::check_program(&ast)?;
             let program = crate::modules::tfp18_core::program_to_core(&ast)?;
             compile_core(program, options)
         }

@@ -279,7 +279,9 @@ pub fn translate_value(v: &Value) -> Value {
                 .map(|(l, v)| (l.clone(), translate_value(v)))
                 .collect(),
         ),
-        Value::Array(rows) => Value::array(rows.iter().map(translate_value).collect()),
+        Value::Array(rows) => {
+            Value::array(rows.iter().map(translate_value).collect(), rows.row_shape())
+        }
         other => other.clone(),
     }
 }
@@ -451,7 +453,7 @@ fn default_value(t: &Type) -> Option<Value> {
                 .map(|(l, t)| Some((l.clone(), default_value(t)?)))
                 .collect::<Option<_>>()?,
         ),
-        Type::Array(_) => Value::array(Vec::new()),
+        Type::Array(elem) => Value::array(Vec::new(), super::value::empty_shape_of_type(elem)),
         Type::Sum(cs) => {
             let (c, ts) = cs.iter().next()?;
             Value::Sum(

@@ -7,9 +7,10 @@
 //! ```
 //!
 //! extended with every primitive value and sum values `#c v…`. Arrays are
-//! lists of rows; an empty array does not remember the shape of its rows, so
-//! an empty array of arrays converts to an observable value whose inner
-//! dimensions are 0 (see `proofs-notes/SPEC_NOTES.md`, TFP18-6).
+//! lists of rows that also know the [`Shape`] of a row, so an empty array of
+//! arrays keeps its inner dimensions (`replicate 0 [1, 2, 3]` is `[0][3]`):
+//! Fig. 3's lists cannot say it, but a well-typed program's empty array has
+//! a static row shape (see `proofs-notes/SPEC_NOTES.md`, TFP18-6).
 
 use super::syntax::{Lambda, Name, PrimType, PrimValue, Type};
 use spec::value as obs;
@@ -33,9 +34,125 @@ pub enum Value {
     Closure(Rc<Closure>),
     /// Fields shared: Σ's persistent updates clone values.
     Record(Rc<BTreeMap<Name, Value>>),
-    Array(Rc<Vec<Value>>),
+    Array(Rc<ArrayValue>),
     /// Extension: a sum value.
     Sum(Name, Vec<Value>),
+}
+
+/// The shape of a value: its array dimensions, down to the primitive types
+/// and constructors of its leaves. An empty array remembers the shape of the
+/// rows it would have (SPEC_NOTES TFP18-6).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    Prim(PrimType),
+    /// `[n]` rows of the shape.
+    Array(usize, Rc<Shape>),
+    Record(BTreeMap<Name, Shape>),
+    /// A sum value's constructor and the shapes of its payload.
+    Sum(Name, Vec<Shape>),
+    /// Not known: a function, or the rows of an empty array whose element
+    /// type is not known where it is built.
+    Unknown,
+}
+
+/// `[(vi)]`: the rows, and the shape of a row (used when there are none;
+/// a non-empty array's row shape is its first row's).
+#[derive(Clone, Debug)]
+pub struct ArrayValue {
+    rows: Vec<Value>,
+    empty_row_shape: Shape,
+}
+
+impl ArrayValue {
+    /// An array of `rows`; `row_shape` is the shape of its rows should there
+    /// be none.
+    pub fn new(rows: Vec<Value>, row_shape: Shape) -> ArrayValue {
+        ArrayValue {
+            rows,
+            empty_row_shape: row_shape,
+        }
+    }
+    pub fn rows(&self) -> &[Value] {
+        &self.rows
+    }
+    /// The shape of a row (of every row, in a well-typed program).
+    pub fn row_shape(&self) -> Shape {
+        match self.rows.first() {
+            Some(first) => shape_of(first),
+            None => self.empty_row_shape.clone(),
+        }
+    }
+}
+
+impl std::ops::Deref for ArrayValue {
+    type Target = [Value];
+    fn deref(&self) -> &[Value] {
+        &self.rows
+    }
+}
+
+impl PartialEq for ArrayValue {
+    fn eq(&self, other: &ArrayValue) -> bool {
+        self.rows == other.rows && (!self.rows.is_empty() || self.row_shape() == other.row_shape())
+    }
+}
+
+/// The shape of a value.
+pub fn shape_of(v: &Value) -> Shape {
+    match v {
+        Value::Prim(p) => Shape::Prim(p.prim_type()),
+        Value::Array(a) => Shape::Array(a.len(), Rc::new(a.row_shape())),
+        Value::Record(fields) => Shape::Record(
+            fields
+                .iter()
+                .map(|(l, v)| (l.clone(), shape_of(v)))
+                .collect(),
+        ),
+        Value::Sum(c, payload) => Shape::Sum(c.clone(), payload.iter().map(shape_of).collect()),
+        Value::Closure(_) => Shape::Unknown,
+    }
+}
+
+/// The shape of an empty array's rows known from its element type alone:
+/// inner arrays are empty, a sum takes its first constructor.
+pub fn empty_shape_of_type(ty: &Type) -> Shape {
+    match ty {
+        Type::Prim(t) => Shape::Prim(*t),
+        Type::Array(elem) => Shape::Array(0, Rc::new(empty_shape_of_type(elem))),
+        Type::Record(fields) => Shape::Record(
+            fields
+                .iter()
+                .map(|(l, t)| (l.clone(), empty_shape_of_type(t)))
+                .collect(),
+        ),
+        Type::Sum(cs) => match cs.iter().next() {
+            Some((c, ts)) => Shape::Sum(c.clone(), ts.iter().map(empty_shape_of_type).collect()),
+            None => Shape::Unknown,
+        },
+        _ => Shape::Unknown,
+    }
+}
+
+/// A value of shape `shape` (zeros and `false` at the leaves), if the shape
+/// is known.
+pub fn blank(shape: &Shape) -> Option<Value> {
+    Some(match shape {
+        Shape::Prim(t) => Value::Prim(super::primitive::from_i64(0, *t)),
+        Shape::Array(n, row) => {
+            let one = blank(row)?;
+            Value::array(vec![one; *n], (**row).clone())
+        }
+        Shape::Record(fields) => Value::record(
+            fields
+                .iter()
+                .map(|(l, s)| Some((l.clone(), blank(s)?)))
+                .collect::<Option<_>>()?,
+        ),
+        Shape::Sum(c, payload) => {
+            Value::Sum(c.clone(), payload.iter().map(blank).collect::<Option<_>>()?)
+        }
+        Shape::Unknown => return None,
+    })
 }
 
 impl Value {
@@ -48,8 +165,10 @@ impl Value {
     pub fn record(fields: BTreeMap<Name, Value>) -> Value {
         Value::Record(Rc::new(fields))
     }
-    pub fn array(rows: Vec<Value>) -> Value {
-        Value::Array(Rc::new(rows))
+    /// An array of `rows`; `row_shape` is the shape of its rows should
+    /// there be none.
+    pub fn array(rows: Vec<Value>, row_shape: Shape) -> Value {
+        Value::Array(Rc::new(ArrayValue::new(rows, row_shape)))
     }
     pub fn tuple(elems: Vec<Value>) -> Value {
         Value::record(
@@ -66,7 +185,7 @@ impl Value {
             _ => None,
         }
     }
-    pub fn as_array(&self) -> Option<&Rc<Vec<Value>>> {
+    pub fn as_array(&self) -> Option<&Rc<ArrayValue>> {
         match self {
             Value::Array(a) => Some(a),
             _ => None,
@@ -91,7 +210,7 @@ pub fn to_observable(v: &Value, ty: &Type) -> Result<obs::Value, String> {
         }
         (Value::Array(rows), Type::Array(elem)) => {
             if rows.is_empty() {
-                let elem_type = observable_type(elem)?;
+                let elem_type = observable_type_of_shape(elem, &rows.row_shape())?;
                 return obs::Array::empty(vec![0], elem_type)
                     .map(obs::Value::Array)
                     .map_err(|e| e.message);
@@ -118,6 +237,62 @@ pub fn to_observable(v: &Value, ty: &Type) -> Result<obs::Value, String> {
         (Value::Closure(_), _) => Err("a function value is not observable".into()),
         (v, t) => Err(format!("the value {v:?} is not of type {t:?}")),
     })
+}
+
+/// The observable type of the values of `ty` of shape `shape`: the
+/// dimensions the shape knows, 0 for the others.
+fn observable_type_of_shape(ty: &Type, shape: &Shape) -> Result<obs::ValueType, String> {
+    match (ty, shape) {
+        (Type::Array(elem), Shape::Array(n, row)) => Ok(obs::ValueType::array(
+            vec![*n],
+            observable_type_of_shape(elem, row)?,
+        )),
+        (Type::Record(fields), Shape::Record(shapes)) => obs::ValueType::record(
+            fields
+                .iter()
+                .map(|(l, t)| {
+                    let s = shapes.get(l).unwrap_or(&Shape::Unknown);
+                    Ok((l.clone(), observable_type_of_shape(t, s)?))
+                })
+                .collect::<Result<Vec<_>, String>>()?,
+        )
+        .map_err(|e| e.message),
+        _ => observable_type(ty),
+    }
+}
+
+/// The shape of the values of an observable type (a sum's first
+/// constructor).
+fn shape_of_observable_type(ty: &obs::ValueType) -> Shape {
+    use obs::ValueType as T;
+    match ty {
+        T::Prim(t) => Shape::Prim(*t),
+        T::Array { shape, elem } => shape
+            .iter()
+            .rev()
+            .fold(shape_of_observable_type(elem), |row, n| {
+                Shape::Array(*n, Rc::new(row))
+            }),
+        T::Tuple(elems) => Shape::Record(
+            elems
+                .iter()
+                .enumerate()
+                .map(|(i, t)| (i.to_string(), shape_of_observable_type(t)))
+                .collect(),
+        ),
+        T::Record(fields) => Shape::Record(
+            fields
+                .iter()
+                .map(|(l, t)| (l.clone(), shape_of_observable_type(t)))
+                .collect(),
+        ),
+        T::Sum(cs) => match cs.first() {
+            Some((c, ts)) => {
+                Shape::Sum(c.clone(), ts.iter().map(shape_of_observable_type).collect())
+            }
+            None => Shape::Unknown,
+        },
+    }
 }
 
 /// The observable type of an order-zero type; unknown inner dimensions of
@@ -159,21 +334,21 @@ pub fn from_observable(v: &obs::Value, ty: &Type) -> Result<Value, String> {
                 .rows()
                 .map(|r| from_observable(&r, elem))
                 .collect::<Result<Vec<_>, _>>()?;
+            let mut row_type = a.elem_type();
+            if a.rank() > 1 {
+                row_type = obs::ValueType::array(a.shape()[1..].to_vec(), row_type);
+            }
             if rows.is_empty() {
                 // The element type must still agree.
                 let expected = observable_type(elem)?;
-                let mut actual = a.elem_type();
-                if a.rank() > 1 {
-                    actual = obs::ValueType::array(a.shape()[1..].to_vec(), actual);
-                }
-                if !same_type_ignoring_shape(&actual, &expected) {
+                if !same_type_ignoring_shape(&row_type, &expected) {
                     return Err(format!(
-                        "expected an array of {}, got an empty array of {actual}",
+                        "expected an array of {}, got an empty array of {row_type}",
                         type_name(elem)
                     ));
                 }
             }
-            Ok(Value::array(rows))
+            Ok(Value::array(rows, shape_of_observable_type(&row_type)))
         }
         (obs::Value::Tuple(vs), Type::Record(fields))
             if Type::tuple_arity(fields) == Some(vs.len()) =>

@@ -1,7 +1,7 @@
--- A local function used at two types is rejected (local functions are
--- monomorphic in the reference).
+-- A local function with type parameters is polymorphic, as in Futhark:
+-- used at two types, it is elaborated once per use (SPEC_NOTES TFP18-17).
 -- ==
--- error: type mismatch
+-- input { 3 true } output { 3 true }
 def main (x: i32) (b: bool) =
   let ident 't (y: t) : t = y
   in (ident x, ident b)

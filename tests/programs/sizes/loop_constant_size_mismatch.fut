@@ -2,8 +2,8 @@
 -- included: here `[1]i32`, so `map2` of it and a `[2]i32` array is a
 -- compile-time error, as in Futhark (SPEC_NOTES TFP18-19). Found by
 -- `runestone fuzz --oracle verdict --seed 11` at depth 5 (program 45): the
--- optimising front end accepts this program (open; listed in
--- fuzz::oracles::KNOWN_DISAGREEMENTS).
+-- optimising front end accepted this program (it forgot every size of a
+-- loop parameter); its loop now keeps the annotation's constant sizes.
 -- ==
 -- error: sizes do not match
 def main (x: i32) : i32 =
