@@ -23,7 +23,8 @@ use super::kernel::{KDec, KModExp, KModType, KSpec};
 use spec::recursion::with_stack;
 use spec::source::Span;
 use spec::syntax::ast::{
-    Dec, Expr, ModExp, ModTypeExp, Pat, Program, QualName, Spec, TypeExp, TypeRefinement, ValueBind,
+    Dec, DimIndex, Expr, LoopForm, MatchCase, ModExp, ModTypeExp, Pat, Program, QualName, Spec,
+    SumConstructor, TypeArg, TypeExp, TypeRefinement, ValueBind,
 };
 use std::cell::Cell;
 use std::rc::Rc;
@@ -474,7 +475,7 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
             let Some((functor, params)) =
                 POLY_TYPES.with(|types| types.borrow().get(&constructor.name).cloned())
             else {
-                return Ok(ty.clone());
+                return rewrite_type_args(constructor, args, *span);
             };
             if params.len() != args.len() {
                 return Err(Failure::new(
@@ -518,6 +519,11 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
                 span: *span,
             }))
         }
+        TypeExp::Apply {
+            constructor,
+            args,
+            span,
+        } => rewrite_type_args(constructor, args, *span),
         TypeExp::Arrow {
             param,
             from,
@@ -530,10 +536,14 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
             span: *span,
         }),
         TypeExp::Tuple { elements, span } => Ok(TypeExp::Tuple {
-            elements: elements
+            elements: rewrite_all(elements, rewrite_type)?,
+            span: *span,
+        }),
+        TypeExp::Record { fields, span } => Ok(TypeExp::Record {
+            fields: fields
                 .iter()
-                .map(rewrite_type)
-                .collect::<Result<_, _>>()?,
+                .map(|(name, t)| Ok((name.clone(), rewrite_type(t)?)))
+                .collect::<Result<_, Failure>>()?,
             span: *span,
         }),
         TypeExp::Array {
@@ -545,27 +555,123 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
             element: Box::new(rewrite_type(element)?),
             span: *span,
         }),
-        other => Ok(other.clone()),
+        TypeExp::Sum { constructors, span } => Ok(TypeExp::Sum {
+            constructors: constructors
+                .iter()
+                .map(|c| {
+                    Ok(SumConstructor {
+                        payload: rewrite_all(&c.payload, rewrite_type)?,
+                        ..c.clone()
+                    })
+                })
+                .collect::<Result<_, Failure>>()?,
+            span: *span,
+        }),
+        TypeExp::Unique { ty, span } => Ok(TypeExp::Unique {
+            ty: Box::new(rewrite_type(ty)?),
+            span: *span,
+        }),
+        TypeExp::Existential { sizes, ty, span } => Ok(TypeExp::Existential {
+            sizes: sizes.clone(),
+            ty: Box::new(rewrite_type(ty)?),
+            span: *span,
+        }),
+        TypeExp::Var(_) => Ok(ty.clone()),
     })
 }
 
+/// `constructor args` with its type arguments rewritten.
+fn rewrite_type_args(
+    constructor: &QualName,
+    args: &[TypeArg],
+    span: Span,
+) -> Result<TypeExp, Failure> {
+    Ok(TypeExp::Apply {
+        constructor: constructor.clone(),
+        args: args
+            .iter()
+            .map(|arg| match arg {
+                TypeArg::Type(t) => rewrite_type(t).map(TypeArg::Type),
+                size => Ok(size.clone()),
+            })
+            .collect::<Result<_, _>>()?,
+        span,
+    })
+}
+
+fn rewrite_all<T>(
+    items: &[T],
+    rewrite: impl Fn(&T) -> Result<T, Failure>,
+) -> Result<Vec<T>, Failure> {
+    items.iter().map(rewrite).collect()
+}
+
+fn rewrite_boxed(exp: &Expr) -> Result<Box<Expr>, Failure> {
+    rewrite_expr(exp).map(Box::new)
+}
+
 fn rewrite_pat(pat: &Pat) -> Result<Pat, Failure> {
-    match pat {
+    with_stack(|| match pat {
         Pat::Ascribe { pat, ty, span } => Ok(Pat::Ascribe {
             pat: Box::new(rewrite_pat(pat)?),
             ty: rewrite_type(ty)?,
             span: *span,
         }),
-        other => Ok(other.clone()),
-    }
+        Pat::Tuple { elements, span } => Ok(Pat::Tuple {
+            elements: rewrite_all(elements, rewrite_pat)?,
+            span: *span,
+        }),
+        Pat::Record { fields, span } => Ok(Pat::Record {
+            fields: fields
+                .iter()
+                .map(|(name, p)| Ok((name.clone(), rewrite_pat(p)?)))
+                .collect::<Result<_, Failure>>()?,
+            span: *span,
+        }),
+        Pat::Constructor {
+            name,
+            payload,
+            span,
+        } => Ok(Pat::Constructor {
+            name: name.clone(),
+            payload: rewrite_all(payload, rewrite_pat)?,
+            span: *span,
+        }),
+        Pat::Attr { attr, pat, span } => Ok(Pat::Attr {
+            attr: attr.clone(),
+            pat: Box::new(rewrite_pat(pat)?),
+            span: *span,
+        }),
+        Pat::Var { .. } | Pat::Wildcard { .. } | Pat::Literal { .. } => Ok(pat.clone()),
+    })
 }
 
-/// The core expression with its type expressions rewritten (the forms of the
-/// paper's core; the richer core will extend this walk).
+fn rewrite_index(index: &DimIndex) -> Result<DimIndex, Failure> {
+    let optional = |e: &Option<Expr>| e.as_ref().map(rewrite_expr).transpose();
+    Ok(match index {
+        DimIndex::Index(e) => DimIndex::Index(rewrite_expr(e)?),
+        DimIndex::Slice { start, end, stride } => DimIndex::Slice {
+            start: optional(start)?,
+            end: optional(end)?,
+            stride: optional(stride)?,
+        },
+    })
+}
+
+/// The core expression with every type expression in it rewritten (§8.2:
+/// each instantiation of a polymorphic type, wherever it occurs, becomes a
+/// projection from a hoisted application), and, on a core without
+/// polymorphism, each application of a polymorphic function instantiated
+/// (§8.1).
 fn rewrite_expr(exp: &Expr) -> Result<Expr, Failure> {
     with_stack(|| match exp {
         Expr::Ascribe { expr, ty, span } => Ok(Expr::Ascribe {
-            expr: Box::new(rewrite_expr(expr)?),
+            expr: rewrite_boxed(expr)?,
+            ty: rewrite_type(ty)?,
+            span: *span,
+        }),
+        Expr::Coerce { expr, ty, span } => Ok(Expr::Coerce {
+            expr: rewrite_boxed(expr)?,
             ty: rewrite_type(ty)?,
             span: *span,
         }),
@@ -575,9 +681,9 @@ fn rewrite_expr(exp: &Expr) -> Result<Expr, Failure> {
             body,
             span,
         } => Ok(Expr::Lambda {
-            params: params.iter().map(rewrite_pat).collect::<Result<_, _>>()?,
+            params: rewrite_all(params, rewrite_pat)?,
             return_type: return_type.as_ref().map(rewrite_type).transpose()?,
-            body: Box::new(rewrite_expr(body)?),
+            body: rewrite_boxed(body)?,
             span: *span,
         }),
         Expr::Apply {
@@ -593,18 +699,230 @@ fn rewrite_expr(exp: &Expr) -> Result<Expr, Failure> {
                 }
             }
             Ok(Expr::Apply {
-                function: Box::new(rewrite_expr(function)?),
+                function: rewrite_boxed(function)?,
                 argument: Box::new(argument),
                 span: *span,
             })
         }
         Expr::BinOp { op, lhs, rhs, span } => Ok(Expr::BinOp {
             op: op.clone(),
-            lhs: Box::new(rewrite_expr(lhs)?),
-            rhs: Box::new(rewrite_expr(rhs)?),
+            lhs: rewrite_boxed(lhs)?,
+            rhs: rewrite_boxed(rhs)?,
             span: *span,
         }),
-        other => Ok(other.clone()),
+        Expr::Project { expr, field, span } => Ok(Expr::Project {
+            expr: rewrite_boxed(expr)?,
+            field: field.clone(),
+            span: *span,
+        }),
+        Expr::Tuple { elements, span } => Ok(Expr::Tuple {
+            elements: rewrite_all(elements, rewrite_expr)?,
+            span: *span,
+        }),
+        Expr::Record { fields, span } => Ok(Expr::Record {
+            fields: fields
+                .iter()
+                .map(|(name, e)| Ok((name.clone(), rewrite_expr(e)?)))
+                .collect::<Result<_, Failure>>()?,
+            span: *span,
+        }),
+        Expr::Array { elements, span } => Ok(Expr::Array {
+            elements: rewrite_all(elements, rewrite_expr)?,
+            span: *span,
+        }),
+        Expr::Range {
+            start,
+            step,
+            end,
+            end_kind,
+            span,
+        } => Ok(Expr::Range {
+            start: rewrite_boxed(start)?,
+            step: step.as_deref().map(rewrite_boxed).transpose()?,
+            end: rewrite_boxed(end)?,
+            end_kind: *end_kind,
+            span: *span,
+        }),
+        Expr::Index {
+            array,
+            indices,
+            span,
+        } => Ok(Expr::Index {
+            array: rewrite_boxed(array)?,
+            indices: rewrite_all(indices, rewrite_index)?,
+            span: *span,
+        }),
+        Expr::Negate { expr, span } => Ok(Expr::Negate {
+            expr: rewrite_boxed(expr)?,
+            span: *span,
+        }),
+        Expr::Not { expr, span } => Ok(Expr::Not {
+            expr: rewrite_boxed(expr)?,
+            span: *span,
+        }),
+        Expr::LeftSection { op, left, span } => Ok(Expr::LeftSection {
+            op: op.clone(),
+            left: rewrite_boxed(left)?,
+            span: *span,
+        }),
+        Expr::RightSection { op, right, span } => Ok(Expr::RightSection {
+            op: op.clone(),
+            right: rewrite_boxed(right)?,
+            span: *span,
+        }),
+        Expr::IndexSection { indices, span } => Ok(Expr::IndexSection {
+            indices: rewrite_all(indices, rewrite_index)?,
+            span: *span,
+        }),
+        Expr::If {
+            condition,
+            then_branch,
+            else_branch,
+            span,
+        } => Ok(Expr::If {
+            condition: rewrite_boxed(condition)?,
+            then_branch: rewrite_boxed(then_branch)?,
+            else_branch: rewrite_boxed(else_branch)?,
+            span: *span,
+        }),
+        Expr::Let {
+            sizes,
+            pat,
+            value,
+            body,
+            span,
+        } => Ok(Expr::Let {
+            sizes: sizes.clone(),
+            pat: rewrite_pat(pat)?,
+            value: rewrite_boxed(value)?,
+            body: rewrite_boxed(body)?,
+            span: *span,
+        }),
+        Expr::LetFun {
+            name,
+            type_params,
+            params,
+            return_type,
+            value,
+            body,
+            span,
+        } => Ok(Expr::LetFun {
+            name: name.clone(),
+            type_params: type_params.clone(),
+            params: rewrite_all(params, rewrite_pat)?,
+            return_type: return_type.as_ref().map(rewrite_type).transpose()?,
+            value: rewrite_boxed(value)?,
+            body: rewrite_boxed(body)?,
+            span: *span,
+        }),
+        Expr::LetWith {
+            name,
+            name_span,
+            indices,
+            value,
+            body,
+            span,
+        } => Ok(Expr::LetWith {
+            name: name.clone(),
+            name_span: *name_span,
+            indices: rewrite_all(indices, rewrite_index)?,
+            value: rewrite_boxed(value)?,
+            body: rewrite_boxed(body)?,
+            span: *span,
+        }),
+        Expr::Loop {
+            pat,
+            init,
+            form,
+            body,
+            span,
+        } => Ok(Expr::Loop {
+            pat: rewrite_pat(pat)?,
+            init: init.as_deref().map(rewrite_boxed).transpose()?,
+            form: match form {
+                LoopForm::For {
+                    var,
+                    var_span,
+                    bound,
+                } => LoopForm::For {
+                    var: var.clone(),
+                    var_span: *var_span,
+                    bound: rewrite_boxed(bound)?,
+                },
+                LoopForm::ForIn { pat, array } => LoopForm::ForIn {
+                    pat: rewrite_pat(pat)?,
+                    array: rewrite_boxed(array)?,
+                },
+                LoopForm::While { condition } => LoopForm::While {
+                    condition: rewrite_boxed(condition)?,
+                },
+            },
+            body: rewrite_boxed(body)?,
+            span: *span,
+        }),
+        Expr::Update {
+            target,
+            indices,
+            value,
+            span,
+        } => Ok(Expr::Update {
+            target: rewrite_boxed(target)?,
+            indices: rewrite_all(indices, rewrite_index)?,
+            value: rewrite_boxed(value)?,
+            span: *span,
+        }),
+        Expr::RecordUpdate {
+            target,
+            fields,
+            value,
+            span,
+        } => Ok(Expr::RecordUpdate {
+            target: rewrite_boxed(target)?,
+            fields: fields.clone(),
+            value: rewrite_boxed(value)?,
+            span: *span,
+        }),
+        Expr::Match {
+            scrutinee,
+            cases,
+            span,
+        } => Ok(Expr::Match {
+            scrutinee: rewrite_boxed(scrutinee)?,
+            cases: cases
+                .iter()
+                .map(|case| {
+                    Ok(MatchCase {
+                        pat: rewrite_pat(&case.pat)?,
+                        body: rewrite_expr(&case.body)?,
+                        span: case.span,
+                    })
+                })
+                .collect::<Result<_, Failure>>()?,
+            span: *span,
+        }),
+        Expr::Constructor {
+            name,
+            payload,
+            span,
+        } => Ok(Expr::Constructor {
+            name: name.clone(),
+            payload: rewrite_all(payload, rewrite_expr)?,
+            span: *span,
+        }),
+        Expr::OpenIn { module, body, span } => Ok(Expr::OpenIn {
+            module: module.clone(),
+            body: rewrite_boxed(body)?,
+            span: *span,
+        }),
+        Expr::Attr { attr, expr, span } => Ok(Expr::Attr {
+            attr: attr.clone(),
+            expr: rewrite_boxed(expr)?,
+            span: *span,
+        }),
+        Expr::Literal { .. }
+        | Expr::Var(_)
+        | Expr::OpSection { .. }
+        | Expr::ProjectSection { .. } => Ok(exp.clone()),
     })
 }
 

@@ -562,10 +562,15 @@ fn bind_ienv(
     }
 }
 
-/// The compile-time types of the labels among `free`.
+/// The compile-time types of the labels among `free`: every one of them, for
+/// a label 𝓔 reaches by several paths has a type at each (a structure `M`
+/// opaquely ascribed, and a functor's parameter `X` shown at the parameter's
+/// types when applied to `M`, share M's labels, each with its own abstract
+/// types); matching each against the label's one type in Γ determines them
+/// all.
 fn collect_label_types(env: &IEnv<Tfp18Core>, free: &[Name], out: &mut Vec<(Label, Type)>) {
     for (label, ty) in env.ve.values() {
-        if free.contains(&label_name(label)) && !out.iter().any(|(l, _)| l == label) {
+        if free.contains(&label_name(label)) && !out.iter().any(|(l, t)| l == label && t == ty) {
             out.push((label.clone(), ty.clone()));
         }
     }
