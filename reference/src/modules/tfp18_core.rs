@@ -283,6 +283,10 @@ thread_local! {
     static PRELUDE: RefCell<Option<Elaborator>> = const { RefCell::new(None) };
     static NUMERIC_BASIS: RefCell<Option<Rc<NumericBasis>>> = const { RefCell::new(None) };
     static BUILDING_BASIS: Cell<bool> = const { Cell::new(false) };
+    /// Whether the core typing of target code (rule 42, through
+    /// [`instantiate`]) has TFP'18 §7's `Or` option on: set by
+    /// [`program_to_core_with`] for one program, off while the basis is built.
+    static OR_CONDITIONALS: Cell<bool> = const { Cell::new(false) };
 }
 
 /// The initial basis of this core (SPEC_NOTES ICFP18-18): the numeric
@@ -315,7 +319,9 @@ fn numeric_basis() -> Result<Option<Rc<NumericBasis>>, Failure> {
         return Ok(Some(basis));
     }
     BUILDING_BASIS.with(|building| building.set(true));
+    let or_conditionals = OR_CONDITIONALS.with(|flag| flag.replace(false));
     let built = build_numeric_basis();
+    OR_CONDITIONALS.with(|flag| flag.set(or_conditionals));
     BUILDING_BASIS.with(|building| building.set(false));
     let basis = Rc::new(built?);
     NUMERIC_BASIS.with(|cell| *cell.borrow_mut() = Some(basis.clone()));
@@ -805,7 +811,11 @@ fn instantiate(
             );
         }
     }
-    let found = Typing::new()
+    // ICFP18 rule 42's Γ ⊢ e : τ is the core's typing judgment; with the
+    // program's `Or` option on, TFP'18 §7's T-If (SPEC_NOTES ICFP18-22).
+    let mut typing = Typing::new();
+    typing.or_conditionals = OR_CONDITIONALS.with(Cell::get);
+    let found = typing
         .type_of(&env, &value)
         .map_err(|e| Failure::new(CORE_NAME, e.to_diagnostic().message, "", exp.dec.span))?;
     if found != declared.ty {
@@ -865,9 +875,23 @@ fn top_level_entries(decs: &[ast::Dec], out: &mut Vec<(Name, Span)>) {
     }
 }
 
+/// [`program_to_core`] with TFP'18 §7's `Or` option (`or_conditionals`) on
+/// the core typing of the target code, as the module-free path has it on
+/// the core program's typing.
+pub fn program_to_core_with(
+    program: &ast::Program,
+    or_conditionals: bool,
+) -> Result<Program, Diagnostic> {
+    let previous = OR_CONDITIONALS.with(|flag| flag.replace(or_conditionals));
+    let result = program_to_core(program);
+    OR_CONDITIONALS.with(|flag| flag.set(previous));
+    result
+}
+
 /// A module-level program to a core program: elaboration, static
 /// interpretation and Proposition 6.1 (ICFP'18), then the target code as
-/// core declarations after the prelude's.
+/// core declarations after the prelude's (the `Or` option as
+/// [`program_to_core_with`] last set it; off by default).
 pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
     let checked = super::check_program::<Tfp18Core>(program).map_err(|f| f.to_diagnostic())?;
     if let Err(why) = &checked.verdict {
