@@ -118,11 +118,7 @@ fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
             let mut body = mod_exp(&bind.body)?;
             if let Some(signature) = &bind.signature {
                 // eqs. (6), (7): the signature constrains the body.
-                body = KModExp::Ascribe {
-                    module: Box::new(body),
-                    mod_type: mod_type(signature)?,
-                    span: bind.span,
-                };
+                body = ascribe_hoisting(body, signature, bind.span)?;
             }
             for param in bind.params.iter().rev() {
                 // eq. (1)
@@ -155,6 +151,39 @@ fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
     }
 }
 
+/// `body : signature` (eqs. (6), (7)), inside the functor's λs when there
+/// are any: the §8.2 applications the signature's types need are placed
+/// before it, `{ module %p = P(…) module %X = (body : signature) }.%X`, so
+/// that their arguments may mention the functor's parameters (`val f :
+/// pair X.t` in `module F (X: S) : { … }`: the paper's restriction is that
+/// they mention only names bound outside, and the parameters are bound
+/// here). Without such uses, plain rule 37/eq. (6).
+fn ascribe_hoisting(body: KModExp, signature: &ModTypeExp, span: Span) -> Result<KModExp, Failure> {
+    HOISTED.with(|frames| frames.borrow_mut().push(Vec::new()));
+    let translated = mod_type(signature);
+    let hoisted = HOISTED.with(|frames| frames.borrow_mut().pop().unwrap_or_default());
+    let ascribed = KModExp::Ascribe {
+        module: Box::new(body),
+        mod_type: translated?,
+        span,
+    };
+    if hoisted.is_empty() {
+        return Ok(ascribed);
+    }
+    let x = internal_name("X");
+    let mut inner = hoisted;
+    inner.push(KDec::Module {
+        name: x.clone(),
+        module: ascribed,
+        span,
+    });
+    Ok(KModExp::Proj(
+        Box::new(KModExp::Struct(inner, span)),
+        x,
+        span,
+    ))
+}
+
 /// A module expression.
 pub fn mod_exp(exp: &ModExp) -> Result<KModExp, Failure> {
     with_stack(|| match exp {
@@ -177,11 +206,7 @@ pub fn mod_exp(exp: &ModExp) -> Result<KModExp, Failure> {
         } => {
             let mut body = mod_exp(body)?;
             if let Some(result) = result {
-                body = KModExp::Ascribe {
-                    module: Box::new(body),
-                    mod_type: mod_type(result)?,
-                    span: *span,
-                };
+                body = ascribe_hoisting(body, result, *span)?;
             }
             Ok(KModExp::Lambda {
                 param: param.name.clone(),
