@@ -102,7 +102,10 @@ fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
         {
             polymorphic_function(bind)
         }
-        Dec::Value(bind) => Ok(vec![KDec::Core(Box::new(rewrite_value_bind(bind)?))]),
+        Dec::Value(bind) => Ok(vec![KDec::Core(Box::new(with_local_type_params(
+            &bind.type_params,
+            || rewrite_value_bind(bind),
+        )?))]),
         Dec::Type(bind) => {
             if !bind.params.is_empty() {
                 // §8.2
@@ -348,7 +351,7 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
                     .filter(|p| matches!(p, spec::syntax::ast::TypeParam::Type { .. }))
                     .cloned()
                     .collect(),
-                ty: rewrite_type(ty)?,
+                ty: with_local_type_params(type_params, || rewrite_type(ty))?,
                 span: *span,
             })
         }
@@ -418,13 +421,21 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
 // restricts it, the arguments may only mention names bound outside d.
 
 thread_local! {
-    static POLY_TYPES: std::cell::RefCell<std::collections::HashMap<String, (String, Vec<String>)>> =
+    static POLY_TYPES: std::cell::RefCell<std::collections::HashMap<String, PolyType>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
+    /// The type parameters bound around the type expression being rewritten
+    /// (of the `def`, `val` specification or local function it is in).
+    static LOCAL_TYPE_PARAMS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
     static HOISTED: std::cell::RefCell<Vec<Vec<KDec>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// A polymorphic type: its functor's name, its parameters, its definition
+/// (rewritten).
+type PolyType = (String, Vec<String>, TypeExp);
+
 fn reset_polymorphism() {
     POLY_TYPES.with(|types| types.borrow_mut().clear());
+    LOCAL_TYPE_PARAMS.with(|params| params.borrow_mut().clear());
     POLY_FUNCTIONS.with(|functions| functions.borrow_mut().clear());
     HOISTED.with(|frames| frames.borrow_mut().clear());
 }
@@ -457,6 +468,7 @@ fn polymorphic_type(bind: &spec::syntax::ast::TypeBind) -> Result<Vec<KDec>, Fai
             .collect(),
         span,
     );
+    let definition = rewrite_type(&bind.definition)?;
     let body = KModExp::Struct(
         vec![
             KDec::Open {
@@ -465,7 +477,7 @@ fn polymorphic_type(bind: &spec::syntax::ast::TypeBind) -> Result<Vec<KDec>, Fai
             },
             KDec::Type {
                 name: bind.name.clone(),
-                ty: rewrite_type(&bind.definition)?,
+                ty: definition.clone(),
                 span,
             },
         ],
@@ -474,7 +486,7 @@ fn polymorphic_type(bind: &spec::syntax::ast::TypeBind) -> Result<Vec<KDec>, Fai
     POLY_TYPES.with(|types| {
         types
             .borrow_mut()
-            .insert(bind.name.clone(), (functor.clone(), params))
+            .insert(bind.name.clone(), (functor.clone(), params, definition))
     });
     Ok(vec![KDec::Module {
         name: functor,
@@ -497,7 +509,7 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
             args,
             span,
         } if constructor.qualifiers.is_empty() => {
-            let Some((functor, params)) =
+            let Some((functor, params, definition)) =
                 POLY_TYPES.with(|types| types.borrow().get(&constructor.name).cloned())
             else {
                 return rewrite_type_args(constructor, args, *span);
@@ -509,6 +521,9 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
                     format!("{} given", args.len()),
                     *span,
                 ));
+            }
+            if let Some(expanded) = expand_at_local_type_params(&params, &definition, args)? {
+                return Ok(expanded);
             }
             let mut decs = Vec::new();
             for (param, arg) in params.iter().zip(args) {
@@ -603,6 +618,154 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
         }),
         TypeExp::Var(_) => Ok(ty.clone()),
     })
+}
+
+/// Extension: §8.2 on a core with polymorphism of its own (the TFP'18 core).
+/// A type argument that mentions a type parameter bound inside the
+/// declaration (`pair a` in `def f 'a …`) cannot be passed to an application
+/// placed before the declaration; the abbreviation's definition is used
+/// with the arguments substituted for its parameters instead (SPEC_NOTES
+/// ICFP18-16). `None`: no argument mentions one (the paper's encoding).
+fn expand_at_local_type_params(
+    params: &[String],
+    definition: &TypeExp,
+    args: &[TypeArg],
+) -> Result<Option<TypeExp>, Failure> {
+    if !NATIVE_POLYMORPHISM.with(|n| n.get()) {
+        return Ok(None);
+    }
+    let local = LOCAL_TYPE_PARAMS.with(|params| params.borrow().clone());
+    let mut arguments = std::collections::BTreeMap::new();
+    let mut mentions_local = false;
+    for (param, arg) in params.iter().zip(args) {
+        let TypeArg::Type(arg) = arg else {
+            return Ok(None);
+        };
+        let arg = rewrite_type(arg)?;
+        mentions_local |= type_mentions(&arg, &local);
+        arguments.insert(param.clone(), arg);
+    }
+    Ok(mentions_local.then(|| substitute_type_names(definition, &arguments)))
+}
+
+/// Whether `ty` names (unqualified) one of `names`.
+fn type_mentions(ty: &TypeExp, names: &[String]) -> bool {
+    let mut found = false;
+    substitute_type_names_with(ty, &mut |q| {
+        found |= q.qualifiers.is_empty() && names.contains(&q.name);
+        None
+    });
+    found
+}
+
+/// `ty` with the unqualified type names of `map` replaced.
+fn substitute_type_names(
+    ty: &TypeExp,
+    map: &std::collections::BTreeMap<String, TypeExp>,
+) -> TypeExp {
+    substitute_type_names_with(ty, &mut |q| {
+        if q.qualifiers.is_empty() {
+            map.get(&q.name).cloned()
+        } else {
+            None
+        }
+    })
+}
+
+/// `ty` with each type name `q` replaced by `f(q)` where that is `Some`.
+fn substitute_type_names_with(
+    ty: &TypeExp,
+    f: &mut dyn FnMut(&QualName) -> Option<TypeExp>,
+) -> TypeExp {
+    let mut go = |t: &TypeExp| substitute_type_names_with(t, f);
+    match ty {
+        TypeExp::Var(q) => f(q).unwrap_or_else(|| ty.clone()),
+        TypeExp::Apply {
+            constructor,
+            args,
+            span,
+        } => TypeExp::Apply {
+            constructor: constructor.clone(),
+            args: args
+                .iter()
+                .map(|arg| match arg {
+                    TypeArg::Type(t) => TypeArg::Type(go(t)),
+                    size => size.clone(),
+                })
+                .collect(),
+            span: *span,
+        },
+        TypeExp::Array {
+            size,
+            element,
+            span,
+        } => TypeExp::Array {
+            size: size.clone(),
+            element: Box::new(go(element)),
+            span: *span,
+        },
+        TypeExp::Tuple { elements, span } => TypeExp::Tuple {
+            elements: elements.iter().map(&mut go).collect(),
+            span: *span,
+        },
+        TypeExp::Record { fields, span } => TypeExp::Record {
+            fields: fields.iter().map(|(l, t)| (l.clone(), go(t))).collect(),
+            span: *span,
+        },
+        TypeExp::Arrow {
+            param,
+            from,
+            to,
+            span,
+        } => TypeExp::Arrow {
+            param: param.clone(),
+            from: Box::new(go(from)),
+            to: Box::new(go(to)),
+            span: *span,
+        },
+        TypeExp::Sum { constructors, span } => TypeExp::Sum {
+            constructors: constructors
+                .iter()
+                .map(|c| SumConstructor {
+                    payload: c.payload.iter().map(&mut go).collect(),
+                    ..c.clone()
+                })
+                .collect(),
+            span: *span,
+        },
+        TypeExp::Unique { ty, span } => TypeExp::Unique {
+            ty: Box::new(go(ty)),
+            span: *span,
+        },
+        TypeExp::Existential { sizes, ty, span } => TypeExp::Existential {
+            sizes: sizes.clone(),
+            ty: Box::new(go(ty)),
+            span: *span,
+        },
+    }
+}
+
+/// `rewrite` with the type parameters `type_params` bound around it.
+fn with_local_type_params<T>(
+    type_params: &[spec::syntax::ast::TypeParam],
+    rewrite: impl FnOnce() -> Result<T, Failure>,
+) -> Result<T, Failure> {
+    let names: Vec<String> = type_params
+        .iter()
+        .filter_map(|p| match p {
+            spec::syntax::ast::TypeParam::Type { name, .. } => Some(name.clone()),
+            spec::syntax::ast::TypeParam::Size { .. } => None,
+        })
+        .collect();
+    let count = names.len();
+    LOCAL_TYPE_PARAMS.with(|params| params.borrow_mut().extend(names));
+    let result = rewrite();
+    LOCAL_TYPE_PARAMS.with(|params| {
+        let mut params = params.borrow_mut();
+        let keep = params.len() - count;
+        params.truncate(keep);
+    });
+    result
 }
 
 /// `constructor args` with its type arguments rewritten.
@@ -831,15 +994,24 @@ fn rewrite_expr(exp: &Expr) -> Result<Expr, Failure> {
             value,
             body,
             span,
-        } => Ok(Expr::LetFun {
-            name: name.clone(),
-            type_params: type_params.clone(),
-            params: rewrite_all(params, rewrite_pat)?,
-            return_type: return_type.as_ref().map(rewrite_type).transpose()?,
-            value: rewrite_boxed(value)?,
-            body: rewrite_boxed(body)?,
-            span: *span,
-        }),
+        } => {
+            let (params, return_type, value) = with_local_type_params(type_params, || {
+                Ok((
+                    rewrite_all(params, rewrite_pat)?,
+                    return_type.as_ref().map(rewrite_type).transpose()?,
+                    rewrite_boxed(value)?,
+                ))
+            })?;
+            Ok(Expr::LetFun {
+                name: name.clone(),
+                type_params: type_params.clone(),
+                params,
+                return_type,
+                value,
+                body: rewrite_boxed(body)?,
+                span: *span,
+            })
+        }
         Expr::LetWith {
             name,
             name_span,
