@@ -84,6 +84,13 @@ fn tyvar_of(name: &str) -> Option<TyVar> {
     })
 }
 
+fn tyvar_of_type(ty: &CoreTy) -> Option<TyVar> {
+    match ty {
+        CoreTy::Param(name, _) => tyvar_of(name),
+        _ => None,
+    }
+}
+
 fn core_vars(ty: &CoreTy, out: &mut Vec<TyVar>) {
     ty.map_types(&mut |t| {
         if let CoreTy::Param(name, _) = t {
@@ -287,6 +294,35 @@ thread_local! {
     /// [`instantiate`]) has TFP'18 §7's `Or` option on: set by
     /// [`program_to_core_with`] for one program, off while the basis is built.
     static OR_CONDITIONALS: Cell<bool> = const { Cell::new(false) };
+    /// What the abstract types of the sealings so far stand for
+    /// ([`Core::record_sealing`]); every sealing's T is fresh.
+    static SEALED: RefCell<BTreeMap<TyVar, CoreTy>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// `ty` with the sealed abstract types ([`SEALED`]) it mentions replaced by
+/// what they stand for, through chains of sealings (bounded: each step
+/// replaces a variable by the type matching found for it).
+fn unseal(ty: &CoreTy) -> CoreTy {
+    SEALED.with(|sealed| {
+        let sealed = sealed.borrow();
+        let mut current = ty.clone();
+        for _ in 0..64 {
+            let mut changed = false;
+            let next = current.map_types(&mut |t| match t {
+                CoreTy::Param(name, _) => {
+                    let image = sealed.get(&tyvar_of(name)?)?;
+                    changed = true;
+                    Some(image.clone())
+                }
+                _ => None,
+            });
+            if !changed {
+                break;
+            }
+            current = next;
+        }
+        current
+    })
 }
 
 /// The initial basis of this core (SPEC_NOTES ICFP18-18): the numeric
@@ -753,6 +789,17 @@ impl Core for Tfp18Core {
     fn display_target_exp(exp: &TargetExp) -> String {
         format!("{:?}", exp.dec.value)
     }
+
+    fn record_sealing(substitution: &Substitution<Type>) {
+        SEALED.with(|sealed| {
+            let mut sealed = sealed.borrow_mut();
+            for (t, image) in &substitution.map {
+                if image.params.is_empty() && image.as_variable().as_ref() != Some(t) {
+                    sealed.insert(t.clone(), image.ty.clone());
+                }
+            }
+        })
+    }
 }
 
 /// The declaration of a target expression with its module type variables
@@ -785,6 +832,17 @@ fn instantiate(
         if let Some(actual) = context.get(label) {
             let actual = Tfp18Core::resolve(actual, guesses);
             let _ = Type::match_into(ty, &actual, &flexible, &mut s);
+        }
+    }
+    // A module type variable of the declaration that no label determined is
+    // a sealed abstract type whose witness the sealing recorded (a `def f
+    // (g: M.t -> i32)` that uses none of M's values).
+    for v in &flexible {
+        if !s.map.contains_key(v) {
+            let unsealed = unseal(&CoreTy::Param(tyvar_name(v), Liftedness::Lifted));
+            if tyvar_of_type(&unsealed).as_ref() != Some(v) {
+                s.map.insert(v.clone(), mono(unsealed));
+            }
         }
     }
     let declared = scheme_of(&exp.dec).substitute(&s);
@@ -893,6 +951,8 @@ pub fn program_to_core_with(
 /// core declarations after the prelude's (the `Or` option as
 /// [`program_to_core_with`] last set it; off by default).
 pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
+    // Each program's names start afresh: so do its sealings.
+    SEALED.with(|sealed| sealed.borrow_mut().clear());
     let checked = super::check_program::<Tfp18Core>(program).map_err(|f| f.to_diagnostic())?;
     if let Err(why) = &checked.verdict {
         return Err(Diagnostic::error(format!(
