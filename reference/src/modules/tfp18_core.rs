@@ -869,7 +869,7 @@ fn instantiate(
             );
         }
     }
-    // ICFP18 rule 42's Γ ⊢ e : τ is the core's typing judgment; with the
+    // Rule 42's Γ ⊢ e : τ (ICFP'18) is the core's typing judgment; with the
     // program's `Or` option on, TFP'18 §7's T-If (SPEC_NOTES ICFP18-22).
     let mut typing = Typing::new();
     typing.or_conditionals = OR_CONDITIONALS.with(Cell::get);
