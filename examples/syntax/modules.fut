@@ -40,9 +40,11 @@ module twice (M: monoid) : monoid with t = M.t = {
   def op (x: t) (y: t) = M.op (M.op x y) y
 }
 
-module apply_to_sum = \(F: (M: monoid) -> monoid with t = M.t) -> F i32_sum
+-- A functor passed to a functor travels inside a structure (ICFP'18 rule 28:
+-- a functor's parameter has a non-parameterised module type).
+module apply_to_sum = \(P: { module F : (M: monoid) -> monoid with t = M.t }) -> P.F i32_sum
 
-module twice_sum = apply_to_sum twice
+module twice_sum = apply_to_sum { module F = twice }
 
 module with_locals = {
   local def helper (x: i32) = x + 1

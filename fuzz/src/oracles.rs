@@ -216,38 +216,7 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
         message_contains: "sizes do not match",
         label: "the reference's T-ConstantSizes does not prove every constant size (a constant where a rigid size `[n]` is required: fuzz/findings/verdict_seed7_200000.md, program 75938)",
     },
-    // Found by the value oracle (fuzz/findings/value_campaigns.md): defects
-    // of the reference, reported rather than changed.
-    KnownDisagreement {
-        program_kind: "well-typed under the Or option (TFP'18 §7)",
-        check: "reference rejects, optimized gives values",
-        message_contains: "which is not of order zero",
-        label: "the reference's module calculus path ignores the Or option (a program naming a numeric module such as `i32.i16`)",
-    },
-    KnownDisagreement {
-        program_kind: "",
-        check: "reference rejects, optimized gives values",
-        message_contains: "unknown type",
-        label: "the reference's TFP'18 core instance does not know a parametric type abbreviation applied to a module's type (module programs, and programs naming a numeric module)",
-    },
-    KnownDisagreement {
-        program_kind: "",
-        check: "reference rejects, optimized gives values",
-        message_contains: "needs the module calculus",
-        label: "the reference's TFP'18 core instance does not elaborate a parametric type abbreviation applied to a functor parameter's type (`pair3 X17.t`: \"the qualified type X17.t needs the module calculus\"; the `unknown type pairN` family, value oracle, seed 2091004298)",
-    },
-    KnownDisagreement {
-        program_kind: "",
-        check: "optimized accepts, reference rejects",
-        message_contains: "unknown type",
-        label: "the reference's TFP'18 core instance does not know a parametric type abbreviation applied to a module's type (module programs, and programs naming a numeric module; verdict oracle, seed 1657719550)",
-    },
-    KnownDisagreement {
-        program_kind: "",
-        check: "reference rejects, optimized fails at run time",
-        message_contains: "unknown type",
-        label: "the reference's TFP'18 core instance does not know a parametric type abbreviation applied to a module's type (module programs, and programs naming a numeric module)",
-    },
+    // Found by the value oracle (fuzz/findings/value_campaigns.md).
     KnownDisagreement {
         program_kind: "",
         check: "different run-time errors",

@@ -1068,18 +1068,23 @@ fn higher_order_modules() {
     let prefix =
         "module type B = { val b : i32 }\nmodule type FB = (X: B) -> { val f : i32 -> i32 }\n";
     let accepted = [
-        ("module Apply (F: FB) = F { def b = 1 }\nmodule R = Apply (\\(X: B) -> { def f (x: i32) = X.b + x })\ndef z = R.f 2", "z : i32"),
+        ("module Apply (P: { module F : FB }) = P.F { def b = 1 }\nmodule R = Apply { module F = \\(X: B) -> { def f (x: i32) = X.b + x } }\ndef z = R.f 2", "z : i32"),
         ("module G : FB = \\(X: B) -> { def f (x: i32) = x + X.b  def extra = 1 }\nmodule R = G { def b = 2 }\ndef z = R.f 1", "z : i32"),
-        ("module Apply (F: (X: { val b : i32  val c : bool }) -> { val f : i32 -> i32 }) = F { def b = 1  def c = true }\nmodule R = Apply (\\(X: B) -> { def f (x: i32) = X.b + x })\ndef z = R.f", "z : i32 -> i32"),
+        ("module Apply (P: { module F : (X: { val b : i32  val c : bool }) -> { val f : i32 -> i32 } }) = P.F { def b = 1  def c = true }\nmodule R = Apply { module F = \\(X: B) -> { def f (x: i32) = X.b + x } }\ndef z = R.f", "z : i32 -> i32"),
         ("module type MT = { module F : FB }\nmodule H = \\(M: MT) -> M.F { def b = 8 }\nmodule Main = H { module F = \\(X: B) -> { def f (x: i32) = X.b + x } }\ndef main (a: i32) : i32 = Main.f a", "main : i32 -> i32"),
-        ("module type T = { type t  val x : t }\nmodule Twice (F: (X: T) -> T) (Y: T) = F (F Y)\nmodule Id (X: T) = X\nmodule R = Twice Id { type t = i32  def x = 3 }\ndef z = R.x", "z : t"),
+        ("module type T = { type t  val x : t }\nmodule Twice (P: { module F : (X: T) -> T }) (Y: T) = P.F (P.F Y)\nmodule Id (X: T) = X\nmodule R = Twice { module F = Id } { type t = i32  def x = 3 }\ndef z = R.x", "z : t"),
     ];
+    // A functor's parameter of functor type is outside ICFP'18 rule 28
+    // (SPEC_NOTES ICFP18-19): functors travel inside structures above.
     let rejected = [
-        ("module Apply (F: FB) = F { def b = 1 }\nmodule R = Apply (\\(X: { val b : i32  val c : bool }) -> { def f (x: i32) = X.b + x })", "lacks the value `c`", "4:19"),
-        ("module Apply (F: FB) = F { def b = 1 }\nmodule R = Apply (\\(X: B) -> { def g (x: i32) = x })", "lacks the value `f`", "4:19"),
-        ("module Apply (F: FB) = F { def b = 1 }\nmodule R = Apply { def f (x: i32) = x }", "a structure where the module type specifies a functor", "4:18"),
+        ("module Apply (F: FB) = F { def b = 1 }", "requires a non-parameterised parameter module type (ICFP'18 rule 28)", "3:18"),
+        ("module H = \\(F: (X: B) -> B) -> F { def b = 1 }", "requires a non-parameterised parameter module type (ICFP'18 rule 28)", "3:17"),
+        ("module Apply (P: { module F : FB }) = P.F { def b = 1 }\nmodule R = Apply { module F = \\(X: { val b : i32  val c : bool }) -> { def f (x: i32) = X.b + x } }", "lacks the value `c`", "4:18"),
+        ("module Apply (P: { module F : FB }) = P.F { def b = 1 }\nmodule R = Apply { module F = \\(X: B) -> { def g (x: i32) = x } }", "lacks the value `f`", "4:18"),
+        ("module Apply (P: { module F : FB }) = P.F { def b = 1 }\nmodule R = Apply { module F = { def f (x: i32) = x } }", "is a structure where a functor is specified", "4:18"),
         ("module M : B = \\(X: B) -> { def b = 1 }", "a functor where the module type specifies a structure", "3:12"),
-        ("module Apply (F: FB) = F { def c = 1 }", "lacks the value `b`", "3:26"),
+        ("module G : FB = { def f (x: i32) = x }", "a structure where the module type specifies a functor", "3:12"),
+        ("module Apply (P: { module F : FB }) = P.F { def c = 1 }", "lacks the value `b`", "3:43"),
     ];
     let accepted: Vec<(String, &str)> = accepted
         .iter()

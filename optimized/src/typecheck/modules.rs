@@ -340,6 +340,24 @@ impl Checker<'_> {
                 poisoned_signature()
             }
         };
+        // ICFP'18 rule 28: a functor's parameter has a non-parameterised
+        // module type (F = ∀T.(E, Σ): the parameter is an environment); a
+        // functor travels as a component of a structure parameter instead
+        // (SPEC_NOTES ICFP18-19). Futhark itself accepts this form.
+        if signature.functor.is_some() {
+            diagnostics.push(
+                Diagnostic::error(format!(
+                    "the parameter {} of a functor requires a non-parameterised parameter module type (ICFP'18 rule 28)",
+                    first.name
+                ))
+                .with_code("invalid-module")
+                .with_primary(first.mod_type.span(), "this module type is a functor type")
+                .with_note(format!(
+                    "pass the functor inside a structure: `({}: {{ module F : … }})`, then use `{}.F`",
+                    first.name, first.name
+                )),
+            );
+        }
         // Inside the body, the parameter's abstract types read `X.t`.
         let signature = named_after(&signature, std::slice::from_ref(&first.name));
         let parameter = signature.as_module();

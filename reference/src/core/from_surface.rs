@@ -143,6 +143,10 @@ struct LocalPolyFunction {
     type_vars: imbl::OrdMap<Name, Type>,
 }
 
+/// The qualifier of a primitive type's name in a closed abbreviation
+/// definition ([`Elaborator::close_type_exp`]); no surface name has it.
+const PRIMITIVE_QUALIFIER: &str = "%primitive";
+
 #[derive(Clone, Debug)]
 struct TypeAbbrev {
     params: Vec<ast::TypeParam>,
@@ -705,6 +709,11 @@ impl Elaborator {
     }
 
     fn type_name_app(&mut self, q: &QualName, args: &[TypeArg]) -> EResult<Type> {
+        if q.qualifiers == [PRIMITIVE_QUALIFIER] && args.is_empty() {
+            if let Some(p) = PrimType::from_name(&q.name) {
+                return Ok(Type::Prim(p));
+            }
+        }
         if !q.qualifiers.is_empty() && args.is_empty() {
             let key = format!("{}.{}", q.qualifiers.join("."), q.name);
             if let Some(t) = self.qualified_types.get(&key) {
@@ -721,15 +730,18 @@ impl Elaborator {
                 ),
             ));
         }
+        // A type name bound by the program (a type parameter, a module's
+        // type, an abbreviation) shadows the primitive type of that name, as
+        // every Futhark name does (SPEC_NOTES ICFP18-21).
         if args.is_empty() {
-            if let Some(p) = PrimType::from_name(&q.name) {
-                return Ok(Type::Prim(p));
-            }
             if let Some(t) = self.type_vars.get(&q.name) {
                 return Ok(t.clone());
             }
         }
         let Some(abbrev) = self.types.get(&q.name).cloned() else {
+            if let Some(p) = PrimType::from_name(&q.name).filter(|_| args.is_empty()) {
+                return Ok(Type::Prim(p));
+            }
             return Err(error(q.span, format!("unknown type {}", q.name)));
         };
         let type_params: Vec<&ast::TypeParam> = abbrev
@@ -777,11 +789,23 @@ impl Elaborator {
         match dec {
             Dec::Value(bind) => self.value_dec(bind, user),
             Dec::Type(bind) => {
+                // The definition's names are resolved where it is declared
+                // (an abbreviation is not recursive, and a later declaration
+                // does not change what it means: `type i32 = i32`).
+                let params: BTreeSet<Name> = bind
+                    .params
+                    .iter()
+                    .filter_map(|p| match p {
+                        ast::TypeParam::Type { name, .. } => Some(name.clone()),
+                        ast::TypeParam::Size { .. } => None,
+                    })
+                    .collect();
+                let definition = self.close_type_exp(&bind.definition, &params)?;
                 self.types.insert(
                     bind.name.clone(),
                     TypeAbbrev {
                         params: bind.params.clone(),
-                        definition: bind.definition.clone(),
+                        definition,
                     },
                 );
                 Ok(())
@@ -1111,6 +1135,121 @@ impl Elaborator {
             Pat::Attr { pat, .. } => self.size_constraints(pat, value, unbound, bindings, checks),
             _ => {}
         }
+    }
+
+    /// A type abbreviation's definition with every type name it mentions
+    /// resolved in the current scope: an abbreviation by its (closed)
+    /// definition, a primitive type by [`PRIMITIVE_QUALIFIER`]`.name` (which
+    /// no later declaration shadows); `params`, names of the current type
+    /// variables and qualified names are kept; any other name is unknown.
+    fn close_type_exp(&self, te: &TypeExp, params: &BTreeSet<Name>) -> EResult<TypeExp> {
+        let go = |t: &TypeExp| self.close_type_exp(t, params);
+        Ok(match te {
+            TypeExp::Var(q)
+                if q.qualifiers.is_empty()
+                    && !params.contains(&q.name)
+                    && !self.type_vars.contains_key(&q.name) =>
+            {
+                if self.types.contains_key(&q.name) {
+                    self.expand_abbreviation(te).ok_or_else(|| {
+                        error(q.span, format!("the type {} takes arguments", q.name))
+                    })?
+                } else if PrimType::from_name(&q.name).is_some() {
+                    TypeExp::Var(QualName {
+                        qualifiers: vec![PRIMITIVE_QUALIFIER.to_string()],
+                        ..q.clone()
+                    })
+                } else {
+                    return Err(error(q.span, format!("unknown type {}", q.name)));
+                }
+            }
+            TypeExp::Var(_) => te.clone(),
+            TypeExp::Apply {
+                constructor,
+                args,
+                span,
+            } => {
+                let args = args
+                    .iter()
+                    .map(|a| match a {
+                        TypeArg::Type(t) => go(t).map(TypeArg::Type),
+                        size => Ok(size.clone()),
+                    })
+                    .collect::<EResult<Vec<_>>>()?;
+                let applied = TypeExp::Apply {
+                    constructor: constructor.clone(),
+                    args,
+                    span: *span,
+                };
+                if !constructor.qualifiers.is_empty() {
+                    return Ok(applied);
+                }
+                if !self.types.contains_key(&constructor.name) {
+                    return Err(error(
+                        constructor.span,
+                        format!("unknown type {}", constructor.name),
+                    ));
+                }
+                self.expand_abbreviation(&applied).ok_or_else(|| {
+                    error(
+                        *span,
+                        format!("wrong number of arguments to the type {}", constructor.name),
+                    )
+                })?
+            }
+            TypeExp::Array {
+                size,
+                element,
+                span,
+            } => TypeExp::Array {
+                size: size.clone(),
+                element: Box::new(go(element)?),
+                span: *span,
+            },
+            TypeExp::Tuple { elements, span } => TypeExp::Tuple {
+                elements: elements.iter().map(go).collect::<EResult<_>>()?,
+                span: *span,
+            },
+            TypeExp::Record { fields, span } => TypeExp::Record {
+                fields: fields
+                    .iter()
+                    .map(|(l, t)| Ok((l.clone(), go(t)?)))
+                    .collect::<EResult<_>>()?,
+                span: *span,
+            },
+            TypeExp::Arrow {
+                param,
+                from,
+                to,
+                span,
+            } => TypeExp::Arrow {
+                param: param.clone(),
+                from: Box::new(go(from)?),
+                to: Box::new(go(to)?),
+                span: *span,
+            },
+            TypeExp::Sum { constructors, span } => TypeExp::Sum {
+                constructors: constructors
+                    .iter()
+                    .map(|c| {
+                        Ok(ast::SumConstructor {
+                            payload: c.payload.iter().map(go).collect::<EResult<_>>()?,
+                            ..c.clone()
+                        })
+                    })
+                    .collect::<EResult<_>>()?,
+                span: *span,
+            },
+            TypeExp::Unique { ty, span } => TypeExp::Unique {
+                ty: Box::new(go(ty)?),
+                span: *span,
+            },
+            TypeExp::Existential { sizes, ty, span } => TypeExp::Existential {
+                sizes: sizes.clone(),
+                ty: Box::new(go(ty)?),
+                span: *span,
+            },
+        })
     }
 
     /// `t [n] a` for an abbreviation `type t [m] 'b = …`: its definition

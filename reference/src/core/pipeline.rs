@@ -106,7 +106,8 @@ pub fn compile_with(
         let mut seen = std::collections::BTreeSet::new();
         let ast = expand_imports(sources, file, ast, &mut seen)?;
         // ICFP'18: elaboration and static interpretation to core code.
-        let program = crate::modules::tfp18_core::program_to_core(&ast)?;
+        let program =
+            crate::modules::tfp18_core::program_to_core_with(&ast, options.or_conditionals)?;
         return compile_core(program, options);
     }
     let prelude_file = sources.add("<prelude>/toplevel.fut", super::from_surface::PRELUDE);
@@ -121,7 +122,8 @@ pub fn compile_with(
             // Extension (SPEC_NOTES TFP18-19): its constant sizes are
             // checked as on the core path.
             super::constant_sizes::check_program(&ast)?;
-            let program = crate::modules::tfp18_core::program_to_core(&ast)?;
+            let program =
+                crate::modules::tfp18_core::program_to_core_with(&ast, options.or_conditionals)?;
             compile_core(program, options)
         }
         Err(diagnostic) => Err(diagnostic),

@@ -137,6 +137,13 @@ pub trait Core: Clone + Debug + PartialEq + Eq + 'static {
 
     /// ex in the notation of Fig. 3b.
     fn display_target_exp(exp: &Self::TargetExp) -> String;
+
+    /// The types the abstract types T of a sealing (rules 37, 58) stand for,
+    /// as matching the module against ∃T.M found them: a core whose target
+    /// code carries types (the TFP'18 core) gives them to declarations that
+    /// mention an abstract type no label of theirs determines. The paper's
+    /// core has no use for them.
+    fn record_sealing(_substitution: &Substitution<Self::Type>) {}
 }
 
 /// What a core declaration compiles to (rule 48).

@@ -23,7 +23,8 @@ use super::kernel::{KDec, KModExp, KModType, KSpec};
 use spec::recursion::with_stack;
 use spec::source::Span;
 use spec::syntax::ast::{
-    Dec, Expr, ModExp, ModTypeExp, Pat, Program, QualName, Spec, TypeExp, TypeRefinement, ValueBind,
+    Dec, DimIndex, Expr, LoopForm, MatchCase, ModExp, ModTypeExp, Pat, Program, QualName, Spec,
+    SumConstructor, TypeArg, TypeExp, TypeRefinement, ValueBind,
 };
 use std::cell::Cell;
 use std::rc::Rc;
@@ -101,7 +102,10 @@ fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
         {
             polymorphic_function(bind)
         }
-        Dec::Value(bind) => Ok(vec![KDec::Core(Box::new(rewrite_value_bind(bind)?))]),
+        Dec::Value(bind) => Ok(vec![KDec::Core(Box::new(with_local_type_params(
+            &bind.type_params,
+            || rewrite_value_bind(bind),
+        )?))]),
         Dec::Type(bind) => {
             if !bind.params.is_empty() {
                 // §8.2
@@ -117,11 +121,7 @@ fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
             let mut body = mod_exp(&bind.body)?;
             if let Some(signature) = &bind.signature {
                 // eqs. (6), (7): the signature constrains the body.
-                body = KModExp::Ascribe {
-                    module: Box::new(body),
-                    mod_type: mod_type(signature)?,
-                    span: bind.span,
-                };
+                body = ascribe_hoisting(body, signature, bind.span)?;
             }
             for param in bind.params.iter().rev() {
                 // eq. (1)
@@ -154,6 +154,39 @@ fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
     }
 }
 
+/// `body : signature` (eqs. (6), (7)), inside the functor's λs when there
+/// are any: the §8.2 applications the signature's types need are placed
+/// before it, `{ module %p = P(…) module %X = (body : signature) }.%X`, so
+/// that their arguments may mention the functor's parameters (`val f :
+/// pair X.t` in `module F (X: S) : { … }`: the paper's restriction is that
+/// they mention only names bound outside, and the parameters are bound
+/// here). Without such uses, plain rule 37/eq. (6).
+fn ascribe_hoisting(body: KModExp, signature: &ModTypeExp, span: Span) -> Result<KModExp, Failure> {
+    HOISTED.with(|frames| frames.borrow_mut().push(Vec::new()));
+    let translated = mod_type(signature);
+    let hoisted = HOISTED.with(|frames| frames.borrow_mut().pop().unwrap_or_default());
+    let ascribed = KModExp::Ascribe {
+        module: Box::new(body),
+        mod_type: translated?,
+        span,
+    };
+    if hoisted.is_empty() {
+        return Ok(ascribed);
+    }
+    let x = internal_name("X");
+    let mut inner = hoisted;
+    inner.push(KDec::Module {
+        name: x.clone(),
+        module: ascribed,
+        span,
+    });
+    Ok(KModExp::Proj(
+        Box::new(KModExp::Struct(inner, span)),
+        x,
+        span,
+    ))
+}
+
 /// A module expression.
 pub fn mod_exp(exp: &ModExp) -> Result<KModExp, Failure> {
     with_stack(|| match exp {
@@ -176,11 +209,7 @@ pub fn mod_exp(exp: &ModExp) -> Result<KModExp, Failure> {
         } => {
             let mut body = mod_exp(body)?;
             if let Some(result) = result {
-                body = KModExp::Ascribe {
-                    module: Box::new(body),
-                    mod_type: mod_type(result)?,
-                    span: *span,
-                };
+                body = ascribe_hoisting(body, result, *span)?;
             }
             Ok(KModExp::Lambda {
                 param: param.name.clone(),
@@ -322,7 +351,7 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
                     .filter(|p| matches!(p, spec::syntax::ast::TypeParam::Type { .. }))
                     .cloned()
                     .collect(),
-                ty: rewrite_type(ty)?,
+                ty: with_local_type_params(type_params, || rewrite_type(ty))?,
                 span: *span,
             })
         }
@@ -392,13 +421,21 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
 // restricts it, the arguments may only mention names bound outside d.
 
 thread_local! {
-    static POLY_TYPES: std::cell::RefCell<std::collections::HashMap<String, (String, Vec<String>)>> =
+    static POLY_TYPES: std::cell::RefCell<std::collections::HashMap<String, PolyType>> =
         std::cell::RefCell::new(std::collections::HashMap::new());
+    /// The type parameters bound around the type expression being rewritten
+    /// (of the `def`, `val` specification or local function it is in).
+    static LOCAL_TYPE_PARAMS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
     static HOISTED: std::cell::RefCell<Vec<Vec<KDec>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// A polymorphic type: its functor's name, its parameters, its definition
+/// (rewritten).
+type PolyType = (String, Vec<String>, TypeExp);
+
 fn reset_polymorphism() {
     POLY_TYPES.with(|types| types.borrow_mut().clear());
+    LOCAL_TYPE_PARAMS.with(|params| params.borrow_mut().clear());
     POLY_FUNCTIONS.with(|functions| functions.borrow_mut().clear());
     HOISTED.with(|frames| frames.borrow_mut().clear());
 }
@@ -431,6 +468,7 @@ fn polymorphic_type(bind: &spec::syntax::ast::TypeBind) -> Result<Vec<KDec>, Fai
             .collect(),
         span,
     );
+    let definition = rewrite_type(&bind.definition)?;
     let body = KModExp::Struct(
         vec![
             KDec::Open {
@@ -439,7 +477,7 @@ fn polymorphic_type(bind: &spec::syntax::ast::TypeBind) -> Result<Vec<KDec>, Fai
             },
             KDec::Type {
                 name: bind.name.clone(),
-                ty: rewrite_type(&bind.definition)?,
+                ty: definition.clone(),
                 span,
             },
         ],
@@ -448,7 +486,7 @@ fn polymorphic_type(bind: &spec::syntax::ast::TypeBind) -> Result<Vec<KDec>, Fai
     POLY_TYPES.with(|types| {
         types
             .borrow_mut()
-            .insert(bind.name.clone(), (functor.clone(), params))
+            .insert(bind.name.clone(), (functor.clone(), params, definition))
     });
     Ok(vec![KDec::Module {
         name: functor,
@@ -471,10 +509,10 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
             args,
             span,
         } if constructor.qualifiers.is_empty() => {
-            let Some((functor, params)) =
+            let Some((functor, params, definition)) =
                 POLY_TYPES.with(|types| types.borrow().get(&constructor.name).cloned())
             else {
-                return Ok(ty.clone());
+                return rewrite_type_args(constructor, args, *span);
             };
             if params.len() != args.len() {
                 return Err(Failure::new(
@@ -483,6 +521,9 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
                     format!("{} given", args.len()),
                     *span,
                 ));
+            }
+            if let Some(expanded) = expand_at_local_type_params(&params, &definition, args)? {
+                return Ok(expanded);
             }
             let mut decs = Vec::new();
             for (param, arg) in params.iter().zip(args) {
@@ -518,6 +559,11 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
                 span: *span,
             }))
         }
+        TypeExp::Apply {
+            constructor,
+            args,
+            span,
+        } => rewrite_type_args(constructor, args, *span),
         TypeExp::Arrow {
             param,
             from,
@@ -530,10 +576,14 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
             span: *span,
         }),
         TypeExp::Tuple { elements, span } => Ok(TypeExp::Tuple {
-            elements: elements
+            elements: rewrite_all(elements, rewrite_type)?,
+            span: *span,
+        }),
+        TypeExp::Record { fields, span } => Ok(TypeExp::Record {
+            fields: fields
                 .iter()
-                .map(rewrite_type)
-                .collect::<Result<_, _>>()?,
+                .map(|(name, t)| Ok((name.clone(), rewrite_type(t)?)))
+                .collect::<Result<_, Failure>>()?,
             span: *span,
         }),
         TypeExp::Array {
@@ -545,27 +595,271 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
             element: Box::new(rewrite_type(element)?),
             span: *span,
         }),
-        other => Ok(other.clone()),
+        TypeExp::Sum { constructors, span } => Ok(TypeExp::Sum {
+            constructors: constructors
+                .iter()
+                .map(|c| {
+                    Ok(SumConstructor {
+                        payload: rewrite_all(&c.payload, rewrite_type)?,
+                        ..c.clone()
+                    })
+                })
+                .collect::<Result<_, Failure>>()?,
+            span: *span,
+        }),
+        TypeExp::Unique { ty, span } => Ok(TypeExp::Unique {
+            ty: Box::new(rewrite_type(ty)?),
+            span: *span,
+        }),
+        TypeExp::Existential { sizes, ty, span } => Ok(TypeExp::Existential {
+            sizes: sizes.clone(),
+            ty: Box::new(rewrite_type(ty)?),
+            span: *span,
+        }),
+        TypeExp::Var(_) => Ok(ty.clone()),
     })
 }
 
+/// Extension: §8.2 on a core with polymorphism of its own (the TFP'18 core).
+/// A type argument that mentions a type parameter bound inside the
+/// declaration (`pair a` in `def f 'a …`) cannot be passed to an application
+/// placed before the declaration; the abbreviation's definition is used
+/// with the arguments substituted for its parameters instead (SPEC_NOTES
+/// ICFP18-16). `None`: no argument mentions one (the paper's encoding).
+fn expand_at_local_type_params(
+    params: &[String],
+    definition: &TypeExp,
+    args: &[TypeArg],
+) -> Result<Option<TypeExp>, Failure> {
+    if !NATIVE_POLYMORPHISM.with(|n| n.get()) {
+        return Ok(None);
+    }
+    let local = LOCAL_TYPE_PARAMS.with(|params| params.borrow().clone());
+    let mut arguments = std::collections::BTreeMap::new();
+    let mut mentions_local = false;
+    for (param, arg) in params.iter().zip(args) {
+        let TypeArg::Type(arg) = arg else {
+            return Ok(None);
+        };
+        let arg = rewrite_type(arg)?;
+        mentions_local |= type_mentions(&arg, &local);
+        arguments.insert(param.clone(), arg);
+    }
+    Ok(mentions_local.then(|| substitute_type_names(definition, &arguments)))
+}
+
+/// Whether `ty` names (unqualified) one of `names`.
+fn type_mentions(ty: &TypeExp, names: &[String]) -> bool {
+    let mut found = false;
+    substitute_type_names_with(ty, &mut |q| {
+        found |= q.qualifiers.is_empty() && names.contains(&q.name);
+        None
+    });
+    found
+}
+
+/// `ty` with the unqualified type names of `map` replaced.
+fn substitute_type_names(
+    ty: &TypeExp,
+    map: &std::collections::BTreeMap<String, TypeExp>,
+) -> TypeExp {
+    substitute_type_names_with(ty, &mut |q| {
+        if q.qualifiers.is_empty() {
+            map.get(&q.name).cloned()
+        } else {
+            None
+        }
+    })
+}
+
+/// `ty` with each type name `q` replaced by `f(q)` where that is `Some`.
+fn substitute_type_names_with(
+    ty: &TypeExp,
+    f: &mut dyn FnMut(&QualName) -> Option<TypeExp>,
+) -> TypeExp {
+    let mut go = |t: &TypeExp| substitute_type_names_with(t, f);
+    match ty {
+        TypeExp::Var(q) => f(q).unwrap_or_else(|| ty.clone()),
+        TypeExp::Apply {
+            constructor,
+            args,
+            span,
+        } => TypeExp::Apply {
+            constructor: constructor.clone(),
+            args: args
+                .iter()
+                .map(|arg| match arg {
+                    TypeArg::Type(t) => TypeArg::Type(go(t)),
+                    size => size.clone(),
+                })
+                .collect(),
+            span: *span,
+        },
+        TypeExp::Array {
+            size,
+            element,
+            span,
+        } => TypeExp::Array {
+            size: size.clone(),
+            element: Box::new(go(element)),
+            span: *span,
+        },
+        TypeExp::Tuple { elements, span } => TypeExp::Tuple {
+            elements: elements.iter().map(&mut go).collect(),
+            span: *span,
+        },
+        TypeExp::Record { fields, span } => TypeExp::Record {
+            fields: fields.iter().map(|(l, t)| (l.clone(), go(t))).collect(),
+            span: *span,
+        },
+        TypeExp::Arrow {
+            param,
+            from,
+            to,
+            span,
+        } => TypeExp::Arrow {
+            param: param.clone(),
+            from: Box::new(go(from)),
+            to: Box::new(go(to)),
+            span: *span,
+        },
+        TypeExp::Sum { constructors, span } => TypeExp::Sum {
+            constructors: constructors
+                .iter()
+                .map(|c| SumConstructor {
+                    payload: c.payload.iter().map(&mut go).collect(),
+                    ..c.clone()
+                })
+                .collect(),
+            span: *span,
+        },
+        TypeExp::Unique { ty, span } => TypeExp::Unique {
+            ty: Box::new(go(ty)),
+            span: *span,
+        },
+        TypeExp::Existential { sizes, ty, span } => TypeExp::Existential {
+            sizes: sizes.clone(),
+            ty: Box::new(go(ty)),
+            span: *span,
+        },
+    }
+}
+
+/// `rewrite` with the type parameters `type_params` bound around it.
+fn with_local_type_params<T>(
+    type_params: &[spec::syntax::ast::TypeParam],
+    rewrite: impl FnOnce() -> Result<T, Failure>,
+) -> Result<T, Failure> {
+    let names: Vec<String> = type_params
+        .iter()
+        .filter_map(|p| match p {
+            spec::syntax::ast::TypeParam::Type { name, .. } => Some(name.clone()),
+            spec::syntax::ast::TypeParam::Size { .. } => None,
+        })
+        .collect();
+    let count = names.len();
+    LOCAL_TYPE_PARAMS.with(|params| params.borrow_mut().extend(names));
+    let result = rewrite();
+    LOCAL_TYPE_PARAMS.with(|params| {
+        let mut params = params.borrow_mut();
+        let keep = params.len() - count;
+        params.truncate(keep);
+    });
+    result
+}
+
+/// `constructor args` with its type arguments rewritten.
+fn rewrite_type_args(
+    constructor: &QualName,
+    args: &[TypeArg],
+    span: Span,
+) -> Result<TypeExp, Failure> {
+    Ok(TypeExp::Apply {
+        constructor: constructor.clone(),
+        args: args
+            .iter()
+            .map(|arg| match arg {
+                TypeArg::Type(t) => rewrite_type(t).map(TypeArg::Type),
+                size => Ok(size.clone()),
+            })
+            .collect::<Result<_, _>>()?,
+        span,
+    })
+}
+
+fn rewrite_all<T>(
+    items: &[T],
+    rewrite: impl Fn(&T) -> Result<T, Failure>,
+) -> Result<Vec<T>, Failure> {
+    items.iter().map(rewrite).collect()
+}
+
+fn rewrite_boxed(exp: &Expr) -> Result<Box<Expr>, Failure> {
+    rewrite_expr(exp).map(Box::new)
+}
+
 fn rewrite_pat(pat: &Pat) -> Result<Pat, Failure> {
-    match pat {
+    with_stack(|| match pat {
         Pat::Ascribe { pat, ty, span } => Ok(Pat::Ascribe {
             pat: Box::new(rewrite_pat(pat)?),
             ty: rewrite_type(ty)?,
             span: *span,
         }),
-        other => Ok(other.clone()),
-    }
+        Pat::Tuple { elements, span } => Ok(Pat::Tuple {
+            elements: rewrite_all(elements, rewrite_pat)?,
+            span: *span,
+        }),
+        Pat::Record { fields, span } => Ok(Pat::Record {
+            fields: fields
+                .iter()
+                .map(|(name, p)| Ok((name.clone(), rewrite_pat(p)?)))
+                .collect::<Result<_, Failure>>()?,
+            span: *span,
+        }),
+        Pat::Constructor {
+            name,
+            payload,
+            span,
+        } => Ok(Pat::Constructor {
+            name: name.clone(),
+            payload: rewrite_all(payload, rewrite_pat)?,
+            span: *span,
+        }),
+        Pat::Attr { attr, pat, span } => Ok(Pat::Attr {
+            attr: attr.clone(),
+            pat: Box::new(rewrite_pat(pat)?),
+            span: *span,
+        }),
+        Pat::Var { .. } | Pat::Wildcard { .. } | Pat::Literal { .. } => Ok(pat.clone()),
+    })
 }
 
-/// The core expression with its type expressions rewritten (the forms of the
-/// paper's core; the richer core will extend this walk).
+fn rewrite_index(index: &DimIndex) -> Result<DimIndex, Failure> {
+    let optional = |e: &Option<Expr>| e.as_ref().map(rewrite_expr).transpose();
+    Ok(match index {
+        DimIndex::Index(e) => DimIndex::Index(rewrite_expr(e)?),
+        DimIndex::Slice { start, end, stride } => DimIndex::Slice {
+            start: optional(start)?,
+            end: optional(end)?,
+            stride: optional(stride)?,
+        },
+    })
+}
+
+/// The core expression with every type expression in it rewritten (§8.2:
+/// each instantiation of a polymorphic type, wherever it occurs, becomes a
+/// projection from a hoisted application), and, on a core without
+/// polymorphism, each application of a polymorphic function instantiated
+/// (§8.1).
 fn rewrite_expr(exp: &Expr) -> Result<Expr, Failure> {
     with_stack(|| match exp {
         Expr::Ascribe { expr, ty, span } => Ok(Expr::Ascribe {
-            expr: Box::new(rewrite_expr(expr)?),
+            expr: rewrite_boxed(expr)?,
+            ty: rewrite_type(ty)?,
+            span: *span,
+        }),
+        Expr::Coerce { expr, ty, span } => Ok(Expr::Coerce {
+            expr: rewrite_boxed(expr)?,
             ty: rewrite_type(ty)?,
             span: *span,
         }),
@@ -575,9 +869,9 @@ fn rewrite_expr(exp: &Expr) -> Result<Expr, Failure> {
             body,
             span,
         } => Ok(Expr::Lambda {
-            params: params.iter().map(rewrite_pat).collect::<Result<_, _>>()?,
+            params: rewrite_all(params, rewrite_pat)?,
             return_type: return_type.as_ref().map(rewrite_type).transpose()?,
-            body: Box::new(rewrite_expr(body)?),
+            body: rewrite_boxed(body)?,
             span: *span,
         }),
         Expr::Apply {
@@ -593,18 +887,239 @@ fn rewrite_expr(exp: &Expr) -> Result<Expr, Failure> {
                 }
             }
             Ok(Expr::Apply {
-                function: Box::new(rewrite_expr(function)?),
+                function: rewrite_boxed(function)?,
                 argument: Box::new(argument),
                 span: *span,
             })
         }
         Expr::BinOp { op, lhs, rhs, span } => Ok(Expr::BinOp {
             op: op.clone(),
-            lhs: Box::new(rewrite_expr(lhs)?),
-            rhs: Box::new(rewrite_expr(rhs)?),
+            lhs: rewrite_boxed(lhs)?,
+            rhs: rewrite_boxed(rhs)?,
             span: *span,
         }),
-        other => Ok(other.clone()),
+        Expr::Project { expr, field, span } => Ok(Expr::Project {
+            expr: rewrite_boxed(expr)?,
+            field: field.clone(),
+            span: *span,
+        }),
+        Expr::Tuple { elements, span } => Ok(Expr::Tuple {
+            elements: rewrite_all(elements, rewrite_expr)?,
+            span: *span,
+        }),
+        Expr::Record { fields, span } => Ok(Expr::Record {
+            fields: fields
+                .iter()
+                .map(|(name, e)| Ok((name.clone(), rewrite_expr(e)?)))
+                .collect::<Result<_, Failure>>()?,
+            span: *span,
+        }),
+        Expr::Array { elements, span } => Ok(Expr::Array {
+            elements: rewrite_all(elements, rewrite_expr)?,
+            span: *span,
+        }),
+        Expr::Range {
+            start,
+            step,
+            end,
+            end_kind,
+            span,
+        } => Ok(Expr::Range {
+            start: rewrite_boxed(start)?,
+            step: step.as_deref().map(rewrite_boxed).transpose()?,
+            end: rewrite_boxed(end)?,
+            end_kind: *end_kind,
+            span: *span,
+        }),
+        Expr::Index {
+            array,
+            indices,
+            span,
+        } => Ok(Expr::Index {
+            array: rewrite_boxed(array)?,
+            indices: rewrite_all(indices, rewrite_index)?,
+            span: *span,
+        }),
+        Expr::Negate { expr, span } => Ok(Expr::Negate {
+            expr: rewrite_boxed(expr)?,
+            span: *span,
+        }),
+        Expr::Not { expr, span } => Ok(Expr::Not {
+            expr: rewrite_boxed(expr)?,
+            span: *span,
+        }),
+        Expr::LeftSection { op, left, span } => Ok(Expr::LeftSection {
+            op: op.clone(),
+            left: rewrite_boxed(left)?,
+            span: *span,
+        }),
+        Expr::RightSection { op, right, span } => Ok(Expr::RightSection {
+            op: op.clone(),
+            right: rewrite_boxed(right)?,
+            span: *span,
+        }),
+        Expr::IndexSection { indices, span } => Ok(Expr::IndexSection {
+            indices: rewrite_all(indices, rewrite_index)?,
+            span: *span,
+        }),
+        Expr::If {
+            condition,
+            then_branch,
+            else_branch,
+            span,
+        } => Ok(Expr::If {
+            condition: rewrite_boxed(condition)?,
+            then_branch: rewrite_boxed(then_branch)?,
+            else_branch: rewrite_boxed(else_branch)?,
+            span: *span,
+        }),
+        Expr::Let {
+            sizes,
+            pat,
+            value,
+            body,
+            span,
+        } => Ok(Expr::Let {
+            sizes: sizes.clone(),
+            pat: rewrite_pat(pat)?,
+            value: rewrite_boxed(value)?,
+            body: rewrite_boxed(body)?,
+            span: *span,
+        }),
+        Expr::LetFun {
+            name,
+            type_params,
+            params,
+            return_type,
+            value,
+            body,
+            span,
+        } => {
+            let (params, return_type, value) = with_local_type_params(type_params, || {
+                Ok((
+                    rewrite_all(params, rewrite_pat)?,
+                    return_type.as_ref().map(rewrite_type).transpose()?,
+                    rewrite_boxed(value)?,
+                ))
+            })?;
+            Ok(Expr::LetFun {
+                name: name.clone(),
+                type_params: type_params.clone(),
+                params,
+                return_type,
+                value,
+                body: rewrite_boxed(body)?,
+                span: *span,
+            })
+        }
+        Expr::LetWith {
+            name,
+            name_span,
+            indices,
+            value,
+            body,
+            span,
+        } => Ok(Expr::LetWith {
+            name: name.clone(),
+            name_span: *name_span,
+            indices: rewrite_all(indices, rewrite_index)?,
+            value: rewrite_boxed(value)?,
+            body: rewrite_boxed(body)?,
+            span: *span,
+        }),
+        Expr::Loop {
+            pat,
+            init,
+            form,
+            body,
+            span,
+        } => Ok(Expr::Loop {
+            pat: rewrite_pat(pat)?,
+            init: init.as_deref().map(rewrite_boxed).transpose()?,
+            form: match form {
+                LoopForm::For {
+                    var,
+                    var_span,
+                    bound,
+                } => LoopForm::For {
+                    var: var.clone(),
+                    var_span: *var_span,
+                    bound: rewrite_boxed(bound)?,
+                },
+                LoopForm::ForIn { pat, array } => LoopForm::ForIn {
+                    pat: rewrite_pat(pat)?,
+                    array: rewrite_boxed(array)?,
+                },
+                LoopForm::While { condition } => LoopForm::While {
+                    condition: rewrite_boxed(condition)?,
+                },
+            },
+            body: rewrite_boxed(body)?,
+            span: *span,
+        }),
+        Expr::Update {
+            target,
+            indices,
+            value,
+            span,
+        } => Ok(Expr::Update {
+            target: rewrite_boxed(target)?,
+            indices: rewrite_all(indices, rewrite_index)?,
+            value: rewrite_boxed(value)?,
+            span: *span,
+        }),
+        Expr::RecordUpdate {
+            target,
+            fields,
+            value,
+            span,
+        } => Ok(Expr::RecordUpdate {
+            target: rewrite_boxed(target)?,
+            fields: fields.clone(),
+            value: rewrite_boxed(value)?,
+            span: *span,
+        }),
+        Expr::Match {
+            scrutinee,
+            cases,
+            span,
+        } => Ok(Expr::Match {
+            scrutinee: rewrite_boxed(scrutinee)?,
+            cases: cases
+                .iter()
+                .map(|case| {
+                    Ok(MatchCase {
+                        pat: rewrite_pat(&case.pat)?,
+                        body: rewrite_expr(&case.body)?,
+                        span: case.span,
+                    })
+                })
+                .collect::<Result<_, Failure>>()?,
+            span: *span,
+        }),
+        Expr::Constructor {
+            name,
+            payload,
+            span,
+        } => Ok(Expr::Constructor {
+            name: name.clone(),
+            payload: rewrite_all(payload, rewrite_expr)?,
+            span: *span,
+        }),
+        Expr::OpenIn { module, body, span } => Ok(Expr::OpenIn {
+            module: module.clone(),
+            body: rewrite_boxed(body)?,
+            span: *span,
+        }),
+        Expr::Attr { attr, expr, span } => Ok(Expr::Attr {
+            attr: attr.clone(),
+            expr: rewrite_boxed(expr)?,
+            span: *span,
+        }),
+        Expr::Literal { .. }
+        | Expr::Var(_)
+        | Expr::OpSection { .. }
+        | Expr::ProjectSection { .. } => Ok(exp.clone()),
     })
 }
 

@@ -224,7 +224,7 @@ fn seal<C: Core>(
     rule: u32,
     span: Span,
 ) -> Result<ITarget<C>, Failure> {
-    let (cut, _) = matches_mod(&erase_mod(&target.module), sigma).map_err(|detail| {
+    let (cut, witness) = matches_mod(&erase_mod(&target.module), sigma).map_err(|detail| {
         rule_failure(
             rule,
             "the module does not match the module type",
@@ -232,6 +232,8 @@ fn seal<C: Core>(
             span,
         )
     })?;
+    // The witness of T (fresh: Σ was freshened) for the core's target typing.
+    C::record_sealing(&witness);
     let filtered = filter_mod(&target.module, &cut)
         .map_err(|detail| rule_failure(rule, "⊢ 𝓜 :: M ⇒ 𝓜'", detail, span))?;
     let shown = show_at(&filtered, sigma);

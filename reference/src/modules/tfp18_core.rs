@@ -84,6 +84,13 @@ fn tyvar_of(name: &str) -> Option<TyVar> {
     })
 }
 
+fn tyvar_of_type(ty: &CoreTy) -> Option<TyVar> {
+    match ty {
+        CoreTy::Param(name, _) => tyvar_of(name),
+        _ => None,
+    }
+}
+
 fn core_vars(ty: &CoreTy, out: &mut Vec<TyVar>) {
     ty.map_types(&mut |t| {
         if let CoreTy::Param(name, _) = t {
@@ -283,6 +290,39 @@ thread_local! {
     static PRELUDE: RefCell<Option<Elaborator>> = const { RefCell::new(None) };
     static NUMERIC_BASIS: RefCell<Option<Rc<NumericBasis>>> = const { RefCell::new(None) };
     static BUILDING_BASIS: Cell<bool> = const { Cell::new(false) };
+    /// Whether the core typing of target code (rule 42, through
+    /// [`instantiate`]) has TFP'18 §7's `Or` option on: set by
+    /// [`program_to_core_with`] for one program, off while the basis is built.
+    static OR_CONDITIONALS: Cell<bool> = const { Cell::new(false) };
+    /// What the abstract types of the sealings so far stand for
+    /// ([`Core::record_sealing`]); every sealing's T is fresh.
+    static SEALED: RefCell<BTreeMap<TyVar, CoreTy>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// `ty` with the sealed abstract types ([`SEALED`]) it mentions replaced by
+/// what they stand for, through chains of sealings (bounded: each step
+/// replaces a variable by the type matching found for it).
+fn unseal(ty: &CoreTy) -> CoreTy {
+    SEALED.with(|sealed| {
+        let sealed = sealed.borrow();
+        let mut current = ty.clone();
+        for _ in 0..64 {
+            let mut changed = false;
+            let next = current.map_types(&mut |t| match t {
+                CoreTy::Param(name, _) => {
+                    let image = sealed.get(&tyvar_of(name)?)?;
+                    changed = true;
+                    Some(image.clone())
+                }
+                _ => None,
+            });
+            if !changed {
+                break;
+            }
+            current = next;
+        }
+        current
+    })
 }
 
 /// The initial basis of this core (SPEC_NOTES ICFP18-18): the numeric
@@ -315,7 +355,9 @@ fn numeric_basis() -> Result<Option<Rc<NumericBasis>>, Failure> {
         return Ok(Some(basis));
     }
     BUILDING_BASIS.with(|building| building.set(true));
+    let or_conditionals = OR_CONDITIONALS.with(|flag| flag.replace(false));
     let built = build_numeric_basis();
+    OR_CONDITIONALS.with(|flag| flag.set(or_conditionals));
     BUILDING_BASIS.with(|building| building.set(false));
     let basis = Rc::new(built?);
     NUMERIC_BASIS.with(|cell| *cell.borrow_mut() = Some(basis.clone()));
@@ -562,10 +604,15 @@ fn bind_ienv(
     }
 }
 
-/// The compile-time types of the labels among `free`.
+/// The compile-time types of the labels among `free`: every one of them, for
+/// a label 𝓔 reaches by several paths has a type at each (a structure `M`
+/// opaquely ascribed, and a functor's parameter `X` shown at the parameter's
+/// types when applied to `M`, share M's labels, each with its own abstract
+/// types); matching each against the label's one type in Γ determines them
+/// all.
 fn collect_label_types(env: &IEnv<Tfp18Core>, free: &[Name], out: &mut Vec<(Label, Type)>) {
     for (label, ty) in env.ve.values() {
-        if free.contains(&label_name(label)) && !out.iter().any(|(l, _)| l == label) {
+        if free.contains(&label_name(label)) && !out.iter().any(|(l, t)| l == label && t == ty) {
             out.push((label.clone(), ty.clone()));
         }
     }
@@ -742,6 +789,17 @@ impl Core for Tfp18Core {
     fn display_target_exp(exp: &TargetExp) -> String {
         format!("{:?}", exp.dec.value)
     }
+
+    fn record_sealing(substitution: &Substitution<Type>) {
+        SEALED.with(|sealed| {
+            let mut sealed = sealed.borrow_mut();
+            for (t, image) in &substitution.map {
+                if image.params.is_empty() && image.as_variable().as_ref() != Some(t) {
+                    sealed.insert(t.clone(), image.ty.clone());
+                }
+            }
+        })
+    }
 }
 
 /// The declaration of a target expression with its module type variables
@@ -776,6 +834,17 @@ fn instantiate(
             let _ = Type::match_into(ty, &actual, &flexible, &mut s);
         }
     }
+    // A module type variable of the declaration that no label determined is
+    // a sealed abstract type whose witness the sealing recorded (a `def f
+    // (g: M.t -> i32)` that uses none of M's values).
+    for v in &flexible {
+        if !s.map.contains_key(v) {
+            let unsealed = unseal(&CoreTy::Param(tyvar_name(v), Liftedness::Lifted));
+            if tyvar_of_type(&unsealed).as_ref() != Some(v) {
+                s.map.insert(v.clone(), mono(unsealed));
+            }
+        }
+    }
     let declared = scheme_of(&exp.dec).substitute(&s);
     let value = crate::core::syntax::map_expr_types(&exp.dec.value, &mut |t| {
         mono(t.clone()).substitute(&s).ty
@@ -800,7 +869,11 @@ fn instantiate(
             );
         }
     }
-    let found = Typing::new()
+    // Rule 42's Γ ⊢ e : τ (ICFP'18) is the core's typing judgment; with the
+    // program's `Or` option on, TFP'18 §7's T-If (SPEC_NOTES ICFP18-22).
+    let mut typing = Typing::new();
+    typing.or_conditionals = OR_CONDITIONALS.with(Cell::get);
+    let found = typing
         .type_of(&env, &value)
         .map_err(|e| Failure::new(CORE_NAME, e.to_diagnostic().message, "", exp.dec.span))?;
     if found != declared.ty {
@@ -860,10 +933,26 @@ fn top_level_entries(decs: &[ast::Dec], out: &mut Vec<(Name, Span)>) {
     }
 }
 
+/// [`program_to_core`] with TFP'18 §7's `Or` option (`or_conditionals`) on
+/// the core typing of the target code, as the module-free path has it on
+/// the core program's typing.
+pub fn program_to_core_with(
+    program: &ast::Program,
+    or_conditionals: bool,
+) -> Result<Program, Diagnostic> {
+    let previous = OR_CONDITIONALS.with(|flag| flag.replace(or_conditionals));
+    let result = program_to_core(program);
+    OR_CONDITIONALS.with(|flag| flag.set(previous));
+    result
+}
+
 /// A module-level program to a core program: elaboration, static
 /// interpretation and Proposition 6.1 (ICFP'18), then the target code as
-/// core declarations after the prelude's.
+/// core declarations after the prelude's (the `Or` option as
+/// [`program_to_core_with`] last set it; off by default).
 pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
+    // Each program's names start afresh: so do its sealings.
+    SEALED.with(|sealed| sealed.borrow_mut().clear());
     let checked = super::check_program::<Tfp18Core>(program).map_err(|f| f.to_diagnostic())?;
     if let Err(why) = &checked.verdict {
         return Err(Diagnostic::error(format!(

@@ -1,6 +1,8 @@
--- A functor whose parameter is itself a functor (Futhark accepts it; ICFP'18
--- rule 28 requires the parameter's module type to be an environment, so the
--- reference rejects it with a located diagnostic: SPEC_NOTES ICFP18-19).
+-- A functor whose parameter is itself a functor. Futhark accepts it; ICFP'18
+-- rule 28 requires the parameter's module type to be an environment, so both
+-- the reference and the optimised checker reject it with a located diagnostic
+-- naming the rule (SPEC_NOTES ICFP18-19); the paper's form passes the functor
+-- inside a structure (functor_in_parameter_structure.fut).
 -- ==
 -- error: non-parameterised parameter module type
 module type monoid = { type t  val ne : t  val op : t -> t -> t }
