@@ -970,7 +970,7 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
             let mut message = well_typed_item(
                 index,
                 config,
-                item.gen(&config.gen),
+                gpu::generator(item.gen(&config.gen)),
                 item.label(),
                 or,
                 |p| {
