@@ -373,7 +373,9 @@ fn record_counters(work: &mut DeviceWork, before: &DriverStatistics, after: &Dri
 fn not_compiled(run: &Run) -> Outcome {
     Outcome::Discard(match run {
         Run::Unsupported(c) => format!("unsupported by optimized: {c}"),
-        Run::Rejected(_) => "optimized rejects it (the verdict and value oracles judge that)".into(),
+        Run::Rejected(_) => {
+            "optimized rejects it (the verdict and value oracles judge that)".into()
+        }
         other => format!(
             "the optimising pipeline breaks (the value oracle's finding): {}",
             first_words(&other.describe())
