@@ -21,12 +21,12 @@
 //! device's work ([`DeviceWork`]): how many SOAC statements ran as kernels
 //! (a campaign where nothing reaches the device proves nothing).
 //!
-//! `spirv-val` runs once per distinct module (cached by a hash of its
-//! words, for the whole process), after the program whose run compiled it.
-//! With several jobs, a module compiled by one worker may be validated
-//! after another worker's program, which is then the one blamed; a module
-//! that fails is remembered as failing, so the program examined again
-//! while shrinking fails too.
+//! `spirv-val` checks the modules each GPU run loaded
+//! (`gpu::kernels::modules_used_by`, on the worker's thread), each
+//! distinct module once per process (its verdict cached by a hash of its
+//! words): a module it rejects makes every program that loads it disagree,
+//! and only those, whichever worker compiled it first, so shrinking keeps
+//! the failure.
 
 use super::value::{optimized_compile, optimized_result, shown, Run};
 use super::{panic_message, Outcome};
@@ -255,18 +255,17 @@ fn run_spirv_val(name: &str, words: &[u32]) -> Result<(), String> {
     }
 }
 
-/// `spirv-val` on every module compiled so far: those not checked before
-/// are checked now (counted in `work`); every failure known so far is
-/// returned.
-fn validate_modules(work: &mut DeviceWork) -> Vec<String> {
+/// `spirv-val` on the modules a GPU run used: those not checked before are
+/// checked now (counted in `work`); the failures among them are returned.
+fn validate_modules(used: &[gpu::kernels::CompiledModule], work: &mut DeviceWork) -> Vec<String> {
     let mut failures = Vec::new();
-    for (name, words) in gpu::kernels::all_compiled_modules() {
-        let hash = module_hash(&words);
+    for (name, words) in used {
+        let hash = module_hash(words);
         let known = spirv_verdicts().get(&hash).cloned();
         let verdict = match known {
             Some(verdict) => verdict,
             None => {
-                let verdict = run_spirv_val(&name, &words);
+                let verdict = run_spirv_val(name, words);
                 work.modules_validated += 1;
                 work.spirv_val_failures += u64::from(verdict.is_err());
                 spirv_verdicts().insert(hash, verdict.clone());
@@ -324,17 +323,19 @@ pub fn examine_gpu(
     }
     let before = worker.counters.snapshot();
     let messages_before = worker.runtime.validation_messages().len();
-    let gpu = catch_unwind(AssertUnwindSafe(|| {
-        match GpuProgram::new(
-            compiled.fused.clone(),
-            worker.runtime.clone(),
-            worker.counters.clone(),
-        ) {
-            Ok(program) => optimized_result(program.run_entry("main", arguments), &sources),
-            Err(e) => Run::Broken(format!("the GPU driver cannot compile it: {}", e.message)),
-        }
-    }))
-    .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))));
+    let (gpu, used_modules) = gpu::kernels::modules_used_by(|| {
+        catch_unwind(AssertUnwindSafe(|| {
+            match GpuProgram::new(
+                compiled.fused.clone(),
+                worker.runtime.clone(),
+                worker.counters.clone(),
+            ) {
+                Ok(program) => optimized_result(program.run_entry("main", arguments), &sources),
+                Err(e) => Run::Broken(format!("the GPU driver cannot compile it: {}", e.message)),
+            }
+        }))
+        .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))))
+    });
     let messages = worker.runtime.validation_messages();
     let new_messages = &messages[messages_before.min(messages.len())..];
     record_counters(&mut work, &before, &worker.counters.snapshot());
@@ -349,7 +350,7 @@ pub fn examine_gpu(
             work,
         );
     }
-    let failures = validate_modules(&mut work);
+    let failures = validate_modules(&used_modules, &mut work);
     if !failures.is_empty() {
         return (
             Outcome::Disagree {
@@ -433,5 +434,30 @@ pub fn compare_backends(cpu: &Run, gpu: &Run) -> Outcome {
             check: format!("cpu {}, gpu {}", cpu.what(), gpu.what()),
             message: format!("cpu {}; gpu {}", cpu.describe(), gpu.describe()),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_module_spirv_val_rejects_is_a_failure_of_every_program_using_it() {
+        // A SPIR-V header (magic number, version 1.3, generator, bound,
+        // schema) and no instruction: no capability, no memory model.
+        let words = Arc::new(vec![0x0723_0203, 0x0001_0300, 0, 1, 0]);
+        let module = ("broken".to_string(), words);
+        let mut work = DeviceWork::default();
+        let failures = validate_modules(std::slice::from_ref(&module), &mut work);
+        assert_eq!(failures.len(), 1, "{failures:?}");
+        assert!(
+            failures[0].contains("spirv-val rejects kernel broken"),
+            "{failures:?}"
+        );
+        assert_eq!((work.modules_validated, work.spirv_val_failures), (1, 1));
+        // Checked once; a later program using it fails too.
+        let mut later = DeviceWork::default();
+        assert_eq!(validate_modules(&[module], &mut later), failures);
+        assert_eq!((later.modules_validated, later.spirv_val_failures), (0, 0));
     }
 }
