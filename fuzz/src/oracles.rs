@@ -41,6 +41,7 @@
 //! generator's choice sequence and written as `-- ==` test programs.
 
 pub mod gpu;
+pub mod gpu_programs;
 pub mod value;
 
 use crate::campaign::{run_pool, runner_for, shrink_while_steps, Limits};
@@ -961,8 +962,9 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
                 },
             )
         }
+        OracleKind::Gpu if index % 2 == 1 => soac_item(index, config),
         OracleKind::Gpu => {
-            let item = DefuncItem::of_index(index);
+            let item = DefuncItem::of_index(index / 2);
             let or = item.or_conditionals();
             // The device's work on the generated program itself (shrinking
             // examines smaller ones afterwards).
@@ -982,6 +984,66 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
             message.device = first_work.into_inner();
             message
         }
+    }
+}
+
+/// The program kind of the GPU oracle's own programs.
+pub const SOAC_PROGRAMS: &str = "top-level SOACs over the entry arrays (gpu oracle)";
+
+/// One of the GPU oracle's own programs ([`gpu_programs`]): a chain of
+/// top-level SOACs over the entry point's arrays.
+fn soac_item(index: u64, config: &OracleConfig) -> Message {
+    let mut runner = runner_for(config.seed, index, TAG);
+    let mut tree = gpu_programs::soac_programs()
+        .new_tree(&mut runner)
+        .expect("a program");
+    let program = tree.current();
+    let examine =
+        |p: &gpu_programs::SoacProgram| gpu::examine_gpu(&p.source(), &p.arguments(), false);
+    let source = program.source();
+    let (outcome, work) = examine(&program);
+    let outcome = known(config, SOAC_PROGRAMS, outcome);
+    let counterexample = match &outcome {
+        Outcome::Disagree { check, .. } => {
+            let (shrunk, message) =
+                shrink_while_steps(&mut tree, SHRINK_STEPS, |p: &gpu_programs::SoacProgram| {
+                    failing(&examine(p).0, check)
+                });
+            let arguments = shrunk.arguments();
+            let input = values_line(&arguments);
+            let expected =
+                match value::reference_run(&shrunk.source(), &arguments, config.fuel, false) {
+                    value::Run::Values(values) => {
+                        format!("-- input {{ {input} }} output {{ {} }}\n", values_line(&values))
+                    }
+                    value::Run::Failed { message, .. } => {
+                        format!("-- input {{ {input} }}\n-- error: {}\n", regex_literal(&message))
+                    }
+                    other => format!(
+                        "-- input {{ {input} }}\n-- (output: the reference {}; fill it in from Futhark)\n",
+                        other.describe()
+                    ),
+                };
+            Some(Counterexample {
+                index,
+                check: check.clone(),
+                program: format!(
+                    "{}-- ==\n{expected}\n{}",
+                    header(config, index, check, &message),
+                    shrunk.source()
+                ),
+                message,
+            })
+        }
+        _ => None,
+    };
+    Message {
+        kind: SOAC_PROGRAMS.to_string(),
+        outcome,
+        coverage: RuleCounts::new(),
+        counterexample,
+        lines: source.lines().count() as u32,
+        device: Some(work),
     }
 }
 
