@@ -219,15 +219,20 @@ fn gpu_oracle_agrees_on_300_programs_with_kernels_on_the_device() {
     assert_clean(&summary);
     let device = summary.device;
     assert_eq!(device.programs_run, 300, "{:?}", summary.discard_reasons);
-    // Seed 1: 48 % of the programs ran at least one kernel when measured.
-    assert!(device.programs_offloaded >= 100, "{device}");
+    // Seed 1: about two thirds of the programs ran at least one kernel
+    // when measured.
+    assert!(device.programs_offloaded >= 150, "{device}");
     assert!(device.kernel_runs >= device.programs_offloaded, "{device}");
     assert_eq!(device.validation_messages, 0, "{device}");
     assert_eq!(device.spirv_val_failures, 0, "{device}");
     assert!(device.modules_validated >= 20, "{device}");
+    // Every other program is one of the oracle's own SOAC chains; the
+    // others cycle through the value oracle's four kinds.
+    let (agree, _, _) = summary.kinds[fuzz::oracles::SOAC_PROGRAMS];
+    assert_eq!(agree, 150, "{:?}", summary.kinds);
     for kind in fuzz::oracles::DefuncItem::ALL {
         let (agree, _, _) = summary.kinds[kind.label()];
-        assert!(agree >= 70, "{}: only {agree} agreements", kind.label());
+        assert!(agree >= 35, "{}: only {agree} agreements", kind.label());
     }
 }
 
