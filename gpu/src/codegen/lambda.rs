@@ -349,9 +349,15 @@ impl Translator {
         Ok(())
     }
 
-    fn operand(&self, value: &SubExp) -> Result<(String, PrimType), CodegenError> {
+    /// A constant's type counts among the lambda's types (a `u8` closure
+    /// tag specialised into a lambda over `i32` needs 8-bit arithmetic:
+    /// `tests/programs/or_conditionals/map_closure_tag_narrow_constant.fut`).
+    fn operand(&mut self, value: &SubExp) -> Result<(String, PrimType), CodegenError> {
         match value {
-            SubExp::Constant(constant) => Ok((glsl_constant(*constant), constant.prim_type())),
+            SubExp::Constant(constant) => {
+                self.note_type(constant.prim_type());
+                Ok((glsl_constant(*constant), constant.prim_type()))
+            }
             SubExp::Var(name) => self.scope.get(name).cloned().ok_or_else(|| {
                 CodegenError::unsupported(format!(
                     "the variable `{name}` of the enclosing scope (lambdas reading free variables \
