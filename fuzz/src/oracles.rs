@@ -26,9 +26,10 @@
 //!   the same values (the CLI's float tolerance), or both fail at run time
 //!   with the same message at the same place.
 //!
-//! - [`OracleKind::Gpu`]: the same four kinds of program compiled once by
-//!   the optimising pipeline and run by its CPU backend and by the GPU
-//!   driver ([`gpu`]): equal values (the same tolerance) or the same
+//! - [`OracleKind::Gpu`]: odd items are chains of top-level SOACs over the
+//!   entry arrays ([`gpu_programs`]), even items the same four kinds of
+//!   program (SOACs more likely), each compiled once by the optimising
+//!   pipeline and run by its CPU backend and by the GPU driver ([`gpu`]): equal values (the same tolerance) or the same
 //!   run-time error, no Vulkan validation message, every SPIR-V module
 //!   accepted by `spirv-val`; the summary counts the device's work
 //!   ([`Summary::device`]).

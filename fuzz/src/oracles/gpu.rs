@@ -119,8 +119,8 @@ impl std::fmt::Display for DeviceTally {
 }
 
 /// How many times the generator's SOAC weight the GPU oracle's programs
-/// use (the value oracle's programs with the default weights ran a kernel
-/// in 19 % of programs, seed 2026; see `fuzz/README.md`).
+/// of the value oracle's kinds use (with the default weights 19 % of them
+/// ran a kernel, seed 2026; 47 % with this factor; see `fuzz/README.md`).
 pub const SOAC_WEIGHT_FACTOR: u32 = 8;
 
 /// The generator's configuration for the GPU oracle: the value oracle's
