@@ -1,5 +1,5 @@
-//! The oracle campaigns of `runestone fuzz` without the CLI (which links the
-//! GPU crate): `cargo run --release -p fuzz --example campaign -- ORACLE SEED
+//! The oracle campaigns of `runestone fuzz` without the CLI (the fuzz crate
+//! links the GPU crate too, for the `gpu` oracle): `cargo run --release -p fuzz --example campaign -- ORACLE SEED
 //! COUNT JOBS [DEPTH DECLARATIONS]`. Prints the summary line, outcomes per
 //! program kind, discards by reason, the program size distribution and the
 //! number of rules fired; exits 1 on any disagreement. Used for the issue 6

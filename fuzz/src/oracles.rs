@@ -26,14 +26,23 @@
 //!   the same values (the CLI's float tolerance), or both fail at run time
 //!   with the same message at the same place.
 //!
+//! - [`OracleKind::Gpu`]: odd items are chains of top-level SOACs over the
+//!   entry arrays ([`gpu_programs`]), even items the same four kinds of
+//!   program (SOACs more likely), each compiled once by the optimising
+//!   pipeline and run by its CPU backend and by the GPU driver ([`gpu`]): equal values (the same tolerance) or the same
+//!   run-time error, no Vulkan validation message, every SPIR-V module
+//!   accepted by `spirv-val`; the summary counts the device's work
+//!   ([`Summary::device`]).
+//!
 //! The oracles form one registry ([`OracleKind::ALL`]): an oracle is a
-//! variant, a name, and the examination of one item in [`run_one`]. The GPU
-//! backend joins the value oracle as one more side to compare.
+//! variant, a name, and the examination of one item in [`run_one`].
 //!
 //! Every item ends as agree, disagree or discard (a discard always has a
 //! reason, counted in the summary). Disagreements are shrunk through the
 //! generator's choice sequence and written as `-- ==` test programs.
 
+pub mod gpu;
+pub mod gpu_programs;
 pub mod value;
 
 use crate::campaign::{run_pool, runner_for, shrink_while_steps, Limits};
@@ -60,16 +69,18 @@ pub enum OracleKind {
     Defunc,
     Modules,
     Value,
+    Gpu,
 }
 
 impl OracleKind {
     /// Every oracle of this harness (the `nested` campaign has its own
     /// harness, `crate::nested::campaign`).
-    pub const ALL: [OracleKind; 4] = [
+    pub const ALL: [OracleKind; 5] = [
         OracleKind::Verdict,
         OracleKind::Defunc,
         OracleKind::Modules,
         OracleKind::Value,
+        OracleKind::Gpu,
     ];
 
     pub fn from_name(name: &str) -> Option<OracleKind> {
@@ -82,6 +93,7 @@ impl OracleKind {
             OracleKind::Defunc => "defunc",
             OracleKind::Modules => "modules",
             OracleKind::Value => "value",
+            OracleKind::Gpu => "gpu",
         }
     }
 
@@ -92,6 +104,8 @@ impl OracleKind {
             OracleKind::Verdict => &["TFP18 "],
             OracleKind::Defunc | OracleKind::Value => &["TFP18 ", "ICFP18 "],
             OracleKind::Modules => &["ICFP18 "],
+            // The reference does not run: no paper rule fires.
+            OracleKind::Gpu => &[],
         }
     }
 }
@@ -303,6 +317,8 @@ pub struct Summary {
     pub counterexamples: Vec<Counterexample>,
     /// The size in lines of every program examined (printed as its source).
     pub program_lines: Vec<u32>,
+    /// The device's work (the GPU oracle; zero for the others).
+    pub device: gpu::DeviceTally,
 }
 
 /// Median, 90th percentile and maximum of program sizes in lines.
@@ -336,6 +352,8 @@ struct Message {
     coverage: RuleCounts,
     counterexample: Option<Counterexample>,
     lines: u32,
+    /// The device's work on the program (the GPU oracle).
+    device: Option<gpu::DeviceWork>,
 }
 
 /// Accept, reject or "not supported" from one implementation.
@@ -720,6 +738,7 @@ fn mutant_item(
             coverage: RuleCounts::new(),
             counterexample: None,
             lines,
+            device: None,
         };
     }
     let (outcome, coverage) = record(|| examine(&mutant));
@@ -749,6 +768,7 @@ fn mutant_item(
         coverage,
         counterexample,
         lines,
+        device: None,
     }
 }
 
@@ -804,6 +824,7 @@ fn well_typed_item(
         coverage,
         counterexample,
         lines,
+        device: None,
     }
 }
 
@@ -897,12 +918,97 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
                 },
             )
         }
+        OracleKind::Gpu if index % 2 == 1 => soac_item(index, config),
+        OracleKind::Gpu => {
+            let item = DefuncItem::of_index(index / 2);
+            let or = item.or_conditionals();
+            // The device's work on the generated program itself (shrinking
+            // examines smaller ones afterwards).
+            let first_work = RefCell::new(None);
+            let mut message = well_typed_item(
+                index,
+                config,
+                gpu::generator(item.gen(&config.gen)),
+                item.label(),
+                or,
+                |p| {
+                    let (outcome, work) = gpu::examine_gpu(&p.source(), &p.arguments, or);
+                    first_work.borrow_mut().get_or_insert(work);
+                    outcome
+                },
+            );
+            message.device = first_work.into_inner();
+            message
+        }
+    }
+}
+
+/// The program kind of the GPU oracle's own programs.
+pub const SOAC_PROGRAMS: &str = "top-level SOACs over the entry arrays (gpu oracle)";
+
+/// One of the GPU oracle's own programs ([`gpu_programs`]): a chain of
+/// top-level SOACs over the entry point's arrays.
+fn soac_item(index: u64, config: &OracleConfig) -> Message {
+    let mut runner = runner_for(config.seed, index, TAG);
+    let mut tree = gpu_programs::soac_programs()
+        .new_tree(&mut runner)
+        .expect("a program");
+    let program = tree.current();
+    let examine =
+        |p: &gpu_programs::SoacProgram| gpu::examine_gpu(&p.source(), &p.arguments(), false);
+    let source = program.source();
+    let (outcome, work) = examine(&program);
+    let outcome = known(config, SOAC_PROGRAMS, outcome);
+    let counterexample = match &outcome {
+        Outcome::Disagree { check, .. } => {
+            let (shrunk, message) =
+                shrink_while_steps(&mut tree, SHRINK_STEPS, |p: &gpu_programs::SoacProgram| {
+                    failing(&examine(p).0, check)
+                });
+            let arguments = shrunk.arguments();
+            let input = values_line(&arguments);
+            let expected =
+                match value::reference_run(&shrunk.source(), &arguments, config.fuel, false) {
+                    value::Run::Values(values) => {
+                        format!("-- input {{ {input} }} output {{ {} }}\n", values_line(&values))
+                    }
+                    value::Run::Failed { message, .. } => {
+                        format!("-- input {{ {input} }}\n-- error: {}\n", regex_literal(&message))
+                    }
+                    other => format!(
+                        "-- input {{ {input} }}\n-- (output: the reference {}; fill it in from Futhark)\n",
+                        other.describe()
+                    ),
+                };
+            Some(Counterexample {
+                index,
+                check: check.clone(),
+                program: format!(
+                    "{}-- ==\n{expected}\n{}",
+                    header(config, index, check, &message),
+                    shrunk.source()
+                ),
+                message,
+            })
+        }
+        _ => None,
+    };
+    Message {
+        kind: SOAC_PROGRAMS.to_string(),
+        outcome,
+        coverage: RuleCounts::new(),
+        counterexample,
+        lines: source.lines().count() as u32,
+        device: Some(work),
     }
 }
 
 fn fold(summary: &mut Summary, message: Message) {
     summary.progress.programs += 1;
     summary.program_lines.push(message.lines);
+    if let Some(work) = &message.device {
+        summary.device.add(work);
+    }
     for (rule, n) in message.coverage {
         *summary.coverage.entry(rule).or_insert(0) += n;
     }

@@ -1,5 +1,5 @@
-//! Bounded campaigns of the verdict, defunc, modules and value oracles (fixed seed,
-//! 300 programs each): no disagreement beyond the known ones
+//! Bounded campaigns of the verdict, defunc, modules, value and gpu oracles (fixed seed,
+//! 300 programs each; gpu needs a Vulkan device, lavapipe in CI): no disagreement beyond the known ones
 //! (`fuzz::oracles::KNOWN_DISAGREEMENTS`, counted as discards), and every
 //! program ends as agree, discard or disagree.
 
@@ -211,6 +211,128 @@ fn value_oracle_compares_values_errors_and_verdicts() {
         compare_runs(&Run::OutOfFuel, &Run::Values(vec![i32s(1)])),
         Outcome::Discard("the reference runs out of fuel".into())
     );
+}
+
+#[test]
+fn gpu_oracle_agrees_on_300_programs_with_kernels_on_the_device() {
+    let summary = campaign(OracleKind::Gpu);
+    assert_clean(&summary);
+    let device = summary.device;
+    assert_eq!(device.programs_run, 300, "{:?}", summary.discard_reasons);
+    // Seed 1: about two thirds of the programs ran at least one kernel
+    // when measured.
+    assert!(device.programs_offloaded >= 150, "{device}");
+    assert!(device.kernel_runs >= device.programs_offloaded, "{device}");
+    assert_eq!(device.validation_messages, 0, "{device}");
+    assert_eq!(device.spirv_val_failures, 0, "{device}");
+    assert!(device.modules_validated >= 20, "{device}");
+    // Every other program is one of the oracle's own SOAC chains; the
+    // others cycle through the value oracle's four kinds.
+    let (agree, _, _) = summary.kinds[fuzz::oracles::SOAC_PROGRAMS];
+    assert_eq!(agree, 150, "{:?}", summary.kinds);
+    for kind in fuzz::oracles::DefuncItem::ALL {
+        let (agree, _, _) = summary.kinds[kind.label()];
+        assert!(agree >= 35, "{}: only {agree} agreements", kind.label());
+    }
+}
+
+/// The gpu oracle's verdicts on hand-written programs (values, run-time
+/// errors, rejected programs; the device's work counted) and each way the
+/// two backends can differ, named by its check.
+#[test]
+fn gpu_oracle_compares_values_errors_and_counts_the_device_work() {
+    use fuzz::oracles::gpu::{compare_backends, examine_gpu};
+    use fuzz::oracles::value::Run;
+    use fuzz::oracles::Outcome;
+    use spec::value::{PrimValue, Value};
+    let check = |source: &str, arguments: &str, expected: Outcome, kernels: u64| {
+        let arguments = spec::value::read_values(arguments).expect("values");
+        let (outcome, work) = examine_gpu(source, &arguments, false);
+        assert_eq!(outcome, expected, "{source}");
+        assert_eq!(work.kernel_runs, kernels, "{source}: {work:?}");
+        assert_eq!(work.validation_messages, 0, "{source}");
+        assert_eq!(work.spirv_val_failures, 0, "{source}");
+    };
+    let agree = || Outcome::Agree { valid: true };
+    check(
+        "entry main (xs: []i32) : []i32 = map (\\x -> x * 2 + 1) xs",
+        "[1, 2, 3]",
+        agree(),
+        1,
+    );
+    check(
+        "entry main (xs: []f32) : f32 = reduce (+) 0 (map (\\x -> x * 0.5) xs)",
+        "[1f32, 2f32, 3f32, 4.5f32]",
+        agree(),
+        1,
+    );
+    check(
+        "entry main (xs: []i64) : []i64 = filter (\\x -> x % 2 == 0) (scan (+) 0 xs)",
+        "[1i64, 2i64, 3i64, 4i64]",
+        agree(),
+        2,
+    );
+    // The same index error, at the same place, on both backends; an empty
+    // map is handed back to the host.
+    check(
+        "entry main (xs: []i32) (i: i64) : i32 = (map (\\x -> x + 1) xs)[i]",
+        "[1, 2, 3] 7i64",
+        agree(),
+        1,
+    );
+    check(
+        "entry main (xs: []i32) : []i32 = map (\\x -> x + 1) xs",
+        "empty([0]i32)",
+        agree(),
+        0,
+    );
+    check(
+        "entry main (x: i32) : bool = x",
+        "1",
+        Outcome::Discard("optimized rejects it (the verdict and value oracles judge that)".into()),
+        0,
+    );
+    let f32s = |v: f32| Value::Prim(PrimValue::F32(v));
+    let failed = |location: &str| Run::Failed {
+        message: "index out of bounds".into(),
+        location: location.into(),
+    };
+    assert_eq!(
+        compare_backends(
+            &Run::Values(vec![f32s(1.0)]),
+            &Run::Values(vec![f32s(f32::from_bits(1.0f32.to_bits() + 3))])
+        ),
+        agree(),
+        "floats within the compiled backends' tolerance"
+    );
+    let cases = [
+        (
+            Run::Values(vec![f32s(1.0)]),
+            Run::Values(vec![f32s(1.5)]),
+            "different values",
+        ),
+        (
+            failed("generated.fut:1:5"),
+            failed("generated.fut:1:6"),
+            "different run-time errors",
+        ),
+        (
+            Run::Values(vec![f32s(1.0)]),
+            failed("generated.fut:1:5"),
+            "cpu gives values, gpu fails at run time",
+        ),
+        (
+            failed("generated.fut:1:5"),
+            Run::Broken("panic".into()),
+            "cpu fails at run time, gpu breaks",
+        ),
+    ];
+    for (cpu, gpu, wanted) in cases {
+        match compare_backends(&cpu, &gpu) {
+            Outcome::Disagree { check, .. } => assert_eq!(check, wanted),
+            other => panic!("{wanted}: got {other:?}"),
+        }
+    }
 }
 
 #[test]

@@ -6,12 +6,16 @@
 //! any violation.
 //!
 //! `--oracle verdict` / `--oracle defunc` / `--oracle modules` /
-//! `--oracle value`: the oracles
+//! `--oracle value` / `--oracle gpu`: the oracles
 //! of `fuzz::oracles` on generated programs, with the same progress lines,
 //! summary (outcomes per program kind, discards by reason, the distribution
 //! of program sizes in lines), rule-coverage table (every rule of the
 //! oracle's papers in `proofs-notes/rules.toml`, `never` included) and
-//! `.fut` counterexamples; exit 1 on any disagreement.
+//! `.fut` counterexamples; exit 1 on any disagreement. `gpu` first opens
+//! the Vulkan device and checks `spirv-val` (exit 2 with the reason when
+//! either is missing) and adds the device's work to the summary: programs
+//! that ran a kernel, kernel runs, validation messages, modules checked by
+//! `spirv-val`.
 //!
 //! `--emit-tower N`: print the functor-tower benchmark (`fuzz::tower`) with
 //! about N functor applications.
@@ -27,7 +31,10 @@ pub struct Args {
     /// `verdict` (reference vs optimized accept/reject), `defunc` (TFP'18
     /// Theorems 1–2, Corollary 1 on generated programs), `modules` (ICFP'18
     /// Proposition 6.1 on generated module programs), `value` (reference vs
-    /// optimized CPU: compile-time verdicts, values, run-time errors).
+    /// optimized CPU: compile-time verdicts, values, run-time errors), `gpu`
+    /// (optimized CPU vs the GPU backend on a Vulkan device: values,
+    /// run-time errors, no validation message, every SPIR-V module passes
+    /// `spirv-val`).
     #[arg(long, required_unless_present = "emit_tower")]
     oracle: Option<String>,
     /// Print the functor-tower benchmark program with about N functor
@@ -88,7 +95,7 @@ pub fn run(args: Args) -> ExitCode {
     let oracle = fuzz::oracles::OracleKind::from_name(&oracle_name);
     if oracle_name != "nested" && oracle.is_none() {
         eprintln!(
-            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc, modules, value).",
+            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc, modules, value, gpu).",
             oracle_name
         );
         return ExitCode::from(2);
@@ -215,6 +222,17 @@ fn run_oracle(
     if let Some(declarations) = args.declarations {
         config.gen.max_declarations = declarations;
     }
+    let device = if kind == fuzz::oracles::OracleKind::Gpu {
+        match fuzz::oracles::gpu::probe() {
+            Ok(device) => Some(device),
+            Err(reason) => {
+                eprintln!("runestone fuzz: the gpu oracle cannot run: {reason}");
+                return ExitCode::from(2);
+            }
+        }
+    } else {
+        None
+    };
     println!(
         "{} campaign: seed {}, {}, {} job(s)",
         kind.name(),
@@ -226,6 +244,9 @@ fn run_oracle(
         },
         config.jobs
     );
+    if let Some(device) = &device {
+        println!("device: {device}");
+    }
     let line = |p: &fuzz::oracles::Progress| {
         let seconds = p.elapsed.as_secs_f64().max(1e-9);
         format!(
@@ -261,11 +282,15 @@ fn run_oracle(
             println!("  {reason:<80} {n:>7}");
         }
     }
-    println!("\nrule coverage (times fired):");
-    print!(
-        "{}",
-        fuzz::rule_coverage::render_table(&summary.coverage, kind.papers())
-    );
+    if device.is_some() {
+        println!("\ndevice: {}", summary.device);
+    } else {
+        println!("\nrule coverage (times fired):");
+        print!(
+            "{}",
+            fuzz::rule_coverage::render_table(&summary.coverage, kind.papers())
+        );
+    }
     if summary.counterexamples.is_empty() {
         return ExitCode::SUCCESS;
     }

@@ -51,7 +51,7 @@ pub enum Run {
 impl Run {
     /// What the side did, in a disagreement's check (no values: the check
     /// must stay the same while the program shrinks).
-    fn what(&self) -> &'static str {
+    pub fn what(&self) -> &'static str {
         match self {
             Run::Rejected(_) => "rejects",
             Run::Unsupported(_) => "does not support it",
@@ -63,7 +63,7 @@ impl Run {
     }
 
     /// What the side did, in a disagreement's message.
-    fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         match self {
             Run::Rejected(m) => format!("rejects it: {m}"),
             Run::Unsupported(c) => format!("does not support {c}"),
@@ -76,7 +76,7 @@ impl Run {
 }
 
 /// Values on one line, cut after [`SHOWN_CHARACTERS`].
-fn shown(values: &[Value]) -> String {
+pub fn shown(values: &[Value]) -> String {
     let line = values
         .iter()
         .map(|v| v.to_string())
@@ -130,57 +130,78 @@ pub fn reference_run(source: &str, arguments: &[Value], fuel: u64, or_conditiona
 /// The optimising compiler and its CPU backend on `source`, entry point
 /// `main`.
 pub fn optimized_run(source: &str, arguments: &[Value], or_conditionals: bool) -> Run {
-    let run = || {
-        let mut sources = SourceMap::new();
-        let file = sources.add(FILE_NAME, source);
-        let mut options = optimized::pipeline::PipelineOptions::from_source(source);
-        options.check.or_conditionals |= or_conditionals;
-        let program = match spec::syntax::parse_program(file, source) {
-            Ok(program) => program,
-            Err(d) => return Run::Rejected(format!("parse: {}", d.message)),
-        };
-        let prelude_file = optimized::pipeline::add_prelude_file(&mut sources);
-        let compiled = spec::recursion::with_stack(|| {
-            optimized::pipeline::compile_program(&program, prelude_file, None, options)
-        });
-        let compiled = match compiled {
-            Ok(compiled) => compiled,
-            Err(diagnostics) => {
-                let first = |code: &str| {
-                    diagnostics
-                        .iter()
-                        .find(|d| d.code.as_deref() == Some(code))
-                        .map(|d| d.message.clone())
-                };
-                return if let Some(m) = first("unsupported") {
-                    Run::Unsupported(construct(&m))
-                } else if let Some(m) = first("internal") {
-                    Run::Broken(m)
-                } else {
-                    Run::Rejected(
-                        diagnostics
-                            .first()
-                            .map(|d| d.message.clone())
-                            .unwrap_or_default(),
-                    )
-                };
-            }
-        };
-        match compiled.run("main", arguments) {
-            Ok(Value::Tuple(values)) if !values.is_empty() => Run::Values(values),
-            Ok(value) => Run::Values(vec![value]),
-            // The backend's input errors are located nowhere.
-            Err(e) if e.span.same_location(&Span::default()) => {
-                Run::Broken(format!("the arguments do not fit: {}", e.message))
-            }
-            Err(e) => Run::Failed {
-                message: e.message,
-                location: sources.describe(e.span),
-            },
-        }
+    let run = || match optimized_compile(source, or_conditionals) {
+        Ok((compiled, sources)) => optimized_result(compiled.run("main", arguments), &sources),
+        Err(run) => run,
     };
     catch_unwind(AssertUnwindSafe(run))
         .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))))
+}
+
+/// The optimising pipeline on `source` (compiled under [`FILE_NAME`]), and
+/// the source map its run-time errors refer to; a program it does not
+/// compile is the [`Run`] it ends as (rejected, unsupported, broken). The
+/// GPU oracle compiles once and runs the result on both backends. Panics
+/// are the caller's to catch.
+pub fn optimized_compile(
+    source: &str,
+    or_conditionals: bool,
+) -> Result<(optimized::pipeline::CompiledProgram, SourceMap), Run> {
+    let mut sources = SourceMap::new();
+    let file = sources.add(FILE_NAME, source);
+    let mut options = optimized::pipeline::PipelineOptions::from_source(source);
+    options.check.or_conditionals |= or_conditionals;
+    let program = match spec::syntax::parse_program(file, source) {
+        Ok(program) => program,
+        Err(d) => return Err(Run::Rejected(format!("parse: {}", d.message))),
+    };
+    let prelude_file = optimized::pipeline::add_prelude_file(&mut sources);
+    let compiled = spec::recursion::with_stack(|| {
+        optimized::pipeline::compile_program(&program, prelude_file, None, options)
+    });
+    match compiled {
+        Ok(compiled) => Ok((compiled, sources)),
+        Err(diagnostics) => {
+            let first = |code: &str| {
+                diagnostics
+                    .iter()
+                    .find(|d| d.code.as_deref() == Some(code))
+                    .map(|d| d.message.clone())
+            };
+            Err(if let Some(m) = first("unsupported") {
+                Run::Unsupported(construct(&m))
+            } else if let Some(m) = first("internal") {
+                Run::Broken(m)
+            } else {
+                Run::Rejected(
+                    diagnostics
+                        .first()
+                        .map(|d| d.message.clone())
+                        .unwrap_or_default(),
+                )
+            })
+        }
+    }
+}
+
+/// A compiled backend's answer (`optimized::cpu` or the GPU driver, which
+/// share their error type) as a [`Run`], locations described by `sources`.
+pub fn optimized_result(
+    result: Result<Value, optimized::cpu::RuntimeError>,
+    sources: &SourceMap,
+) -> Run {
+    match result {
+        Ok(Value::Tuple(values)) if !values.is_empty() => Run::Values(values),
+        Ok(value) => Run::Values(vec![value]),
+        // The backend's input errors are located nowhere.
+        Err(e) if e.span.same_location(&Span::default()) => {
+            Run::Broken(format!("the arguments do not fit: {}", e.message))
+        }
+        Err(e) => Run::Failed {
+            message: e.message,
+            location: sources.describe(e.span),
+        },
+    }
 }
 
 /// The verdict on the two sides' runs of one program.

@@ -9,7 +9,7 @@
 //! host, with the reason.
 
 use super::failure::may_fail;
-use super::lambda::{element_type_of, map_lambda, operator, soac_name};
+use super::lambda::{element_type_of, map_lambda, operator, predicate_lambda, soac_name};
 use super::CodegenError;
 use crate::error::GpuResult;
 use crate::kernels::element::ElementType;
@@ -309,7 +309,7 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
         } => (
             arrays,
             KernelChoice::Filter {
-                predicate: map_lambda(predicate)?,
+                predicate: predicate_lambda(predicate)?,
             },
         ),
         Soac::Scatter { .. } | Soac::Hist { .. } => {

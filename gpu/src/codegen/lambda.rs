@@ -92,6 +92,20 @@ pub fn glsl_constant(value: PrimValue) -> String {
     }
 }
 
+/// `precise ` for float locals: the CPU backend rounds every float
+/// operation and conversion, so the device must not contract `a * b + c`
+/// into a fused multiply-add nor fold a round trip such as
+/// `i32.f32 (f32.i32 x)` into `x` (lavapipe did: the low bits of large
+/// integers survived, `tests/programs/soacs/map_int_float_round_trip.fut`);
+/// GLSL's `precise` forbids both.
+fn precision_qualifier(prim_type: PrimType) -> &'static str {
+    if is_float(prim_type) {
+        "precise "
+    } else {
+        ""
+    }
+}
+
 /// A float literal of `prim_type` (`f32`/`f64`) for an exactly representable
 /// value printed by Rust.
 fn float_literal(prim_type: PrimType, value: f64) -> String {
@@ -103,6 +117,19 @@ fn float_literal(prim_type: PrimType, value: f64) -> String {
 
 /// `lambda` as a map lambda: its parameters are `x0…`, its results `y0…`.
 pub fn map_lambda(lambda: &Lambda) -> Result<MapLambda, CodegenError> {
+    translate_map_lambda(lambda, true)
+}
+
+/// `lambda` as a filter's predicate: a map lambda whose `bool` result the
+/// filter kernels never store, so only its parameters' types declare
+/// device features (an `i8` temporary in a predicate over `i16` is
+/// refused, not compiled without 8-bit arithmetic:
+/// `tests/programs/soacs/filter_predicate_narrow_temporary.fut`).
+pub fn predicate_lambda(lambda: &Lambda) -> Result<MapLambda, CodegenError> {
+    translate_map_lambda(lambda, false)
+}
+
+fn translate_map_lambda(lambda: &Lambda, results_stored: bool) -> Result<MapLambda, CodegenError> {
     let parameter_types = scalar_types(&lambda.params.iter().map(|p| &p.ty).collect::<Vec<_>>())?;
     let result_types = scalar_types(&lambda.return_types.iter().collect::<Vec<_>>())?;
     let mut translator = Translator::new("map");
@@ -117,7 +144,8 @@ pub fn map_lambda(lambda: &Lambda) -> Result<MapLambda, CodegenError> {
     for (position, result) in results.iter().enumerate() {
         translator.line(&format!("y{position} = {result};"));
     }
-    translator.check_features(&parameter_types, &result_types)?;
+    let declared_results: &[PrimType] = if results_stored { &result_types } else { &[] };
+    translator.check_features(&parameter_types, declared_results)?;
     Ok(MapLambda {
         parameter_types: parameter_types
             .iter()
@@ -321,9 +349,15 @@ impl Translator {
         Ok(())
     }
 
-    fn operand(&self, value: &SubExp) -> Result<(String, PrimType), CodegenError> {
+    /// A constant's type counts among the lambda's types (a `u8` closure
+    /// tag specialised into a lambda over `i32` needs 8-bit arithmetic:
+    /// `tests/programs/or_conditionals/map_closure_tag_narrow_constant.fut`).
+    fn operand(&mut self, value: &SubExp) -> Result<(String, PrimType), CodegenError> {
         match value {
-            SubExp::Constant(constant) => Ok((glsl_constant(*constant), constant.prim_type())),
+            SubExp::Constant(constant) => {
+                self.note_type(constant.prim_type());
+                Ok((glsl_constant(*constant), constant.prim_type()))
+            }
             SubExp::Var(name) => self.scope.get(name).cloned().ok_or_else(|| {
                 CodegenError::unsupported(format!(
                     "the variable `{name}` of the enclosing scope (lambdas reading free variables \
@@ -352,7 +386,11 @@ impl Translator {
                 } => {
                     let (condition, _) = self.operand(condition)?;
                     for (name, prim_type) in &pattern {
-                        self.line(&format!("{} {name};", glsl_type(*prim_type)));
+                        self.line(&format!(
+                            "{}{} {name};",
+                            precision_qualifier(*prim_type),
+                            glsl_type(*prim_type)
+                        ));
                     }
                     self.line(&format!("if ({condition}) {{"));
                     self.branch(then_body, &pattern)?;
@@ -369,7 +407,11 @@ impl Translator {
                         )));
                     };
                     let value = self.expression(expression, *prim_type)?;
-                    self.line(&format!("{} {name} = {value};", glsl_type(*prim_type)));
+                    self.line(&format!(
+                        "{}{} {name} = {value};",
+                        precision_qualifier(*prim_type),
+                        glsl_type(*prim_type)
+                    ));
                 }
             }
             for (element, (glsl_name, prim_type)) in statement.pattern.iter().zip(pattern) {
@@ -717,7 +759,70 @@ impl Translator {
             );
             return format!("{name}({x})");
         }
+        let significand_bits = if to == PrimType::F64 { 53 } else { 24 };
+        if is_float(to) && !is_float(from) && bit_width(from) > significand_bits {
+            return self.integer_to_float(from, to, significand_bits, x);
+        }
         format!("{target}({x})")
+    }
+
+    /// An integer wider than the float's significand, converted with the
+    /// rounding done in integer arithmetic (to nearest, ties to even, as the
+    /// CPU backend's conversion), so the value converted is exactly
+    /// representable. A plain conversion is not enough: lavapipe folds
+    /// `int(float(x))` back to `x`, keeping the low bits the float lost
+    /// (`tests/programs/soacs/map_int_float_round_trip.fut`).
+    fn integer_to_float(
+        &mut self,
+        from: PrimType,
+        to: PrimType,
+        significand_bits: u32,
+        x: &str,
+    ) -> String {
+        let target = glsl_type(to);
+        let source = glsl_type(from);
+        let wide = bit_width(from) == 64;
+        let unsigned = if wide { "uint64_t" } else { "uint" };
+        let signed = is_signed(from);
+        let name = self.helper(
+            &format!("convert_{}_{}", prim_name(from), prim_name(to)),
+            |name| {
+                let magnitude = if signed {
+                    format!("{unsigned} m = x < {source}(0) ? {unsigned}(-x) : {unsigned}(x);")
+                } else {
+                    format!("{unsigned} m = x;")
+                };
+                let top_bit = if wide {
+                    "uint high = uint(m >> 32); int top = high != 0u ? 32 + findMSB(high) : findMSB(uint(m));"
+                } else {
+                    "int top = findMSB(m);"
+                };
+                let overflow = format!(
+                    "{target}({}) * {target}(2.0)",
+                    if wide {
+                        "9223372036854775808.0"
+                    } else {
+                        "2147483648.0"
+                    }
+                );
+                let sign = if signed {
+                    format!("x < {source}(0) ? -f : f")
+                } else {
+                    "f".to_owned()
+                };
+                format!(
+                    "{target} {name}({source} x) {{ {magnitude} {top_bit} \
+                     if (top >= {significand_bits}) {{ \
+                     {unsigned} unit = {unsigned}(1) << uint(top - {}); \
+                     {unsigned} low = m & (unit - {unsigned}(1)); m -= low; \
+                     if (low > (unit >> 1) || (low == (unit >> 1) && (m & unit) != {unsigned}(0))) m += unit; }} \
+                     {target} f = (m == {unsigned}(0) && x != {source}(0)) ? {overflow} : {target}(m); \
+                     return {sign}; }}\n",
+                    significand_bits - 1
+                )
+            },
+        );
+        format!("{name}({x})")
     }
 }
 

@@ -96,7 +96,7 @@ pub fn all_demo_kernel_sources() -> Vec<KernelSource> {
 }
 
 /// A compiled module: its kernel name and SPIR-V.
-type CompiledModule = (String, Arc<Vec<u32>>);
+pub type CompiledModule = (String, Arc<Vec<u32>>);
 
 fn compiled_modules_by_source() -> std::sync::MutexGuard<'static, HashMap<String, CompiledModule>> {
     static COMPILED_BY_SOURCE: OnceLock<Mutex<HashMap<String, CompiledModule>>> = OnceLock::new();
@@ -107,14 +107,56 @@ fn compiled_modules_by_source() -> std::sync::MutexGuard<'static, HashMap<String
     }
 }
 
-/// The SPIR-V of `source`, compiled once per process.
+/// The SPIR-V of `source`, compiled once per process (recorded for
+/// [`modules_used_by`] on this thread).
 pub fn compiled_spirv(source: &KernelSource) -> GpuResult<Arc<Vec<u32>>> {
-    if let Some((_, words)) = compiled_modules_by_source().get(&source.glsl) {
-        return Ok(words.clone());
-    }
-    let words = Arc::new(compile_compute_shader(&source.name, &source.glsl)?);
-    compiled_modules_by_source().insert(source.glsl.clone(), (source.name.clone(), words.clone()));
+    let cached = compiled_modules_by_source()
+        .get(&source.glsl)
+        .map(|(_, words)| words.clone());
+    let words = match cached {
+        Some(words) => words,
+        None => {
+            let words = Arc::new(compile_compute_shader(&source.name, &source.glsl)?);
+            compiled_modules_by_source()
+                .insert(source.glsl.clone(), (source.name.clone(), words.clone()));
+            words
+        }
+    };
+    MODULES_USED.with(|used| {
+        if let Some(used) = used.borrow_mut().as_mut() {
+            used.push((source.name.clone(), words.clone()));
+        }
+    });
     Ok(words)
+}
+
+thread_local! {
+    /// The modules [`compiled_spirv`] handed out on this thread while
+    /// [`modules_used_by`] records (`None`: not recording).
+    static MODULES_USED: std::cell::RefCell<Option<Vec<CompiledModule>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `work` and returns, with its result, every module (kernel name,
+/// SPIR-V) that [`compiled_spirv`] handed out on this thread meanwhile,
+/// compiled then or cached (once each, in first-use order): the modules a
+/// run on this thread loaded. The GPU fuzz oracle validates exactly these
+/// per program, so a module `spirv-val` rejects blames every program that
+/// uses it, and only those.
+pub fn modules_used_by<T>(work: impl FnOnce() -> T) -> (T, Vec<CompiledModule>) {
+    let outer = MODULES_USED.with(|used| used.borrow_mut().replace(Vec::new()));
+    let result = work();
+    let mut recorded = MODULES_USED
+        .with(|used| std::mem::replace(&mut *used.borrow_mut(), outer))
+        .unwrap_or_default();
+    let mut seen = std::collections::HashSet::new();
+    recorded.retain(|(_, words)| seen.insert(Arc::as_ptr(words)));
+    MODULES_USED.with(|used| {
+        if let Some(outer) = used.borrow_mut().as_mut() {
+            outer.extend(recorded.iter().cloned());
+        }
+    });
+    (result, recorded)
 }
 
 /// Every module this process has compiled, as (kernel name, SPIR-V) (what
@@ -165,6 +207,38 @@ mod tests {
             &map::map_times_two_plus_one_source(DemoElementType::U32).glsl,
             2,
         );
+    }
+
+    #[test]
+    fn the_modules_a_run_uses_are_recorded_once_each_on_its_thread() {
+        let (u32_source, f32_source) = (
+            map::map_times_two_plus_one_source(DemoElementType::U32),
+            map::map_times_two_plus_one_source(DemoElementType::F32),
+        );
+        // Compiled before recording: a cached module counts as used too.
+        compiled_spirv(&u32_source).expect("compiles");
+        let (inner, outer) = modules_used_by(|| {
+            compiled_spirv(&u32_source).expect("compiles");
+            let ((), inner) = modules_used_by(|| {
+                compiled_spirv(&f32_source).expect("compiles");
+                compiled_spirv(&f32_source).expect("compiles");
+            });
+            // Another thread's modules are not this thread's.
+            std::thread::spawn(move || {
+                compiled_spirv(&map::map_times_two_plus_one_source(DemoElementType::U32))
+            })
+            .join()
+            .expect("joins")
+            .expect("compiles");
+            inner
+        });
+        let names = |modules: &[CompiledModule]| -> Vec<String> {
+            modules.iter().map(|(name, _)| name.clone()).collect()
+        };
+        assert_eq!(names(&inner), vec![f32_source.name.clone()]);
+        assert_eq!(names(&outer), vec![u32_source.name, f32_source.name]);
+        let ((), nothing) = modules_used_by(|| {});
+        assert!(nothing.is_empty());
     }
 
     #[test]
