@@ -452,6 +452,9 @@ impl Generator {
                         .find(|(n, _)| n == name)
                         .map(|(_, k)| *k)
                         .unwrap_or(0),
+                    Size::Unknown if self.config.long_arrays => {
+                        super::LONG_ARRAY_LENGTH + u64::from(self.choices.below(5))
+                    }
                     Size::Unknown => u64::from(self.choices.below(5)),
                 };
                 let rows: Vec<Value> = (0..length)
