@@ -41,7 +41,8 @@ struct Budget {
     numeric_functions: u64,
 }
 
-/// CI's budget (about 20 s in the dev profile on a shared 2-core machine).
+/// CI's budget (5–20 s in the dev profile on the shared 2-core machine,
+/// depending on its load).
 const SHORT: Budget = Budget {
     seeds: 2,
     value: 100,
@@ -50,8 +51,8 @@ const SHORT: Budget = Budget {
     numeric_functions: 100,
 };
 
-/// The mutation-score budget (`RUNESTONE_MUTATION_BUDGET=long`; about 60 s
-/// in the dev profile): 800 value programs and 1 600 verdict items.
+/// The mutation-score budget (`RUNESTONE_MUTATION_BUDGET=long`; 21–65 s in
+/// the dev profile): 800 value programs and 1 600 verdict items.
 const LONG: Budget = Budget {
     seeds: 8,
     value: 100,
@@ -179,7 +180,8 @@ fn verdict_campaigns_find_no_disagreement_with_the_optimising_type_checker() {
 /// `scan`, `filter` and `hist` over them run in chunks on the optimising
 /// side (the generated programs' own arrays are short): the mutation
 /// campaign found the chunked paths unreached otherwise
-/// (`fuzz/findings/mutation_score.md`). The reference runs these programs
+/// (`fuzz/findings/mutation_score.md`; the generated entry bodies seldom
+/// consume their parameters yet, so this reaches few of them so far). The reference runs these programs
 /// element by element, so more of them run out of fuel (discarded).
 #[test]
 fn value_campaigns_over_long_arrays_find_no_disagreement() {

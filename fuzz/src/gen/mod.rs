@@ -96,10 +96,11 @@ pub struct GenConfig {
     pub or_conditionals: bool,
     /// Give the entry point's array arguments of unknown size
     /// [`LONG_ARRAY_LENGTH`] to [`LONG_ARRAY_LENGTH`]` + 4` elements instead
-    /// of 0–4, so that SOACs over them take the optimising CPU backend's
-    /// chunked, parallel paths (`optimized::cpu::PARALLEL_THRESHOLD`), which
-    /// short arrays never reach (the mutation campaign,
-    /// `fuzz/findings/mutation_score.md`).
+    /// of 0–4, so that SOACs over them can take the optimising CPU
+    /// backend's chunked, parallel paths (`optimized::cpu::PARALLEL_THRESHOLD`),
+    /// which short arrays never reach (the mutation campaign,
+    /// `fuzz/findings/mutation_score.md`). Not enough by itself yet: entry
+    /// bodies seldom consume their parameters in a SOAC.
     pub long_arrays: bool,
     /// Also use the numeric modules' functions and constants (`T.min`,
     /// `T.max`, `T.abs`, `T.lowest`, `T.highest`, `f32.isnan`, `f64.isinf`,
