@@ -180,8 +180,8 @@ fn verdict_campaigns_find_no_disagreement_with_the_optimising_type_checker() {
 /// `scan`, `filter` and `hist` over them run in chunks on the optimising
 /// side (the generated programs' own arrays are short): the mutation
 /// campaign found the chunked paths unreached otherwise
-/// (`fuzz/findings/mutation_score.md`; the generated entry bodies seldom
-/// consume their parameters yet, so this reaches few of them so far). The reference runs these programs
+/// (`fuzz/findings/mutation_score.md`; the entry point returns a `scan`
+/// of its first long parameter besides its generated result). The reference runs these programs
 /// element by element, so more of them run out of fuel (discarded).
 #[test]
 fn value_campaigns_over_long_arrays_find_no_disagreement() {

@@ -99,8 +99,9 @@ pub struct GenConfig {
     /// of 0–4, so that SOACs over them can take the optimising CPU
     /// backend's chunked, parallel paths (`optimized::cpu::PARALLEL_THRESHOLD`),
     /// which short arrays never reach (the mutation campaign,
-    /// `fuzz/findings/mutation_score.md`). Not enough by itself yet: entry
-    /// bodies seldom consume their parameters in a SOAC.
+    /// `fuzz/findings/mutation_score.md`). The entry point then also returns
+    /// `scan (+) 0 xs` of its first such parameter of a numeric type, since
+    /// generated bodies seldom consume their parameters.
     pub long_arrays: bool,
     /// Also use the numeric modules' functions and constants (`T.min`,
     /// `T.max`, `T.abs`, `T.lowest`, `T.highest`, `f32.isnan`, `f64.isinf`,
