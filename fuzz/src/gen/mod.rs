@@ -36,6 +36,11 @@ use mutate::MutationKind;
 use spec::syntax::ast::{Program, TypeExp};
 use spec::value::Value;
 
+/// The shortest array argument of unknown size under
+/// [`GenConfig::long_arrays`]: the optimising CPU backend's parallel
+/// threshold, so those arrays are split into chunks.
+pub const LONG_ARRAY_LENGTH: u64 = optimized::cpu::PARALLEL_THRESHOLD as u64;
+
 /// Relative weights of the main alternatives of the expression generator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
@@ -89,6 +94,22 @@ pub struct GenConfig {
     /// pipeline): `if` may also return functions. Programs generated with it
     /// are well typed only under that option (Futhark rejects them).
     pub or_conditionals: bool,
+    /// Give the entry point's array arguments of unknown size
+    /// [`LONG_ARRAY_LENGTH`] to [`LONG_ARRAY_LENGTH`]` + 4` elements instead
+    /// of 0–4, so that SOACs over them can take the optimising CPU
+    /// backend's chunked, parallel paths (`optimized::cpu::PARALLEL_THRESHOLD`),
+    /// which short arrays never reach (the mutation campaign,
+    /// `fuzz/findings/mutation_score.md`). The entry point then also returns
+    /// `scan (+) 0 xs` of its first such parameter of a numeric type, since
+    /// generated bodies seldom consume their parameters.
+    pub long_arrays: bool,
+    /// Also use the numeric modules' functions and constants (`T.min`,
+    /// `T.max`, `T.abs`, `T.lowest`, `T.highest`, `f32.isnan`, `f64.isinf`,
+    /// …) in arithmetic and in conversions to `bool`: the mutation campaign
+    /// found the optimising compiler's lowering of them unchecked
+    /// (`fuzz/findings/mutation_score.md`). Off by default, so the programs
+    /// of every other campaign and seed stay as they were.
+    pub numeric_functions: bool,
     /// The seed [`generate`] uses when called through [`generate_default`].
     pub seed: u64,
     pub weights: Weights,
@@ -104,6 +125,8 @@ impl Default for GenConfig {
             paper_core: false,
             local_open: true,
             or_conditionals: false,
+            long_arrays: false,
+            numeric_functions: false,
             seed: 0,
             weights: Weights::default(),
         }

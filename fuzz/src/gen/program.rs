@@ -401,8 +401,16 @@ impl Generator {
         }
         let mut params = Vec::new();
         let mut arguments = Vec::new();
+        let mut long_parameter = None;
         for param_ty in &param_types {
             let name = self.fresh("x");
+            if let Ty::Array(Size::Unknown, element) = param_ty {
+                if let Ty::Prim(prim) = element.as_ref() {
+                    if *prim != PrimType::Bool && long_parameter.is_none() {
+                        long_parameter = Some((name.clone(), *prim));
+                    }
+                }
+            }
             params.push(pat_ascribe(pat_var(&name), env.type_exp(param_ty)));
             env.bind(&name, param_ty.clone(), false);
             arguments.push(self.argument_value(param_ty, &used_sizes));
@@ -419,7 +427,15 @@ impl Generator {
             }
         };
         let depth = self.config.depth;
-        let body = self.expr(env, &result, depth);
+        let mut body = self.expr(env, &result, depth);
+        let mut result = result;
+        // `long_arrays`: the entry also returns `scan (+) 0 xs` of its first
+        // long parameter, so the optimising side's chunked paths run.
+        if let (true, Some((name, prim))) = (self.config.long_arrays, long_parameter) {
+            let scanned = call("scan", vec![op_section("+"), literal(prim, 0), var(&name)]);
+            body = tuple(vec![body, scanned]);
+            result = Ty::Tuple(vec![result, array(Size::Unknown, Ty::Prim(prim))]);
+        }
         let result_type = env.type_exp(&result);
         env.truncate(mark);
         let dec = Dec::Value(ValueBind {
@@ -452,6 +468,9 @@ impl Generator {
                         .find(|(n, _)| n == name)
                         .map(|(_, k)| *k)
                         .unwrap_or(0),
+                    Size::Unknown if self.config.long_arrays => {
+                        super::LONG_ARRAY_LENGTH + u64::from(self.choices.below(5))
+                    }
                     Size::Unknown => u64::from(self.choices.below(5)),
                 };
                 let rows: Vec<Value> = (0..length)

@@ -143,6 +143,13 @@ impl Generator {
             }
             Alt::OpenIn => self.open_in(env, ty, d),
             Alt::Arith => self.arith(env, ty, d),
+            Alt::Compare
+                if self.config.numeric_functions
+                    && !self.config.paper_core
+                    && self.choices.chance(1, 3) =>
+            {
+                self.float_test(env, d)
+            }
             Alt::Compare => {
                 let operand = Ty::Prim(self.random_prim());
                 let ops: &[&str] = if operand == bool_ty() {

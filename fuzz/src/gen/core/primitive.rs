@@ -12,6 +12,9 @@ use spec::value::PrimType;
 impl Generator {
     pub(crate) fn arith(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
         let Ty::Prim(prim) = ty else { unreachable!() };
+        if self.config.numeric_functions && !self.config.paper_core && self.choices.chance(1, 4) {
+            return self.numeric_function(env, *prim, depth);
+        }
         let ops: &[&str] = if self.config.paper_core {
             &["+", "-", "*"]
         } else if prim.is_float() {
@@ -35,6 +38,39 @@ impl Generator {
             rhs = self.wrong_value(ty);
         }
         binop(op, lhs, rhs)
+    }
+
+    /// A numeric module's function or constant of type `prim`
+    /// ([`super::super::GenConfig::numeric_functions`]).
+    fn numeric_function(&mut self, env: &mut Env, prim: PrimType, depth: u32) -> Expr {
+        let module = [prim.name().to_string()];
+        let ty = Ty::Prim(prim);
+        match self.choices.below(5) {
+            0 => qualified_var(&module, "lowest"),
+            1 => qualified_var(&module, "highest"),
+            2 => apply(qualified_var(&module, "abs"), self.expr(env, &ty, depth)),
+            which => {
+                let name = if which == 3 { "min" } else { "max" };
+                let arguments = vec![self.expr(env, &ty, depth), self.expr(env, &ty, depth)];
+                apply_all(qualified_var(&module, name), arguments)
+            }
+        }
+    }
+
+    /// `f32.isnan x`, `f64.isinf x`, … ([`super::super::GenConfig::numeric_functions`]).
+    pub(crate) fn float_test(&mut self, env: &mut Env, depth: u32) -> Expr {
+        let float = if self.choices.chance(1, 2) {
+            PrimType::F32
+        } else {
+            PrimType::F64
+        };
+        let test = if self.choices.chance(1, 2) {
+            "isnan"
+        } else {
+            "isinf"
+        };
+        let argument = self.expr(env, &Ty::Prim(float), depth);
+        apply(qualified_var(&[float.name().to_string()], test), argument)
     }
 
     pub(crate) fn convert(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {

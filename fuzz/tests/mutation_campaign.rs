@@ -1,0 +1,281 @@
+//! The killing test of the mutation score of `optimized/` (issue 6, item 6;
+//! `fuzz/findings/mutation_score.md`): fixed-seed, count-bounded campaigns of
+//! the differential oracles that run the optimising compiler — `value`
+//! (reference vs optimised CPU values, run-time errors and verdicts) and
+//! `verdict` (reference vs optimised type checker on programs and their
+//! ill-typed mutants). A mutant of `optimized/` is killed when any campaign
+//! here reports a disagreement beyond `KNOWN_DISAGREEMENTS`, or when the
+//! optimising side stops deciding programs it decides today (more discards
+//! than the bounds below allow), or when it panics or hangs.
+//!
+//! The `modules` oracle is not here: it runs the reference's ICFP'18
+//! elaborator alone and never calls `optimized`.
+//!
+//! Budget: counts, not durations, so that a mutant's fate does not depend
+//! on the machine's load. The default is the short budget CI runs;
+//! `RUNESTONE_MUTATION_BUDGET=long` selects the budget the mutation score
+//! was measured with (both are listed in [`Budget`]).
+
+use fuzz::oracles::{run_campaign, OracleConfig, OracleKind, Summary, KNOWN_DISAGREEMENTS};
+use std::time::Duration;
+
+/// How many fixed-seed campaigns of how many programs each.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    /// How many of [`SEEDS`] are used (each seed is one campaign, checked
+    /// before the next starts, so a killed mutant usually dies in the
+    /// first).
+    seeds: usize,
+    /// Value-oracle programs per seed (four kinds in turn: module-free,
+    /// `Or` conditionals, module programs, may-fail programs).
+    value: u64,
+    /// Verdict-oracle items per seed (well-typed programs and mutants in
+    /// turn).
+    verdict: u64,
+    /// Value-oracle programs per seed whose array arguments of unknown
+    /// size are longer than the CPU backend's parallel threshold
+    /// (`GenConfig::long_arrays`).
+    long_arrays: u64,
+    /// Value-oracle programs per seed that also use the numeric modules'
+    /// functions and constants (`GenConfig::numeric_functions`).
+    numeric_functions: u64,
+}
+
+/// CI's budget (5–20 s in the dev profile on the shared 2-core machine,
+/// depending on its load).
+const SHORT: Budget = Budget {
+    seeds: 2,
+    value: 100,
+    verdict: 200,
+    long_arrays: 20,
+    numeric_functions: 100,
+};
+
+/// The mutation-score budget (`RUNESTONE_MUTATION_BUDGET=long`; 21–65 s in
+/// the dev profile): 800 value programs and 1 600 verdict items.
+const LONG: Budget = Budget {
+    seeds: 8,
+    value: 100,
+    verdict: 200,
+    long_arrays: LONG_ARRAYS_LONG,
+    numeric_functions: 100,
+};
+
+/// Value programs per seed over long arrays in the long budget.
+const LONG_ARRAYS_LONG: u64 = 20;
+
+/// The most discards allowed over long arrays, in percent (the reference,
+/// element by element, runs out of fuel on more of them).
+const LONG_ARRAYS_MAX_DISCARD_PERCENT: u64 = 40;
+
+/// The campaigns' seeds, in order (fixed: a mutant's fate is reproducible).
+const SEEDS: [u64; 8] = [11, 2026, 3, 5, 7, 13, 17, 19];
+
+fn budget() -> Budget {
+    match std::env::var("RUNESTONE_MUTATION_BUDGET").as_deref() {
+        Ok("long") => LONG,
+        _ => SHORT,
+    }
+}
+
+/// A campaign of `kind` on `count` programs from `seed`, the known
+/// disagreements counted as discards.
+fn campaign(kind: OracleKind, seed: u64, count: u64) -> OracleConfig {
+    let mut config = OracleConfig::new(kind, seed);
+    config.count = Some(count);
+    config.jobs = 2;
+    config.known = KNOWN_DISAGREEMENTS.to_vec();
+    config
+}
+
+/// The one helper: runs `config` and fails on any disagreement beyond the
+/// known ones, on a program without an outcome, and when more than
+/// `max_discard_percent` % of the programs are discarded (an optimising
+/// side that stops deciding programs, e.g. by calling every construct
+/// unsupported, must not pass silently).
+fn check(config: &OracleConfig, max_discard_percent: u64) -> Summary {
+    let (kind, seed) = (config.kind, config.seed);
+    let count = config.count.expect("a count budget");
+    let summary = run_campaign(config, Duration::from_secs(3600), |_| {});
+    let progress = &summary.progress;
+    assert_eq!(progress.programs, count, "{} seed {seed}", kind.name());
+    let outcomes: u64 = summary.kinds.values().map(|(a, d, x)| a + d + x).sum();
+    assert_eq!(outcomes, count, "every program has an outcome");
+    assert!(
+        summary.counterexamples.is_empty() && progress.disagreements == 0,
+        "{} seed {seed}: {} disagreements:\n{}",
+        kind.name(),
+        progress.disagreements,
+        summary
+            .counterexamples
+            .iter()
+            .map(|c| format!("{}: {}\n{}", c.check, c.message, c.program))
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+    assert!(
+        progress.discards * 100 <= count * max_discard_percent,
+        "{} seed {seed}: {} of {count} programs discarded: {:?}",
+        kind.name(),
+        progress.discards,
+        summary.discard_reasons
+    );
+    summary
+}
+
+/// The number of discards whose reason starts with `prefix`.
+fn discards_starting_with(summary: &Summary, prefix: &str) -> u64 {
+    summary
+        .discard_reasons
+        .iter()
+        .filter(|(reason, _)| reason.starts_with(prefix))
+        .map(|(_, n)| n)
+        .sum()
+}
+
+#[test]
+fn value_campaigns_find_no_disagreement_with_the_optimising_compiler() {
+    let budget = budget();
+    for seed in SEEDS.into_iter().take(budget.seeds) {
+        let summary = check(&campaign(OracleKind::Value, seed, budget.value), 12);
+        // The optimising side supports every construct the generators
+        // produce: a discard for an unsupported construct there is a loss.
+        assert_eq!(
+            discards_starting_with(&summary, "unsupported by optimized"),
+            0,
+            "seed {seed}: {:?}",
+            summary.discard_reasons
+        );
+        // Most programs run to a value or a run-time error on both sides.
+        assert!(
+            summary.progress.valid * 100 >= summary.progress.programs * 80,
+            "seed {seed}: {:?}",
+            summary.progress
+        );
+    }
+}
+
+#[test]
+fn verdict_campaigns_find_no_disagreement_with_the_optimising_type_checker() {
+    let budget = budget();
+    for seed in SEEDS.into_iter().take(budget.seeds) {
+        let summary = check(&campaign(OracleKind::Verdict, seed, budget.verdict), 2);
+        assert_eq!(
+            discards_starting_with(&summary, "unsupported by optimized"),
+            0,
+            "seed {seed}: {:?}",
+            summary.discard_reasons
+        );
+        // Half the items are well-typed programs, accepted by both sides.
+        assert!(
+            summary.progress.valid * 100 >= summary.progress.programs * 45,
+            "seed {seed}: {:?}",
+            summary.progress
+        );
+    }
+}
+
+/// Value campaigns whose array arguments of unknown size have at least
+/// `optimized::cpu::PARALLEL_THRESHOLD` elements, so that `map`, `reduce`,
+/// `scan`, `filter` and `hist` over them run in chunks on the optimising
+/// side (the generated programs' own arrays are short): the mutation
+/// campaign found the chunked paths unreached otherwise
+/// (`fuzz/findings/mutation_score.md`; the entry point returns a `scan`
+/// of its first long parameter besides its generated result). The reference runs these programs
+/// element by element, so more of them run out of fuel (discarded).
+#[test]
+fn value_campaigns_over_long_arrays_find_no_disagreement() {
+    let budget = budget();
+    for seed in SEEDS.into_iter().take(budget.seeds) {
+        let mut config = campaign(OracleKind::Value, seed, budget.long_arrays);
+        config.gen.long_arrays = true;
+        let summary = check(&config, LONG_ARRAYS_MAX_DISCARD_PERCENT);
+        assert!(
+            summary.progress.valid * 100 >= summary.progress.programs * 50,
+            "seed {seed}: {:?}",
+            summary.progress
+        );
+    }
+}
+
+/// `GenConfig::long_arrays` gives some programs an argument of at least
+/// `PARALLEL_THRESHOLD` rows, and without it no argument is that long.
+#[test]
+fn long_arrays_reach_the_parallel_threshold() {
+    use fuzz::gen::{generate, GenConfig, LONG_ARRAY_LENGTH};
+    use spec::value::Value;
+    let longest = |config: &GenConfig, seed: u64| {
+        generate(seed, config)
+            .arguments
+            .iter()
+            .map(|argument| match argument {
+                Value::Array(array) => array.shape()[0] as u64,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0)
+    };
+    let short = GenConfig {
+        modules: false,
+        ..GenConfig::default()
+    };
+    let long = GenConfig {
+        long_arrays: true,
+        ..short.clone()
+    };
+    assert_eq!(LONG_ARRAY_LENGTH, optimized::cpu::PARALLEL_THRESHOLD as u64);
+    let reaching = (0..100)
+        .filter(|&seed| longest(&long, seed) >= LONG_ARRAY_LENGTH)
+        .count();
+    assert!(reaching >= 15, "only {reaching} of 100 programs");
+    assert!((0..100).all(|seed| longest(&short, seed) < 8));
+}
+
+/// Value campaigns whose programs also call the numeric modules' functions
+/// and name their constants (`T.min`, `T.abs`, `T.lowest`, `f32.isnan`, …;
+/// `GenConfig::numeric_functions`), whose lowering the other campaigns
+/// never reach (`fuzz/findings/mutation_score.md`).
+#[test]
+fn value_campaigns_with_numeric_functions_find_no_disagreement() {
+    let budget = budget();
+    for seed in SEEDS.into_iter().take(budget.seeds) {
+        let mut config = campaign(OracleKind::Value, seed, budget.numeric_functions);
+        config.gen.numeric_functions = true;
+        let summary = check(&config, 12);
+        assert!(
+            summary.progress.valid * 100 >= summary.progress.programs * 80,
+            "seed {seed}: {:?}",
+            summary.progress
+        );
+    }
+}
+
+/// `GenConfig::numeric_functions` puts each numeric-module function and
+/// constant in some of 300 programs, and without it none appears.
+#[test]
+fn numeric_functions_appear_only_when_asked_for() {
+    use fuzz::gen::{generate, GenConfig};
+    let plain = GenConfig {
+        modules: false,
+        ..GenConfig::default()
+    };
+    let numeric = GenConfig {
+        numeric_functions: true,
+        ..plain.clone()
+    };
+    let sources = |config: &GenConfig| -> Vec<String> {
+        (0..300)
+            .map(|seed| generate(seed, config).source())
+            .collect()
+    };
+    let (with, without) = (sources(&numeric), sources(&plain));
+    for name in [
+        ".lowest", ".highest", ".abs ", ".min ", ".max ", ".isnan ", ".isinf ",
+    ] {
+        assert!(
+            with.iter().any(|s| s.contains(name)),
+            "{name} never appears"
+        );
+        assert!(!without.iter().any(|s| s.contains(name)), "{name} appears");
+    }
+}
