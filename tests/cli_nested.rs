@@ -108,7 +108,8 @@ fn fuzz_runs_the_nested_oracle_and_refuses_the_others() {
     assert!(stdout.contains("Thm 6.37"), "{stdout}");
     assert!(stdout.contains("rule coverage"), "{stdout}");
     assert!(stdout.contains("L05 Fig5.8 V-Lam"), "{stdout}");
-    let (code, _, stderr) = runestone(&["fuzz", "--oracle", "gpu", "--count", "1"]);
+    let (code, _, stderr) = runestone(&["fuzz", "--oracle", "typo", "--count", "1"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("not implemented yet"), "{stderr}");
+    assert!(stderr.contains("value, gpu"), "{stderr}");
 }
