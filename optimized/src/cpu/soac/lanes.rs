@@ -207,18 +207,17 @@ impl<'a> Block<'a> {
     }
 }
 
-/// `reduce` with a vectorisable operator: each chunk folds from the neutral
-/// element, and the chunks' results are combined in order.
-pub(crate) fn reduce(
+/// Each chunk of `ranges` folded from the neutral element (steps 1 and 2
+/// per block), in chunk order.
+fn chunk_totals(
     op: &LaneOperator<'_>,
     neutral: &[Val],
     frame: &mut Frame,
-    width: usize,
-) -> Result<Vec<Val>, Fallback> {
-    let ranges = chunk_ranges(width);
-    let partials = run_chunks(
+    ranges: &[std::ops::Range<usize>],
+) -> Result<Vec<Vec<Val>>, Fallback> {
+    let totals = run_chunks(
         frame,
-        ranges.clone(),
+        ranges.to_vec(),
         vec![(); ranges.len()],
         |frame, range, ()| {
             let mut acc = neutral.to_vec();
@@ -227,17 +226,31 @@ pub(crate) fn reduce(
                 .map(|()| acc))
         },
     );
-    let mut partials = all_chunks(partials)?.into_iter();
+    all_chunks(totals)
+}
+
+/// `acc = acc ⊕ values` on the element-wise path.
+fn combine_into(
+    op: &LaneOperator<'_>,
+    frame: &mut Frame,
+    acc: &mut Vec<Val>,
+    values: &[Val],
+) -> Result<(), Fallback> {
+    combine(op.operator, frame, op.machine, acc, values.iter().cloned()).map_err(|_| Fallback)
+}
+
+/// `reduce` with a vectorisable operator: each chunk folds from the neutral
+/// element, and the chunks' results are combined in order.
+pub(crate) fn reduce(
+    op: &LaneOperator<'_>,
+    neutral: &[Val],
+    frame: &mut Frame,
+    width: usize,
+) -> Result<Vec<Val>, Fallback> {
+    let mut partials = chunk_totals(op, neutral, frame, &chunk_ranges(width))?.into_iter();
     let mut acc = partials.next().unwrap_or_else(|| neutral.to_vec());
     for partial in partials {
-        combine(
-            op.operator,
-            frame,
-            op.machine,
-            &mut acc,
-            partial.into_iter(),
-        )
-        .map_err(|_| Fallback)?;
+        combine_into(op, frame, &mut acc, &partial)?;
     }
     Ok(acc)
 }
@@ -256,28 +269,10 @@ pub(crate) fn scan(
     let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
     let mut starts = vec![neutral.to_vec()];
     if ranges.len() > 1 {
-        let sums = run_chunks(
-            frame,
-            ranges.clone(),
-            vec![(); ranges.len()],
-            |frame, range, ()| {
-                let mut acc = neutral.to_vec();
-                Ok(Block::new(op)
-                    .fold_chunk(frame, range, &mut acc)
-                    .map(|()| acc))
-            },
-        );
-        let sums = all_chunks(sums)?;
+        let sums = chunk_totals(op, neutral, frame, &ranges)?;
         for sum in &sums[..sums.len() - 1] {
             let mut next = starts.last().expect("one start").clone();
-            combine(
-                op.operator,
-                frame,
-                op.machine,
-                &mut next,
-                sum.iter().cloned(),
-            )
-            .map_err(|_| Fallback)?;
+            combine_into(op, frame, &mut next, sum)?;
             starts.push(next);
         }
     }
