@@ -237,12 +237,6 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
         message_contains: ": Range is invalid.",
         label: "optimized's invalid-range error has no values (`Range is invalid.`: IR assertions carry static messages)",
     },
-    KnownDisagreement {
-        program_kind: "",
-        check: "reference gives values, optimized breaks",
-        message_contains: "after pass `inline` is ill-typed",
-        label: "optimized's inliner loses a binding when a polymorphic function is applied to an entry point's size parameter (value oracle, seed 5150, programs 15753 and 19270: fuzz/findings/value_campaigns.md)",
-    },
 ];
 
 impl OracleConfig {

@@ -845,6 +845,46 @@ fn inline_and_hoisting_cases() {
             before: &[("apply", 3), ("functions", 3)],
             after: &[("apply", 0), ("functions", 1), ("filter", 1)],
         },
+        // A negative constant is not substituted in dimension positions (a
+        // body's result among them): the inlined parameter `x` that stands
+        // for `-3` and the call's pattern `c` that stands for `-1` stay bound
+        // (value oracle seed 5150: "x5 is not in scope" after `inline`).
+        Case {
+            name: "inline_negative_constant_argument_and_result",
+            build: |b| {
+                let same = b.function("same", &[("x", prim(I64))], |_, p| vec![var(&p[0])]);
+                let minus_one = b.function("minus_one", &[("x", prim(I64))], |_, _| vec![i64c(-1)]);
+                program_with(
+                    b,
+                    vec![same, minus_one],
+                    0,
+                    tuple(vec![Layout::Prim(I64), Layout::Prim(I64)]),
+                    |b, _, _, k| {
+                        let a = b.bind(
+                            "a",
+                            prim(I64),
+                            Exp::Apply {
+                                function: FunName("same".into()),
+                                args: vec![i64c(-3)],
+                            },
+                        );
+                        let c = b.bind(
+                            "c",
+                            prim(I64),
+                            Exp::Apply {
+                                function: FunName("minus_one".into()),
+                                args: vec![k],
+                            },
+                        );
+                        vec![a, c]
+                    },
+                )
+            },
+            passes: vec![("inline", inline::inline)],
+            inputs: inputs(),
+            before: &[("apply", 2), ("functions", 3)],
+            after: &[("apply", 0), ("functions", 1), ("statements", 2)],
+        },
         Case {
             name: "hoisting_out_of_loops_and_lambdas",
             build: |b| {

@@ -1,10 +1,12 @@
 //! Inlining (issue 5, item 5): a call of a function that is called once in
 //! the whole program, or whose body is small, is replaced by a renamed copy
 //! of the body (parameters substituted by the arguments, the call's
-//! pattern by the body's results, existential sizes included). Functions
-//! are inlined leaves first, so recursion (which the IR does not forbid) is
-//! never unrolled; functions no longer called and not entry points are
-//! dropped. The pipeline simplifies right after this pass.
+//! pattern by the body's results, existential sizes included; a parameter
+//! or result that stands for a negative `i64` constant also keeps a
+//! binding, since the substitution leaves its name in dimension positions).
+//! Functions are inlined leaves first, so recursion (which the IR does not
+//! forbid) is never unrolled; functions no longer called and not entry
+//! points are dropped. The pipeline simplifies right after this pass.
 
 use std::collections::{HashMap, HashSet};
 
@@ -93,20 +95,41 @@ fn inline_in_body(
         let mut arguments = Substitution::default();
         for (p, a) in copy.params.iter().zip(args) {
             arguments.map.insert(p.name.clone(), a.clone());
+            // The substitution leaves the parameter's name in dimension
+            // positions (a body result among them): it stays bound.
+            if !may_be_dimension(a) {
+                statements.push(binding(p.clone(), a.clone(), statement.span));
+            }
         }
         walk_body(&mut copy.body, &mut arguments);
+        let mut result_bindings = Vec::new();
         for (p, r) in statement.pattern.iter().zip(&copy.body.result) {
             let resolved = match r {
                 SubExp::Var(v) => results.map.get(v).cloned().unwrap_or_else(|| r.clone()),
                 SubExp::Constant(_) => r.clone(),
             };
+            if !may_be_dimension(&resolved) {
+                result_bindings.push(binding(p.clone(), resolved.clone(), statement.span));
+            }
             results.map.insert(p.name.clone(), resolved);
         }
         statements.extend(copy.body.statements);
+        statements.extend(result_bindings);
     }
     Body {
         statements,
         result: body.result,
+    }
+}
+
+/// `let {name: ty} = operand`: keeps a name bound to a constant that the
+/// substitution does not put in dimension positions ([`may_be_dimension`]);
+/// the simplifier removes it where no dimension needs it.
+fn binding(name: PatElem, operand: SubExp, span: Span) -> Statement {
+    Statement {
+        pattern: vec![name],
+        expression: Exp::SubExp(operand),
+        span,
     }
 }
 

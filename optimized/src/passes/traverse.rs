@@ -340,12 +340,21 @@ impl NameVisitor for Substitution {
     fn visit_dimension(&mut self, dimension: &mut SubExp) {
         if let SubExp::Var(v) = dimension {
             match self.resolve(v) {
-                Some(SubExp::Constant(PrimValue::I64(n))) if *n < 0 => {}
-                Some(replacement) => *dimension = replacement.clone(),
-                None => {}
+                Some(replacement) if may_be_dimension(replacement) => {
+                    *dimension = replacement.clone()
+                }
+                _ => {}
             }
         }
     }
+}
+
+/// Whether [`Substitution`] puts `operand` in a dimension position: every
+/// operand but a negative `i64` constant (ill-typed as a dimension). A pass
+/// that substitutes such a constant for a name must keep the name bound
+/// (`let n = -1i64`), for the dimension positions where it stays.
+pub fn may_be_dimension(operand: &SubExp) -> bool {
+    !matches!(operand, SubExp::Constant(PrimValue::I64(n)) if *n < 0)
 }
 
 /// Gives every binder a fresh name and renames its uses consistently (for
