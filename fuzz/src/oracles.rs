@@ -230,13 +230,6 @@ pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
         message_contains: "sizes do not match",
         label: "the reference's T-ConstantSizes does not prove every constant size (a constant where a rigid size `[n]` is required: fuzz/findings/verdict_seed7_200000.md, program 75938)",
     },
-    // Found by the value oracle (fuzz/findings/value_campaigns.md).
-    KnownDisagreement {
-        program_kind: "",
-        check: "different run-time errors",
-        message_contains: ": Range is invalid.",
-        label: "optimized's invalid-range error has no values (`Range is invalid.`: IR assertions carry static messages)",
-    },
 ];
 
 impl OracleConfig {

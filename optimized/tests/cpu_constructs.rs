@@ -697,6 +697,7 @@ fn run_time_errors_carry_the_reference_messages_and_spans() {
                     Exp::Assert {
                         condition: constant(false),
                         message: "Sizes do not match.".into(),
+                        operands: Vec::new(),
                         span: Span::new(FileId(0), 99, 100),
                     },
                 );

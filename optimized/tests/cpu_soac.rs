@@ -528,6 +528,7 @@ fn the_first_failing_element_is_reported() {
                     Exp::Assert {
                         condition: ok,
                         message: message.into(),
+                        operands: Vec::new(),
                         span: Span::new(spec::source::FileId(0), k as usize, k as usize + 1),
                     },
                 );

@@ -738,6 +738,7 @@ fn each_kind_of_ill_typedness_is_rejected() {
                         Exp::Assert {
                             condition: i64c(1),
                             message: "m".into(),
+                            operands: Vec::new(),
                             span: Span::default(),
                         },
                     );
@@ -745,6 +746,43 @@ fn each_kind_of_ill_typedness_is_rejected() {
                 })
             },
             "1i64 has type i64, expected bool",
+        ),
+        (
+            "assert message with more placeholders than operands",
+            |b| {
+                with_xs(b, |b, _| {
+                    b.statement(
+                        vec![],
+                        Exp::Assert {
+                            condition: constant(true),
+                            message: "Range {value}..{value} is invalid.".into(),
+                            operands: vec![i64c(1)],
+                            span: Span::default(),
+                        },
+                    );
+                    vec![]
+                })
+            },
+            "has 1 operands for its placeholders",
+        ),
+        (
+            "assert operand not in scope",
+            |b| {
+                with_xs(b, |b, _| {
+                    let ghost = b.name("ghost");
+                    b.statement(
+                        vec![],
+                        Exp::Assert {
+                            condition: constant(true),
+                            message: "{number}".into(),
+                            operands: vec![var(&ghost)],
+                            span: Span::default(),
+                        },
+                    );
+                    vec![]
+                })
+            },
+            "ghost",
         ),
     ];
     for (name, build, fragment) in cases {

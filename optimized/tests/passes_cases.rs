@@ -344,6 +344,7 @@ fn simplify_cases() {
                         Exp::Assert {
                             condition: c,
                             message: "k is small".into(),
+                            operands: Vec::new(),
                             span: Span::new(FileId(0), 12, 13),
                         },
                     );
@@ -745,6 +746,7 @@ fn fusion_cases() {
                         Exp::Assert {
                             condition: c,
                             message: "k is not zero".into(),
+                            operands: Vec::new(),
                             span: Span::new(FileId(0), 62, 63),
                         },
                     );

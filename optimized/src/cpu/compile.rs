@@ -356,7 +356,14 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
             sub(amount, f);
             f(array);
         }
-        Exp::Assert { condition, .. } => sub(condition, f),
+        Exp::Assert {
+            condition,
+            operands,
+            ..
+        } => {
+            sub(condition, f);
+            operands.iter().for_each(|o| sub(o, f));
+        }
         Exp::Soac(soac) => {
             sub(soac.width(), f);
             match soac {
@@ -838,15 +845,18 @@ impl<'a> FunctionCompiler<'a> {
             Exp::Assert {
                 condition,
                 message,
+                operands,
                 span,
             } => {
                 let c = self.operand(condition);
+                let values = self.operands(operands);
                 let (message, span) = (message.clone(), *span);
                 Box::new(move |frame, _| {
                     if matches!(c.prim(frame), PrimValue::Bool(true)) {
                         Ok(())
                     } else {
-                        Err(error(message.clone(), span))
+                        let values: Vec<PrimValue> = values.iter().map(|v| v.prim(frame)).collect();
+                        Err(error(crate::ir::message::fill(&message, &values), span))
                     }
                 })
             }

@@ -629,8 +629,22 @@ impl Checker<'_> {
                 self.expect_i64(scope, amount, "rotation")?;
                 Ok(vec![self.array_type(scope, array)?.to_ext()])
             }
-            Exp::Assert { condition, .. } => {
+            Exp::Assert {
+                condition,
+                message,
+                operands,
+                ..
+            } => {
                 self.expect_subexp(scope, condition, &Type::Prim(PrimType::Bool))?;
+                for operand in operands {
+                    self.subexp_type(scope, operand)?;
+                }
+                if operands.len() != super::message::placeholder_count(message) {
+                    return Err(self.error(format!(
+                        "the assertion message {message:?} has {} operands for its placeholders",
+                        operands.len()
+                    )));
+                }
                 Ok(Vec::new())
             }
             Exp::Soac(soac) => self.check_soac(scope, soac),

@@ -7,10 +7,12 @@
 //! - [`printer`]: the readable text form;
 //! - [`builder`]: a small builder of IR code (fresh names, nested bodies);
 //! - [`check`]: the type checker and the pass manager that runs it after
-//!   every pass.
+//!   every pass;
+//! - [`message`]: assertion messages with the values of their operands.
 
 pub mod builder;
 pub mod check;
+pub mod message;
 pub mod printer;
 pub mod syntax;
 

@@ -463,9 +463,16 @@ impl Printer {
                 let _ = write!(self.out, "copy({array})");
             }
             Exp::Assert {
-                condition, message, ..
+                condition,
+                message,
+                operands,
+                ..
             } => {
-                let _ = write!(self.out, "assert({condition}, {message:?})");
+                let _ = write!(self.out, "assert({condition}, {message:?}");
+                for operand in operands {
+                    let _ = write!(self.out, ", {operand}");
+                }
+                self.out.push(')');
             }
             Exp::Soac(soac) => self.soac(soac),
         }

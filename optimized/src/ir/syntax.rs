@@ -572,9 +572,12 @@ pub enum Exp {
     },
     /// Fails with `message` at `span` unless `condition` (a `bool`) holds;
     /// binds nothing. Size checks of the source program become these.
+    /// `message` is a template: the values of `operands` fill its
+    /// placeholders, in order ([`super::message::fill`]).
     Assert {
         condition: SubExp,
         message: String,
+        operands: Vec<SubExp>,
         span: Span,
     },
     /// A second-order array combinator.

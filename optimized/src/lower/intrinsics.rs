@@ -484,7 +484,13 @@ impl Lowerer {
                     SubExp::i64(0),
                     span,
                 );
-                self.assert(block, ok, "Range 0..1..<n is invalid.", span);
+                self.assert_with_values(
+                    block,
+                    ok,
+                    "Range 0..1..<{number} is invalid.",
+                    vec![n.clone()],
+                    span,
+                );
                 let element = result_leaves[0].prim;
                 let start = SubExp::Constant(super::zero_of(element));
                 let step = self.convert(block, SubExp::i64(1), element, span);
@@ -512,10 +518,11 @@ impl Lowerer {
                     SubExp::i64(0),
                     span,
                 );
-                self.assert(
+                self.assert_with_values(
                     block,
                     ok,
-                    "Cannot replicate a negative number of times.",
+                    "Cannot replicate a negative number ({number}) of times.",
+                    vec![n.clone()],
                     span,
                 );
                 let values = self.expression(env, block, &args[1])?;

@@ -284,6 +284,19 @@ impl Lowerer {
         message: &str,
         span: Span,
     ) {
+        self.assert_with_values(block, condition, message, Vec::new(), span)
+    }
+
+    /// An assertion whose message names the values of `operands` (a
+    /// template: `ir::message`).
+    pub(crate) fn assert_with_values(
+        &mut self,
+        block: &mut Block,
+        condition: SubExp,
+        template: &str,
+        operands: Vec<SubExp>,
+        span: Span,
+    ) {
         if condition == SubExp::Constant(PrimValue::Bool(true)) {
             return;
         }
@@ -291,7 +304,8 @@ impl Lowerer {
             pattern: Vec::new(),
             expression: Exp::Assert {
                 condition,
-                message: message.to_string(),
+                message: template.to_string(),
+                operands,
                 span,
             },
             span,
@@ -1659,6 +1673,7 @@ impl Lowerer {
         use spec::syntax::ast::RangeEnd;
         let element = self.type_of(&start).element();
         let a = self.convert(block, start.clone(), PrimType::I64, span);
+        let end_value = end.clone();
         let b = self.convert(block, end, PrimType::I64, span);
         let s = match (&step, end_kind) {
             (Some(second), _) => {
@@ -1699,30 +1714,68 @@ impl Lowerer {
             },
             span,
         );
-        let empty_distance = self.cmp(
-            block,
-            CmpOp::Eq,
-            PrimType::I64,
-            distance.clone(),
-            i64c(0),
-            span,
-        );
-        let same_direction = self.cmp(
-            block,
-            CmpOp::Eq,
-            PrimType::I64,
-            distance_sign,
-            step_sign,
-            span,
-        );
-        let direction_ok = self.binop(
-            block,
-            ir::BinOp::LogOr,
-            PrimType::Bool,
-            empty_distance,
-            same_direction,
-            span,
-        );
+        // As the reference (and Futhark): `..<` needs a positive step and an
+        // end not below the start, `..>` a negative step and an end not
+        // above it, `...` a distance of 0 or one in the step's direction.
+        let direction_ok = match end_kind {
+            RangeEnd::Inclusive => {
+                let empty_distance = self.cmp(
+                    block,
+                    CmpOp::Eq,
+                    PrimType::I64,
+                    distance.clone(),
+                    i64c(0),
+                    span,
+                );
+                let same_direction = self.cmp(
+                    block,
+                    CmpOp::Eq,
+                    PrimType::I64,
+                    distance_sign,
+                    step_sign,
+                    span,
+                );
+                self.binop(
+                    block,
+                    ir::BinOp::LogOr,
+                    PrimType::Bool,
+                    empty_distance,
+                    same_direction,
+                    span,
+                )
+            }
+            RangeEnd::UpToExclusive | RangeEnd::DownToExclusive => {
+                let direction = if end_kind == RangeEnd::UpToExclusive {
+                    1
+                } else {
+                    -1
+                };
+                let step_ok = self.cmp(
+                    block,
+                    CmpOp::Eq,
+                    PrimType::I64,
+                    step_sign,
+                    i64c(direction),
+                    span,
+                );
+                let distance_ok = self.cmp(
+                    block,
+                    CmpOp::Ne,
+                    PrimType::I64,
+                    distance_sign,
+                    i64c(-direction),
+                    span,
+                );
+                self.binop(
+                    block,
+                    ir::BinOp::LogAnd,
+                    PrimType::Bool,
+                    step_ok,
+                    distance_ok,
+                    span,
+                )
+            }
+        };
         let valid = self.binop(
             block,
             ir::BinOp::LogAnd,
@@ -1731,7 +1784,34 @@ impl Lowerer {
             direction_ok,
             span,
         );
-        self.assert(block, valid, "Range is invalid.", span);
+        // The reference's message: the start, the second element and the end,
+        // in the range's element type.
+        let second = match step {
+            Some(second) => second,
+            None => {
+                let step_element = self.convert(block, s.clone(), element, span);
+                self.binop(
+                    block,
+                    ir::BinOp::Add,
+                    element,
+                    start.clone(),
+                    step_element,
+                    span,
+                )
+            }
+        };
+        let symbol = match end_kind {
+            RangeEnd::Inclusive => "...",
+            RangeEnd::UpToExclusive => "..<",
+            RangeEnd::DownToExclusive => "..>",
+        };
+        self.assert_with_values(
+            block,
+            valid,
+            &format!("Range {{value}}..{{value}}{symbol}{{value}} is invalid."),
+            vec![start.clone(), second, end_value],
+            span,
+        );
         let abs_distance = self.bind(
             block,
             "abs",

@@ -174,7 +174,14 @@ pub fn walk_exp<V: NameVisitor + ?Sized>(exp: &mut Exp, v: &mut V) {
             v.visit_operand(amount);
             v.visit_variable(array);
         }
-        Exp::Assert { condition, .. } => v.visit_operand(condition),
+        Exp::Assert {
+            condition,
+            operands,
+            ..
+        } => {
+            v.visit_operand(condition);
+            operands.iter_mut().for_each(|o| v.visit_operand(o));
+        }
         Exp::Soac(soac) => walk_soac(soac, v),
     }
 }

@@ -1,4 +1,4 @@
 -- iota of a negative number is an error.
 -- ==
--- input { -1i64 } error: invalid
+-- input { -1i64 } error: Range 0\.\.1\.\.<-1 is invalid\.
 def main (n: i64) = iota n

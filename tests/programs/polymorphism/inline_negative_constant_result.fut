@@ -5,7 +5,7 @@
 -- time with the reference's message).
 -- ==
 -- input { 3i64 } output { -2i64 }
--- input { -3i64 } error: Cannot replicate a negative number
+-- input { -3i64 } error: Cannot replicate a negative number \(-2\) of times\.
 
 def minus_two (x: i64) : i64 =
   let unused = x in
