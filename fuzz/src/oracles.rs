@@ -215,22 +215,14 @@ pub struct KnownDisagreement {
 /// The disagreements found by campaigns (issue 6) and open until the
 /// implementations are fixed; the bounded campaigns in `fuzz/tests/` (and
 /// the CLI with `--known`) use this list so they keep catching new ones.
-/// The reference's acceptance of `map2`/`zip` of different constant sizes is
-/// fixed (SPEC_NOTES TFP18-19, `tests/programs/sizes/map2_constant_size_mismatch.fut`,
-/// `zip_constant_size_mismatch.fut`); what remains is the optimising front
-/// end's side of the same rule.
-/// The two size classes below were found by the 200 000-program verdict
-/// campaign (`fuzz/findings/verdict_seed7_200000.md`, about one in 9 000
-/// programs); its third class, the generator's ill-sized `with` update, is
-/// fixed (`gen_programs::generated_with_updates_are_well_sized`).
-pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
-    KnownDisagreement {
-        program_kind: "mutant: zip or map2 of arrays of different constant sizes",
-        check: "reference accepts, optimized rejects",
-        message_contains: "sizes do not match",
-        label: "the reference's T-ConstantSizes does not prove every constant size (a constant where a rigid size `[n]` is required: fuzz/findings/verdict_seed7_200000.md, program 75938)",
-    },
-];
+/// Empty: every class found so far is fixed. The reference's acceptance of
+/// `map2`/`zip` of different constant sizes (SPEC_NOTES TFP18-19) and of a
+/// constant where a rigid size `[n]` is required (TFP18-20, verdict seed 7
+/// program 75938), optimized's `Range is invalid.` without values and its
+/// inliner's lost binding (value oracle seed 5150,
+/// `fuzz/findings/value_campaigns.md`); the generator's ill-sized `with`
+/// update (`gen_programs::generated_with_updates_are_well_sized`).
+pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[];
 
 impl OracleConfig {
     pub fn new(kind: OracleKind, seed: u64) -> OracleConfig {

@@ -14,7 +14,11 @@
 //! records, `let`, `if`, loops, indexing, the size-preserving library
 //! functions and the annotated signatures of the program's functions, with
 //! size parameters instantiated by the constant sizes of the arguments), and
-//! rejects where two proven constants differ. A size it cannot prove is
+//! rejects where two proven constants differ. In a function's body its size
+//! parameters are rigid, as in Futhark: one where a constant or another
+//! size parameter is required (`def f [n] (xs: [n]i64) : [2]i64 = xs`, a
+//! `[n]` row in a `with` update of `[2]` rows, `zip` of `[n]` and `[m]`
+//! arrays) is rejected too (SPEC_NOTES TFP18-20). A size it cannot prove is
 //! unknown and never rejected (the run-time checks stay); it never rejects a
 //! program Futhark accepts.
 //!
@@ -33,8 +37,9 @@ use std::collections::{BTreeMap, HashMap};
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Dim {
     Constant(u64),
-    /// A size parameter of the signature being instantiated, or of the
-    /// enclosing function (then opaque: never equal or unequal to a constant).
+    /// A size parameter of the signature being instantiated (bound to the
+    /// constant of an argument, or unknown), or of the enclosing function:
+    /// then rigid, equal only to itself (SPEC_NOTES TFP18-20).
     Named(String),
     Unknown,
 }
@@ -121,17 +126,41 @@ fn size_mismatch(span: Span, what: &str, first: u64, second: u64) -> Diagnostic 
     .with_note("Futhark rejects arrays of different constant sizes where one size is required (SPEC_NOTES TFP18-19)")
 }
 
+fn rigid_size_mismatch(span: Span, what: &str, first: &Dim, second: &Dim) -> Diagnostic {
+    let describe = |d: &Dim| match d {
+        Dim::Constant(k) => format!("the constant {k}"),
+        Dim::Named(n) => format!("the size parameter [{n}]"),
+        Dim::Unknown => "an unknown size".to_string(),
+    };
+    let (first, second) = (describe(first), describe(second));
+    Diagnostic::error(format!(
+        "sizes do not match: {what} needs equal sizes, found {first} and {second}"
+    ))
+    .with_code("TFP18 T-ConstantSizes")
+    .with_primary(span, format!("{first} and {second}"))
+    .with_note("a size parameter is rigid in its function's body: Futhark rejects a constant or another size parameter where it is required (SPEC_NOTES TFP18-20)")
+}
+
 /// The premise of T-ConstantSizes: two sizes that must be equal are not
-/// distinct constants.
+/// distinct constants, nor a size parameter of the enclosing function (rigid
+/// in its body) and a constant or another size parameter.
 fn same_size(first: &Dim, second: &Dim, span: Span, what: &str) -> Judgment<()> {
-    if let (Dim::Constant(a), Dim::Constant(b)) = (first, second) {
-        // Extension: TFP18 T-ConstantSizes
-        fire("TFP18 T-ConstantSizes");
-        if a != b {
-            return Err(size_mismatch(span, what, *a, *b));
+    let mismatch = match (first, second) {
+        (Dim::Constant(a), Dim::Constant(b)) => (a != b).then(|| size_mismatch(span, what, *a, *b)),
+        (Dim::Named(a), Dim::Named(b)) => {
+            (a != b).then(|| rigid_size_mismatch(span, what, first, second))
         }
+        (Dim::Named(_), Dim::Constant(_)) | (Dim::Constant(_), Dim::Named(_)) => {
+            Some(rigid_size_mismatch(span, what, first, second))
+        }
+        _ => return Ok(()),
+    };
+    // Extension: TFP18 T-ConstantSizes
+    fire("TFP18 T-ConstantSizes");
+    match mismatch {
+        Some(diagnostic) => Err(diagnostic),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// Two shapes that must be equal (a parameter and its argument, an
@@ -585,6 +614,9 @@ impl Sizes {
                 let mut element: Option<Shape> = None;
                 for e in elements {
                     let shape = self.expr(e)?;
+                    if let Some(previous) = &element {
+                        same_shape(previous, &shape, e.span(), "an array literal")?;
+                    }
                     element = Some(match element {
                         None => shape,
                         Some(previous) => join(&previous, &shape),
@@ -879,7 +911,7 @@ impl Sizes {
             for &i in arrays {
                 let d = dim(i);
                 same_size(&known, &d, span, &format!("`{name}`"))?;
-                if matches!(d, Dim::Constant(_)) {
+                if d != Dim::Unknown {
                     known = d;
                 }
             }
