@@ -1,6 +1,7 @@
 -- An invalid range fails with its values, as the reference (and Futhark)
 -- report it: the start, the second element (the start plus the step) and
--- the end, in the range's element type; `iota` and `replicate` name their
+-- the end, in the range's element type (the second element wraps around
+-- as the type's arithmetic does); `iota` and `replicate` name their
 -- count. Every range form of the surface language, valid and invalid,
 -- including the direction rules of `..<` (a positive step) and `..>` (a
 -- negative step). Optimized once said only `Range is invalid.` (value
@@ -53,6 +54,15 @@
 -- entry: unsigned
 -- input { 5u8 2u8 } error: Range 5u8\.\.6u8\.\.<2u8 is invalid\.
 -- input { 254u8 255u8 } output { [254u8] }
+-- input { 255u8 2u8 } error: Range 255u8\.\.0u8\.\.<2u8 is invalid\.
+
+-- ==
+-- entry: small
+-- input { 127i8 0i8 } error: Range 127i8\.\.-128i8\.\.\.0i8 is invalid\.
+
+-- ==
+-- entry: small_down
+-- input { -128i8 0i8 } error: Range -128i8\.\.127i8\.\.>0i8 is invalid\.
 
 -- ==
 -- entry: count
@@ -77,6 +87,8 @@ entry stepped_up_to (a: i64) (s: i64) (b: i64) : []i64 = a..s..<b
 entry stepped_down_to (a: i64) (s: i64) (b: i64) : []i64 = a..s..>b
 entry narrow (a: i32) (b: i32) : []i32 = a...b
 entry unsigned (a: u8) (b: u8) : []u8 = a..<b
+entry small (a: i8) (b: i8) : []i8 = a...b
+entry small_down (a: i8) (b: i8) : []i8 = a..>b
 entry count (n: i64) : []i64 = iota n
 entry copies (n: i64) : []i32 = replicate n 0i32
 entry in_map (xs: []i64) : []i64 = map (\(a: i64) -> reduce (+) 0 (a..<3)) xs
