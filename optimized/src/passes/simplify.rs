@@ -20,7 +20,20 @@
 //!   it can fail ([`super::traverse::can_fail`]): `Assert`s, bounds-checked
 //!   operations, calls and loops stay, so run-time errors are preserved.
 //!   Unused outputs of `map` (and the mapped outputs of `redomap`/`scanomap`)
-//!   are removed from the lambda.
+//!   are removed from the lambda. A statement the forward walk proved unable
+//!   to fail goes too: a read whose every index is known to be within its
+//!   dimension, an array literal whose rows have its row type.
+//! - **Facts** gathered on the way (names are unique, so one map per
+//!   function): the type of every name, the elements of array literals
+//!   (`lit[1, 2]` with constant in-bounds indices folds to the element), and
+//!   index ranges: a loop index `for i < d`, a row `i` of `iota d` and
+//!   `x % d` lie in the range of `mod d`, which proves `xs[i]` in bounds
+//!   when `d` is `xs`'s dimension (dimensions are never negative, and a
+//!   `% 0` has failed before). For a row of `iota d`, `i % d` and
+//!   `(i + d) % d` fold to `i` (the `iota` is materialised, so `d` is far
+//!   below 2⁶² and `i + d` cannot wrap). A `reshape` to the shape its
+//!   array already has is a copy; `x == x`, `x <= x`, `x >= x` are `true`
+//!   (`!=`, `<`, `>` `false`) except on floats (NaN).
 
 use std::collections::{HashMap, HashSet};
 
