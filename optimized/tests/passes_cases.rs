@@ -9,7 +9,7 @@
 use optimized::cpu::run_entry;
 use optimized::ir::builder::{array, constant, i64c, prim, Builder};
 use optimized::ir::*;
-use optimized::passes::{self, fusion, hoisting, inline, simplify, Pass};
+use optimized::passes::{self, fusion, hoisting, index_fusion, inline, simplify, unroll, Pass};
 use spec::source::FileId;
 use spec::value::{Array, Value};
 
@@ -1100,4 +1100,358 @@ fn the_default_pipeline_fuses_folds_and_preserves_errors() {
             ("functions", 1),
         ],
     });
+}
+
+fn unroll_then_simplify() -> Vec<Pass> {
+    vec![("unroll", unroll::unroll), ("simplify", simplify::simplify)]
+}
+
+fn index_fusion_then_simplify() -> Vec<Pass> {
+    vec![
+        ("index_fusion", index_fusion::index_fusion),
+        ("simplify", simplify::simplify),
+    ]
+}
+
+/// `loop acc = 0 for i < bound do acc + xs[i] * (i + 1)`, the read at
+/// span 23.
+fn weighted_prefix_loop(b: &mut Builder, xs: &VName, bound: SubExp) -> SubExp {
+    let acc = b.param("acc", prim(I64));
+    let acc_name = acc.name.clone();
+    let i = b.name("i");
+    let index = var(&i);
+    let body = b.body(|b| {
+        at(b, 23);
+        let x = b.bind(
+            "x",
+            prim(I64),
+            Exp::Index {
+                array: xs.clone(),
+                indices: vec![index.clone()],
+            },
+        );
+        let weight = binop(b, BinOp::Add, index, i64c(1));
+        let term = binop(b, BinOp::Mul, x, weight);
+        vec![binop(b, BinOp::Add, var(&acc_name), term)]
+    });
+    b.bind(
+        "l",
+        prim(I64),
+        Exp::Loop {
+            params: vec![(acc, i64c(0))],
+            form: LoopForm::For { index: i, bound },
+            body,
+        },
+    )
+}
+
+/// `map (\x -> x * 2 + k) xs` (or `x / k` with `dividing`): cheap, and
+/// unable to fail unless `dividing`.
+fn cheap_map(b: &mut Builder, n: &SubExp, xs: &VName, k: &SubExp, dividing: bool) -> VName {
+    let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+        if dividing {
+            vec![binop(b, BinOp::Div, var(&p[0]), k.clone())]
+        } else {
+            let twice = binop(b, BinOp::Mul, var(&p[0]), i64c(2));
+            vec![binop(b, BinOp::Add, twice, k.clone())]
+        }
+    });
+    let ys = b.bind(
+        "ys",
+        array(I64, [n.clone()]),
+        Exp::Soac(Soac::Map {
+            width: n.clone(),
+            lambda,
+            arrays: vec![xs.clone()],
+        }),
+    );
+    ys.as_var().expect("a variable").clone()
+}
+
+/// `reduce (+) 0 (map (\i -> ys[(i * 3 + 1) % n]) (iota n))`, the read at
+/// span 51.
+fn sum_of_strided_reads(b: &mut Builder, n: &SubExp, ys: &VName) -> SubExp {
+    let iota = b.bind("iota", array(I64, [n.clone()]), b.iota(n.clone()));
+    let iota = iota.as_var().unwrap().clone();
+    let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+        let scaled = binop(b, BinOp::Mul, var(&p[0]), i64c(3));
+        let shifted = binop(b, BinOp::Add, scaled, i64c(1));
+        let j = binop(b, BinOp::Mod, shifted, n.clone());
+        at(b, 51);
+        vec![b.bind(
+            "y",
+            prim(I64),
+            Exp::Index {
+                array: ys.clone(),
+                indices: vec![j],
+            },
+        )]
+    });
+    let reads = b.bind(
+        "reads",
+        array(I64, [n.clone()]),
+        Exp::Soac(Soac::Map {
+            width: n.clone(),
+            lambda,
+            arrays: vec![iota],
+        }),
+    );
+    sum(b, n, reads.as_var().unwrap())
+}
+
+#[test]
+fn unroll_index_fusion_and_range_cases() {
+    let cases = vec![
+        Case {
+            name: "unroll_a_constant_loop_then_fold_its_index",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, _, xs, _| {
+                    vec![weighted_prefix_loop(b, &xs, i64c(3))]
+                })
+            },
+            passes: unroll_then_simplify(),
+            // Short arrays fail at the second or third read, as the loop did.
+            inputs: vec![
+                (vec![], 0),
+                (vec![5], 1),
+                (vec![5, 6], 0),
+                (vec![5, 6, 7, 8], 2),
+            ],
+            before: &[("loop", 1), ("index", 1), ("binop", 3)],
+            // xs[0] + xs[1] * 2 + xs[2] * 3: the weights and `acc + 0`,
+            // `x * 1` fold.
+            after: &[("loop", 0), ("index", 3), ("binop", 4)],
+        },
+        Case {
+            name: "unroll_not_a_long_or_unknown_loop",
+            build: |b| {
+                program(
+                    b,
+                    tuple(vec![Layout::Prim(I64), Layout::Prim(I64)]),
+                    |b, _, xs, k| {
+                        let long = weighted_prefix_loop(b, &xs, i64c(unroll::MAX_TRIP_COUNT + 1));
+                        let unknown = weighted_prefix_loop(b, &xs, k);
+                        vec![long, unknown]
+                    },
+                )
+            },
+            passes: unroll_then_simplify(),
+            inputs: vec![(vec![], 0), ((0..40).collect(), 3), ((0..40).collect(), 50)],
+            before: &[("loop", 2)],
+            after: &[("loop", 2)],
+        },
+        Case {
+            name: "simplify_folds_literal_elements_same_shape_reshapes_and_x_eq_x",
+            build: |b| {
+                program(
+                    b,
+                    tuple(vec![Layout::Prim(I64), i64_array()]),
+                    |b, n, xs, k| {
+                        let row0 = b.bind(
+                            "row",
+                            array(I64, [i64c(2)]),
+                            Exp::ArrayLiteral {
+                                elements: vec![i64c(1), i64c(2)],
+                                row_type: prim(I64),
+                            },
+                        );
+                        let row1 = b.bind(
+                            "row",
+                            array(I64, [i64c(2)]),
+                            Exp::ArrayLiteral {
+                                elements: vec![i64c(3), i64c(4)],
+                                row_type: prim(I64),
+                            },
+                        );
+                        let table = b.bind(
+                            "table",
+                            array(I64, [i64c(2), i64c(2)]),
+                            Exp::ArrayLiteral {
+                                elements: vec![row0, row1],
+                                row_type: array(I64, [i64c(2)]),
+                            },
+                        );
+                        let table = table.as_var().unwrap().clone();
+                        let read = |b: &mut Builder, i: SubExp, j: SubExp, span: usize| {
+                            at(b, span);
+                            b.bind(
+                                "e",
+                                prim(I64),
+                                Exp::Index {
+                                    array: table.clone(),
+                                    indices: vec![i, j],
+                                },
+                            )
+                        };
+                        let three = read(b, i64c(1), i64c(0), 11);
+                        // Not constant, or out of bounds: these stay (and fail
+                        // for k outside 0..2; the second always runs only when
+                        // k is 7, inside the branch below).
+                        let by_k = read(b, k.clone(), i64c(1), 12);
+                        let seven = cmp(b, CmpOp::Eq, k.clone(), i64c(7));
+                        let then_body = b.body(|b| {
+                            at(b, 13);
+                            vec![b.bind(
+                                "e",
+                                prim(I64),
+                                Exp::Index {
+                                    array: table.clone(),
+                                    indices: vec![i64c(2), i64c(0)],
+                                },
+                            )]
+                        });
+                        let else_body = b.body(|_| vec![i64c(0)]);
+                        let far = b.bind(
+                            "far",
+                            prim(I64),
+                            Exp::If {
+                                condition: seven,
+                                then_body,
+                                else_body,
+                                types: vec![prim(I64).to_ext()],
+                            },
+                        );
+                        let total = binop(b, BinOp::Add, three, by_k);
+                        let total = binop(b, BinOp::Add, total, far);
+                        let same = cmp(b, CmpOp::Eq, n.clone(), n.clone());
+                        b.statement(
+                            Vec::new(),
+                            Exp::Assert {
+                                condition: same,
+                                message: "sizes".into(),
+                                span: Span::new(FileId(0), 3, 4),
+                            },
+                        );
+                        let reshaped = b.bind(
+                            "reshaped",
+                            array(I64, [n.clone()]),
+                            Exp::Reshape {
+                                shape: vec![n.clone()],
+                                array: xs,
+                            },
+                        );
+                        vec![total, reshaped]
+                    },
+                )
+            },
+            passes: simplify_only(),
+            inputs: vec![
+                (vec![], 0),
+                (vec![1, 2], 1),
+                (vec![3], 2),
+                (vec![3], 7),
+                (vec![], -1),
+            ],
+            before: &[("index", 3), ("assert", 1), ("statements", 13)],
+            after: &[("index", 2), ("assert", 0), ("statements", 9)],
+        },
+        Case {
+            name: "simplify_reduces_mod_of_iota_rows_and_drops_reads_in_bounds",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, _| {
+                    let iota = b.bind("iota", array(I64, [n.clone()]), b.iota(n.clone()));
+                    let iota = iota.as_var().unwrap().clone();
+                    let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+                        // (i + n) % n is i; the unused read xs[(i + 1) % n]
+                        // is in bounds and goes.
+                        let wrapped = binop(b, BinOp::Add, var(&p[0]), n.clone());
+                        let same = binop(b, BinOp::Mod, wrapped, n.clone());
+                        let next = binop(b, BinOp::Add, var(&p[0]), i64c(1));
+                        let next = binop(b, BinOp::Mod, next, n.clone());
+                        at(b, 61);
+                        let _unused = b.bind(
+                            "x",
+                            prim(I64),
+                            Exp::Index {
+                                array: xs.clone(),
+                                indices: vec![next],
+                            },
+                        );
+                        at(b, 62);
+                        vec![b.bind(
+                            "x",
+                            prim(I64),
+                            Exp::Index {
+                                array: xs.clone(),
+                                indices: vec![same],
+                            },
+                        )]
+                    });
+                    let ys = b.bind(
+                        "ys",
+                        array(I64, [n.clone()]),
+                        Exp::Soac(Soac::Map {
+                            width: n.clone(),
+                            lambda,
+                            arrays: vec![iota],
+                        }),
+                    );
+                    vec![sum(b, &n, ys.as_var().unwrap())]
+                })
+            },
+            passes: simplify_only(),
+            inputs: inputs(),
+            // The reduction's `+` stays, and `(i + 1) % n` (a division by
+            // a name) with it.
+            before: &[("index", 2), ("binop", 5)],
+            after: &[("index", 1), ("binop", 3)],
+        },
+        Case {
+            name: "index_fusion_recomputes_a_cheap_map_where_it_is_read",
+            build: |b| {
+                program(
+                    b,
+                    tuple(vec![Layout::Prim(I64), Layout::Prim(I64)]),
+                    |b, n, xs, k| {
+                        let ys = cheap_map(b, &n, &xs, &k, false);
+                        at(b, 71);
+                        // Fails on an empty array, as the read of `ys` did.
+                        let first = b.bind(
+                            "first",
+                            prim(I64),
+                            Exp::Index {
+                                array: ys.clone(),
+                                indices: vec![i64c(0)],
+                            },
+                        );
+                        vec![first, sum_of_strided_reads(b, &n, &ys)]
+                    },
+                )
+            },
+            passes: index_fusion_then_simplify(),
+            inputs: inputs(),
+            // The producer's two operations go and come back at each of
+            // the two reads.
+            before: &[("map", 2), ("index", 2), ("binop", 6)],
+            after: &[("map", 1), ("index", 2), ("binop", 8)],
+        },
+        Case {
+            name: "index_fusion_not_when_the_map_is_also_used_whole_or_can_fail",
+            build: |b| {
+                program(
+                    b,
+                    tuple(vec![
+                        Layout::Prim(I64),
+                        Layout::Prim(I64),
+                        Layout::Prim(I64),
+                    ]),
+                    |b, n, xs, k| {
+                        let whole = cheap_map(b, &n, &xs, &k, false);
+                        let read_whole = sum_of_strided_reads(b, &n, &whole);
+                        let total = sum(b, &n, &whole);
+                        at(b, 81);
+                        let failing = cheap_map(b, &n, &xs, &k, true);
+                        vec![read_whole, total, sum_of_strided_reads(b, &n, &failing)]
+                    },
+                )
+            },
+            passes: index_fusion_then_simplify(),
+            inputs: inputs(),
+            before: &[("map", 4)],
+            after: &[("map", 4)],
+        },
+    ];
+    for case in cases {
+        check(case);
+    }
 }

@@ -4,6 +4,9 @@
 //!
 //! - [`simplify`]: constant folding, copy propagation, CSE, dead code;
 //! - [`inline`]: inlining of functions called once or small;
+//! - [`unroll`]: full unrolling of small constant-count `for` loops;
+//! - [`index_fusion`]: a cheap `map` nest recomputed where its elements are
+//!   read, when they are only read;
 //! - [`fusion`]: producer–consumer fusion of SOACs (`map∘map`, `map` into
 //!   `reduce`/`scan`/`filter`) and horizontal fusion of maps;
 //! - [`hoisting`]: loop-invariant code motion out of loops and lambdas;
@@ -13,21 +16,27 @@
 
 pub mod fusion;
 pub mod hoisting;
+pub mod index_fusion;
 pub mod inline;
 pub mod simplify;
 pub mod traverse;
+pub mod unroll;
 
 use crate::ir::{PassError, PassManager, Program};
 
 /// A named pass.
 pub type Pass = (&'static str, fn(Program) -> Program);
 
-/// The compiler's order: `simplify → inline → simplify → fusion → simplify
-/// → hoisting → simplify`.
+/// The compiler's order: `simplify → inline → simplify → unroll → simplify
+/// → index_fusion → simplify → fusion → simplify → hoisting → simplify`.
 pub fn default_pipeline() -> Vec<Pass> {
     vec![
         ("simplify", simplify::simplify),
         ("inline", inline::inline),
+        ("simplify", simplify::simplify),
+        ("unroll", unroll::unroll),
+        ("simplify", simplify::simplify),
+        ("index_fusion", index_fusion::index_fusion),
         ("simplify", simplify::simplify),
         ("fusion", fusion::fusion),
         ("simplify", simplify::simplify),

@@ -20,9 +20,22 @@
 //!   it can fail ([`super::traverse::can_fail`]): `Assert`s, bounds-checked
 //!   operations, calls and loops stay, so run-time errors are preserved.
 //!   Unused outputs of `map` (and the mapped outputs of `redomap`/`scanomap`)
-//!   are removed from the lambda.
+//!   are removed from the lambda. A statement the forward walk proved unable
+//!   to fail goes too: a read whose every index is known to be within its
+//!   dimension, an array literal whose rows have its row type.
+//! - **Facts** gathered on the way (names are unique, so one map per
+//!   function): the type of every name, the elements of array literals
+//!   (`lit[1, 2]` with constant in-bounds indices folds to the element), and
+//!   index ranges: a loop index `for i < d`, a row `i` of `iota d` and
+//!   `x % d` lie in the range of `mod d`, which proves `xs[i]` in bounds
+//!   when `d` is `xs`'s dimension (dimensions are never negative, and a
+//!   `% 0` has failed before). For a row of `iota d`, `i % d` and
+//!   `(i + d) % d` fold to `i` (the `iota` is materialised, so `d` is far
+//!   below 2⁶² and `i + d` cannot wrap). A `reshape` to the shape its
+//!   array already has is a copy; `x == x`, `x <= x`, `x >= x` are `true`
+//!   (`!=`, `<`, `>` `false`) except on floats (NaN).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::traverse::*;
 use crate::cpu::prim;
@@ -50,10 +63,199 @@ pub fn simplify(mut program: Program) -> Program {
 /// backward (dead code).
 pub fn simplify_function(function: &mut Function) {
     let mut substitution = Substitution::default();
+    let mut facts = Facts::default();
+    for p in &function.params {
+        facts.types.insert(p.name.clone(), p.ty.clone());
+    }
     let body = std::mem::take(&mut function.body);
-    function.body = simplify_body(body, &mut substitution, &AvailableExpressions::default());
+    function.body = simplify_body(
+        body,
+        &mut substitution,
+        &AvailableExpressions::default(),
+        &mut facts,
+    );
     let mut live = HashSet::new();
-    eliminate_dead_code(&mut function.body, &mut live);
+    eliminate_dead_code(&mut function.body, &mut live, &facts.infallible);
+}
+
+/// What the forward walk knows about the names bound so far (names are
+/// unique, so one map per function serves every scope).
+#[derive(Default)]
+struct Facts {
+    /// The type of each name (after substitution).
+    types: HashMap<VName, Type>,
+    /// The elements of each array literal.
+    literals: HashMap<VName, Vec<SubExp>>,
+    /// `i ↦ d`: `i` is within the range of `mod d` (`0 ≤ i < d`, or `d < i
+    /// ≤ 0`): a loop index `for i < d`, a row of `iota d`, `x % d`.
+    below: HashMap<VName, SubExp>,
+    /// `i ↦ d`: `0 ≤ i < d` where `d` is the length of a materialised
+    /// `iota` (so far below 2⁶²: `i + d` cannot wrap).
+    iota_rows: HashMap<VName, SubExp>,
+    /// `x ↦ (a, b)`: `x = a + b` on `i64`.
+    sums: HashMap<VName, (SubExp, SubExp)>,
+    /// `v ↦ d`: `v = iota(d, 0, 1)` of `i64`.
+    iotas: HashMap<VName, SubExp>,
+    /// Statements proven unable to fail although [`can_fail`] says they
+    /// may (an index in bounds, an array literal whose rows have its row
+    /// type), named by their pattern's names: dead code may remove them.
+    infallible: HashSet<VName>,
+}
+
+impl Facts {
+    fn note_params<'a>(&mut self, params: impl IntoIterator<Item = &'a Param>) {
+        for p in params {
+            self.types.insert(p.name.clone(), p.ty.clone());
+        }
+    }
+
+    /// The binders of `exp`'s lambdas and loop, and the ranges of loop
+    /// indices and of rows of `iota`s.
+    fn note_nested_binders(&mut self, exp: &Exp) {
+        for lambda in exp.lambdas() {
+            self.note_params(&lambda.params);
+        }
+        match exp {
+            Exp::Loop { params, form, .. } => {
+                self.note_params(params.iter().map(|(p, _)| p));
+                if let LoopForm::For { index, bound } = form {
+                    self.below.insert(index.clone(), bound.clone());
+                }
+            }
+            Exp::Soac(
+                Soac::Map { lambda, arrays, .. }
+                | Soac::Redomap {
+                    map_lambda: lambda,
+                    arrays,
+                    ..
+                }
+                | Soac::Scanomap {
+                    map_lambda: lambda,
+                    arrays,
+                    ..
+                }
+                | Soac::Filter {
+                    predicate: lambda,
+                    arrays,
+                    ..
+                },
+            ) => {
+                for (param, array) in lambda.params.iter().zip(arrays) {
+                    if let Some(length) = self.iotas.get(array).cloned() {
+                        self.below.insert(param.name.clone(), length.clone());
+                        self.iota_rows.insert(param.name.clone(), length);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// What a kept statement tells about its results.
+    fn note_statement(&mut self, statement: &Statement) {
+        self.note_params(&statement.pattern);
+        let [element] = statement.pattern.as_slice() else {
+            return;
+        };
+        let name = element.name.clone();
+        match &statement.expression {
+            Exp::ArrayLiteral { elements, row_type } => {
+                if elements.iter().all(|e| match e {
+                    SubExp::Var(v) => self.types.get(v) == Some(row_type),
+                    SubExp::Constant(_) => row_type.rank() == 0,
+                }) {
+                    self.infallible.insert(name.clone());
+                }
+                self.literals.insert(name, elements.clone());
+            }
+            Exp::Index { array, indices } if self.in_bounds(array, indices) => {
+                self.infallible.insert(name);
+            }
+            Exp::BinOp {
+                op: BinOp::Mod,
+                ty: PrimType::I64,
+                right,
+                ..
+            } => {
+                self.below.insert(name, right.clone());
+            }
+            Exp::BinOp {
+                op: BinOp::Add,
+                ty: PrimType::I64,
+                left,
+                right,
+            } => {
+                self.sums.insert(name, (left.clone(), right.clone()));
+            }
+            Exp::Iota {
+                length,
+                start: SubExp::Constant(PrimValue::I64(0)),
+                step: SubExp::Constant(PrimValue::I64(1)),
+                element: PrimType::I64,
+            } => {
+                self.iotas.insert(name, length.clone());
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether every index is within its dimension of `array`: a constant
+    /// below a constant dimension, or a name known `below` the dimension
+    /// (a dimension is never negative, and `x % d` with `d = 0` has failed
+    /// before).
+    fn in_bounds(&self, array: &VName, indices: &[SubExp]) -> bool {
+        let Some(ty) = self.types.get(array) else {
+            return false;
+        };
+        indices.len() <= ty.rank()
+            && indices
+                .iter()
+                .zip(ty.shape())
+                .all(|(index, dimension)| match (index, dimension) {
+                    (SubExp::Constant(PrimValue::I64(i)), SubExp::Constant(PrimValue::I64(d))) => {
+                        0 <= *i && i < d
+                    }
+                    (SubExp::Var(i), _) => self.below.get(i) == Some(dimension),
+                    _ => false,
+                })
+    }
+
+    /// `x % d` as a simpler operand: `i` when `x` is `i` or `i + d` and `i`
+    /// is a row of `iota d` (`0 ≤ i < d`, and `i + d` does not wrap).
+    fn reduced_mod(&self, x: &SubExp, d: &SubExp) -> Option<SubExp> {
+        let is_row_below_d = |i: &SubExp| match i {
+            SubExp::Var(i) => self.iota_rows.get(i) == Some(d),
+            SubExp::Constant(_) => false,
+        };
+        if is_row_below_d(x) {
+            return Some(x.clone());
+        }
+        let (a, b) = self.sums.get(x.as_var()?)?;
+        if b == d && is_row_below_d(a) {
+            Some(a.clone())
+        } else if a == d && is_row_below_d(b) {
+            Some(b.clone())
+        } else {
+            None
+        }
+    }
+
+    /// `array[indices]` when `array` is an array literal (of array
+    /// literals, …) and every index is a constant in bounds: the element.
+    fn literal_element(&self, array: &VName, indices: &[SubExp]) -> Option<SubExp> {
+        let (first, rest) = indices.split_first()?;
+        let elements = self.literals.get(array)?;
+        let i = match first {
+            SubExp::Constant(c) => usize::try_from(prim::as_i64(*c)?).ok()?,
+            SubExp::Var(_) => return None,
+        };
+        let element = elements.get(i)?;
+        match (rest.is_empty(), element) {
+            (true, _) => Some(element.clone()),
+            (false, SubExp::Var(row)) => self.literal_element(row, rest),
+            (false, SubExp::Constant(_)) => None,
+        }
+    }
 }
 
 /// An expression that CSE may merge: pure apart from failures that the
@@ -124,19 +326,22 @@ fn simplify_body(
     body: Body,
     substitution: &mut Substitution,
     available: &AvailableExpressions,
+    facts: &mut Facts,
 ) -> Body {
     let mut available = available.clone();
     let mut statements = Vec::with_capacity(body.statements.len());
     for mut statement in body.statements {
         walk_statement(&mut statement, substitution);
+        facts.note_nested_binders(&statement.expression);
         for nested in nested_bodies_mut(&mut statement.expression) {
             let inner = std::mem::take(nested);
-            *nested = simplify_body(inner, substitution, &available);
+            *nested = simplify_body(inner, substitution, &available, facts);
         }
         let pattern: Vec<VName> = statement.pattern.iter().map(|p| p.name.clone()).collect();
-        match fold_statement(statement) {
+        match fold_statement(statement, facts) {
             Outcome::Keep(statement) => {
                 let statement = *statement;
+                facts.note_statement(&statement);
                 let key = cse_key(&statement.expression).map(|k| {
                     let types = statement.pattern.iter().map(|p| p.ty.clone()).collect();
                     (k, types)
@@ -182,9 +387,9 @@ fn record(substitution: &mut Substitution, pattern: &[VName], operands: Vec<SubE
 /// check fails at run time, before the slice is taken), where the constant
 /// is not substituted (`Substitution::visit_dimension`: a negative constant
 /// dimension is ill-typed IR); dead code removes the binding otherwise.
-fn fold_statement(statement: Statement) -> Outcome {
+fn fold_statement(statement: Statement, facts: &Facts) -> Outcome {
     let (pattern, span) = (statement.pattern.clone(), statement.span);
-    match fold_statement_freely(statement) {
+    match fold_statement_freely(statement, facts) {
         Outcome::Replace(spliced, operands)
             if spliced.is_empty()
                 && pattern.len() == 1
@@ -204,10 +409,45 @@ fn fold_statement(statement: Statement) -> Outcome {
     }
 }
 
-fn fold_statement_freely(statement: Statement) -> Outcome {
+fn fold_statement_freely(statement: Statement, facts: &Facts) -> Outcome {
     let replace = |operands: Vec<SubExp>| Outcome::Replace(Vec::new(), operands);
     match &statement.expression {
         Exp::SubExp(s) => replace(vec![s.clone()]),
+        // A constant in-bounds element of an array literal (the literal's
+        // own statement stays if it can fail).
+        Exp::Index { array, indices } => match facts.literal_element(array, indices) {
+            Some(element) => replace(vec![element]),
+            None => Outcome::Keep(Box::new(statement)),
+        },
+        // `i % d` and `(i + d) % d` where `i` is a row of `iota d`.
+        Exp::BinOp {
+            op: BinOp::Mod,
+            ty: PrimType::I64,
+            left,
+            right,
+        } if facts.reduced_mod(left, right).is_some() => {
+            replace(vec![facts.reduced_mod(left, right).expect("checked")])
+        }
+        // A reshape to the shape the array already has.
+        Exp::Reshape { shape, array }
+            if facts
+                .types
+                .get(array)
+                .is_some_and(|t| t.shape() == shape.as_slice()) =>
+        {
+            replace(vec![SubExp::Var(array.clone())])
+        }
+        // `x == x`, `x <= x`, `x >= x` are true and `x != x`, `x < x`,
+        // `x > x` false on integers and booleans (not on floats: NaN).
+        Exp::CmpOp {
+            op,
+            ty,
+            left: SubExp::Var(a),
+            right: SubExp::Var(b),
+        } if a == b && !ty.is_float() => {
+            let holds = matches!(op, CmpOp::Eq | CmpOp::Le | CmpOp::Ge);
+            replace(vec![SubExp::Constant(PrimValue::Bool(holds))])
+        }
         Exp::BinOp {
             op,
             ty,
@@ -332,7 +572,11 @@ fn fold_binop(op: BinOp, ty: PrimType, left: &SubExp, right: &SubExp) -> Option<
 
 /// Removes dead statements of `body` (backwards), given the names used
 /// after it; adds the names `body` uses to `live`.
-pub fn eliminate_dead_code(body: &mut Body, live: &mut HashSet<VName>) {
+pub fn eliminate_dead_code(
+    body: &mut Body,
+    live: &mut HashSet<VName>,
+    infallible: &HashSet<VName>,
+) {
     for r in &body.result {
         if let SubExp::Var(v) = r {
             live.insert(v.clone());
@@ -341,12 +585,17 @@ pub fn eliminate_dead_code(body: &mut Body, live: &mut HashSet<VName>) {
     let mut kept = Vec::with_capacity(body.statements.len());
     for mut statement in std::mem::take(&mut body.statements).into_iter().rev() {
         let needed = statement.pattern.iter().any(|p| live.contains(&p.name));
-        if !needed && !can_fail(&statement.expression) {
+        let proven_safe = !statement.pattern.is_empty()
+            && statement
+                .pattern
+                .iter()
+                .all(|p| infallible.contains(&p.name));
+        if !needed && (proven_safe || !can_fail(&statement.expression)) {
             continue;
         }
         remove_dead_map_outputs(&mut statement, live);
         for nested in nested_bodies_mut(&mut statement.expression) {
-            eliminate_dead_code(nested, live);
+            eliminate_dead_code(nested, live, infallible);
         }
         live.extend(used_in_statement(&mut statement));
         kept.push(statement);

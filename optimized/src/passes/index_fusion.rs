@@ -1,0 +1,238 @@
+//! Fusion of a cheap `map` nest into the statements that index its result
+//! (issue 5: the modular Game of Life's `values = map (map R.value) world`,
+//! read only by `values[r, c]` gathers in the neighbourhood sums).
+//!
+//! A producer `let {ys} = map(w1, \x1 -> map(w2, \x2 -> … S …, x1), xs)`,
+//! a perfect nest of `d` maps whose innermost lambda takes primitives and
+//! returns one primitive, where every level's inputs are parameters of the
+//! level above and the innermost body `S` mentions no parameter of an outer
+//! level, is *recomputed where it is read* when every use of `ys` is an
+//! element read `ys[i1, …, id]`: each such read becomes the reads
+//! `xs[i1, …, id]` of the arrays the innermost parameters come from,
+//! followed by a renamed copy of `S`. The producer is then dead (the
+//! simplifier removes it). `ys` is never materialised.
+//!
+//! Applied only when `S` cannot fail ([`super::traverse::can_fail`]), so
+//! that removing the producer and running `S` only on the elements read
+//! changes no error; when `S` holds no loop or SOAC and at most
+//! [`MAX_ELEMENT_STATEMENTS`] statements; and when the copies together stay
+//! within [`COPY_BUDGET`] statements. A read of `xs` fails exactly where the
+//! read of `ys` failed, with the same message: `ys` and `xs` have the same
+//! shape (a map's width is its input's outer size), and the reads keep the
+//! original statement's span.
+
+use std::collections::{HashMap, HashSet};
+
+use super::traverse::*;
+use super::unroll::statement_count;
+use crate::ir::*;
+
+/// The most statements (nested included) of the recomputed element body.
+pub const MAX_ELEMENT_STATEMENTS: usize = 4;
+
+/// The most statements all the copies of one producer's body may add.
+pub const COPY_BUDGET: usize = 64;
+
+/// The pass.
+pub fn index_fusion(mut program: Program) -> Program {
+    let mut names = NameSource::fresh_for(&program);
+    for function in &mut program.functions {
+        let mut producers = HashMap::new();
+        find_producers(&function.body, &mut producers);
+        if producers.is_empty() {
+            continue;
+        }
+        let mut counts = UseCounts::default();
+        walk_body(&mut function.body, &mut counts);
+        let mut reads: HashMap<VName, usize> = HashMap::new();
+        count_element_reads(&function.body, &producers, &mut reads);
+        producers.retain(|name, producer: &mut MapNest| {
+            let read = reads.get(name).copied().unwrap_or(0);
+            read > 0
+                && counts.counts.get(name).copied() == Some(read)
+                && read.saturating_mul(statement_count(&producer.body)) <= COPY_BUDGET
+        });
+        if !producers.is_empty() {
+            rewrite_reads(&mut function.body, &producers, &mut names);
+        }
+    }
+    program
+}
+
+/// A producer that qualifies: the arrays its innermost parameters read (one
+/// per parameter, in order), and the innermost lambda's body.
+struct MapNest {
+    depth: usize,
+    params: Vec<Param>,
+    sources: Vec<VName>,
+    body: Body,
+}
+
+fn find_producers(body: &Body, producers: &mut HashMap<VName, MapNest>) {
+    for statement in &body.statements {
+        if let Some(nest) = map_nest(statement) {
+            producers.insert(statement.pattern[0].name.clone(), nest);
+        }
+        for inner in statement.expression.bodies() {
+            find_producers(inner, producers);
+        }
+        for lambda in statement.expression.lambdas() {
+            find_producers(&lambda.body, producers);
+        }
+    }
+}
+
+/// `statement` as a qualifying map nest.
+fn map_nest(statement: &Statement) -> Option<MapNest> {
+    let Exp::Soac(Soac::Map { lambda, arrays, .. }) = &statement.expression else {
+        return None;
+    };
+    if statement.pattern.len() != 1 {
+        return None;
+    }
+    let mut sources: HashMap<VName, VName> = lambda
+        .params
+        .iter()
+        .zip(arrays)
+        .map(|(p, a)| (p.name.clone(), a.clone()))
+        .collect();
+    let mut outer_params: HashSet<VName> = HashSet::new();
+    let mut lambda = lambda;
+    let mut depth = 1;
+    while let [Statement {
+        pattern,
+        expression:
+            Exp::Soac(Soac::Map {
+                lambda: inner,
+                arrays: inputs,
+                ..
+            }),
+        ..
+    }] = lambda.body.statements.as_slice()
+    {
+        let single_result =
+            pattern.len() == 1 && lambda.body.result == [SubExp::Var(pattern[0].name.clone())];
+        if !single_result || !inputs.iter().all(|i| sources.contains_key(i)) {
+            break;
+        }
+        let next: HashMap<VName, VName> = inner
+            .params
+            .iter()
+            .zip(inputs)
+            .map(|(p, i)| (p.name.clone(), sources[i].clone()))
+            .collect();
+        outer_params.extend(lambda.params.iter().map(|p| p.name.clone()));
+        outer_params.insert(pattern[0].name.clone());
+        sources = next;
+        lambda = inner;
+        depth += 1;
+    }
+    let element = &lambda.body;
+    let primitive = |ty: &Type| matches!(ty, Type::Prim(_));
+    if !lambda.params.iter().all(|p| primitive(&p.ty))
+        || lambda.return_types.len() != 1
+        || !primitive(&lambda.return_types[0])
+        || body_can_fail(element)
+        || statement_count(element) > MAX_ELEMENT_STATEMENTS
+        || has_loop_or_soac(element)
+    {
+        return None;
+    }
+    let mut copy = element.clone();
+    let mut used = UsedNames::default();
+    walk_body(&mut copy, &mut used);
+    if !used.names.is_disjoint(&outer_params) {
+        return None;
+    }
+    Some(MapNest {
+        depth,
+        sources: lambda
+            .params
+            .iter()
+            .map(|p| sources[&p.name].clone())
+            .collect(),
+        params: lambda.params.clone(),
+        body: element.clone(),
+    })
+}
+
+fn has_loop_or_soac(body: &Body) -> bool {
+    body.statements.iter().any(|s| match &s.expression {
+        Exp::Loop { .. } | Exp::Soac(_) => true,
+        exp => exp.bodies().into_iter().any(has_loop_or_soac),
+    })
+}
+
+/// The producer an element read `ys[i1, …, id]` reads, if it is one.
+fn element_read<'a>(
+    exp: &Exp,
+    producers: &'a HashMap<VName, MapNest>,
+) -> Option<(&'a VName, &'a MapNest)> {
+    let Exp::Index { array, indices } = exp else {
+        return None;
+    };
+    let (name, nest) = producers.get_key_value(array)?;
+    (indices.len() == nest.depth).then_some((name, nest))
+}
+
+fn count_element_reads(
+    body: &Body,
+    producers: &HashMap<VName, MapNest>,
+    reads: &mut HashMap<VName, usize>,
+) {
+    for statement in &body.statements {
+        if let Some((name, _)) = element_read(&statement.expression, producers) {
+            *reads.entry(name.clone()).or_default() += 1;
+        }
+        for inner in statement.expression.bodies() {
+            count_element_reads(inner, producers, reads);
+        }
+        for lambda in statement.expression.lambdas() {
+            count_element_reads(&lambda.body, producers, reads);
+        }
+    }
+}
+
+fn rewrite_reads(body: &mut Body, producers: &HashMap<VName, MapNest>, names: &mut NameSource) {
+    let mut statements = Vec::with_capacity(body.statements.len());
+    for mut statement in std::mem::take(&mut body.statements) {
+        for nested in nested_bodies_mut(&mut statement.expression) {
+            rewrite_reads(nested, producers, names);
+        }
+        let Some((_, nest)) = element_read(&statement.expression, producers) else {
+            statements.push(statement);
+            continue;
+        };
+        let Exp::Index { indices, .. } = &statement.expression else {
+            unreachable!("an element read is an index")
+        };
+        let mut copy = nest.body.clone();
+        rename_binders_fresh(names, |v| walk_body(&mut copy, v));
+        let mut substitution = Substitution::default();
+        for (param, source) in nest.params.iter().zip(&nest.sources) {
+            let read = names.fresh(&param.name.base);
+            statements.push(Statement {
+                pattern: vec![Param {
+                    name: read.clone(),
+                    ty: param.ty.clone(),
+                }],
+                expression: Exp::Index {
+                    array: source.clone(),
+                    indices: indices.clone(),
+                },
+                span: statement.span,
+            });
+            substitution
+                .map
+                .insert(param.name.clone(), SubExp::Var(read));
+        }
+        walk_body(&mut copy, &mut substitution);
+        statements.extend(copy.statements);
+        statements.push(Statement {
+            pattern: statement.pattern,
+            expression: Exp::SubExp(copy.result[0].clone()),
+            span: statement.span,
+        });
+    }
+    body.statements = statements;
+}
