@@ -148,6 +148,81 @@ fn mutants_parse_and_differ_from_their_originals() {
     );
 }
 
+/// `GenConfig::extra_mutations` adds sites of the [`MutationKind::EXTRA`]
+/// kinds, whose mutants parse and differ from their originals; without it
+/// no program has such a site (the default campaigns' mutants stay as they
+/// were).
+#[test]
+fn extra_mutation_kinds_appear_only_when_asked_for() {
+    let plain = GenConfig {
+        modules: false,
+        ..GenConfig::default()
+    };
+    let extra = GenConfig {
+        extra_mutations: true,
+        ..plain.clone()
+    };
+    let mut applied: BTreeSet<MutationKind> = BTreeSet::new();
+    for seed in 0..300u64 {
+        let without = generate(seed, &plain);
+        let kinds = site_kinds(without.choices.clone(), &plain);
+        assert!(
+            kinds.iter().all(|k| !MutationKind::EXTRA.contains(k)),
+            "seed {seed}: an extra site without the option"
+        );
+        let original = generate(seed, &extra);
+        assert_eq!(
+            original.program, without.program,
+            "seed {seed}: the program changed"
+        );
+        for kind in MutationKind::EXTRA {
+            if let Some(mutant) = mutate_kind(&original, kind, seed as u32, &extra) {
+                assert_eq!(mutant.kind, kind);
+                check_mutant(seed, &original, &mutant);
+                applied.insert(kind);
+            }
+        }
+    }
+    assert_eq!(
+        applied,
+        MutationKind::EXTRA.into_iter().collect::<BTreeSet<_>>()
+    );
+}
+
+/// `GenConfig::structured_arguments` gives some entry points tuple, record
+/// and sum parameters (with argument values of those types), and the
+/// programs still print and parse back; without it every argument is a
+/// primitive or an array.
+#[test]
+fn structured_arguments_appear_only_when_asked_for() {
+    use spec::value::Value;
+    let plain = GenConfig {
+        modules: false,
+        ..GenConfig::default()
+    };
+    let structured = GenConfig {
+        structured_arguments: true,
+        ..plain.clone()
+    };
+    let mut seen = [false; 3];
+    for seed in 0..300u64 {
+        round_trips(seed, &structured);
+        for argument in generate(seed, &structured).arguments {
+            match argument {
+                Value::Tuple(_) => seen[0] = true,
+                Value::Record(_) => seen[1] = true,
+                Value::Sum(_) => seen[2] = true,
+                _ => {}
+            }
+        }
+        assert!(generate(seed, &plain)
+            .arguments
+            .iter()
+            .all(|argument| matches!(argument, Value::Prim(_) | Value::Array(_))));
+    }
+    assert_eq!(seen, [true; 3], "tuple, record and sum arguments");
+}
+
 #[test]
 fn proptest_shrinking_keeps_programs_parseable_and_gets_smaller() {
     let mut runner = TestRunner::deterministic();

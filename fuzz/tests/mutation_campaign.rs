@@ -39,6 +39,13 @@ struct Budget {
     /// Value-oracle programs per seed that also use the numeric modules'
     /// functions and constants (`GenConfig::numeric_functions`).
     numeric_functions: u64,
+    /// Value-oracle programs per seed whose entry points also take tuple,
+    /// record and sum arguments (`GenConfig::structured_arguments`).
+    structured_arguments: u64,
+    /// Verdict-oracle items per seed whose mutants may also open a module
+    /// path that does not exist or apply a function to itself
+    /// (`GenConfig::extra_mutations`).
+    extra_mutations: u64,
 }
 
 /// CI's budget (5–20 s in the dev profile on the shared 2-core machine,
@@ -49,6 +56,8 @@ const SHORT: Budget = Budget {
     verdict: 200,
     long_arrays: 20,
     numeric_functions: 100,
+    structured_arguments: 100,
+    extra_mutations: 200,
 };
 
 /// The mutation-score budget (`RUNESTONE_MUTATION_BUDGET=long`; 21–65 s in
@@ -59,6 +68,8 @@ const LONG: Budget = Budget {
     verdict: 200,
     long_arrays: LONG_ARRAYS_LONG,
     numeric_functions: 100,
+    structured_arguments: 100,
+    extra_mutations: 200,
 };
 
 /// Value programs per seed over long arrays in the long budget.
@@ -277,5 +288,65 @@ fn numeric_functions_appear_only_when_asked_for() {
             "{name} never appears"
         );
         assert!(!without.iter().any(|s| s.contains(name)), "{name} appears");
+    }
+}
+
+/// Value campaigns whose entry points also take tuple, record and sum
+/// arguments (`GenConfig::structured_arguments`): the optimising CPU
+/// backend's conversion of such arguments into its flat values is
+/// otherwise unchecked (`fuzz/findings/mutation_score.md`).
+#[test]
+fn value_campaigns_with_structured_arguments_find_no_disagreement() {
+    let budget = budget();
+    for seed in SEEDS.into_iter().take(budget.seeds) {
+        let mut config = campaign(OracleKind::Value, seed, budget.structured_arguments);
+        config.gen.structured_arguments = true;
+        let summary = check(&config, 12);
+        assert_eq!(
+            discards_starting_with(&summary, "unsupported by optimized"),
+            0,
+            "seed {seed}: {:?}",
+            summary.discard_reasons
+        );
+        assert!(
+            summary.progress.valid * 100 >= summary.progress.programs * 80,
+            "seed {seed}: {:?}",
+            summary.progress
+        );
+    }
+}
+
+/// Verdict campaigns whose mutants may also open a module path whose first
+/// module does not exist (`open absent_module.inner`) or apply a function to itself (`\y -> y y`:
+/// the occurs check), `GenConfig::extra_mutations`: the optimising type
+/// checker's module path lookup and occurs check are otherwise unchecked
+/// (`fuzz/findings/mutation_score.md`).
+#[test]
+fn verdict_campaigns_with_extra_mutations_find_no_disagreement() {
+    let budget = budget();
+    for seed in SEEDS.into_iter().take(budget.seeds) {
+        let mut config = campaign(OracleKind::Verdict, seed, budget.extra_mutations);
+        config.gen.extra_mutations = true;
+        let summary = check(&config, 2);
+        // Both extra kinds are among the mutants, rejected by both sides.
+        for kind in fuzz::gen::mutate::MutationKind::EXTRA {
+            let label = format!("mutant: {}", kind.premise());
+            let agreed = summary
+                .kinds
+                .get(&label)
+                .map_or(0, |(agreed, _, _)| *agreed);
+            assert!(agreed > 0, "seed {seed}: no `{label}`: {:?}", summary.kinds);
+        }
+        assert_eq!(
+            discards_starting_with(&summary, "unsupported by optimized"),
+            0,
+            "seed {seed}: {:?}",
+            summary.discard_reasons
+        );
+        assert!(
+            summary.progress.valid * 100 >= summary.progress.programs * 45,
+            "seed {seed}: {:?}",
+            summary.progress
+        );
     }
 }

@@ -110,6 +110,22 @@ pub struct GenConfig {
     /// (`fuzz/findings/mutation_score.md`). Off by default, so the programs
     /// of every other campaign and seed stay as they were.
     pub numeric_functions: bool,
+    /// Also give the entry point parameters of tuple, record and sum types
+    /// (their components primitives, pairs of primitives or the program's
+    /// sum types), with argument values of those types: the mutation
+    /// campaign found the optimising CPU backend's conversion of such
+    /// arguments (`optimized::cpu::value::flatten_value`) unchecked, since
+    /// entry parameters were otherwise primitives and arrays of them
+    /// (`fuzz/findings/mutation_score.md`). Off by default.
+    pub structured_arguments: bool,
+    /// Also count the mutation sites of [`mutate::MutationKind::EXTRA`]: a
+    /// module path whose first module does not exist (`open
+    /// absent_module.inner`) and a function applied to itself (`\y -> y y`,
+    /// an infinite type; the occurs check), which the type checkers' module
+    /// path lookup and unifier must reject (`fuzz/findings/mutation_score.md`).
+    /// Off by default, so the mutants of every other campaign and seed stay
+    /// as they were.
+    pub extra_mutations: bool,
     /// The seed [`generate`] uses when called through [`generate_default`].
     pub seed: u64,
     pub weights: Weights,
@@ -127,6 +143,8 @@ impl Default for GenConfig {
             or_conditionals: false,
             long_arrays: false,
             numeric_functions: false,
+            structured_arguments: false,
+            extra_mutations: false,
             seed: 0,
             weights: Weights::default(),
         }

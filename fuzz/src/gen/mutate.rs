@@ -33,10 +33,13 @@ pub enum MutationKind {
     MissingValInFunctorArgument,
     FunctionForUnliftedParameter,
     LiftedValueFromIf,
+    UnknownModule,
+    InfiniteType,
 }
 
 impl MutationKind {
-    /// Every kind, for coverage reports.
+    /// Every kind counted by default, for coverage reports ([`Self::EXTRA`]:
+    /// the others).
     pub const ALL: [MutationKind; 19] = [
         MutationKind::IfConditionNotBool,
         MutationKind::IfBranchesDiffer,
@@ -58,6 +61,9 @@ impl MutationKind {
         MutationKind::FunctionForUnliftedParameter,
         MutationKind::LiftedValueFromIf,
     ];
+
+    /// The kinds counted only under `GenConfig::extra_mutations`.
+    pub const EXTRA: [MutationKind; 2] = [MutationKind::UnknownModule, MutationKind::InfiniteType];
 
     /// The premise broken, in words.
     pub fn premise(self) -> &'static str {
@@ -91,6 +97,8 @@ impl MutationKind {
             MutationKind::LiftedValueFromIf => {
                 "TFP'18: an if returns a value of lifted type '^a (not orderZero)"
             }
+            MutationKind::UnknownModule => "a module path whose first module does not exist",
+            MutationKind::InfiniteType => "a function applied to itself (an infinite type)",
         }
     }
 }

@@ -25,6 +25,13 @@ impl Generator {
     pub fn program(&mut self) -> (Program, Vec<Value>, TypeExp) {
         let mut env = Env::default();
         let mut decs = Vec::new();
+        if self.config.extra_mutations && self.mutation_site(MutationKind::UnknownModule) {
+            // `open absent_module.inner`: the path's first module is unbound.
+            decs.push(Dec::Open {
+                module: ModExp::Var(qual(&["absent_module".to_string()], "inner")),
+                span: span(),
+            });
+        }
         if !self.config.paper_core {
             self.type_abbreviations(&mut env, &mut decs);
         }
@@ -378,7 +385,11 @@ impl Generator {
             } else {
                 [3, 3, 1]
             };
+            let structured = self.config.structured_arguments
+                && !self.config.paper_core
+                && self.choices.chance(1, 3);
             let ty = match self.choices.weighted(&shapes) {
+                _ if structured => self.structured_argument_type(env),
                 0 => Ty::Prim(prim),
                 1 => array(choose_size(self), Ty::Prim(prim)),
                 _ => {
@@ -456,7 +467,39 @@ impl Generator {
         (dec, arguments, result_type)
     }
 
-    /// A value of an entry parameter type (primitives and arrays of them).
+    /// A tuple, record or sum type for an entry parameter
+    /// (`GenConfig::structured_arguments`).
+    fn structured_argument_type(&mut self, env: &Env) -> Ty {
+        let sums = env.sum_types.len() as u32;
+        match self.choices.below(if sums > 0 { 3 } else { 2 }) {
+            0 => Ty::Tuple(vec![
+                self.structured_component(env),
+                Ty::Prim(self.random_prim()),
+            ]),
+            1 => Ty::Record(vec![
+                ("x".to_string(), self.structured_component(env)),
+                ("y".to_string(), self.structured_component(env)),
+            ]),
+            _ => env.sum_types[self.choices.below(sums) as usize].clone(),
+        }
+    }
+
+    /// A component of a structured entry parameter: a primitive, a pair of
+    /// primitives or one of the program's sum types.
+    fn structured_component(&mut self, env: &Env) -> Ty {
+        let sums = env.sum_types.len() as u32;
+        match self.choices.weighted(&[3, 1, sums.min(1)]) {
+            0 => Ty::Prim(self.random_prim()),
+            1 => Ty::Tuple(vec![
+                Ty::Prim(self.random_prim()),
+                Ty::Prim(self.random_prim()),
+            ]),
+            _ => env.sum_types[self.choices.below(sums) as usize].clone(),
+        }
+    }
+
+    /// A value of an entry parameter type (primitives and arrays of them;
+    /// tuples, records and sums under `GenConfig::structured_arguments`).
     fn argument_value(&mut self, ty: &Ty, sizes: &[(String, u64)]) -> Value {
         match ty {
             Ty::Prim(prim) => Value::Prim(self.prim_value(*prim)),
@@ -486,7 +529,29 @@ impl Generator {
                 }
                 Value::Array(Array::from_rows(rows).expect("regular rows"))
             }
-            _ => unreachable!("entry parameters are primitives or arrays"),
+            Ty::Tuple(components) => Value::Tuple(
+                components
+                    .iter()
+                    .map(|component| self.argument_value(component, sizes))
+                    .collect(),
+            ),
+            Ty::Record(fields) => {
+                let fields = fields
+                    .iter()
+                    .map(|(name, field)| (name.clone(), self.argument_value(field, sizes)))
+                    .collect();
+                Value::record(fields).expect("a record with distinct field names")
+            }
+            Ty::Sum { constructors, .. } => {
+                let index = self.choices.below(constructors.len() as u32) as usize;
+                let (name, payload) = &constructors[index];
+                let payload = payload
+                    .iter()
+                    .map(|component| self.argument_value(component, sizes))
+                    .collect();
+                Value::sum(name.clone(), payload).expect("a constructor and its payload")
+            }
+            _ => unreachable!("entry parameters are primitives, arrays, tuples, records or sums"),
         }
     }
 

@@ -16,7 +16,8 @@ pub trait NameVisitor {
     /// non-negative constant there): an array dimension in a type, the
     /// length of a slice or a concatenation, the shape of a `replicate` or
     /// `reshape`, a SOAC's width, a body's result (an existential size of a
-    /// branch or loop); by default an operand position.
+    /// branch or loop), a function's argument (the value of a size
+    /// parameter); by default an operand position.
     fn visit_dimension(&mut self, dimension: &mut SubExp) {
         self.visit_operand(dimension);
     }
@@ -84,7 +85,9 @@ pub fn walk_exp<V: NameVisitor + ?Sized>(exp: &mut Exp, v: &mut V) {
             v.visit_operand(right);
         }
         Exp::UnOp { operand, .. } | Exp::ConvOp { operand, .. } => v.visit_operand(operand),
-        Exp::Apply { args, .. } => args.iter_mut().for_each(|a| v.visit_operand(a)),
+        // An argument may be a size parameter's value (the callee's types
+        // are instantiated with it), so it may be a dimension.
+        Exp::Apply { args, .. } => args.iter_mut().for_each(|a| v.visit_dimension(a)),
         Exp::If {
             condition,
             then_body,

@@ -23,6 +23,18 @@ impl Generator {
     /// A value of `ty` built without compound computation. `ty` must be
     /// inhabited in `env`.
     pub fn leaf(&mut self, env: &mut Env, ty: &Ty) -> Expr {
+        if self.config.extra_mutations && self.mutation_site(MutationKind::InfiniteType) {
+            // `let g = \y -> y y in leaf`: `y`'s type would contain itself.
+            let function = self.fresh("g");
+            let parameter = self.fresh("y");
+            let self_applied = lambda(
+                vec![pat_var(&parameter)],
+                None,
+                apply(var(&parameter), var(&parameter)),
+            );
+            let body = self.leaf(env, ty);
+            return let_in(pat_var(&function), self_applied, body);
+        }
         let variables: Vec<(Vec<String>, String)> = env
             .variables_of(ty)
             .into_iter()
