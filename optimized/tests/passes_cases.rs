@@ -1319,6 +1319,7 @@ fn unroll_index_fusion_and_range_cases() {
                             Exp::Assert {
                                 condition: same,
                                 message: "sizes".into(),
+                                operands: Vec::new(),
                                 span: Span::new(FileId(0), 3, 4),
                             },
                         );
