@@ -3,6 +3,13 @@
 
 mod cli;
 
+/// The compilers and the campaigns build and drop many small trees
+/// (environments, types, names): half of a campaign's time went to the
+/// system allocator (`perf`, value oracle); with mimalloc the value
+/// campaign runs 1.6× as many programs per second (fuzz/README.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     cli::main()
 }

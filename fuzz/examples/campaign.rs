@@ -9,6 +9,11 @@ use fuzz::oracles::{run_campaign, OracleConfig, OracleKind};
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// The same allocator as the `runestone` binary, so the rates measured here
+/// are the CLI's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let number =
