@@ -817,6 +817,12 @@ impl Evaluator {
                     Shape::Array(m, elem) => (m, (*elem).clone()),
                     _ => (0, Shape::Unknown),
                 };
+                // A well-typed program's rows all have m elements; an
+                // ill-sized value (the size-agnostic argument V-Clos's check
+                // applies a closure to: relations::value_has_type) is stuck.
+                if inner.iter().any(|r| r.len() != m) {
+                    return Err(stuck("transpose of rows of different sizes", span));
+                }
                 Value::array(
                     (0..m)
                         .map(|j| {
