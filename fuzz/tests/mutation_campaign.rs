@@ -99,6 +99,23 @@ fn campaign(kind: OracleKind, seed: u64, count: u64) -> OracleConfig {
     config
 }
 
+/// The optimising side supports every construct the generators produce (a
+/// discard for an unsupported construct there is a loss), and at least
+/// `min_valid_percent` % of the programs are valid on both sides.
+fn assert_supported_and_valid(summary: &Summary, seed: u64, min_valid_percent: u64) {
+    assert_eq!(
+        discards_starting_with(summary, "unsupported by optimized"),
+        0,
+        "seed {seed}: {:?}",
+        summary.discard_reasons
+    );
+    assert!(
+        summary.progress.valid * 100 >= summary.progress.programs * min_valid_percent,
+        "seed {seed}: {:?}",
+        summary.progress
+    );
+}
+
 /// The one helper: runs `config` and fails on any disagreement beyond the
 /// known ones, on a program without an outcome, and when more than
 /// `max_discard_percent` % of the programs are discarded (an optimising
@@ -149,20 +166,8 @@ fn value_campaigns_find_no_disagreement_with_the_optimising_compiler() {
     let budget = budget();
     for seed in SEEDS.into_iter().take(budget.seeds) {
         let summary = check(&campaign(OracleKind::Value, seed, budget.value), 12);
-        // The optimising side supports every construct the generators
-        // produce: a discard for an unsupported construct there is a loss.
-        assert_eq!(
-            discards_starting_with(&summary, "unsupported by optimized"),
-            0,
-            "seed {seed}: {:?}",
-            summary.discard_reasons
-        );
         // Most programs run to a value or a run-time error on both sides.
-        assert!(
-            summary.progress.valid * 100 >= summary.progress.programs * 80,
-            "seed {seed}: {:?}",
-            summary.progress
-        );
+        assert_supported_and_valid(&summary, seed, 80);
     }
 }
 
@@ -171,18 +176,8 @@ fn verdict_campaigns_find_no_disagreement_with_the_optimising_type_checker() {
     let budget = budget();
     for seed in SEEDS.into_iter().take(budget.seeds) {
         let summary = check(&campaign(OracleKind::Verdict, seed, budget.verdict), 2);
-        assert_eq!(
-            discards_starting_with(&summary, "unsupported by optimized"),
-            0,
-            "seed {seed}: {:?}",
-            summary.discard_reasons
-        );
         // Half the items are well-typed programs, accepted by both sides.
-        assert!(
-            summary.progress.valid * 100 >= summary.progress.programs * 45,
-            "seed {seed}: {:?}",
-            summary.progress
-        );
+        assert_supported_and_valid(&summary, seed, 45);
     }
 }
 
@@ -302,17 +297,7 @@ fn value_campaigns_with_structured_arguments_find_no_disagreement() {
         let mut config = campaign(OracleKind::Value, seed, budget.structured_arguments);
         config.gen.structured_arguments = true;
         let summary = check(&config, 12);
-        assert_eq!(
-            discards_starting_with(&summary, "unsupported by optimized"),
-            0,
-            "seed {seed}: {:?}",
-            summary.discard_reasons
-        );
-        assert!(
-            summary.progress.valid * 100 >= summary.progress.programs * 80,
-            "seed {seed}: {:?}",
-            summary.progress
-        );
+        assert_supported_and_valid(&summary, seed, 80);
     }
 }
 
@@ -337,16 +322,6 @@ fn verdict_campaigns_with_extra_mutations_find_no_disagreement() {
                 .map_or(0, |(agreed, _, _)| *agreed);
             assert!(agreed > 0, "seed {seed}: no `{label}`: {:?}", summary.kinds);
         }
-        assert_eq!(
-            discards_starting_with(&summary, "unsupported by optimized"),
-            0,
-            "seed {seed}: {:?}",
-            summary.discard_reasons
-        );
-        assert!(
-            summary.progress.valid * 100 >= summary.progress.programs * 45,
-            "seed {seed}: {:?}",
-            summary.progress
-        );
+        assert_supported_and_valid(&summary, seed, 45);
     }
 }

@@ -23,8 +23,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::inline::statement_count;
 use super::traverse::*;
-use super::unroll::statement_count;
 use crate::ir::*;
 
 /// The most statements (nested included) of the recomputed element body.

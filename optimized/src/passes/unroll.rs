@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 
+use super::inline::statement_count;
 use super::traverse::*;
 use crate::cpu::prim;
 use crate::ir::*;
@@ -51,26 +52,6 @@ fn unroll_in_body(body: &mut Body, names: &mut NameSource) {
         }
     }
     body.statements = statements;
-}
-
-/// The number of statements of `body`, nested bodies included.
-pub fn statement_count(body: &Body) -> usize {
-    body.statements
-        .iter()
-        .map(|s| {
-            1 + s
-                .expression
-                .bodies()
-                .into_iter()
-                .map(statement_count)
-                .sum::<usize>()
-                + s.expression
-                    .lambdas()
-                    .into_iter()
-                    .map(|l| statement_count(&l.body))
-                    .sum::<usize>()
-        })
-        .sum()
 }
 
 /// The statements replacing `statement` when it is a loop to unroll.
