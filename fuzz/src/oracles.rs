@@ -215,23 +215,16 @@ pub struct KnownDisagreement {
 /// The disagreements found by campaigns (issue 6) and open until the
 /// implementations are fixed; the bounded campaigns in `fuzz/tests/` (and
 /// the CLI with `--known`) use this list so they keep catching new ones.
-/// One class is open (below). Fixed: the reference's acceptance of
+/// None is open. Fixed: the reference's rejection of an instance whose type
+/// variable nothing determines (TFP18-21, value seed 100000 programs 71373
+/// and 74159), the reference's acceptance of
 /// `map2`/`zip` of different constant sizes (SPEC_NOTES TFP18-19) and of a
 /// constant where a rigid size `[n]` is required (TFP18-20, verdict seed 7
 /// program 75938), optimized's `Range is invalid.` without values and its
 /// inliner's lost binding (value oracle seed 5150,
 /// `fuzz/findings/value_campaigns.md`); the generator's ill-sized `with`
 /// update (`gen_programs::generated_with_updates_are_well_sized`).
-pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[KnownDisagreement {
-    program_kind: "",
-    check: "reference rejects, optimized gives values",
-    message_contains: "the type of this expression is ambiguous",
-    label: "the reference rejects an instance of a polymorphic function whose type \
-            variable nothing determines (`let r = {a = 1, b = f} in …`), optimized \
-            accepts it; which one Futhark's rule supports is open (value oracle, \
-            depth 5, seed 100000, programs 71373 and 74159: \
-            fuzz/findings/value_campaigns.md)",
-}];
+pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[];
 
 impl OracleConfig {
     pub fn new(kind: OracleKind, seed: u64) -> OracleConfig {

@@ -929,8 +929,9 @@ impl Elaborator {
         Ok(())
     }
 
-    /// Gives every unsolved metavariable from `start` on its default, or
-    /// reports it as ambiguous.
+    /// Gives every unsolved metavariable from `start` on its default (`()`
+    /// when unconstrained), or reports a record known only by its fields as
+    /// ambiguous.
     fn default_metas(&mut self, start: usize) -> EResult<()> {
         for m in start..self.metas.len() {
             if self.metas[m].0.is_some() {
@@ -947,10 +948,10 @@ impl Elaborator {
                     "the type of this record is ambiguous: add a type annotation",
                 ));
             } else {
-                return Err(error(
-                    c.span,
-                    "the type of this expression is ambiguous: add a type annotation",
-                ));
+                // Nothing determines it (a polymorphic function instance
+                // never applied, say): every closed instance types the
+                // declaration, and `()` is one (SPEC_NOTES TFP18-21).
+                Type::unit()
             };
             self.metas[m].0 = Some(t);
         }
