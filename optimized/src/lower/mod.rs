@@ -322,12 +322,25 @@ impl Lowerer {
         message: &str,
         span: Span,
     ) -> SubExp {
+        self.coerce_shape_naming_dimensions(block, value, shape, &|_| message.to_string(), span)
+    }
+
+    /// [`Self::coerce_shape`] with the message of each dimension's check
+    /// given by `message(depth)`.
+    pub(crate) fn coerce_shape_naming_dimensions(
+        &mut self,
+        block: &mut Block,
+        value: SubExp,
+        shape: &[SubExp],
+        message: &dyn Fn(usize) -> String,
+        span: Span,
+    ) -> SubExp {
         let ty = self.type_of(&value);
         if ty.shape() == shape {
             return value;
         }
         let mut differs = false;
-        for (actual, expected) in ty.shape().iter().zip(shape) {
+        for (depth, (actual, expected)) in ty.shape().iter().zip(shape).enumerate() {
             if actual != expected {
                 differs = true;
                 let same = self.cmp(
@@ -338,7 +351,7 @@ impl Lowerer {
                     expected.clone(),
                     span,
                 );
-                self.assert(block, same, message, span);
+                self.assert(block, same, &message(depth), span);
             }
         }
         if !differs || ty.rank() != shape.len() {
@@ -464,7 +477,8 @@ impl Lowerer {
         let mut param_leaves = Vec::new();
         for pat in &function.params {
             let mut values = Vec::new();
-            for leaf in leaves(&pat.ty, pat.span)? {
+            let described = described_leaves(pat)?;
+            for (leaf, description) in leaves(&pat.ty, pat.span)?.into_iter().zip(described) {
                 let shape: Vec<SubExp> = leaf
                     .dims
                     .iter()
@@ -478,22 +492,23 @@ impl Lowerer {
                 let p = self.param(&pattern_base(pat), leaf_type(leaf.prim, shape));
                 values.push(SubExp::Var(p.name.clone()));
                 value_params.push(p);
-                param_leaves.push((leaf, values.last().cloned().expect("pushed")));
+                param_leaves.push((leaf, description, values.last().cloned().expect("pushed")));
             }
             self.bind_pattern(&mut env, pat, values)?;
         }
         let size_names: HashSet<u32> = function.size_params.iter().map(|v| v.id).collect();
-        for (leaf, value) in &param_leaves {
+        for (leaf, (what, pattern_span), value) in &param_leaves {
             let shape = self.type_of(value).shape().to_vec();
-            for (dim, actual) in leaf.dims.iter().zip(shape) {
+            for (depth, (dim, actual)) in leaf.dims.iter().zip(shape).enumerate() {
                 self.check_dim(
                     &mut env,
                     &mut block,
                     &size_names,
                     dim,
+                    depth,
                     actual,
-                    "parameter",
-                    span,
+                    what,
+                    *pattern_span,
                 )?;
             }
         }
@@ -502,15 +517,16 @@ impl Lowerer {
         let no_size_params = HashSet::new();
         for (leaf, value) in leaves(&function.result, span)?.iter().zip(&result) {
             let shape = self.type_of(value).shape().to_vec();
-            for (dim, actual) in leaf.dims.iter().zip(shape) {
+            for (depth, (dim, actual)) in leaf.dims.iter().zip(shape).enumerate() {
                 self.check_dim(
                     &mut env,
                     &mut block,
                     &no_size_params,
                     dim,
+                    depth,
                     actual,
-                    "result",
-                    span,
+                    "the result",
+                    function.body.span,
                 )?;
             }
         }
@@ -572,6 +588,7 @@ impl Lowerer {
         block: &mut Block,
         size_params: &HashSet<u32>,
         dim: &Size,
+        depth: usize,
         actual: SubExp,
         what: &str,
         span: Span,
@@ -587,12 +604,7 @@ impl Lowerer {
                     i64c(*c as i64),
                     span,
                 );
-                self.assert(
-                    block,
-                    same,
-                    &format!("Size mismatch: a dimension of a {what} is not {c}."),
-                    span,
-                );
+                self.assert(block, same, &size_mismatch(dim, depth, what), span);
             }
             Size::Var(var) => match env.get(&var.id) {
                 Some(values) => {
@@ -600,15 +612,7 @@ impl Lowerer {
                     if expected != actual {
                         let same =
                             self.cmp(block, CmpOp::Eq, PrimType::I64, actual, expected, span);
-                        self.assert(
-                            block,
-                            same,
-                            &format!(
-                                "Size mismatch: a dimension of a {what} does not have the size `{}` of its type.",
-                                var.base
-                            ),
-                            span,
-                        );
+                        self.assert(block, same, &size_mismatch(dim, depth, what), span);
                     }
                 }
                 None if size_params.contains(&var.id) => {
@@ -1048,11 +1052,21 @@ impl Lowerer {
                 let mut inner = env.clone();
                 if !sizes.is_empty() {
                     let size_ids: HashSet<u32> = sizes.iter().map(|v| v.id).collect();
-                    for (leaf, v) in leaves(&pat.ty, span)?.iter().zip(&values) {
+                    let described = described_leaves(pat)?;
+                    for ((leaf, v), (what, pattern_span)) in
+                        leaves(&pat.ty, span)?.iter().zip(&values).zip(described)
+                    {
                         let shape = self.type_of(v).shape().to_vec();
-                        for (dim, actual) in leaf.dims.iter().zip(shape) {
+                        for (depth, (dim, actual)) in leaf.dims.iter().zip(shape).enumerate() {
                             self.check_dim(
-                                &mut inner, block, &size_ids, dim, actual, "value", span,
+                                &mut inner,
+                                block,
+                                &size_ids,
+                                dim,
+                                depth,
+                                actual,
+                                &what,
+                                pattern_span,
                             )?;
                         }
                     }
@@ -1132,6 +1146,8 @@ impl Lowerer {
                 for (leaf, value) in leaves(&e.ty, span)?.iter().zip(values) {
                     let ty = self.type_of(&value);
                     let mut shape = ty.shape().to_vec();
+                    let message =
+                        |depth: usize| size_mismatch(&leaf.dims[depth], depth, "the value");
                     for (dim, actual) in leaf.dims.iter().zip(shape.iter_mut()) {
                         let expected = match dim {
                             Size::Constant(c) => Some(i64c(*c as i64)),
@@ -1143,13 +1159,9 @@ impl Lowerer {
                         }
                     }
                     let _ = &mut scope;
-                    out.push(self.coerce_shape(
-                        block,
-                        value,
-                        &shape,
-                        "Size mismatch: value cannot match shape of type.",
-                        span,
-                    ));
+                    out.push(
+                        self.coerce_shape_naming_dimensions(block, value, &shape, &message, span),
+                    );
                 }
                 Ok(out)
             }
@@ -2094,4 +2106,50 @@ pub(crate) fn zero_of(ty: PrimType) -> PrimValue {
         PrimType::F64 => PrimValue::F64(0.0),
         PrimType::Bool => PrimValue::Bool(false),
     }
+}
+
+/// The message of a failed size check of dimension `depth` of `what` (`the
+/// value`, `the result`, a parameter's name) against `dim`: the reference's
+/// wording (`TFP18 E-AssertErr` of its size checks, SPEC_NOTES TFP18-12).
+fn size_mismatch(dim: &Size, depth: usize, what: &str) -> String {
+    match dim {
+        Size::Constant(c) => format!("Size mismatch: dimension {depth} of {what} is not {c}."),
+        Size::Var(var) => format!(
+            "Size mismatch: dimension {depth} of {what} does not have the size `{}` of its type.",
+            var.base
+        ),
+        Size::Unknown => format!("Size mismatch: dimension {depth} of {what}."),
+    }
+}
+
+/// For each leaf of `pat`'s type (in [`leaves`] order), what a failed size
+/// check calls it and where: a variable by its name and its pattern's span,
+/// anything else "the argument".
+fn described_leaves(pat: &core::Pat) -> LowerResult<Vec<(String, Span)>> {
+    let mut out = Vec::new();
+    match &pat.kind {
+        core::PatKind::Var(name) => {
+            let count = leaves(&pat.ty, pat.span)?.len();
+            out.extend(std::iter::repeat_n(
+                (format!("`{}`", name.base), pat.span),
+                count,
+            ));
+        }
+        core::PatKind::Record(fields) => {
+            // In the order of the record type's fields, as `leaves`.
+            let in_type_order: std::collections::BTreeMap<_, _> =
+                fields.iter().map(|(name, field)| (name, field)).collect();
+            for field in in_type_order.values() {
+                out.extend(described_leaves(field)?);
+            }
+        }
+        _ => {
+            let count = leaves(&pat.ty, pat.span)?.len();
+            out.extend(std::iter::repeat_n(
+                ("the argument".to_string(), pat.span),
+                count,
+            ));
+        }
+    }
+    Ok(out)
 }
