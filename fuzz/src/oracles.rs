@@ -851,26 +851,17 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
                 examine_verdict(&p.source(), true)
             })
         }
-        OracleKind::Defunc => {
-            let item = DefuncItem::of_index(index);
-            let or = item.or_conditionals();
-            well_typed_item(
-                index,
-                config,
-                item.gen(&config.gen),
-                item.label(),
-                or,
-                |p| match examine_defunc(&p.source(), &p.arguments, config.fuel, or) {
-                    Outcome::Discard(reason)
-                        if item == DefuncItem::Modules
-                            && reason.starts_with("the reference rejects it") =>
-                    {
-                        Outcome::Discard(module_rejection(&reason))
-                    }
-                    other => other,
-                },
-            )
-        }
+        OracleKind::Defunc => defunc_item(
+            index,
+            config,
+            |p, or| examine_defunc(&p.source(), &p.arguments, config.fuel, or),
+            |outcome| match outcome {
+                Outcome::Discard(reason) if reason.starts_with("the reference rejects it") => {
+                    Some(reason)
+                }
+                _ => None,
+            },
+        ),
         OracleKind::Modules if index % 2 == 1 => {
             mutant_item(index, config, config.paper_gen(), |m| {
                 examine_modules(&m.program.program, false)
@@ -884,27 +875,19 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
             false,
             |p| examine_modules(&p.program, true),
         ),
-        OracleKind::Value => {
-            let item = DefuncItem::of_index(index);
-            let or = item.or_conditionals();
-            well_typed_item(
-                index,
-                config,
-                item.gen(&config.gen),
-                item.label(),
-                or,
-                |p| match value::examine_value(&p.source(), &p.arguments, config.fuel, or) {
-                    Outcome::Disagree { check, message }
-                        if item == DefuncItem::Modules
-                            && check.starts_with("reference rejects")
-                            && is_module_defect(&message) =>
-                    {
-                        Outcome::Discard(module_rejection(&message))
-                    }
-                    other => other,
-                },
-            )
-        }
+        OracleKind::Value => defunc_item(
+            index,
+            config,
+            |p, or| value::examine_value(&p.source(), &p.arguments, config.fuel, or),
+            |outcome| match outcome {
+                Outcome::Disagree { check, message }
+                    if check.starts_with("reference rejects") && is_module_defect(message) =>
+                {
+                    Some(message)
+                }
+                _ => None,
+            },
+        ),
         OracleKind::Gpu if index % 2 == 1 => soac_item(index, config),
         OracleKind::Gpu => {
             let item = DefuncItem::of_index(index / 2);
@@ -928,6 +911,37 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
             message
         }
     }
+}
+
+/// Item `index` of the defunctionalisation or value oracle: a program of
+/// the [`DefuncItem`] kind for `index`, `examine`d (and shrunk) with that
+/// kind's `Or` option. A module program on which `module_defect` names an
+/// open defect of the reference (its rejection, in the words of the
+/// examination) is discarded as [`module_rejection`], not reported.
+fn defunc_item(
+    index: u64,
+    config: &OracleConfig,
+    examine: impl Fn(&GeneratedProgram, bool) -> Outcome,
+    module_defect: impl Fn(&Outcome) -> Option<&String>,
+) -> Message {
+    let item = DefuncItem::of_index(index);
+    let or = item.or_conditionals();
+    well_typed_item(
+        index,
+        config,
+        item.gen(&config.gen),
+        item.label(),
+        or,
+        |p| {
+            let outcome = examine(p, or);
+            match module_defect(&outcome) {
+                Some(rejection) if item == DefuncItem::Modules => {
+                    Outcome::Discard(module_rejection(rejection))
+                }
+                _ => outcome,
+            }
+        },
+    )
 }
 
 /// The program kind of the GPU oracle's own programs.

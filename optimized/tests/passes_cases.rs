@@ -236,16 +236,7 @@ fn map_op(b: &mut Builder, n: &SubExp, xs: &VName, op: BinOp, c: SubExp) -> VNam
     let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
         vec![binop(b, op, var(&p[0]), c)]
     });
-    let ys = b.bind(
-        "ys",
-        array(I64, [n.clone()]),
-        Exp::Soac(Soac::Map {
-            width: n.clone(),
-            lambda,
-            arrays: vec![xs.clone()],
-        }),
-    );
-    ys.as_var().expect("a variable").clone()
+    map_into(b, "ys", n, lambda, xs.clone())
 }
 
 fn sum(b: &mut Builder, n: &SubExp, xs: &VName) -> SubExp {
@@ -264,6 +255,140 @@ fn sum(b: &mut Builder, n: &SubExp, xs: &VName) -> SubExp {
 
 fn tuple(layouts: Vec<Layout>) -> Layout {
     Layout::Tuple(layouts)
+}
+
+/// A tuple of `count` `i64`s.
+fn i64s(count: usize) -> Layout {
+    tuple(vec![Layout::Prim(I64); count])
+}
+
+/// `base = map lambda input`, an `[n]i64`.
+fn map_into(b: &mut Builder, base: &str, n: &SubExp, lambda: Lambda, input: VName) -> VName {
+    let mapped = b.bind(
+        base,
+        array(I64, [n.clone()]),
+        Exp::Soac(Soac::Map {
+            width: n.clone(),
+            lambda,
+            arrays: vec![input],
+        }),
+    );
+    mapped.as_var().expect("a variable").clone()
+}
+
+/// `iota n`, bound to a fresh `iota`.
+fn iota(b: &mut Builder, n: &SubExp) -> VName {
+    let iota = b.bind("iota", array(I64, [n.clone()]), b.iota(n.clone()));
+    iota.as_var().expect("a variable").clone()
+}
+
+/// `base = input[indices]`, an `i64`.
+fn read(b: &mut Builder, base: &str, input: &VName, indices: Vec<SubExp>) -> SubExp {
+    b.bind(
+        base,
+        prim(I64),
+        Exp::Index {
+            array: input.clone(),
+            indices,
+        },
+    )
+}
+
+/// `loop acc = init for i < bound do body(acc, i)`, bound to a fresh `l` of
+/// the accumulator's type.
+fn for_loop(
+    b: &mut Builder,
+    acc_type: Type,
+    init: SubExp,
+    bound: SubExp,
+    body: impl FnOnce(&mut Builder, &VName, &VName) -> Vec<SubExp>,
+) -> SubExp {
+    let acc = b.param("acc", acc_type.clone());
+    let i = b.name("i");
+    let loop_body = b.body(|b| body(b, &acc.name, &i));
+    b.bind(
+        "l",
+        acc_type,
+        Exp::Loop {
+            params: vec![(acc, init)],
+            form: LoopForm::For { index: i, bound },
+            body: loop_body,
+        },
+    )
+}
+
+/// `count, kept = filter predicate input` over `width` rows.
+fn filter(b: &mut Builder, width: SubExp, predicate: Lambda, input: VName) -> Vec<VName> {
+    b.bind_many(
+        &["count", "kept"],
+        |names| vec![prim(I64), array(I64, [var(&names[0])])],
+        Exp::Soac(Soac::Filter {
+            width,
+            predicate,
+            arrays: vec![input],
+        }),
+    )
+}
+
+/// `base = function(args)`, an `i64`.
+fn call(b: &mut Builder, base: &str, function: &str, args: Vec<SubExp>) -> SubExp {
+    b.bind(
+        base,
+        prim(I64),
+        Exp::Apply {
+            function: FunName(function.into()),
+            args,
+        },
+    )
+}
+
+/// `assert condition message`, its span at `start`.
+fn assert_at(b: &mut Builder, condition: SubExp, message: &str, start: usize) {
+    b.statement(
+        Vec::new(),
+        Exp::Assert {
+            condition,
+            message: message.into(),
+            operands: Vec::new(),
+            span: Span::new(FileId(0), start, start + 1),
+        },
+    );
+}
+
+/// `base = [elements]`, an `i64` array literal of `shape` (its rows of
+/// `shape[1..]`).
+fn literal(b: &mut Builder, base: &str, shape: &[i64], elements: Vec<SubExp>) -> VName {
+    let row_type = match shape {
+        [_] => prim(I64),
+        [_, rows @ ..] => array(I64, rows.iter().map(|&d| i64c(d))),
+        [] => panic!("an array literal has a shape"),
+    };
+    let literal = b.bind(
+        base,
+        array(I64, shape.iter().map(|&d| i64c(d))),
+        Exp::ArrayLiteral { elements, row_type },
+    );
+    literal.as_var().expect("a variable").clone()
+}
+
+/// `base = if condition then then_body else else_body`, an `i64`.
+fn if_i64(
+    b: &mut Builder,
+    base: &str,
+    condition: SubExp,
+    then_body: Body,
+    else_body: Body,
+) -> SubExp {
+    b.bind(
+        base,
+        prim(I64),
+        Exp::If {
+            condition,
+            then_body,
+            else_body,
+            types: vec![prim(I64).to_ext()],
+        },
+    )
 }
 
 fn inputs() -> Vec<(Vec<i64>, i64)> {
@@ -329,25 +454,10 @@ fn simplify_cases() {
                     let copy = copy.as_var().unwrap().clone();
                     let _dead = map_op(b, &n, &copy, BinOp::Add, i64c(1));
                     at(b, 11);
-                    let _checked = b.bind(
-                        "x",
-                        prim(I64),
-                        Exp::Index {
-                            array: copy.clone(),
-                            indices: vec![k.clone()],
-                        },
-                    );
+                    let _checked = read(b, "x", &copy, vec![k.clone()]);
                     let c = cmp(b, CmpOp::Lt, k.clone(), i64c(2));
                     at(b, 12);
-                    b.statement(
-                        vec![],
-                        Exp::Assert {
-                            condition: c,
-                            message: "k is small".into(),
-                            operands: Vec::new(),
-                            span: Span::new(FileId(0), 12, 13),
-                        },
-                    );
+                    assert_at(b, c, "k is small", 12);
                     let _unused_product = binop(b, BinOp::Mul, k.clone(), k);
                     vec![sum(b, &n, &copy)]
                 })
@@ -379,16 +489,8 @@ fn simplify_cases() {
                         let again = binop(b, BinOp::Mul, k.clone(), k.clone());
                         vec![binop(b, BinOp::Add, var(&p[0]), again)]
                     });
-                    let ys = b.bind(
-                        "ys",
-                        array(I64, [n.clone()]),
-                        Exp::Soac(Soac::Map {
-                            width: n.clone(),
-                            lambda,
-                            arrays: vec![xs],
-                        }),
-                    );
-                    let s = sum(b, &n, ys.as_var().unwrap());
+                    let ys = map_into(b, "ys", &n, lambda, xs);
+                    let s = sum(b, &n, &ys);
                     let ac = binop(b, BinOp::Add, a, c);
                     vec![binop(b, BinOp::Add, ac, s)]
                 })
@@ -406,16 +508,7 @@ fn simplify_cases() {
                     let yes = b.body(|b| vec![binop(b, BinOp::Add, k.clone(), i64c(1))]);
                     let no = b.body(|b| vec![binop(b, BinOp::Sub, k.clone(), i64c(1))]);
                     let c = cmp(b, CmpOp::Lt, i64c(1), i64c(2));
-                    vec![b.bind(
-                        "r",
-                        prim(I64),
-                        Exp::If {
-                            condition: c,
-                            then_body: yes,
-                            else_body: no,
-                            types: vec![ExtType::Prim(I64)],
-                        },
-                    )]
+                    vec![if_i64(b, "r", c, yes, no)]
                 })
             },
             passes: simplify_only(),
@@ -475,22 +568,10 @@ fn simplify_cases() {
                             arrays: vec![xs],
                         }),
                     );
-                    let acc = b.param("acc", array(I64, [n.clone()]));
-                    let acc_name = acc.name.clone();
-                    let i = b.name("i");
-                    let body = b.body(|_| vec![var(&acc_name)]);
-                    let looped = b.bind(
-                        "l",
-                        array(I64, [n.clone()]),
-                        Exp::Loop {
-                            params: vec![(acc, var(&names[0]))],
-                            form: LoopForm::For {
-                                index: i,
-                                bound: i64c(0),
-                            },
-                            body,
-                        },
-                    );
+                    let acc_type = array(I64, [n.clone()]);
+                    let looped = for_loop(b, acc_type, var(&names[0]), i64c(0), |_, acc, _| {
+                        vec![var(acc)]
+                    });
                     vec![looped]
                 })
             },
@@ -507,15 +588,7 @@ fn simplify_cases() {
                         let keep = b.lambda(&[prim(I64)], &[prim(BOOL)], |b, q| {
                             vec![cmp(b, CmpOp::Lt, var(&q[0]), k.clone())]
                         });
-                        let names = b.bind_many(
-                            &["count", "kept"],
-                            |names| vec![prim(I64), array(I64, [var(&names[0])])],
-                            Exp::Soac(Soac::Filter {
-                                width: n.clone(),
-                                predicate: keep,
-                                arrays: vec![xs.clone()],
-                            }),
-                        );
+                        let names = filter(b, n.clone(), keep, xs.clone());
                         names.iter().map(var).collect()
                     });
                     let else_body = b.body(|_| vec![n.clone(), var(&xs)]);
@@ -560,37 +633,13 @@ fn failing_producer_and_consumer(b: &mut Builder) -> Program {
         let producer = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
             vec![binop(b, BinOp::Div, i64c(1000), var(&p[0]))]
         });
-        let ys = b.bind(
-            "ys",
-            array(I64, [n.clone()]),
-            Exp::Soac(Soac::Map {
-                width: n.clone(),
-                lambda: producer,
-                arrays: vec![xs.clone()],
-            }),
-        );
+        let ys = map_into(b, "ys", &n, producer, xs.clone());
         at(b, 22);
         let consumer = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
             let i = binop(b, BinOp::Mod, var(&p[0]), i64c(4));
-            vec![b.bind(
-                "z",
-                prim(I64),
-                Exp::Index {
-                    array: xs.clone(),
-                    indices: vec![i],
-                },
-            )]
+            vec![read(b, "z", &xs, vec![i])]
         });
-        let zs = b.bind(
-            "zs",
-            array(I64, [n.clone()]),
-            Exp::Soac(Soac::Map {
-                width: n,
-                lambda: consumer,
-                arrays: vec![ys.as_var().unwrap().clone()],
-            }),
-        );
-        vec![zs]
+        vec![SubExp::Var(map_into(b, "zs", &n, consumer, ys))]
     })
 }
 
@@ -668,16 +717,7 @@ fn fusion_cases() {
                     let positive = b.lambda(&[prim(I64)], &[prim(BOOL)], |b, p| {
                         vec![cmp(b, CmpOp::Gt, var(&p[0]), i64c(0))]
                     });
-                    let names = b.bind_many(
-                        &["count", "kept"],
-                        |names| vec![prim(I64), array(I64, [var(&names[0])])],
-                        Exp::Soac(Soac::Filter {
-                            width: n,
-                            predicate: positive,
-                            arrays: vec![ys],
-                        }),
-                    );
-                    names.iter().map(var).collect()
+                    filter(b, n, positive, ys).iter().map(var).collect()
                 })
             },
             passes: fusion_then_simplify(),
@@ -741,15 +781,7 @@ fn fusion_cases() {
                     let ys = map_op(b, &n, &xs, BinOp::Div, k.clone());
                     at(b, 62);
                     let c = cmp(b, CmpOp::Ne, k, i64c(0));
-                    b.statement(
-                        vec![],
-                        Exp::Assert {
-                            condition: c,
-                            message: "k is not zero".into(),
-                            operands: Vec::new(),
-                            span: Span::new(FileId(0), 62, 63),
-                        },
-                    );
+                    assert_at(b, c, "k is not zero", 62);
                     vec![sum(b, &n, &ys)]
                 })
             },
@@ -795,52 +827,24 @@ fn inline_and_hoisting_cases() {
                         let keep = b.lambda(&[prim(I64)], &[prim(BOOL)], |b, q| {
                             vec![cmp(b, CmpOp::Gt, var(&q[0]), i64c(0))]
                         });
-                        let names = b.bind_many(
-                            &["count", "kept"],
-                            |names| vec![prim(I64), array(I64, [var(&names[0])])],
-                            Exp::Soac(Soac::Filter {
-                                width: var(&p[0]),
-                                predicate: keep,
-                                arrays: vec![p[1].clone()],
-                            }),
-                        );
+                        let names = filter(b, var(&p[0]), keep, p[1].clone());
                         names.iter().map(var).collect()
                     })
                 };
-                program_with(
-                    b,
-                    vec![square, positives],
-                    0,
-                    tuple(vec![Layout::Prim(I64), Layout::Prim(I64)]),
-                    |b, n, xs, k| {
-                        let a = b.bind(
-                            "a",
-                            prim(I64),
-                            Exp::Apply {
-                                function: FunName("square".into()),
-                                args: vec![k.clone()],
-                            },
-                        );
-                        let c = b.bind(
-                            "c",
-                            prim(I64),
-                            Exp::Apply {
-                                function: FunName("square".into()),
-                                args: vec![a],
-                            },
-                        );
-                        let names = b.bind_many(
-                            &["m", "kept"],
-                            |names| vec![prim(I64), array(I64, [var(&names[0])])],
-                            Exp::Apply {
-                                function: FunName("positives".into()),
-                                args: vec![n, SubExp::Var(xs)],
-                            },
-                        );
-                        let s = sum(b, &var(&names[0]), &names[1]);
-                        vec![c, s]
-                    },
-                )
+                program_with(b, vec![square, positives], 0, i64s(2), |b, n, xs, k| {
+                    let a = call(b, "a", "square", vec![k.clone()]);
+                    let c = call(b, "c", "square", vec![a]);
+                    let names = b.bind_many(
+                        &["m", "kept"],
+                        |names| vec![prim(I64), array(I64, [var(&names[0])])],
+                        Exp::Apply {
+                            function: FunName("positives".into()),
+                            args: vec![n, SubExp::Var(xs)],
+                        },
+                    );
+                    let s = sum(b, &var(&names[0]), &names[1]);
+                    vec![c, s]
+                })
             },
             passes: vec![("inline", inline::inline), ("simplify", simplify::simplify)],
             inputs: inputs(),
@@ -856,31 +860,11 @@ fn inline_and_hoisting_cases() {
             build: |b| {
                 let same = b.function("same", &[("x", prim(I64))], |_, p| vec![var(&p[0])]);
                 let minus_one = b.function("minus_one", &[("x", prim(I64))], |_, _| vec![i64c(-1)]);
-                program_with(
-                    b,
-                    vec![same, minus_one],
-                    0,
-                    tuple(vec![Layout::Prim(I64), Layout::Prim(I64)]),
-                    |b, _, _, k| {
-                        let a = b.bind(
-                            "a",
-                            prim(I64),
-                            Exp::Apply {
-                                function: FunName("same".into()),
-                                args: vec![i64c(-3)],
-                            },
-                        );
-                        let c = b.bind(
-                            "c",
-                            prim(I64),
-                            Exp::Apply {
-                                function: FunName("minus_one".into()),
-                                args: vec![k],
-                            },
-                        );
-                        vec![a, c]
-                    },
-                )
+                program_with(b, vec![same, minus_one], 0, i64s(2), |b, _, _, k| {
+                    let a = call(b, "a", "same", vec![i64c(-3)]);
+                    let c = call(b, "c", "minus_one", vec![k]);
+                    vec![a, c]
+                })
             },
             passes: vec![("inline", inline::inline)],
             inputs: inputs(),
@@ -891,50 +875,20 @@ fn inline_and_hoisting_cases() {
             name: "hoisting_out_of_loops_and_lambdas",
             build: |b| {
                 program(b, Layout::Prim(I64), |b, n, xs, k| {
-                    let acc = b.param("acc", prim(I64));
-                    let i = b.name("i");
-                    let acc_name = acc.name.clone();
-                    let body = b.body(|b| {
+                    let looped = for_loop(b, prim(I64), i64c(0), k.clone(), |b, acc, _| {
                         let invariant = binop(b, BinOp::Mul, k.clone(), i64c(3));
                         at(b, 31);
                         // Can fail: stays in the loop.
-                        let x = b.bind(
-                            "x",
-                            prim(I64),
-                            Exp::Index {
-                                array: xs.clone(),
-                                indices: vec![i64c(0)],
-                            },
-                        );
+                        let x = read(b, "x", &xs, vec![i64c(0)]);
                         let step = binop(b, BinOp::Add, invariant, x);
-                        vec![binop(b, BinOp::Add, var(&acc_name), step)]
+                        vec![binop(b, BinOp::Add, var(acc), step)]
                     });
-                    let looped = b.bind(
-                        "l",
-                        prim(I64),
-                        Exp::Loop {
-                            params: vec![(acc, i64c(0))],
-                            form: LoopForm::For {
-                                index: i,
-                                bound: k.clone(),
-                            },
-                            body,
-                        },
-                    );
                     let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
                         let twice = binop(b, BinOp::Mul, k.clone(), i64c(2));
                         vec![binop(b, BinOp::Add, var(&p[0]), twice)]
                     });
-                    let ys = b.bind(
-                        "ys",
-                        array(I64, [n.clone()]),
-                        Exp::Soac(Soac::Map {
-                            width: n.clone(),
-                            lambda,
-                            arrays: vec![xs.clone()],
-                        }),
-                    );
-                    let s = sum(b, &n, ys.as_var().unwrap());
+                    let ys = map_into(b, "ys", &n, lambda, xs.clone());
+                    let s = sum(b, &n, &ys);
                     vec![binop(b, BinOp::Add, looped, s)]
                 })
             },
@@ -947,37 +901,15 @@ fn inline_and_hoisting_cases() {
             name: "hoisting_through_a_lambda_and_a_loop",
             build: |b| {
                 program(b, i64_array(), |b, n, xs, k| {
-                    let acc = b.param("acc", array(I64, [n.clone()]));
-                    let acc_name = acc.name.clone();
-                    let i = b.name("i");
-                    let body = b.body(|b| {
+                    let acc_type = array(I64, [n.clone()]);
+                    vec![for_loop(b, acc_type, var(&xs), i64c(3), |b, acc, _| {
                         let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
                             // Invariant in the lambda and in the loop.
                             let square = binop(b, BinOp::Mul, k.clone(), k.clone());
                             vec![binop(b, BinOp::Add, var(&p[0]), square)]
                         });
-                        vec![b.bind(
-                            "next",
-                            array(I64, [n.clone()]),
-                            Exp::Soac(Soac::Map {
-                                width: n.clone(),
-                                lambda,
-                                arrays: vec![acc_name.clone()],
-                            }),
-                        )]
-                    });
-                    vec![b.bind(
-                        "l",
-                        array(I64, [n.clone()]),
-                        Exp::Loop {
-                            params: vec![(acc, var(&xs))],
-                            form: LoopForm::For {
-                                index: i,
-                                bound: i64c(3),
-                            },
-                            body,
-                        },
-                    )]
+                        vec![SubExp::Var(map_into(b, "next", &n, lambda, acc.clone()))]
+                    })]
                 })
             },
             passes: vec![("hoisting", hoisting::hoisting)],
@@ -990,51 +922,14 @@ fn inline_and_hoisting_cases() {
             name: "hoisting_array_literals_of_known_row_shape",
             build: |b| {
                 program(b, Layout::Prim(I64), |b, _n, _xs, k| {
-                    let row = b.bind(
-                        "row",
-                        array(I64, [i64c(2)]),
-                        Exp::ArrayLiteral {
-                            elements: vec![i64c(1), i64c(2)],
-                            row_type: prim(I64),
-                        },
-                    );
-                    let row = row.as_var().unwrap().clone();
-                    let acc = b.param("acc", prim(I64));
-                    let acc_name = acc.name.clone();
-                    let i = b.name("i");
-                    let body = b.body(|b| {
+                    let row = literal(b, "row", &[2], vec![i64c(1), i64c(2)]);
+                    vec![for_loop(b, prim(I64), i64c(0), k, |b, acc, _| {
                         // Its elements have its row type `[2]i64`: it cannot
                         // fail, so it leaves the loop.
-                        let table = b.bind(
-                            "table",
-                            array(I64, [i64c(2), i64c(2)]),
-                            Exp::ArrayLiteral {
-                                elements: vec![var(&row), var(&row)],
-                                row_type: array(I64, [i64c(2)]),
-                            },
-                        );
-                        let element = b.bind(
-                            "element",
-                            prim(I64),
-                            Exp::Index {
-                                array: table.as_var().unwrap().clone(),
-                                indices: vec![i64c(1), i64c(1)],
-                            },
-                        );
-                        vec![binop(b, BinOp::Add, var(&acc_name), element)]
-                    });
-                    vec![b.bind(
-                        "l",
-                        prim(I64),
-                        Exp::Loop {
-                            params: vec![(acc, i64c(0))],
-                            form: LoopForm::For {
-                                index: i,
-                                bound: k.clone(),
-                            },
-                            body,
-                        },
-                    )]
+                        let table = literal(b, "table", &[2, 2], vec![var(&row), var(&row)]);
+                        let element = read(b, "element", &table, vec![i64c(1), i64c(1)]);
+                        vec![binop(b, BinOp::Add, var(acc), element)]
+                    })]
                 })
             },
             passes: vec![("hoisting", hoisting::hoisting)],
@@ -1060,25 +955,9 @@ fn the_default_pipeline_fuses_folds_and_preserves_errors() {
             program_with(b, vec![scale], 0, Layout::Prim(I64), |b, n, xs, k| {
                 let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
                     let two = binop(b, BinOp::Add, i64c(1), i64c(1));
-                    vec![b.bind(
-                        "y",
-                        prim(I64),
-                        Exp::Apply {
-                            function: FunName("scale".into()),
-                            args: vec![var(&p[0]), two],
-                        },
-                    )]
+                    vec![call(b, "y", "scale", vec![var(&p[0]), two])]
                 });
-                let ys = b.bind(
-                    "ys",
-                    array(I64, [n.clone()]),
-                    Exp::Soac(Soac::Map {
-                        width: n.clone(),
-                        lambda,
-                        arrays: vec![xs],
-                    }),
-                );
-                let ys = ys.as_var().unwrap().clone();
+                let ys = map_into(b, "ys", &n, lambda, xs);
                 at(b, 41);
                 let zs = map_op(b, &n, &ys, BinOp::Div, k);
                 vec![sum(b, &n, &zs)]
@@ -1116,33 +995,13 @@ fn index_fusion_then_simplify() -> Vec<Pass> {
 /// `loop acc = 0 for i < bound do acc + xs[i] * (i + 1)`, the read at
 /// span 23.
 fn weighted_prefix_loop(b: &mut Builder, xs: &VName, bound: SubExp) -> SubExp {
-    let acc = b.param("acc", prim(I64));
-    let acc_name = acc.name.clone();
-    let i = b.name("i");
-    let index = var(&i);
-    let body = b.body(|b| {
+    for_loop(b, prim(I64), i64c(0), bound, |b, acc, i| {
         at(b, 23);
-        let x = b.bind(
-            "x",
-            prim(I64),
-            Exp::Index {
-                array: xs.clone(),
-                indices: vec![index.clone()],
-            },
-        );
-        let weight = binop(b, BinOp::Add, index, i64c(1));
+        let x = read(b, "x", xs, vec![var(i)]);
+        let weight = binop(b, BinOp::Add, var(i), i64c(1));
         let term = binop(b, BinOp::Mul, x, weight);
-        vec![binop(b, BinOp::Add, var(&acc_name), term)]
-    });
-    b.bind(
-        "l",
-        prim(I64),
-        Exp::Loop {
-            params: vec![(acc, i64c(0))],
-            form: LoopForm::For { index: i, bound },
-            body,
-        },
-    )
+        vec![binop(b, BinOp::Add, var(acc), term)]
+    })
 }
 
 /// `map (\x -> x * 2 + k) xs` (or `x / k` with `dividing`): cheap, and
@@ -1156,47 +1015,22 @@ fn cheap_map(b: &mut Builder, n: &SubExp, xs: &VName, k: &SubExp, dividing: bool
             vec![binop(b, BinOp::Add, twice, k.clone())]
         }
     });
-    let ys = b.bind(
-        "ys",
-        array(I64, [n.clone()]),
-        Exp::Soac(Soac::Map {
-            width: n.clone(),
-            lambda,
-            arrays: vec![xs.clone()],
-        }),
-    );
-    ys.as_var().expect("a variable").clone()
+    map_into(b, "ys", n, lambda, xs.clone())
 }
 
 /// `reduce (+) 0 (map (\i -> ys[(i * 3 + 1) % n]) (iota n))`, the read at
 /// span 51.
 fn sum_of_strided_reads(b: &mut Builder, n: &SubExp, ys: &VName) -> SubExp {
-    let iota = b.bind("iota", array(I64, [n.clone()]), b.iota(n.clone()));
-    let iota = iota.as_var().unwrap().clone();
+    let iota = iota(b, n);
     let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
         let scaled = binop(b, BinOp::Mul, var(&p[0]), i64c(3));
         let shifted = binop(b, BinOp::Add, scaled, i64c(1));
         let j = binop(b, BinOp::Mod, shifted, n.clone());
         at(b, 51);
-        vec![b.bind(
-            "y",
-            prim(I64),
-            Exp::Index {
-                array: ys.clone(),
-                indices: vec![j],
-            },
-        )]
+        vec![read(b, "y", ys, vec![j])]
     });
-    let reads = b.bind(
-        "reads",
-        array(I64, [n.clone()]),
-        Exp::Soac(Soac::Map {
-            width: n.clone(),
-            lambda,
-            arrays: vec![iota],
-        }),
-    );
-    sum(b, n, reads.as_var().unwrap())
+    let reads = map_into(b, "reads", n, lambda, iota);
+    sum(b, n, &reads)
 }
 
 #[test]
@@ -1225,15 +1059,11 @@ fn unroll_index_fusion_and_range_cases() {
         Case {
             name: "unroll_not_a_long_or_unknown_loop",
             build: |b| {
-                program(
-                    b,
-                    tuple(vec![Layout::Prim(I64), Layout::Prim(I64)]),
-                    |b, _, xs, k| {
-                        let long = weighted_prefix_loop(b, &xs, i64c(unroll::MAX_TRIP_COUNT + 1));
-                        let unknown = weighted_prefix_loop(b, &xs, k);
-                        vec![long, unknown]
-                    },
-                )
+                program(b, i64s(2), |b, _, xs, k| {
+                    let long = weighted_prefix_loop(b, &xs, i64c(unroll::MAX_TRIP_COUNT + 1));
+                    let unknown = weighted_prefix_loop(b, &xs, k);
+                    vec![long, unknown]
+                })
             },
             passes: unroll_then_simplify(),
             inputs: vec![(vec![], 0), ((0..40).collect(), 3), ((0..40).collect(), 50)],
@@ -1247,82 +1077,26 @@ fn unroll_index_fusion_and_range_cases() {
                     b,
                     tuple(vec![Layout::Prim(I64), i64_array()]),
                     |b, n, xs, k| {
-                        let row0 = b.bind(
-                            "row",
-                            array(I64, [i64c(2)]),
-                            Exp::ArrayLiteral {
-                                elements: vec![i64c(1), i64c(2)],
-                                row_type: prim(I64),
-                            },
-                        );
-                        let row1 = b.bind(
-                            "row",
-                            array(I64, [i64c(2)]),
-                            Exp::ArrayLiteral {
-                                elements: vec![i64c(3), i64c(4)],
-                                row_type: prim(I64),
-                            },
-                        );
-                        let table = b.bind(
-                            "table",
-                            array(I64, [i64c(2), i64c(2)]),
-                            Exp::ArrayLiteral {
-                                elements: vec![row0, row1],
-                                row_type: array(I64, [i64c(2)]),
-                            },
-                        );
-                        let table = table.as_var().unwrap().clone();
-                        let read = |b: &mut Builder, i: SubExp, j: SubExp, span: usize| {
+                        let row0 = literal(b, "row", &[2], vec![i64c(1), i64c(2)]);
+                        let row1 = literal(b, "row", &[2], vec![i64c(3), i64c(4)]);
+                        let table = literal(b, "table", &[2, 2], vec![var(&row0), var(&row1)]);
+                        let read_at = |b: &mut Builder, i: SubExp, j: SubExp, span: usize| {
                             at(b, span);
-                            b.bind(
-                                "e",
-                                prim(I64),
-                                Exp::Index {
-                                    array: table.clone(),
-                                    indices: vec![i, j],
-                                },
-                            )
+                            read(b, "e", &table, vec![i, j])
                         };
-                        let three = read(b, i64c(1), i64c(0), 11);
+                        let three = read_at(b, i64c(1), i64c(0), 11);
                         // Not constant, or out of bounds: these stay (and fail
                         // for k outside 0..2; the second always runs only when
                         // k is 7, inside the branch below).
-                        let by_k = read(b, k.clone(), i64c(1), 12);
+                        let by_k = read_at(b, k.clone(), i64c(1), 12);
                         let seven = cmp(b, CmpOp::Eq, k.clone(), i64c(7));
-                        let then_body = b.body(|b| {
-                            at(b, 13);
-                            vec![b.bind(
-                                "e",
-                                prim(I64),
-                                Exp::Index {
-                                    array: table.clone(),
-                                    indices: vec![i64c(2), i64c(0)],
-                                },
-                            )]
-                        });
+                        let then_body = b.body(|b| vec![read_at(b, i64c(2), i64c(0), 13)]);
                         let else_body = b.body(|_| vec![i64c(0)]);
-                        let far = b.bind(
-                            "far",
-                            prim(I64),
-                            Exp::If {
-                                condition: seven,
-                                then_body,
-                                else_body,
-                                types: vec![prim(I64).to_ext()],
-                            },
-                        );
+                        let far = if_i64(b, "far", seven, then_body, else_body);
                         let total = binop(b, BinOp::Add, three, by_k);
                         let total = binop(b, BinOp::Add, total, far);
                         let same = cmp(b, CmpOp::Eq, n.clone(), n.clone());
-                        b.statement(
-                            Vec::new(),
-                            Exp::Assert {
-                                condition: same,
-                                message: "sizes".into(),
-                                operands: Vec::new(),
-                                span: Span::new(FileId(0), 3, 4),
-                            },
-                        );
+                        assert_at(b, same, "sizes", 3);
                         let reshaped = b.bind(
                             "reshaped",
                             array(I64, [n.clone()]),
@@ -1350,8 +1124,7 @@ fn unroll_index_fusion_and_range_cases() {
             name: "simplify_reduces_mod_of_iota_rows_and_drops_reads_in_bounds",
             build: |b| {
                 program(b, Layout::Prim(I64), |b, n, xs, _| {
-                    let iota = b.bind("iota", array(I64, [n.clone()]), b.iota(n.clone()));
-                    let iota = iota.as_var().unwrap().clone();
+                    let iota = iota(b, &n);
                     let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
                         // (i + n) % n is i; the unused read xs[(i + 1) % n]
                         // is in bounds and goes.
@@ -1360,34 +1133,12 @@ fn unroll_index_fusion_and_range_cases() {
                         let next = binop(b, BinOp::Add, var(&p[0]), i64c(1));
                         let next = binop(b, BinOp::Mod, next, n.clone());
                         at(b, 61);
-                        let _unused = b.bind(
-                            "x",
-                            prim(I64),
-                            Exp::Index {
-                                array: xs.clone(),
-                                indices: vec![next],
-                            },
-                        );
+                        let _unused = read(b, "x", &xs, vec![next]);
                         at(b, 62);
-                        vec![b.bind(
-                            "x",
-                            prim(I64),
-                            Exp::Index {
-                                array: xs.clone(),
-                                indices: vec![same],
-                            },
-                        )]
+                        vec![read(b, "x", &xs, vec![same])]
                     });
-                    let ys = b.bind(
-                        "ys",
-                        array(I64, [n.clone()]),
-                        Exp::Soac(Soac::Map {
-                            width: n.clone(),
-                            lambda,
-                            arrays: vec![iota],
-                        }),
-                    );
-                    vec![sum(b, &n, ys.as_var().unwrap())]
+                    let ys = map_into(b, "ys", &n, lambda, iota);
+                    vec![sum(b, &n, &ys)]
                 })
             },
             passes: simplify_only(),
@@ -1400,24 +1151,13 @@ fn unroll_index_fusion_and_range_cases() {
         Case {
             name: "index_fusion_recomputes_a_cheap_map_where_it_is_read",
             build: |b| {
-                program(
-                    b,
-                    tuple(vec![Layout::Prim(I64), Layout::Prim(I64)]),
-                    |b, n, xs, k| {
-                        let ys = cheap_map(b, &n, &xs, &k, false);
-                        at(b, 71);
-                        // Fails on an empty array, as the read of `ys` did.
-                        let first = b.bind(
-                            "first",
-                            prim(I64),
-                            Exp::Index {
-                                array: ys.clone(),
-                                indices: vec![i64c(0)],
-                            },
-                        );
-                        vec![first, sum_of_strided_reads(b, &n, &ys)]
-                    },
-                )
+                program(b, i64s(2), |b, n, xs, k| {
+                    let ys = cheap_map(b, &n, &xs, &k, false);
+                    at(b, 71);
+                    // Fails on an empty array, as the read of `ys` did.
+                    let first = read(b, "first", &ys, vec![i64c(0)]);
+                    vec![first, sum_of_strided_reads(b, &n, &ys)]
+                })
             },
             passes: index_fusion_then_simplify(),
             inputs: inputs(),
@@ -1429,22 +1169,14 @@ fn unroll_index_fusion_and_range_cases() {
         Case {
             name: "index_fusion_not_when_the_map_is_also_used_whole_or_can_fail",
             build: |b| {
-                program(
-                    b,
-                    tuple(vec![
-                        Layout::Prim(I64),
-                        Layout::Prim(I64),
-                        Layout::Prim(I64),
-                    ]),
-                    |b, n, xs, k| {
-                        let whole = cheap_map(b, &n, &xs, &k, false);
-                        let read_whole = sum_of_strided_reads(b, &n, &whole);
-                        let total = sum(b, &n, &whole);
-                        at(b, 81);
-                        let failing = cheap_map(b, &n, &xs, &k, true);
-                        vec![read_whole, total, sum_of_strided_reads(b, &n, &failing)]
-                    },
-                )
+                program(b, i64s(3), |b, n, xs, k| {
+                    let whole = cheap_map(b, &n, &xs, &k, false);
+                    let read_whole = sum_of_strided_reads(b, &n, &whole);
+                    let total = sum(b, &n, &whole);
+                    at(b, 81);
+                    let failing = cheap_map(b, &n, &xs, &k, true);
+                    vec![read_whole, total, sum_of_strided_reads(b, &n, &failing)]
+                })
             },
             passes: index_fusion_then_simplify(),
             inputs: inputs(),

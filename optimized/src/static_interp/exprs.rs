@@ -8,8 +8,8 @@
 
 use spec::diagnostic::Diagnostic;
 use spec::syntax::ast::{
-    BinOp, DimIndex, Expr, LoopForm, MatchCase, Name, Pat, QualName, SizeExp, TypeArg, TypeBind,
-    TypeExp, TypeParam, ValueBind,
+    BinOp, DimIndex, Expr, LoopForm, MatchCase, Name, Pat, QualName, SizeExp, TypeBind, TypeExp,
+    TypeParam, ValueBind,
 };
 
 use super::env::{Entity, Env, SymbolId};
@@ -175,102 +175,41 @@ impl Interpreter<'_> {
         spec::recursion::with_stack(|| {
             Ok(match ty {
                 TypeExp::Var(name) => TypeExp::Var(self.type_name(scope, name)?),
-                TypeExp::Apply {
-                    constructor,
-                    args,
-                    span,
-                } => {
+                TypeExp::Apply { constructor, .. } => {
                     let constructor = self.type_name(scope, constructor)?;
-                    let mut resolved = Vec::with_capacity(args.len());
-                    for arg in args {
-                        resolved.push(match arg {
-                            TypeArg::Size { size, span } => TypeArg::Size {
-                                size: self.size_exp(size, scope)?,
-                                span: *span,
-                            },
-                            TypeArg::Type(ty) => TypeArg::Type(self.type_exp(ty, scope)?),
-                        });
+                    let mut resolved = self.type_exp_parts(ty, scope)?;
+                    if let TypeExp::Apply {
+                        constructor: resolved_constructor,
+                        ..
+                    } = &mut resolved
+                    {
+                        *resolved_constructor = constructor;
                     }
-                    TypeExp::Apply {
-                        constructor,
-                        args: resolved,
-                        span: *span,
-                    }
+                    resolved
                 }
-                TypeExp::Array {
-                    size,
-                    element,
-                    span,
-                } => TypeExp::Array {
-                    size: self.size_exp(size, scope)?,
-                    element: Box::new(self.type_exp(element, scope)?),
-                    span: *span,
-                },
-                TypeExp::Tuple { elements, span } => TypeExp::Tuple {
-                    elements: self.type_exps(elements, scope)?,
-                    span: *span,
-                },
-                TypeExp::Record { fields, span } => {
-                    let mut resolved = Vec::with_capacity(fields.len());
-                    for (field, ty) in fields {
-                        resolved.push((field.clone(), self.type_exp(ty, scope)?));
-                    }
-                    TypeExp::Record {
-                        fields: resolved,
-                        span: *span,
-                    }
-                }
-                TypeExp::Arrow {
-                    param,
-                    from,
-                    to,
-                    span,
-                } => {
-                    let from = self.type_exp(from, scope)?;
-                    let mut inner = scope.clone();
-                    if let Some(param) = param {
-                        self.bind_local_value(&mut inner, param);
-                    }
-                    TypeExp::Arrow {
-                        param: param.clone(),
-                        from: Box::new(from),
-                        to: Box::new(self.type_exp(to, &inner)?),
-                        span: *span,
-                    }
-                }
-                TypeExp::Sum { constructors, span } => {
-                    let mut resolved = Vec::with_capacity(constructors.len());
-                    for constructor in constructors {
-                        let mut constructor = constructor.clone();
-                        constructor.payload = self.type_exps(&constructor.payload, scope)?;
-                        resolved.push(constructor);
-                    }
-                    TypeExp::Sum {
-                        constructors: resolved,
-                        span: *span,
-                    }
-                }
-                TypeExp::Unique { ty, span } => TypeExp::Unique {
-                    ty: Box::new(self.type_exp(ty, scope)?),
-                    span: *span,
-                },
-                TypeExp::Existential { sizes, ty, span } => {
-                    let mut inner = scope.clone();
-                    for size in sizes {
-                        self.bind_local_value(&mut inner, size);
-                    }
-                    TypeExp::Existential {
-                        sizes: sizes.clone(),
-                        ty: Box::new(self.type_exp(ty, &inner)?),
-                        span: *span,
-                    }
-                }
+                _ => self.type_exp_parts(ty, scope)?,
             })
         })
     }
 
-    fn type_exps(&mut self, types: &[TypeExp], scope: &Env) -> Result<Vec<TypeExp>> {
-        types.iter().map(|ty| self.type_exp(ty, scope)).collect()
+    /// `ty` with its sizes and child types resolved (a child in `scope` with
+    /// the names `ty` binds around it: an arrow's parameter, an existential's
+    /// sizes).
+    fn type_exp_parts(&mut self, ty: &TypeExp, scope: &Env) -> Result<TypeExp> {
+        ty.try_map_sizes_and_children(
+            self,
+            |this, size| this.size_exp(size, scope),
+            |this, child, bound| {
+                if bound.is_empty() {
+                    return this.type_exp(child, scope);
+                }
+                let mut inner = scope.clone();
+                for name in bound {
+                    this.bind_local_value(&mut inner, name);
+                }
+                this.type_exp(child, &inner)
+            },
+        )
     }
 
     /// A binding pattern: the pattern with its types resolved (in `scope`)

@@ -1166,22 +1166,9 @@ impl Elaborator {
             }
             TypeExp::Var(_) => te.clone(),
             TypeExp::Apply {
-                constructor,
-                args,
-                span,
+                constructor, span, ..
             } => {
-                let args = args
-                    .iter()
-                    .map(|a| match a {
-                        TypeArg::Type(t) => go(t).map(TypeArg::Type),
-                        size => Ok(size.clone()),
-                    })
-                    .collect::<EResult<Vec<_>>>()?;
-                let applied = TypeExp::Apply {
-                    constructor: constructor.clone(),
-                    args,
-                    span: *span,
-                };
+                let applied = te.try_map_children(go)?;
                 if !constructor.qualifiers.is_empty() {
                     return Ok(applied);
                 }
@@ -1198,58 +1185,7 @@ impl Elaborator {
                     )
                 })?
             }
-            TypeExp::Array {
-                size,
-                element,
-                span,
-            } => TypeExp::Array {
-                size: size.clone(),
-                element: Box::new(go(element)?),
-                span: *span,
-            },
-            TypeExp::Tuple { elements, span } => TypeExp::Tuple {
-                elements: elements.iter().map(go).collect::<EResult<_>>()?,
-                span: *span,
-            },
-            TypeExp::Record { fields, span } => TypeExp::Record {
-                fields: fields
-                    .iter()
-                    .map(|(l, t)| Ok((l.clone(), go(t)?)))
-                    .collect::<EResult<_>>()?,
-                span: *span,
-            },
-            TypeExp::Arrow {
-                param,
-                from,
-                to,
-                span,
-            } => TypeExp::Arrow {
-                param: param.clone(),
-                from: Box::new(go(from)?),
-                to: Box::new(go(to)?),
-                span: *span,
-            },
-            TypeExp::Sum { constructors, span } => TypeExp::Sum {
-                constructors: constructors
-                    .iter()
-                    .map(|c| {
-                        Ok(ast::SumConstructor {
-                            payload: c.payload.iter().map(go).collect::<EResult<_>>()?,
-                            ..c.clone()
-                        })
-                    })
-                    .collect::<EResult<_>>()?,
-                span: *span,
-            },
-            TypeExp::Unique { ty, span } => TypeExp::Unique {
-                ty: Box::new(go(ty)?),
-                span: *span,
-            },
-            TypeExp::Existential { sizes, ty, span } => TypeExp::Existential {
-                sizes: sizes.clone(),
-                ty: Box::new(go(ty)?),
-                span: *span,
-            },
+            _ => te.try_map_children(go)?,
         })
     }
 
@@ -3224,63 +3160,19 @@ fn substitute_type_exp(
     sizes: &BTreeMap<Name, SizeExp>,
     types: &BTreeMap<Name, TypeExp>,
 ) -> TypeExp {
-    let go = |t: &TypeExp| substitute_type_exp(t, sizes, types);
     match te {
         TypeExp::Var(q) if q.qualifiers.is_empty() && types.contains_key(&q.name) => {
             types[&q.name].clone()
         }
-        TypeExp::Var(_) => te.clone(),
-        TypeExp::Apply {
-            constructor,
-            args,
-            span,
-        } => TypeExp::Apply {
-            constructor: constructor.clone(),
-            args: args
-                .iter()
-                .map(|a| match a {
-                    TypeArg::Type(t) => TypeArg::Type(go(t)),
-                    TypeArg::Size { size, span } => TypeArg::Size {
-                        size: substitute_size(size, sizes),
-                        span: *span,
-                    },
-                })
-                .collect(),
-            span: *span,
-        },
-        TypeExp::Array {
-            size,
-            element,
-            span,
-        } => TypeExp::Array {
-            size: substitute_size(size, sizes),
-            element: Box::new(go(element)),
-            span: *span,
-        },
-        TypeExp::Tuple { elements, span } => TypeExp::Tuple {
-            elements: elements.iter().map(go).collect(),
-            span: *span,
-        },
-        TypeExp::Record { fields, span } => TypeExp::Record {
-            fields: fields.iter().map(|(l, t)| (l.clone(), go(t))).collect(),
-            span: *span,
-        },
-        TypeExp::Arrow {
-            param,
-            from,
-            to,
-            span,
-        } => TypeExp::Arrow {
-            param: param.clone(),
-            from: Box::new(go(from)),
-            to: Box::new(go(to)),
-            span: *span,
-        },
-        TypeExp::Unique { ty, span } => TypeExp::Unique {
-            ty: Box::new(go(ty)),
-            span: *span,
-        },
         TypeExp::Sum { .. } | TypeExp::Existential { .. } => te.clone(),
+        _ => {
+            let Ok(substituted) = te.try_map_sizes_and_children(
+                &mut (),
+                |(), size| Ok::<_, std::convert::Infallible>(substitute_size(size, sizes)),
+                |(), t, _bound| Ok(substitute_type_exp(t, sizes, types)),
+            );
+            substituted
+        }
     }
 }
 

@@ -24,7 +24,7 @@ use spec::recursion::with_stack;
 use spec::source::Span;
 use spec::syntax::ast::{
     Dec, DimIndex, Expr, LoopForm, MatchCase, ModExp, ModTypeExp, Pat, Program, QualName, Spec,
-    SumConstructor, TypeArg, TypeExp, TypeRefinement, ValueBind,
+    TypeArg, TypeExp, TypeRefinement, ValueBind,
 };
 use std::cell::Cell;
 use std::rc::Rc;
@@ -512,7 +512,7 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
             let Some((functor, params, definition)) =
                 POLY_TYPES.with(|types| types.borrow().get(&constructor.name).cloned())
             else {
-                return rewrite_type_args(constructor, args, *span);
+                return ty.try_map_children(rewrite_type);
             };
             if params.len() != args.len() {
                 return Err(Failure::new(
@@ -559,64 +559,7 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
                 span: *span,
             }))
         }
-        TypeExp::Apply {
-            constructor,
-            args,
-            span,
-        } => rewrite_type_args(constructor, args, *span),
-        TypeExp::Arrow {
-            param,
-            from,
-            to,
-            span,
-        } => Ok(TypeExp::Arrow {
-            param: param.clone(),
-            from: Box::new(rewrite_type(from)?),
-            to: Box::new(rewrite_type(to)?),
-            span: *span,
-        }),
-        TypeExp::Tuple { elements, span } => Ok(TypeExp::Tuple {
-            elements: rewrite_all(elements, rewrite_type)?,
-            span: *span,
-        }),
-        TypeExp::Record { fields, span } => Ok(TypeExp::Record {
-            fields: fields
-                .iter()
-                .map(|(name, t)| Ok((name.clone(), rewrite_type(t)?)))
-                .collect::<Result<_, Failure>>()?,
-            span: *span,
-        }),
-        TypeExp::Array {
-            size,
-            element,
-            span,
-        } => Ok(TypeExp::Array {
-            size: size.clone(),
-            element: Box::new(rewrite_type(element)?),
-            span: *span,
-        }),
-        TypeExp::Sum { constructors, span } => Ok(TypeExp::Sum {
-            constructors: constructors
-                .iter()
-                .map(|c| {
-                    Ok(SumConstructor {
-                        payload: rewrite_all(&c.payload, rewrite_type)?,
-                        ..c.clone()
-                    })
-                })
-                .collect::<Result<_, Failure>>()?,
-            span: *span,
-        }),
-        TypeExp::Unique { ty, span } => Ok(TypeExp::Unique {
-            ty: Box::new(rewrite_type(ty)?),
-            span: *span,
-        }),
-        TypeExp::Existential { sizes, ty, span } => Ok(TypeExp::Existential {
-            sizes: sizes.clone(),
-            ty: Box::new(rewrite_type(ty)?),
-            span: *span,
-        }),
-        TypeExp::Var(_) => Ok(ty.clone()),
+        _ => ty.try_map_children(rewrite_type),
     })
 }
 
@@ -677,71 +620,9 @@ fn substitute_type_names_with(
     ty: &TypeExp,
     f: &mut dyn FnMut(&QualName) -> Option<TypeExp>,
 ) -> TypeExp {
-    let mut go = |t: &TypeExp| substitute_type_names_with(t, f);
     match ty {
         TypeExp::Var(q) => f(q).unwrap_or_else(|| ty.clone()),
-        TypeExp::Apply {
-            constructor,
-            args,
-            span,
-        } => TypeExp::Apply {
-            constructor: constructor.clone(),
-            args: args
-                .iter()
-                .map(|arg| match arg {
-                    TypeArg::Type(t) => TypeArg::Type(go(t)),
-                    size => size.clone(),
-                })
-                .collect(),
-            span: *span,
-        },
-        TypeExp::Array {
-            size,
-            element,
-            span,
-        } => TypeExp::Array {
-            size: size.clone(),
-            element: Box::new(go(element)),
-            span: *span,
-        },
-        TypeExp::Tuple { elements, span } => TypeExp::Tuple {
-            elements: elements.iter().map(&mut go).collect(),
-            span: *span,
-        },
-        TypeExp::Record { fields, span } => TypeExp::Record {
-            fields: fields.iter().map(|(l, t)| (l.clone(), go(t))).collect(),
-            span: *span,
-        },
-        TypeExp::Arrow {
-            param,
-            from,
-            to,
-            span,
-        } => TypeExp::Arrow {
-            param: param.clone(),
-            from: Box::new(go(from)),
-            to: Box::new(go(to)),
-            span: *span,
-        },
-        TypeExp::Sum { constructors, span } => TypeExp::Sum {
-            constructors: constructors
-                .iter()
-                .map(|c| SumConstructor {
-                    payload: c.payload.iter().map(&mut go).collect(),
-                    ..c.clone()
-                })
-                .collect(),
-            span: *span,
-        },
-        TypeExp::Unique { ty, span } => TypeExp::Unique {
-            ty: Box::new(go(ty)),
-            span: *span,
-        },
-        TypeExp::Existential { sizes, ty, span } => TypeExp::Existential {
-            sizes: sizes.clone(),
-            ty: Box::new(go(ty)),
-            span: *span,
-        },
+        _ => ty.map_children(|t| substitute_type_names_with(t, f)),
     }
 }
 
@@ -769,24 +650,6 @@ fn with_local_type_params<T>(
 }
 
 /// `constructor args` with its type arguments rewritten.
-fn rewrite_type_args(
-    constructor: &QualName,
-    args: &[TypeArg],
-    span: Span,
-) -> Result<TypeExp, Failure> {
-    Ok(TypeExp::Apply {
-        constructor: constructor.clone(),
-        args: args
-            .iter()
-            .map(|arg| match arg {
-                TypeArg::Type(t) => rewrite_type(t).map(TypeArg::Type),
-                size => Ok(size.clone()),
-            })
-            .collect::<Result<_, _>>()?,
-        span,
-    })
-}
-
 fn rewrite_all<T>(
     items: &[T],
     rewrite: impl Fn(&T) -> Result<T, Failure>,
