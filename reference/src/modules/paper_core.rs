@@ -723,6 +723,7 @@ impl Core for PaperCore {
     fn type_target_exp(
         context: &Context<PaperCore>,
         exp: &TargetExp,
+        witness: &Substitution<Type>,
         guesses: &mut Guesses,
     ) -> Result<Type, Failure> {
         trace::premise(|| match exp {
@@ -747,14 +748,16 @@ impl Core for PaperCore {
                 let param = guesses.fresh();
                 let mut inner = context.clone();
                 inner.insert(label.clone(), param.clone());
-                let body = PaperCore::type_target_exp(&inner, body, guesses)?;
+                let body = PaperCore::type_target_exp(&inner, body, witness, guesses)?;
                 Ok(arrow(param, body))
             }
             // ICFP18 rule 40
             TargetExp::Apply(function, argument) => {
                 trace::fire("ICFP18 rule 40", || "Γ ⊢ ex₁ ex₂ : τ".to_string());
-                let function_type = PaperCore::type_target_exp(context, function, guesses)?;
-                let argument_type = PaperCore::type_target_exp(context, argument, guesses)?;
+                let function_type =
+                    PaperCore::type_target_exp(context, function, witness, guesses)?;
+                let argument_type =
+                    PaperCore::type_target_exp(context, argument, witness, guesses)?;
                 let result = guesses.fresh();
                 if !guesses.unify(&function_type, &arrow(argument_type, result.clone())) {
                     return Err(rule_failure(
