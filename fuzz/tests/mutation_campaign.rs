@@ -16,7 +16,12 @@
 //! `RUNESTONE_MUTATION_BUDGET=long` selects the budget the mutation score
 //! was measured with (both are listed in [`Budget`]).
 
-use fuzz::oracles::{run_campaign, OracleConfig, OracleKind, Summary, KNOWN_DISAGREEMENTS};
+use fuzz::gen::mutate::{mutate_kind, MutationKind};
+use fuzz::gen::{generate, site_kinds, GenConfig};
+use fuzz::oracles::{
+    examine_verdict, run_campaign, DefuncItem, OracleConfig, OracleKind, Outcome, Summary,
+    KNOWN_DISAGREEMENTS,
+};
 use std::time::Duration;
 
 /// How many fixed-seed campaigns of how many programs each.
@@ -46,6 +51,9 @@ struct Budget {
     /// path that does not exist or apply a function to itself
     /// (`GenConfig::extra_mutations`).
     extra_mutations: u64,
+    /// Module programs (seeds `0..`) whose mutant mixing two opaque
+    /// modules' abstract types is examined, if they have such a site.
+    abstract_types_mixed: u64,
 }
 
 /// CI's budget (5–20 s in the dev profile on the shared 2-core machine,
@@ -58,6 +66,7 @@ const SHORT: Budget = Budget {
     numeric_functions: 100,
     structured_arguments: 100,
     extra_mutations: 200,
+    abstract_types_mixed: 400,
 };
 
 /// The mutation-score budget (`RUNESTONE_MUTATION_BUDGET=long`; 21–65 s in
@@ -70,6 +79,7 @@ const LONG: Budget = Budget {
     numeric_functions: 100,
     structured_arguments: 100,
     extra_mutations: 200,
+    abstract_types_mixed: 400,
 };
 
 /// Value programs per seed over long arrays in the long budget.
@@ -260,7 +270,6 @@ fn value_campaigns_with_numeric_functions_find_no_disagreement() {
 /// constant in some of 300 programs, and without it none appears.
 #[test]
 fn numeric_functions_appear_only_when_asked_for() {
-    use fuzz::gen::{generate, GenConfig};
     let plain = GenConfig {
         modules: false,
         ..GenConfig::default()
@@ -324,4 +333,48 @@ fn verdict_campaigns_with_extra_mutations_find_no_disagreement() {
         }
         assert_supported_and_valid(&summary, seed, 45);
     }
+}
+
+/// Mutants of module programs that pass a value of one opaque module's
+/// abstract type where another's is expected
+/// (`MutationKind::AbstractTypesMixed`, a site only under
+/// `GenConfig::extra_mutations`): both type checkers reject every one. A
+/// verdict campaign's mutant picks this site rarely (one among many), so the
+/// kind is mutated directly; it reaches the optimising unifier's check that
+/// two named types are the same (`typecheck/unify.rs`, `unify_inner`),
+/// which no campaign reached before (`fuzz/findings/mutation_score.md`).
+/// Without the option the programs and their other sites are unchanged.
+#[test]
+fn mutants_mixing_two_abstract_types_are_rejected_by_both_sides() {
+    let config = GenConfig {
+        extra_mutations: true,
+        depth: 5,
+        max_declarations: 4,
+        ..DefuncItem::Modules.gen(&GenConfig::default())
+    };
+    let without = GenConfig {
+        extra_mutations: false,
+        ..config.clone()
+    };
+    let mut rejected = 0;
+    for seed in 0..budget().abstract_types_mixed {
+        let original = generate(seed, &config);
+        // Off by default: the same program, and no such site, without it.
+        let plain = generate(seed, &without);
+        assert_eq!(plain.program, original.program, "seed {seed}");
+        assert!(!site_kinds(plain.choices, &without).contains(&MutationKind::AbstractTypesMixed));
+        let kind = MutationKind::AbstractTypesMixed;
+        let Some(mutant) = mutate_kind(&original, kind, seed as u32, &config) else {
+            continue;
+        };
+        assert_eq!(mutant.kind, kind);
+        match examine_verdict(&mutant.program.source(), false) {
+            Outcome::Agree { valid: false } => rejected += 1,
+            other => panic!("seed {seed}: {other:?}\n{}", mutant.program.source()),
+        }
+    }
+    assert!(
+        rejected >= 10,
+        "only {rejected} mutants mixing abstract types"
+    );
 }

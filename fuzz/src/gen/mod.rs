@@ -122,7 +122,10 @@ pub struct GenConfig {
     /// module path whose first module does not exist (`open
     /// absent_module.inner`) and a function applied to itself (`\y -> y y`,
     /// an infinite type; the occurs check), which the type checkers' module
-    /// path lookup and unifier must reject (`fuzz/findings/mutation_score.md`).
+    /// path lookup and unifier must reject (`fuzz/findings/mutation_score.md`),
+    /// and, in module programs, of [`mutate::MutationKind::EXTRA_MODULES`]: a
+    /// value of one opaque module's abstract type passed where another's is
+    /// expected (the unifier's rigid type constructors).
     /// Off by default, so the mutants of every other campaign and seed stay
     /// as they were.
     pub extra_mutations: bool,

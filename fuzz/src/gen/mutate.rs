@@ -35,6 +35,7 @@ pub enum MutationKind {
     LiftedValueFromIf,
     UnknownModule,
     InfiniteType,
+    AbstractTypesMixed,
 }
 
 impl MutationKind {
@@ -64,6 +65,10 @@ impl MutationKind {
 
     /// The kinds counted only under `GenConfig::extra_mutations`.
     pub const EXTRA: [MutationKind; 2] = [MutationKind::UnknownModule, MutationKind::InfiniteType];
+
+    /// The kinds counted only under `GenConfig::extra_mutations` in module
+    /// programs (a module-free program has no site of them).
+    pub const EXTRA_MODULES: [MutationKind; 1] = [MutationKind::AbstractTypesMixed];
 
     /// The premise broken, in words.
     pub fn premise(self) -> &'static str {
@@ -99,6 +104,9 @@ impl MutationKind {
             }
             MutationKind::UnknownModule => "a module path whose first module does not exist",
             MutationKind::InfiniteType => "a function applied to itself (an infinite type)",
+            MutationKind::AbstractTypesMixed => {
+                "a value of one opaque module's abstract type where another's is expected"
+            }
         }
     }
 }

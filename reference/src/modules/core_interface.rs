@@ -113,10 +113,15 @@ pub trait Core: Clone + Debug + PartialEq + Eq + 'static {
     /// labels N, the interpretation value environment and the code.
     fn compile_dec(env: &IEnv<Self>, dec: &ValueBind) -> Result<CompiledDec<Self>, Failure>;
 
-    /// Γ ⊢ ex : τ (rules 38–40 for the paper's core).
+    /// Γ ⊢ ex : τ (rules 38–40 for the paper's core). `witness` is the S
+    /// of the relation the code is typed under (E ⊨_S 𝓔 ▷ Γ; S∘S' in rule
+    /// 70's samples): rule 39 guesses the code's types as S(τ), so a core
+    /// with typed λs takes S for a module type variable that no label of
+    /// the expression determines.
     fn type_target_exp(
         context: &Context<Self>,
         exp: &Self::TargetExp,
+        witness: &Substitution<Self::Type>,
         guesses: &mut Self::Guesses,
     ) -> Result<Self::Type, Failure>;
 

@@ -150,8 +150,13 @@ fn proposition_6_1<C: Core>(
         ));
     }
     // Γ ⊢ c : Γ'.
-    let gamma = type_code(context, &target.code, &mut relation.guesses)
-        .map_err(|failure| format!("Γ ⊢ c : Γ' fails: {}", failure.message()))?;
+    let gamma = type_code(
+        context,
+        &target.code,
+        &Default::default(),
+        &mut relation.guesses,
+    )
+    .map_err(|failure| format!("Γ ⊢ c : Γ' fails: {}", failure.message()))?;
     let gamma_all = gamma.clone().union(context.clone());
     // E' ⊨_{S'} 𝓔' ▷ Γ' with Dom S' = TSet ∩ N found by unification.
     let s_prime = relation.guess_substitution(&type_names(&target.names));

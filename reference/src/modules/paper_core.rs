@@ -723,55 +723,12 @@ impl Core for PaperCore {
     fn type_target_exp(
         context: &Context<PaperCore>,
         exp: &TargetExp,
+        _witness: &Substitution<Type>,
         guesses: &mut Guesses,
     ) -> Result<Type, Failure> {
-        trace::premise(|| match exp {
-            // ICFP18 rule 38
-            TargetExp::Label(label) => {
-                trace::fire("ICFP18 rule 38", || format!("Γ ⊢ {} : τ", label.display()));
-                context.get(label).cloned().ok_or_else(|| {
-                    rule_failure(
-                        38,
-                        "Γ(l) is undefined",
-                        format!("unbound label {}", label.display()),
-                        Span::default(),
-                    )
-                })
-            }
-            // ICFP18 rule 39
-            TargetExp::Lambda(label, _, body) => {
-                trace::fire("ICFP18 rule 39", || {
-                    format!("Γ ⊢ λ{} → ex : τ → τ'", label.display())
-                });
-                // τ is guessed; unification finds the witness.
-                let param = guesses.fresh();
-                let mut inner = context.clone();
-                inner.insert(label.clone(), param.clone());
-                let body = PaperCore::type_target_exp(&inner, body, guesses)?;
-                Ok(arrow(param, body))
-            }
-            // ICFP18 rule 40
-            TargetExp::Apply(function, argument) => {
-                trace::fire("ICFP18 rule 40", || "Γ ⊢ ex₁ ex₂ : τ".to_string());
-                let function_type = PaperCore::type_target_exp(context, function, guesses)?;
-                let argument_type = PaperCore::type_target_exp(context, argument, guesses)?;
-                let result = guesses.fresh();
-                if !guesses.unify(&function_type, &arrow(argument_type, result.clone())) {
-                    return Err(rule_failure(
-                        40,
-                        "Γ ⊢ ex₁ : τ' → τ and Γ ⊢ ex₂ : τ'",
-                        "type mismatch",
-                        Span::default(),
-                    ));
-                }
-                Ok(result)
-            }
-            // Extension: ICFP18 target-int-literal
-            TargetExp::Int(_) => {
-                trace::fire("ICFP18 target-int-literal", || "Γ ⊢ n : i32".to_string());
-                Ok(i32_type())
-            }
-        })
+        // The paper's λs are untyped: rule 39's guess is a unification
+        // variable, so S is not needed (SPEC_NOTES ICFP18-23).
+        type_paper_target_exp(context, exp, guesses)
     }
 
     fn fresh_guess(guesses: &mut Guesses) -> Type {
@@ -802,6 +759,61 @@ impl Core for PaperCore {
     fn display_target_exp(exp: &TargetExp) -> String {
         display_target(exp, 0)
     }
+}
+
+/// Γ ⊢ ex : τ (rules 38–40) for the paper's core, whose λs are untyped.
+fn type_paper_target_exp(
+    context: &Context<PaperCore>,
+    exp: &TargetExp,
+    guesses: &mut Guesses,
+) -> Result<Type, Failure> {
+    trace::premise(|| match exp {
+        // ICFP18 rule 38
+        TargetExp::Label(label) => {
+            trace::fire("ICFP18 rule 38", || format!("Γ ⊢ {} : τ", label.display()));
+            context.get(label).cloned().ok_or_else(|| {
+                rule_failure(
+                    38,
+                    "Γ(l) is undefined",
+                    format!("unbound label {}", label.display()),
+                    Span::default(),
+                )
+            })
+        }
+        // ICFP18 rule 39
+        TargetExp::Lambda(label, _, body) => {
+            trace::fire("ICFP18 rule 39", || {
+                format!("Γ ⊢ λ{} → ex : τ → τ'", label.display())
+            });
+            // τ is guessed; unification finds the witness.
+            let param = guesses.fresh();
+            let mut inner = context.clone();
+            inner.insert(label.clone(), param.clone());
+            let body = type_paper_target_exp(&inner, body, guesses)?;
+            Ok(arrow(param, body))
+        }
+        // ICFP18 rule 40
+        TargetExp::Apply(function, argument) => {
+            trace::fire("ICFP18 rule 40", || "Γ ⊢ ex₁ ex₂ : τ".to_string());
+            let function_type = type_paper_target_exp(context, function, guesses)?;
+            let argument_type = type_paper_target_exp(context, argument, guesses)?;
+            let result = guesses.fresh();
+            if !guesses.unify(&function_type, &arrow(argument_type, result.clone())) {
+                return Err(rule_failure(
+                    40,
+                    "Γ ⊢ ex₁ : τ' → τ and Γ ⊢ ex₂ : τ'",
+                    "type mismatch",
+                    Span::default(),
+                ));
+            }
+            Ok(result)
+        }
+        // Extension: ICFP18 target-int-literal
+        TargetExp::Int(_) => {
+            trace::fire("ICFP18 target-int-literal", || "Γ ⊢ n : i32".to_string());
+            Ok(i32_type())
+        }
+    })
 }
 
 fn is_operator(label: &Label) -> bool {

@@ -280,10 +280,10 @@ impl<C: Core> Relation<C> {
                     failure.message()
                 )
             })?;
-            let gamma_body =
-                type_code(&gamma_sample, &result.code, &mut self.guesses).map_err(|failure| {
-                    format!("sample {sample}: Γ ⊢ c : Γ' fails: {}", failure.message())
-                })?;
+            let gamma_body = type_code(&gamma_sample, &result.code, &s_sample, &mut self.guesses)
+                .map_err(|failure| {
+                format!("sample {sample}: Γ ⊢ c : Γ' fails: {}", failure.message())
+            })?;
             let erased = erase_target(&result);
             if !alpha_equivalent_mty(&erased, &funsig.result) {
                 return Err(format!(

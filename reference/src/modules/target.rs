@@ -4,7 +4,7 @@
 
 use super::core_interface::Core;
 use super::error::{rule_failure, Failure};
-use super::objects::Label;
+use super::objects::{Label, Substitution};
 use super::trace;
 use imbl::OrdMap;
 use spec::source::Span;
@@ -52,14 +52,20 @@ impl<C: Core> Code<C> {
 pub fn type_code<C: Core>(
     context: &Context<C>,
     code: &Code<C>,
+    witness: &Substitution<C::Type>,
     guesses: &mut C::Guesses,
 ) -> Result<Context<C>, Failure> {
     trace::premise(|| match code {
         // ICFP18 rule 41
         Code::Seq(first, second) => {
             trace::fire("ICFP18 rule 41", || "Γ ⊢ c₁ ; c₂".to_string());
-            let gamma1 = type_code(context, first, guesses)?;
-            let gamma2 = type_code(&gamma1.clone().union(context.clone()), second, guesses)?;
+            let gamma1 = type_code(context, first, witness, guesses)?;
+            let gamma2 = type_code(
+                &gamma1.clone().union(context.clone()),
+                second,
+                witness,
+                guesses,
+            )?;
             Ok(gamma2.union(gamma1))
         }
         // ICFP18 rule 42
@@ -67,7 +73,7 @@ pub fn type_code<C: Core>(
             trace::fire("ICFP18 rule 42", || {
                 format!("Γ ⊢ val {} = …", label.display())
             });
-            let ty = C::type_target_exp(context, exp, guesses).map_err(|failure| {
+            let ty = C::type_target_exp(context, exp, witness, guesses).map_err(|failure| {
                 rule_failure(
                     42,
                     format!(

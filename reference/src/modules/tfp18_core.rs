@@ -84,6 +84,18 @@ fn tyvar_of(name: &str) -> Option<TyVar> {
     })
 }
 
+/// Whether a type mentions a guess (`Meta`) not yet solved.
+fn has_guess(ty: &CoreTy) -> bool {
+    let mut found = false;
+    ty.map_types(&mut |t| {
+        if matches!(t, CoreTy::Meta(_)) {
+            found = true;
+        }
+        None
+    });
+    found
+}
+
 fn tyvar_of_type(ty: &CoreTy) -> Option<TyVar> {
     match ty {
         CoreTy::Param(name, _) => tyvar_of(name),
@@ -436,7 +448,8 @@ fn code_to_decs(
     let mut guesses = Guesses::default();
     let mut decs = Vec::new();
     for (label, exp) in code.statements() {
-        let dec = instantiate(context, exp, &mut guesses).map_err(|f| f.to_diagnostic())?;
+        let dec = instantiate(context, exp, &Substitution::default(), &mut guesses)
+            .map_err(|f| f.to_diagnostic())?;
         context.insert(label.clone(), scheme_of(&dec));
         decs.push(dec);
     }
@@ -753,9 +766,10 @@ impl Core for Tfp18Core {
     fn type_target_exp(
         context: &Context<Tfp18Core>,
         exp: &TargetExp,
+        witness: &Substitution<Type>,
         guesses: &mut Guesses,
     ) -> Result<Type, Failure> {
-        instantiate(context, exp, guesses).map(|dec| scheme_of(&dec))
+        instantiate(context, exp, witness, guesses).map(|dec| scheme_of(&dec))
     }
 
     fn fresh_guess(guesses: &mut Guesses) -> Type {
@@ -809,6 +823,7 @@ impl Core for Tfp18Core {
 fn instantiate(
     context: &Context<Tfp18Core>,
     exp: &TargetExp,
+    witness: &Substitution<Type>,
     guesses: &mut Guesses,
 ) -> Result<ValueDec, Failure> {
     // Extension: ICFP18 tfp18-core-abstract-types-from-gamma
@@ -826,6 +841,12 @@ fn instantiate(
         ty.type_variables_in_order(&mut flexible);
     }
     core_vars(&exp.dec.ty, &mut flexible);
+    // Every annotation's variables too, not only the declared type's: a
+    // local `let g (y: M.t) = …` in a `main` returning i32 mentions M.t.
+    crate::core::syntax::map_expr_types(&exp.dec.value, &mut |t| {
+        core_vars(t, &mut flexible);
+        t.clone()
+    });
     let flexible: BTreeSet<TyVar> = flexible.into_iter().collect();
     let mut s = Substitution::default();
     for (label, ty) in &exp.label_types {
@@ -836,12 +857,22 @@ fn instantiate(
     }
     // A module type variable of the declaration that no label determined is
     // a sealed abstract type whose witness the sealing recorded (a `def f
-    // (g: M.t -> i32)` that uses none of M's values).
+    // (g: M.t -> i32)` that uses none of M's values), or else ICFP'18 rule
+    // 39's guess S(t), S the relation's (in rule 70's samples S∘S', the
+    // sampled or recorded argument's: a functor's `def f (x: X.t) =
+    // replicate 4 x` mentions none of X's values; SPEC_NOTES ICFP18-23).
     for v in &flexible {
         if !s.map.contains_key(v) {
             let unsealed = unseal(&CoreTy::Param(tyvar_name(v), Liftedness::Lifted));
             if tyvar_of_type(&unsealed).as_ref() != Some(v) {
                 s.map.insert(v.clone(), mono(unsealed));
+            } else if let Some(image) = witness.map.get(v) {
+                // S(t) once the relation has solved it (a guess still open
+                // stays t).
+                let image = unseal(&guesses.resolve(&image.ty));
+                if !has_guess(&image) {
+                    s.map.insert(v.clone(), mono(image));
+                }
             }
         }
     }

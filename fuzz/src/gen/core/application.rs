@@ -115,6 +115,20 @@ impl Generator {
                     }
                 }
             }
+            if self.config.extra_mutations && matches!(instantiated, Ty::Abstract(_)) {
+                // Another opaque module's abstract type with a value here:
+                // each opaque ascription makes a distinct type.
+                let other = env
+                    .carriers
+                    .iter()
+                    .map(|(path, _)| Ty::Abstract(path.clone()))
+                    .find(|other| *other != instantiated && env.inhabited(other));
+                if let Some(other) = other {
+                    if self.mutation_site(MutationKind::AbstractTypesMixed) {
+                        argument = self.expr(env, &other, depth);
+                    }
+                }
+            }
             arguments.push(argument);
         }
         let is_operator = spec::syntax::operators::is_operator_name(&name);
