@@ -224,19 +224,17 @@ pub struct KnownDisagreement {
 /// inliner's lost binding (value oracle seed 5150,
 /// `fuzz/findings/value_campaigns.md`); the generator's ill-sized `with`
 /// update (`gen_programs::generated_with_updates_are_well_sized`).
-pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[
-    KnownDisagreement {
-        program_kind: "mutant: zip or map2 of arrays of different constant sizes",
-        check: "reference accepts, optimized rejects",
-        message_contains: "sizes do not match",
-        label: "the reference's module-calculus path does not check constant sizes \
+pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[KnownDisagreement {
+    program_kind: "mutant: zip or map2 of arrays of different constant sizes",
+    check: "reference accepts, optimized rejects",
+    message_contains: "sizes do not match",
+    label: "the reference's module-calculus path does not check constant sizes \
                 (TFP18-19's T-ConstantSizes stops at a program's first module \
                 declaration), so it accepts a `map2`/`zip` of different constant sizes \
                 in a module program that optimized rejects (verdict oracle with module \
                 programs, seed 100001, 20 of 20 000 items: \
                 fuzz/findings/value_campaigns.md)",
-    },
-];
+}];
 
 impl OracleConfig {
     pub fn new(kind: OracleKind, seed: u64) -> OracleConfig {

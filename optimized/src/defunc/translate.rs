@@ -1308,10 +1308,7 @@ impl<'p> Defunctionaliser<'p> {
                     sizes.iter().map(|s| s.id).collect();
                 bound.extend(pat.bound_vars().into_iter().map(|(name, _)| name.id));
                 let ty = forget_sizes(&body.ty, &bound);
-                let sv = match sv {
-                    StaticVal::Dyn(t) => StaticVal::Dyn(forget_sizes(&t, &bound)),
-                    other => other,
-                };
+                let sv = forget_static_sizes(&sv, &bound);
                 let kind = ExprKind::Let {
                     sizes,
                     pat,
@@ -1485,6 +1482,43 @@ fn replace_field<'p>(
     let new = replace_field(old, rest, value)?;
     fields.insert(first.clone(), new);
     Some(StaticVal::record(fields))
+}
+
+/// `sv` with the sizes named by `names` forgotten in every type it holds,
+/// a closure's captured values included: the static value of a `let` that
+/// binds sizes outlives them (`let [m] (zs: [m]t) = … in \p -> … zs …`).
+fn forget_static_sizes<'p>(
+    sv: &StaticVal<'p>,
+    names: &std::collections::HashSet<u32>,
+) -> StaticVal<'p> {
+    match sv {
+        StaticVal::Dyn(t) => StaticVal::Dyn(forget_sizes(t, names)),
+        StaticVal::Lam(closure) => StaticVal::Lam(Rc::new(Closure {
+            source: closure.source.clone(),
+            captured: closure
+                .captured
+                .iter()
+                .map(|(name, captured)| (name.clone(), forget_static_sizes(captured, names)))
+                .collect(),
+            applied: closure
+                .applied
+                .iter()
+                .map(|applied| forget_static_sizes(applied, names))
+                .collect(),
+        })),
+        StaticVal::Rcd(fields) => StaticVal::Rcd(
+            fields
+                .iter()
+                .map(|(field, field_sv)| (field.clone(), forget_static_sizes(field_sv, names)))
+                .collect(),
+        ),
+        StaticVal::Or(alternatives) => StaticVal::Or(
+            alternatives
+                .iter()
+                .map(|alternative| forget_static_sizes(alternative, names))
+                .collect(),
+        ),
+    }
 }
 
 /// `ty` with the sizes named by `names` forgotten.

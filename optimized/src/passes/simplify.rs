@@ -390,20 +390,20 @@ fn record(substitution: &mut Substitution, pattern: &[VName], operands: Vec<SubE
 fn fold_statement(statement: Statement, facts: &Facts) -> Outcome {
     let (pattern, span) = (statement.pattern.clone(), statement.span);
     match fold_statement_freely(statement, facts) {
-        Outcome::Replace(spliced, operands)
-            if spliced.is_empty()
-                && pattern.len() == 1
-                && matches!(
-                    operands.as_slice(),
-                    [SubExp::Constant(PrimValue::I64(n))] if *n < 0
-                ) =>
-        {
-            let binding = Statement {
-                pattern,
-                expression: Exp::SubExp(operands[0].clone()),
-                span,
-            };
-            Outcome::Replace(vec![binding], operands)
+        Outcome::Replace(mut spliced, operands) => {
+            // Every name of the pattern, not only a single one: a loop of no
+            // iterations stands for its initial values, of which several may
+            // be negative constants (value oracle, seed 424242, program 13620).
+            for (param, operand) in pattern.iter().zip(&operands) {
+                if matches!(operand, SubExp::Constant(PrimValue::I64(n)) if *n < 0) {
+                    spliced.push(Statement {
+                        pattern: vec![param.clone()],
+                        expression: Exp::SubExp(operand.clone()),
+                        span,
+                    });
+                }
+            }
+            Outcome::Replace(spliced, operands)
         }
         outcome => outcome,
     }
