@@ -25,6 +25,12 @@
 //!   Out-of-bounds indices are ignored, as in Futhark.
 //!
 //! The first error in element order is the one reported.
+//!
+//! `map`, `reduce`, `redomap`, `scan` and `scanomap` first try their native
+//! kernels ([`super::native`]), then the block-vectorised lambdas
+//! ([`super::vector`]), then (`reduce`/`scan` with a non-simple operator)
+//! the lane-parallel path ([`lanes`]), and finally run element by element;
+//! a faster path that fails or does not apply hands over to the next.
 
 use std::ops::Range;
 

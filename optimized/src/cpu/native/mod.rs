@@ -88,14 +88,15 @@ impl FreeKind {
     }
 }
 
-/// The environment's layout: the input arrays' addresses, then the mapped
-/// output arrays' addresses, then each free variable (a scalar's bits, or
-/// an array's address followed by its dimensions), one 64-bit word each.
+/// The environment's layout: the input arrays' addresses, the output
+/// arrays' addresses ([`Mode`] says which), then each free variable (a
+/// scalar's bits, or an array's address followed by its dimensions), one
+/// 64-bit word each.
 struct Layout {
     inputs: Vec<PrimType>,
-    /// Results of the map part folded into the accumulator (the first
-    /// `reduced`), then the mapped outputs' types.
+    /// The accumulator's types (those of the map part's first results).
     reduced: Vec<PrimType>,
+    /// The types of the map part's other results.
     mapped: Vec<PrimType>,
     /// The types of the output arrays written.
     outputs: Vec<PrimType>,
