@@ -330,6 +330,9 @@ impl NativeKernel {
                 }
             }
         }
+        if let Some(map) = &self.map {
+            t.hoist(&map.body);
+        }
         let mut acc = Vec::with_capacity(layout.reduced.len());
         for (r, p) in layout.reduced.iter().enumerate() {
             let bits = t

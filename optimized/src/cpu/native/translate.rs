@@ -72,6 +72,25 @@ pub fn block_args(values: &[Value]) -> Vec<BlockArg> {
     values.iter().map(|v| BlockArg::Value(*v)).collect()
 }
 
+/// Whether a branch is at most a few statements of scalar operations that
+/// cannot fail and call no helper worth avoiding: run both branches of
+/// such an `if` and select.
+fn straight_and_infallible(body: &Body) -> bool {
+    body.statements.len() <= 6
+        && body.statements.iter().all(|s| match &s.expression {
+            Exp::SubExp(_) | Exp::CmpOp { .. } => true,
+            Exp::BinOp { op, ty, .. } => match op {
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor => true,
+                BinOp::Div => ty.is_float(),
+                BinOp::LogAnd | BinOp::LogOr => true,
+                BinOp::Min | BinOp::Max => !ty.is_float(),
+                _ => false,
+            },
+            Exp::UnOp { op, .. } => matches!(op, UnOp::Neg | UnOp::Not),
+            _ => false,
+        })
+}
+
 /// Translates bodies into the function `builder` is building.
 pub struct Translator<'a, 'f> {
     pub builder: &'a mut FunctionBuilder<'f>,
@@ -82,6 +101,9 @@ pub struct Translator<'a, 'f> {
     /// An 8-byte slot for helper results.
     scratch: StackSlot,
     signatures: HelperSignatures,
+    /// Statements (by their pattern's name) already computed before the
+    /// element loop ([`Self::hoist`]).
+    hoisted: std::collections::HashSet<VName>,
 }
 
 impl<'a, 'f> Translator<'a, 'f> {
@@ -98,6 +120,39 @@ impl<'a, 'f> Translator<'a, 'f> {
             fail,
             scratch,
             signatures,
+            hoisted: std::collections::HashSet::new(),
+        }
+    }
+
+    /// Computes here (before the element loop) the top-level statements of
+    /// `body` that read only free variables, constants and statements
+    /// hoisted before them: they are the same for every element. One that
+    /// fails makes the kernel fail, and the SOAC falls back to the
+    /// element-wise path, which decides.
+    pub fn hoist(&mut self, body: &Body) {
+        for statement in &body.statements {
+            let [pattern] = statement.pattern.as_slice() else {
+                continue;
+            };
+            let invariant = |s: &SubExp| match s {
+                SubExp::Constant(_) => true,
+                SubExp::Var(v) => self.names.contains_key(v),
+            };
+            let ready = match &statement.expression {
+                Exp::SubExp(a) | Exp::UnOp { operand: a, .. } | Exp::ConvOp { operand: a, .. } => {
+                    invariant(a)
+                }
+                Exp::BinOp { left, right, .. } | Exp::CmpOp { left, right, .. } => {
+                    invariant(left) && invariant(right)
+                }
+                Exp::Index { array, indices } => {
+                    self.arrays.contains_key(array) && indices.iter().all(invariant)
+                }
+                _ => false,
+            };
+            if ready && self.statement(statement).is_some() {
+                self.hoisted.insert(pattern.name.clone());
+            }
         }
     }
 
@@ -171,6 +226,11 @@ impl<'a, 'f> Translator<'a, 'f> {
     }
 
     fn statement(&mut self, statement: &Statement) -> Option<()> {
+        if let [pattern] = statement.pattern.as_slice() {
+            if self.hoisted.contains(&pattern.name) {
+                return Some(());
+            }
+        }
         let mut types = Vec::with_capacity(statement.pattern.len());
         for p in &statement.pattern {
             let Type::Prim(t) = p.ty else { return None };
@@ -186,7 +246,11 @@ impl<'a, 'f> Translator<'a, 'f> {
                 let (c, PrimType::Bool) = self.operand(condition)? else {
                     return None;
                 };
-                self.branches(c, then_body, else_body, &types)?
+                if straight_and_infallible(then_body) && straight_and_infallible(else_body) {
+                    self.selected(c, then_body, else_body, &types)?
+                } else {
+                    self.branches(c, then_body, else_body, &types)?
+                }
             }
             Exp::Loop { params, form, body } => self.loop_(params, form, body, &types)?,
             Exp::Assert { condition, .. } => {
@@ -223,6 +287,32 @@ impl<'a, 'f> Translator<'a, 'f> {
         let results = self.body(body);
         self.names = saved;
         results
+    }
+
+    /// An `if` whose branches are short straight-line code that cannot
+    /// fail ([`straight_and_infallible`]): both run, and each result is
+    /// selected by the condition (no branch to mispredict; running the
+    /// other branch is unobservable).
+    fn selected(
+        &mut self,
+        condition: Value,
+        then_body: &Body,
+        else_body: &Body,
+        types: &[PrimType],
+    ) -> Option<Vec<Value>> {
+        let a = self.scoped_body(then_body)?;
+        let b = self.scoped_body(else_body)?;
+        if a.len() != types.len() || b.len() != types.len() {
+            return None;
+        }
+        let mut values = Vec::with_capacity(types.len());
+        for ((x, y), t) in a.iter().zip(&b).zip(types) {
+            if x.1 != *t || y.1 != *t {
+                return None;
+            }
+            values.push(self.builder.ins().select(condition, x.0, y.0));
+        }
+        Some(values)
     }
 
     fn branches(
