@@ -10,7 +10,7 @@
 //! - [`ops`]: sequential array operations;
 //! - [`soac`]: chunked parallel SOACs;
 //! - [`native`]: SOAC lambdas compiled to native code with Cranelift (the
-//!   fast path of `map`, `reduce` and `redomap`, ahead of [`vector`]);
+//!   fast path of `map`, `reduce`, `redomap`, `scan` and `scanomap`);
 //! - [`vector`]: block-vectorised execution of straight-line scalar
 //!   lambdas (the fast path of `map`, `reduce`, `redomap`, `scan`,
 //!   `scanomap`);

@@ -26,11 +26,13 @@
 //!
 //! The first error in element order is the one reported.
 //!
-//! `map`, `reduce`, `redomap`, `scan` and `scanomap` first try their native
-//! kernels ([`super::native`]), then the block-vectorised lambdas
-//! ([`super::vector`]), then (`reduce`/`scan` with a non-simple operator)
-//! the lane-parallel path ([`lanes`]), and finally run element by element;
-//! a faster path that fails or does not apply hands over to the next.
+//! A `map` first tries its native kernel ([`super::native`]), then its
+//! block-vectorised lambda ([`super::vector`]); `reduce`, `redomap`,
+//! `scan` and `scanomap` first try the block-vectorised form when their
+//! operators are simple (its block loops are the faster there), then their
+//! native kernels, then (`reduce`/`scan` with a non-simple operator) the
+//! lane-parallel path ([`lanes`]); all finally run element by element. A
+//! faster path that fails or does not apply hands over to the next.
 
 use std::ops::Range;
 
@@ -511,14 +513,14 @@ impl CompiledSoac {
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
-                if let Some(results) =
-                    native_fold(native, operator, &neutral, frame, machine, width, &inputs)?
-                {
-                    return Ok(results);
-                }
                 if let Some(Ok(results)) = vector
                     .as_ref()
                     .map(|plan| redomap_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
+                }
+                if let Some(results) =
+                    native_fold(native, operator, &neutral, frame, machine, width, &inputs)?
                 {
                     return Ok(results);
                 }
@@ -548,14 +550,14 @@ impl CompiledSoac {
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
-                if let Some(results) =
-                    native_fold(native, operator, &neutral, frame, machine, width, &inputs)?
-                {
-                    return Ok(results);
-                }
                 if let Some(Ok(results)) = vector
                     .as_ref()
                     .map(|plan| redomap_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
+                }
+                if let Some(results) =
+                    native_fold(native, operator, &neutral, frame, machine, width, &inputs)?
                 {
                     return Ok(results);
                 }
@@ -594,14 +596,14 @@ impl CompiledSoac {
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
-                if let Some(results) =
-                    native_scan(native, operator, &neutral, frame, machine, width, &inputs)?
-                {
-                    return Ok(results);
-                }
                 if let Some(Ok(results)) = vector
                     .as_ref()
                     .map(|plan| scan_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
+                }
+                if let Some(results) =
+                    native_scan(native, operator, &neutral, frame, machine, width, &inputs)?
                 {
                     return Ok(results);
                 }
@@ -629,14 +631,14 @@ impl CompiledSoac {
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 let neutral: Vec<Val> = neutral.iter().map(|n| n.get(frame)).collect();
-                if let Some(results) =
-                    native_scan(native, operator, &neutral, frame, machine, width, &inputs)?
-                {
-                    return Ok(results);
-                }
                 if let Some(Ok(results)) = vector
                     .as_ref()
                     .map(|plan| scan_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
+                }
+                if let Some(results) =
+                    native_scan(native, operator, &neutral, frame, machine, width, &inputs)?
                 {
                     return Ok(results);
                 }

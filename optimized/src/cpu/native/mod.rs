@@ -1,6 +1,7 @@
 //! Native code for SOAC lambdas, compiled with Cranelift: the fast path of
-//! `map`, `reduce` and `redomap` ahead of the block-vectorised one
-//! ([`super::vector`]).
+//! `map` (ahead of the block-vectorised one, [`super::vector`]) and of
+//! `reduce`, `redomap`, `scan` and `scanomap` whose operators the
+//! block-vectorised form does not take.
 //!
 //! A lambda qualifies when its parameters and results are primitives and
 //! its body is scalar arithmetic (`BinOp`, `UnOp`, `CmpOp`, `ConvOp`),
