@@ -17,6 +17,7 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
+use super::native;
 use super::offload::{SoacCall, SoacOffload};
 use super::ops::{self, SliceDim};
 use super::prim;
@@ -418,7 +419,7 @@ fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
     }
 }
 
-fn names_in_body(body: &Body, f: &mut impl FnMut(&VName)) {
+pub(crate) fn names_in_body(body: &Body, f: &mut impl FnMut(&VName)) {
     for statement in &body.statements {
         for p in &statement.pattern {
             p.ty.shape().iter().for_each(|d| {
@@ -986,6 +987,20 @@ impl<'a> FunctionCompiler<'a> {
         })
     }
 
+    /// The native kernels of a `scan` (`map: None`) or `scanomap`.
+    fn native_scan(&mut self, map: Option<&Lambda>, operator: &Lambda) -> Option<soac::NativeScan> {
+        let mut slot = |v: &VName| self.slot(v);
+        Some(soac::NativeScan {
+            totals: native::NativeKernel::new(
+                map,
+                Some(operator),
+                native::Mode::FoldOnly,
+                &mut slot,
+            )?,
+            scan: native::NativeKernel::new(map, Some(operator), native::Mode::Scan, &mut slot)?,
+        })
+    }
+
     /// The vectorised form of a reduction, when both parts qualify.
     fn vector_reduce(&mut self, map: &Lambda, operator: &Lambda) -> Option<soac::VectorReduce> {
         let operators = vector::simple_operator(operator)?;
@@ -1023,6 +1038,13 @@ impl<'a> FunctionCompiler<'a> {
         };
         let compiled = match soac {
             Soac::Map { lambda, arrays, .. } => soac::CompiledSoac::Map {
+                native: native::NativeKernel::new(
+                    Some(lambda),
+                    None,
+                    native::Mode::Map,
+                    &mut |v| self.slot(v),
+                )
+                .map(Box::new),
                 lambda: self.lambda(lambda),
                 arrays: slots(self, arrays),
                 vector: vector::plan(lambda, &mut |v| self.slot(v)),
@@ -1035,6 +1057,13 @@ impl<'a> FunctionCompiler<'a> {
             } => {
                 let vector = self.vector_reduce(&vector::identity_of(lambda), lambda);
                 soac::CompiledSoac::Reduce {
+                    native: native::NativeKernel::new(
+                        None,
+                        Some(lambda),
+                        native::Mode::Fold,
+                        &mut |v| self.slot(v),
+                    )
+                    .map(Box::new),
                     operator: self.lambda(lambda),
                     neutral: self.operands(neutral),
                     arrays: slots(self, arrays),
@@ -1052,6 +1081,7 @@ impl<'a> FunctionCompiler<'a> {
             } => {
                 let vector = self.vector_reduce(&vector::identity_of(lambda), lambda);
                 soac::CompiledSoac::Scan {
+                    native: self.native_scan(None, lambda).map(Box::new),
                     operator: self.lambda(lambda),
                     neutral: self.operands(neutral),
                     arrays: slots(self, arrays),
@@ -1106,6 +1136,13 @@ impl<'a> FunctionCompiler<'a> {
             } => {
                 let vector = self.vector_reduce(map_lambda, reduce_lambda);
                 soac::CompiledSoac::Redomap {
+                    native: native::NativeKernel::new(
+                        Some(map_lambda),
+                        Some(reduce_lambda),
+                        native::Mode::Fold,
+                        &mut |v| self.slot(v),
+                    )
+                    .map(Box::new),
                     map: self.lambda(map_lambda),
                     operator: self.lambda(reduce_lambda),
                     neutral: self.operands(neutral),
@@ -1123,6 +1160,9 @@ impl<'a> FunctionCompiler<'a> {
             } => {
                 let vector = self.vector_reduce(map_lambda, scan_lambda);
                 soac::CompiledSoac::Scanomap {
+                    native: self
+                        .native_scan(Some(map_lambda), scan_lambda)
+                        .map(Box::new),
                     map: self.lambda(map_lambda),
                     operator: self.lambda(scan_lambda),
                     neutral: self.operands(neutral),

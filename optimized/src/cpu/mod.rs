@@ -9,6 +9,8 @@
 //!   slots;
 //! - [`ops`]: sequential array operations;
 //! - [`soac`]: chunked parallel SOACs;
+//! - [`native`]: SOAC lambdas compiled to native code with Cranelift (the
+//!   fast path of `map`, `reduce`, `redomap`, `scan` and `scanomap`);
 //! - [`vector`]: block-vectorised execution of straight-line scalar
 //!   lambdas (the fast path of `map`, `reduce`, `redomap`, `scan`,
 //!   `scanomap`);
@@ -20,6 +22,7 @@
 //! program the IR checker accepts.
 
 pub mod compile;
+pub mod native;
 pub mod offload;
 pub mod ops;
 pub mod prim;

@@ -25,12 +25,21 @@
 //!   Out-of-bounds indices are ignored, as in Futhark.
 //!
 //! The first error in element order is the one reported.
+//!
+//! A `map` first tries its native kernel ([`super::native`]), then its
+//! block-vectorised lambda ([`super::vector`]); `reduce`, `redomap`,
+//! `scan` and `scanomap` first try the block-vectorised form when their
+//! operators are simple (its block loops are the faster there), then their
+//! native kernels, then (`reduce`/`scan` with a non-simple operator) the
+//! lane-parallel path ([`lanes`]); all finally run element by element. A
+//! faster path that fails or does not apply hands over to the next.
 
 use std::ops::Range;
 
 use rayon::prelude::*;
 
 use super::compile::{array_at, chunk_ranges, ArrayRef, CompiledLambda, Frame, Machine, Operand};
+use super::native::NativeKernel;
 use super::ops;
 use super::value::{ArrayVal, Data, Val};
 use super::vector::{Fallback, VectorLambda, BLOCK};
@@ -44,8 +53,10 @@ pub(crate) enum CompiledSoac {
         lambda: CompiledLambda,
         arrays: Vec<usize>,
         vector: Option<VectorLambda>,
+        native: Option<Box<NativeKernel>>,
     },
     Reduce {
+        native: Option<Box<NativeKernel>>,
         operator: CompiledLambda,
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
@@ -54,6 +65,7 @@ pub(crate) enum CompiledSoac {
         lanes: Option<VectorLambda>,
     },
     Scan {
+        native: Option<Box<NativeScan>>,
         operator: CompiledLambda,
         neutral: Vec<Operand>,
         arrays: Vec<usize>,
@@ -78,6 +90,7 @@ pub(crate) enum CompiledSoac {
         values: Vec<usize>,
     },
     Redomap {
+        native: Option<Box<NativeKernel>>,
         map: CompiledLambda,
         operator: CompiledLambda,
         neutral: Vec<Operand>,
@@ -88,6 +101,7 @@ pub(crate) enum CompiledSoac {
         lanes: Option<LanePlan>,
     },
     Scanomap {
+        native: Option<Box<NativeScan>>,
         map: CompiledLambda,
         operator: CompiledLambda,
         neutral: Vec<Operand>,
@@ -97,6 +111,13 @@ pub(crate) enum CompiledSoac {
         /// apply.
         lanes: Option<LanePlan>,
     },
+}
+
+/// The native kernels of a `scan`/`scanomap`: the chunks' totals (first
+/// pass), then the scan of each chunk from its start (second pass).
+pub(crate) struct NativeScan {
+    pub totals: NativeKernel,
+    pub scan: NativeKernel,
 }
 
 /// The vectorised parts of a `redomap`/`scanomap` whose operator is not
@@ -468,8 +489,12 @@ impl CompiledSoac {
                 lambda,
                 arrays,
                 vector,
+                native,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
+                if let Some(Ok(results)) = native.as_ref().map(|k| k.map(frame, width, &inputs)) {
+                    return Ok(results);
+                }
                 if let Some(Ok(results)) = vector
                     .as_ref()
                     .map(|plan| map_vector(plan, frame, width, &inputs))
@@ -479,6 +504,7 @@ impl CompiledSoac {
                 map(lambda, frame, machine, width, &inputs, span)
             }
             CompiledSoac::Reduce {
+                native,
                 operator,
                 neutral,
                 arrays,
@@ -490,6 +516,11 @@ impl CompiledSoac {
                 if let Some(Ok(results)) = vector
                     .as_ref()
                     .map(|plan| redomap_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
+                }
+                if let Some(results) =
+                    native_fold(native, operator, &neutral, frame, machine, width, &inputs)?
                 {
                     return Ok(results);
                 }
@@ -509,6 +540,7 @@ impl CompiledSoac {
                 )
             }
             CompiledSoac::Redomap {
+                native,
                 map,
                 operator,
                 neutral,
@@ -521,6 +553,11 @@ impl CompiledSoac {
                 if let Some(Ok(results)) = vector
                     .as_ref()
                     .map(|plan| redomap_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
+                }
+                if let Some(results) =
+                    native_fold(native, operator, &neutral, frame, machine, width, &inputs)?
                 {
                     return Ok(results);
                 }
@@ -550,6 +587,7 @@ impl CompiledSoac {
                 )
             }
             CompiledSoac::Scan {
+                native,
                 operator,
                 neutral,
                 arrays,
@@ -561,6 +599,11 @@ impl CompiledSoac {
                 if let Some(Ok(results)) = vector
                     .as_ref()
                     .map(|plan| scan_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
+                }
+                if let Some(results) =
+                    native_scan(native, operator, &neutral, frame, machine, width, &inputs)?
                 {
                     return Ok(results);
                 }
@@ -578,6 +621,7 @@ impl CompiledSoac {
                 scan(operator, &neutral, frame, machine, width, &inputs, span)
             }
             CompiledSoac::Scanomap {
+                native,
                 map: map_lambda,
                 operator,
                 neutral,
@@ -590,6 +634,11 @@ impl CompiledSoac {
                 if let Some(Ok(results)) = vector
                     .as_ref()
                     .map(|plan| scan_vector(plan, &neutral, frame, width, &inputs))
+                {
+                    return Ok(results);
+                }
+                if let Some(results) =
+                    native_scan(native, operator, &neutral, frame, machine, width, &inputs)?
                 {
                     return Ok(results);
                 }
@@ -664,6 +713,79 @@ impl CompiledSoac {
                 Ok(destinations.into_iter().map(Val::Array).collect())
             }
         }
+    }
+}
+
+/// `reduce`/`redomap` through a native kernel: its chunks' folds combined
+/// in order with the operator, as [`redomap`] combines them, then the
+/// mapped arrays; `None` when there is no kernel or it failed (run the
+/// other paths).
+fn native_fold(
+    native: &Option<Box<NativeKernel>>,
+    operator: &CompiledLambda,
+    neutral: &[Val],
+    frame: &mut Frame,
+    machine: &Machine,
+    width: usize,
+    inputs: &[ArrayVal],
+) -> Outcome<Option<Vec<Val>>> {
+    let Some(kernel) = native else {
+        return Ok(None);
+    };
+    let Ok((partials, mapped)) = kernel.fold(frame, width, inputs, &[neutral.to_vec()]) else {
+        return Ok(None);
+    };
+    let mut partials = partials
+        .into_iter()
+        .map(|p| p.into_iter().map(Val::Prim).collect::<Vec<Val>>());
+    let mut acc = partials.next().unwrap_or_else(|| neutral.to_vec());
+    for partial in partials {
+        combine(operator, frame, machine, &mut acc, partial.into_iter())?;
+    }
+    acc.extend(mapped);
+    Ok(Some(acc))
+}
+
+/// `scan`/`scanomap` through native kernels, in the two passes of [`scan`]
+/// over the same chunks: the chunks' totals, their exclusive prefix
+/// combined in order with the operator, then each chunk scanned from its
+/// start; the scanned arrays, then the mapped ones. `None` when there are
+/// no kernels or one failed (run the other paths).
+fn native_scan(
+    native: &Option<Box<NativeScan>>,
+    operator: &CompiledLambda,
+    neutral: &[Val],
+    frame: &mut Frame,
+    machine: &Machine,
+    width: usize,
+    inputs: &[ArrayVal],
+) -> Outcome<Option<Vec<Val>>> {
+    let Some(kernels) = native else {
+        return Ok(None);
+    };
+    let mut starts = vec![neutral.to_vec()];
+    if chunk_ranges(width).len() > 1 {
+        let Ok((sums, _)) = kernels
+            .totals
+            .fold(frame, width, inputs, &[neutral.to_vec()])
+        else {
+            return Ok(None);
+        };
+        for sum in &sums[..sums.len() - 1] {
+            let mut next = starts.last().expect("one start").clone();
+            combine(
+                operator,
+                frame,
+                machine,
+                &mut next,
+                sum.iter().map(|p| Val::Prim(*p)),
+            )?;
+            starts.push(next);
+        }
+    }
+    match kernels.scan.fold(frame, width, inputs, &starts) {
+        Ok((_, arrays)) => Ok(Some(arrays)),
+        Err(_) => Ok(None),
     }
 }
 
