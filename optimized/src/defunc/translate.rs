@@ -1494,7 +1494,7 @@ fn forget_static_sizes<'p>(
     match sv {
         StaticVal::Dyn(t) => StaticVal::Dyn(forget_sizes(t, names)),
         StaticVal::Lam(closure) => StaticVal::Lam(Rc::new(Closure {
-            source: closure.source.clone(),
+            source: closure.source,
             captured: closure
                 .captured
                 .iter()
