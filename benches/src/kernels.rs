@@ -219,21 +219,6 @@ impl Csr {
         }
     }
 
-    /// spmv.fut's generated `n` × `n` matrix: row `i` holds entries
-    /// `i*nnz/n .. (i+1)*nnz/n`, at columns `cols_raw[k]` modulo `n`.
-    pub fn generated(cols_raw: &[i64], vals: Vec<f32>, n: usize) -> Result<Csr, String> {
-        if n == 0 || cols_raw.len() != vals.len() {
-            return Err("need n > 0 and one column per value".into());
-        }
-        let nnz = vals.len();
-        let offsets = (0..=n).map(|i| i * nnz / n).collect();
-        let cols = cols_raw
-            .iter()
-            .map(|&c| c.rem_euclid(n as i64) as usize)
-            .collect();
-        Csr::new(offsets, cols, vals, n)
-    }
-
     pub fn rows(&self) -> usize {
         self.offsets.len() - 1
     }
@@ -250,6 +235,27 @@ pub fn spmv(a: &Csr, x: &[f32]) -> Vec<f32> {
                 .iter()
                 .zip(&a.cols[range])
                 .fold(0f32, |acc, (v, &c)| acc + v * x[c])
+        })
+        .collect()
+}
+
+/// spmv.fut's `spmv_generated`, the same work in the timed region as the
+/// compiled entry point: the `n` × `n` matrix whose row `i` holds entries
+/// `i*nnz/n .. (i+1)*nnz/n` of `vals`, at columns `cols_raw[k]` modulo `n`
+/// (rounding down, as Futhark's `%`), times `x`; each row a sequential dot
+/// product in index order, the column computed where it is read.
+pub fn spmv_generated(cols_raw: &[i64], vals: &[f32], x: &[f32]) -> Vec<f32> {
+    let (n, nnz) = (x.len(), vals.len());
+    (0..n)
+        .into_par_iter()
+        .map(|i| {
+            let range = i * nnz / n..(i + 1) * nnz / n;
+            vals[range.clone()]
+                .iter()
+                .zip(&cols_raw[range])
+                .fold(0f32, |acc, (v, &c)| {
+                    acc + v * x[c.rem_euclid(n as i64) as usize]
+                })
         })
         .collect()
 }
