@@ -413,6 +413,26 @@ fn fold_statement_freely(statement: Statement, facts: &Facts) -> Outcome {
     let replace = |operands: Vec<SubExp>| Outcome::Replace(Vec::new(), operands);
     match &statement.expression {
         Exp::SubExp(s) => replace(vec![s.clone()]),
+        // `map (\x1 … xk -> x1 … xk) a1 … ak` is its arrays (a copy; arrays
+        // are values), when each has the result's type: a library's
+        // conversion that is the identity at this instance, say.
+        Exp::Soac(Soac::Map { lambda, arrays, .. })
+            if lambda.body.statements.is_empty()
+                && lambda.params.len() == arrays.len()
+                && lambda
+                    .body
+                    .result
+                    .iter()
+                    .zip(&lambda.params)
+                    .all(|(result, param)| result.as_var() == Some(&param.name))
+                && lambda.body.result.len() == lambda.params.len()
+                && arrays
+                    .iter()
+                    .zip(&statement.pattern)
+                    .all(|(array, result)| facts.types.get(array) == Some(&result.ty)) =>
+        {
+            replace(arrays.iter().cloned().map(SubExp::Var).collect())
+        }
         // A constant in-bounds element of an array literal (the literal's
         // own statement stays if it can fail).
         Exp::Index { array, indices } => match facts.literal_element(array, indices) {
