@@ -120,27 +120,9 @@ impl std::hash::Hash for SubExp {
             SubExp::Constant(c) => {
                 1u8.hash(state);
                 c.prim_type().hash(state);
-                constant_bits(*c).hash(state);
+                c.to_bits().hash(state);
             }
         }
-    }
-}
-
-/// The bits of a constant, for hashing (consistent with `PrimValue`'s
-/// identity equality).
-fn constant_bits(c: PrimValue) -> u64 {
-    match c {
-        PrimValue::I8(x) => x as u8 as u64,
-        PrimValue::I16(x) => x as u16 as u64,
-        PrimValue::I32(x) => x as u32 as u64,
-        PrimValue::I64(x) => x as u64,
-        PrimValue::U8(x) => x as u64,
-        PrimValue::U16(x) => x as u64,
-        PrimValue::U32(x) => x as u64,
-        PrimValue::U64(x) => x,
-        PrimValue::F32(x) => x.to_bits() as u64,
-        PrimValue::F64(x) => x.to_bits(),
-        PrimValue::Bool(x) => x as u64,
     }
 }
 

@@ -111,6 +111,25 @@ pub enum PrimValue {
 }
 
 impl PrimValue {
+    /// The value's bit pattern, zero-extended to 64 bits (a float's IEEE
+    /// bits, `bool` as 0 or 1): equal exactly when the values are identical
+    /// (`-0.0` and `0.0` differ, a NaN equals itself bit for bit).
+    pub fn to_bits(self) -> u64 {
+        match self {
+            PrimValue::I8(x) => x as u8 as u64,
+            PrimValue::I16(x) => x as u16 as u64,
+            PrimValue::I32(x) => x as u32 as u64,
+            PrimValue::I64(x) => x as u64,
+            PrimValue::U8(x) => x as u64,
+            PrimValue::U16(x) => x as u64,
+            PrimValue::U32(x) => x as u64,
+            PrimValue::U64(x) => x,
+            PrimValue::F32(x) => x.to_bits() as u64,
+            PrimValue::F64(x) => x.to_bits(),
+            PrimValue::Bool(b) => b as u64,
+        }
+    }
+
     pub fn prim_type(self) -> PrimType {
         match self {
             PrimValue::I8(_) => PrimType::I8,

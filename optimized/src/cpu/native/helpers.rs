@@ -5,28 +5,13 @@
 //! semantics are the element-wise path's by construction) and encodes the
 //! result.
 //!
-//! Values cross the boundary as 64 raw bits ([`to_bits`], [`from_bits`]):
+//! Values cross the boundary as 64 raw bits ([`PrimValue::to_bits`], [`from_bits`]):
 //! an integer or `bool` zero-extended from its width, an `f32` as its bit
 //! pattern in the low 32 bits, an `f64` as its bit pattern. Operators and
-//! types cross as their index in [`BINOPS`], [`UNOPS`] and [`TYPES`].
+//! types cross as their index in [`BINOPS`], [`UNOPS`] and [`PrimType::ALL`].
 
 use crate::cpu::prim;
 use crate::ir::{BinOp, ConvOp, PrimType, PrimValue, UnOp};
-
-/// Every primitive type, in the order of their codes.
-pub const TYPES: [PrimType; 11] = [
-    PrimType::I8,
-    PrimType::I16,
-    PrimType::I32,
-    PrimType::I64,
-    PrimType::U8,
-    PrimType::U16,
-    PrimType::U32,
-    PrimType::U64,
-    PrimType::F32,
-    PrimType::F64,
-    PrimType::Bool,
-];
 
 /// Every binary operator, in the order of their codes.
 pub const BINOPS: [BinOp; 19] = [
@@ -85,9 +70,9 @@ pub const UNOPS: [UnOp; 30] = [
     UnOp::Ctz,
 ];
 
-/// The code of `t` (its index in [`TYPES`]).
+/// The code of `t` (its index in [`PrimType::ALL`]).
 pub fn type_code(t: PrimType) -> u32 {
-    TYPES.iter().position(|x| *x == t).unwrap_or(0) as u32
+    PrimType::ALL.iter().position(|x| *x == t).unwrap_or(0) as u32
 }
 
 /// The code of `op` (its index in [`BINOPS`]).
@@ -98,23 +83,6 @@ pub fn binop_code(op: BinOp) -> u32 {
 /// The code of `op` (its index in [`UNOPS`]).
 pub fn unop_code(op: UnOp) -> u32 {
     UNOPS.iter().position(|x| *x == op).unwrap_or(0) as u32
-}
-
-/// The 64-bit encoding of a value.
-pub fn to_bits(v: PrimValue) -> u64 {
-    match v {
-        PrimValue::I8(x) => x as u8 as u64,
-        PrimValue::I16(x) => x as u16 as u64,
-        PrimValue::I32(x) => x as u32 as u64,
-        PrimValue::I64(x) => x as u64,
-        PrimValue::U8(x) => x as u64,
-        PrimValue::U16(x) => x as u64,
-        PrimValue::U32(x) => x as u64,
-        PrimValue::U64(x) => x,
-        PrimValue::F32(x) => x.to_bits() as u64,
-        PrimValue::F64(x) => x.to_bits(),
-        PrimValue::Bool(b) => b as u64,
-    }
 }
 
 /// The value of type `t` that `bits` encodes.
@@ -135,7 +103,7 @@ pub fn from_bits(t: PrimType, bits: u64) -> PrimValue {
 }
 
 fn type_of(code: u32) -> PrimType {
-    TYPES[code as usize % TYPES.len()]
+    PrimType::ALL[code as usize % PrimType::ALL.len()]
 }
 
 /// `a op b` at type `ty`; writes the result to `out` and returns 0, or
@@ -150,7 +118,7 @@ pub unsafe extern "C" fn binop(op: u32, ty: u32, a: u64, b: u64, out: *mut u64) 
     match prim::binop_dynamic(op, from_bits(t, a), from_bits(t, b)) {
         Ok(v) => {
             // SAFETY: the caller passes a valid 8-byte slot.
-            unsafe { out.write_unaligned(to_bits(v)) };
+            unsafe { out.write_unaligned(v.to_bits()) };
             0
         }
         Err(_) => 1,
@@ -161,7 +129,7 @@ pub unsafe extern "C" fn binop(op: u32, ty: u32, a: u64, b: u64, out: *mut u64) 
 /// operands; an ill-typed one gives 0).
 pub extern "C" fn unop(op: u32, ty: u32, a: u64) -> u64 {
     let op = UNOPS[op as usize % UNOPS.len()];
-    prim::unop(op, from_bits(type_of(ty), a)).map_or(0, to_bits)
+    prim::unop(op, from_bits(type_of(ty), a)).map_or(0, PrimValue::to_bits)
 }
 
 /// `a` converted from type `from` to type `to`.
@@ -170,5 +138,5 @@ pub extern "C" fn convert(from: u32, to: u32, a: u64) -> u64 {
         from: type_of(from),
         to: type_of(to),
     };
-    to_bits(prim::convert(op, from_bits(op.from, a)))
+    prim::convert(op, from_bits(op.from, a)).to_bits()
 }

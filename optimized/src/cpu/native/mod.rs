@@ -448,7 +448,7 @@ impl NativeKernel {
         }
         for ((_, s), kind) in self.free.iter().zip(&layout.free) {
             match (&frame[*s], kind) {
-                (Val::Prim(p), FreeKind::Scalar(_)) => env.push(helpers::to_bits(*p)),
+                (Val::Prim(p), FreeKind::Scalar(_)) => env.push(p.to_bits()),
                 (Val::Array(a), FreeKind::Array { .. }) => {
                     env.push(data_address(&a.data));
                     env.extend(a.shape.iter().map(|d| *d as u64));
@@ -494,7 +494,7 @@ impl NativeKernel {
         }
         let starts: Vec<Vec<u64>> = starts
             .iter()
-            .map(|s| s.iter().map(|n| helpers::to_bits(*n)).collect())
+            .map(|s| s.iter().map(|n| n.to_bits()).collect())
             .collect();
         let mut outputs: Vec<Data> = layout
             .outputs

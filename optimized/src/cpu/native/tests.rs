@@ -73,7 +73,7 @@ fn edges(t: PrimType) -> Vec<PrimValue> {
 
 /// Bitwise equality of two values (floats by their bits).
 fn same(a: PrimValue, b: PrimValue) -> bool {
-    a.prim_type() == b.prim_type() && helpers::to_bits(a) == helpers::to_bits(b)
+    a.prim_type() == b.prim_type() && a.to_bits() == b.to_bits()
 }
 
 /// Compiles `expression` over parameters `x0..` of `operand_types` (the

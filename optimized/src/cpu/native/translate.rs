@@ -212,7 +212,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             _ => self
                 .builder
                 .ins()
-                .iconst(machine_type(c.prim_type()), helpers::to_bits(c) as i64),
+                .iconst(machine_type(c.prim_type()), c.to_bits() as i64),
         }
     }
 
@@ -700,10 +700,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             };
         }
         let ins = self.builder.ins();
-        let all_ones = ins.iconst(
-            ty,
-            helpers::to_bits(crate::cpu::prim::from_i64(-1, t)) as i64,
-        );
+        let all_ones = ins.iconst(ty, crate::cpu::prim::from_i64(-1, t).to_bits() as i64);
         let minus_one = self.builder.ins().icmp(IntCC::Equal, b, all_ones);
         let one = self.builder.ins().iconst(ty, 1);
         let safe = self.builder.ins().select(minus_one, one, b);
