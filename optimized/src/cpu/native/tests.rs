@@ -8,17 +8,13 @@ use super::*;
 use crate::cpu::prim;
 use crate::ir::{BinOp, CmpOp, ConvOp, Param, Span, Statement, SubExp, UnOp};
 
-const INTEGERS: [PrimType; 8] = [
-    PrimType::I8,
-    PrimType::I16,
-    PrimType::I32,
-    PrimType::I64,
-    PrimType::U8,
-    PrimType::U16,
-    PrimType::U32,
-    PrimType::U64,
-];
-const FLOATS: [PrimType; 2] = [PrimType::F32, PrimType::F64];
+/// The integer types, then the float types, of [`PrimType::ALL`].
+fn integers() -> impl Iterator<Item = PrimType> {
+    PrimType::ALL.into_iter().filter(|t| t.is_integer())
+}
+fn floats() -> impl Iterator<Item = PrimType> {
+    PrimType::ALL.into_iter().filter(|t| t.is_float())
+}
 
 fn name(base: &str, number: u32) -> VName {
     VName::new(base, number)
@@ -180,7 +176,7 @@ fn check_binop(op: BinOp, t: PrimType) {
 #[test]
 fn integer_binary_operations_match_prim() {
     use BinOp::*;
-    for t in INTEGERS {
+    for t in integers() {
         for op in [
             Add, Sub, Mul, Div, Mod, Quot, Rem, Pow, Min, Max, And, Or, Xor, Shl, Shr, UShr,
         ] {
@@ -192,7 +188,7 @@ fn integer_binary_operations_match_prim() {
 #[test]
 fn float_binary_operations_match_prim() {
     use BinOp::*;
-    for t in FLOATS {
+    for t in floats() {
         for op in [Add, Sub, Mul, Div, Mod, Quot, Rem, Pow, Min, Max, Atan2] {
             check_binop(op, t);
         }
@@ -216,10 +212,10 @@ fn unary_operations_match_prim() {
     ];
     let integer_ops = [Neg, Not, Abs, Signum, Popc, Clz, Ctz];
     let mut cases: Vec<(UnOp, PrimType)> = Vec::new();
-    for t in FLOATS {
+    for t in floats() {
         cases.extend(float_ops.iter().map(|op| (*op, t)));
     }
-    for t in INTEGERS {
+    for t in integers() {
         cases.extend(integer_ops.iter().map(|op| (*op, t)));
     }
     cases.push((Not, PrimType::Bool));
@@ -247,10 +243,8 @@ fn unary_operations_match_prim() {
 #[test]
 fn comparisons_match_prim() {
     use CmpOp::*;
-    let mut all: Vec<PrimType> = INTEGERS.to_vec();
-    all.extend(FLOATS);
-    all.push(PrimType::Bool);
-    for t in all {
+    // Every type: the integers, the floats and `bool`.
+    for t in PrimType::ALL {
         for op in [Eq, Ne, Lt, Le, Gt, Ge] {
             check(
                 &format!("{op:?} at {t:?}"),
@@ -271,9 +265,8 @@ fn comparisons_match_prim() {
 
 #[test]
 fn conversions_match_prim() {
-    let mut all: Vec<PrimType> = INTEGERS.to_vec();
-    all.extend(FLOATS);
-    all.push(PrimType::Bool);
+    // Every type: the integers, the floats and `bool`.
+    let all = PrimType::ALL;
     for from in &all {
         for to in &all {
             let op = ConvOp {
