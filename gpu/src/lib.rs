@@ -10,8 +10,11 @@
 //! * [`codegen`]: IR lambdas → GLSL, top-level SOACs → kernel plans;
 //! * [`driver`]: whole programs on the CPU backend with their planned
 //!   SOACs run as kernels;
-//! * [`error`]: [`GpuError`], the one error type.
+//! * [`error`]: [`GpuError`], the one error type;
+//! * [`bounded_cache`]: the least-recently-used map both compile caches
+//!   (modules by source, pipelines by SPIR-V) are.
 
+pub mod bounded_cache;
 pub mod codegen;
 pub mod compile;
 pub mod driver;

@@ -1,8 +1,9 @@
 //! The runtime behaviour the generated kernels rely on, on lavapipe under
 //! the validation layer: pipelines and buffers reused across runs, arrays
 //! larger than `maxStorageBufferRange` refused with a clear error (not
-//! split), profiling with timestamp queries, and several launches in one
-//! submission.
+//! split), profiling with timestamp queries, several launches in one
+//! submission, and a pipeline cache that stays bounded however many
+//! distinct kernels a long-lived runtime loads.
 
 mod common;
 
@@ -68,6 +69,57 @@ fn pipelines_and_buffers_are_reused_across_runs() {
         })
         .collect();
     assert_eq!(download(runtime, &second), vec![HostColumn::U32(expected)]);
+    assert_clean(runtime);
+}
+
+/// A GPU fuzz campaign loads new kernels for most of its programs into one
+/// runtime per worker: its host memory grew with each (about 0.5 MB per
+/// program on lavapipe: every pipeline kept by the cache, and a layout per
+/// kernel each holding a descriptor pool in vulkano's allocator) until the
+/// OOM killer ended a 100 000-program campaign (`fuzz/README.md`). The
+/// cache keeps the most recently used modules' kernels and every kernel
+/// with the same buffers shares one layout.
+#[test]
+fn many_distinct_kernels_keep_the_pipeline_cache_at_capacity_with_one_layout() {
+    use gpu::runtime::pipelines::PIPELINE_CACHE_CAPACITY;
+    let runtime = &own_runtime();
+    let values: Vec<u32> = (0..64).collect();
+    let inputs = upload(runtime, &[HostColumn::U32(values.clone())]);
+    let plus = |constant: u32| {
+        let lambda = MapLambda::new(
+            vec![ElementType::U32],
+            vec![ElementType::U32],
+            format!("y0 = x0 + {constant}u;"),
+        );
+        let result = map(runtime, &lambda, &inputs).expect("map");
+        let expected: Vec<u32> = values.iter().map(|value| value + constant).collect();
+        assert_eq!(download(runtime, &result), vec![HostColumn::U32(expected)]);
+    };
+    let extra = 8;
+    let before = runtime.pipeline_cache_details();
+    for constant in 0..(PIPELINE_CACHE_CAPACITY + extra) as u32 {
+        plus(constant);
+    }
+    let after = runtime.pipeline_cache_details();
+    assert_eq!(
+        after.misses - before.misses,
+        (PIPELINE_CACHE_CAPACITY + extra) as u64,
+        "each distinct lambda is one more module"
+    );
+    assert_eq!(after.modules_held, PIPELINE_CACHE_CAPACITY);
+    assert_eq!(after.evictions - before.evictions, extra as u64);
+    assert_eq!(
+        after.layouts, 1,
+        "every map of one u32 array shares a layout"
+    );
+    // The most recent kernel is still cached; the first was forgotten and
+    // is created again, and still right.
+    plus(PIPELINE_CACHE_CAPACITY as u32 + extra as u32 - 1);
+    assert_eq!(runtime.pipeline_cache_details().misses, after.misses);
+    plus(0);
+    let last = runtime.pipeline_cache_details();
+    assert_eq!(last.misses, after.misses + 1);
+    assert_eq!(last.modules_held, PIPELINE_CACHE_CAPACITY);
     assert_clean(runtime);
 }
 

@@ -9,7 +9,8 @@
 //!   operations and shared memory that never assumes the subgroup size.
 //!
 //! Each kernel is a GLSL template instantiated per element type; the SPIR-V
-//! of each instance is compiled once per process.
+//! of each instance is compiled once, and kept in a process-wide cache of
+//! the [`COMPILED_MODULE_CAPACITY`] most recently used modules.
 
 pub mod element;
 pub mod lambda;
@@ -17,9 +18,9 @@ pub mod map;
 pub mod reduce;
 pub mod soac;
 
+use crate::bounded_cache::BoundedCache;
 use crate::compile::compile_compute_shader;
 use crate::error::GpuResult;
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The element types the demonstration kernels are instantiated at.
@@ -98,27 +99,36 @@ pub fn all_demo_kernel_sources() -> Vec<KernelSource> {
 /// A compiled module: its kernel name and SPIR-V.
 pub type CompiledModule = (String, Arc<Vec<u32>>);
 
-fn compiled_modules_by_source() -> std::sync::MutexGuard<'static, HashMap<String, CompiledModule>> {
-    static COMPILED_BY_SOURCE: OnceLock<Mutex<HashMap<String, CompiledModule>>> = OnceLock::new();
-    let cache = COMPILED_BY_SOURCE.get_or_init(|| Mutex::new(HashMap::new()));
+/// How many compiled modules the process keeps (by GLSL source): more
+/// than a test binary or one program compiles, few enough that a process
+/// compiling new kernels for hours (a GPU fuzz campaign) stays bounded.
+pub const COMPILED_MODULE_CAPACITY: usize = 2048;
+
+fn compiled_modules_by_source(
+) -> std::sync::MutexGuard<'static, BoundedCache<String, CompiledModule>> {
+    static COMPILED_BY_SOURCE: OnceLock<Mutex<BoundedCache<String, CompiledModule>>> =
+        OnceLock::new();
+    let cache =
+        COMPILED_BY_SOURCE.get_or_init(|| Mutex::new(BoundedCache::new(COMPILED_MODULE_CAPACITY)));
     match cache.lock() {
         Ok(map) => map,
         Err(poisoned) => poisoned.into_inner(),
     }
 }
 
-/// The SPIR-V of `source`, compiled once per process (recorded for
-/// [`modules_used_by`] on this thread).
+/// The SPIR-V of `source`, compiled once while the process's cache of the
+/// [`COMPILED_MODULE_CAPACITY`] most recently used modules holds it
+/// (recorded for [`modules_used_by`] on this thread).
 pub fn compiled_spirv(source: &KernelSource) -> GpuResult<Arc<Vec<u32>>> {
     let cached = compiled_modules_by_source()
-        .get(&source.glsl)
+        .get(source.glsl.as_str())
         .map(|(_, words)| words.clone());
     let words = match cached {
         Some(words) => words,
         None => {
             let words = Arc::new(compile_compute_shader(&source.name, &source.glsl)?);
             compiled_modules_by_source()
-                .insert(source.glsl.clone(), (source.name.clone(), words.clone()));
+                .get_or_insert_with(source.glsl.clone(), || (source.name.clone(), words.clone()));
             words
         }
     };
@@ -159,10 +169,17 @@ pub fn modules_used_by<T>(work: impl FnOnce() -> T) -> (T, Vec<CompiledModule>) 
     (result, recorded)
 }
 
-/// Every module this process has compiled, as (kernel name, SPIR-V) (what
-/// the tests run `spirv-val` on).
+/// Every module the process's cache holds, as (kernel name, SPIR-V): every
+/// module it has compiled while [`compiled_modules_evicted`] is 0 (what the
+/// tests run `spirv-val` on).
 pub fn all_compiled_modules() -> Vec<(String, Arc<Vec<u32>>)> {
     compiled_modules_by_source().values().cloned().collect()
+}
+
+/// How many compiled modules the process's cache has forgotten to make
+/// room (beyond [`COMPILED_MODULE_CAPACITY`]).
+pub fn compiled_modules_evicted() -> u64 {
+    compiled_modules_by_source().evictions()
 }
 
 /// How many workgroups of `workgroup_size` cover `element_count` elements,

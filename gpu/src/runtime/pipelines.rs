@@ -1,7 +1,16 @@
 //! Compute pipelines, created once per SPIR-V module and reused.
 //!
 //! The cache is keyed by a hash of the SPIR-V words (and compares the words on
-//! a hit, so a collision cannot hand back the wrong kernel). Loading reflects
+//! a hit, so a collision cannot hand back the wrong kernel). It holds the
+//! [`PIPELINE_CACHE_CAPACITY`] most recently used modules' kernels
+//! ([`BoundedCache`]): a kernel it forgets lives on while a caller holds it,
+//! and is created again if it is loaded again.
+//!
+//! Every kernel that declares the same number of storage buffers shares
+//! one pipeline layout (one descriptor-set layout): vulkano's descriptor
+//! set allocator keeps a pool of 32 sets per set layout it ever allocated
+//! from, for as long as the runtime lives, so a layout per kernel grew the
+//! host memory of a long campaign with every kernel it created. Loading reflects
 //! the module's interface: its storage-buffer bindings (set 0, bindings
 //! 0..n) and its push-constant block, which [`Runtime::dispatch`] checks its
 //! arguments against. The module only shows the buffers it uses (the
@@ -11,16 +20,19 @@
 //! kernel reads each.
 
 use super::Runtime;
+use crate::bounded_cache::BoundedCache;
 use crate::error::{from_validated_vulkan_error, GpuError, GpuResult};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use vulkano::descriptor_set::layout::{
-    DescriptorSetLayoutBinding, DescriptorSetLayoutCreateInfo, DescriptorType,
+    DescriptorSetLayout, DescriptorSetLayoutBinding, DescriptorSetLayoutCreateInfo, DescriptorType,
 };
 use vulkano::pipeline::compute::ComputePipelineCreateInfo;
-use vulkano::pipeline::layout::{PipelineDescriptorSetLayoutCreateInfo, PushConstantRange};
+use vulkano::pipeline::layout::{
+    PipelineDescriptorSetLayoutCreateInfo, PipelineLayoutCreateInfo, PushConstantRange,
+};
 use vulkano::pipeline::{ComputePipeline, Pipeline, PipelineLayout, PipelineShaderStageCreateInfo};
 use vulkano::shader::{ShaderModule, ShaderModuleCreateInfo, ShaderStages};
 
@@ -54,12 +66,47 @@ struct CachedKernel {
     kernel: Arc<ComputeKernel>,
 }
 
-/// Kernels by SPIR-V hash.
-#[derive(Default)]
+/// How many SPIR-V modules' kernels the pipeline cache keeps: more than
+/// any one program of the test corpus loads (each of its SOAC statements
+/// is a kernel or two), few enough that a process creating new kernels
+/// for hours (a GPU fuzz campaign: about 0.5 MB of host memory per kernel
+/// on lavapipe) stays bounded.
+pub const PIPELINE_CACHE_CAPACITY: usize = 256;
+
+/// Kernels by SPIR-V hash, the most recently used ones, and the pipeline
+/// layouts they share.
 pub struct PipelineCache {
-    kernels_by_hash: HashMap<u64, Vec<CachedKernel>>,
+    kernels_by_hash: BoundedCache<u64, Vec<CachedKernel>>,
+    /// The one layout of the kernels that declare this many storage
+    /// buffers (a few dozen counts at most, never evicted).
+    layouts_by_buffer_count: HashMap<u32, Arc<PipelineLayout>>,
     hits: u64,
     misses: u64,
+}
+
+impl Default for PipelineCache {
+    fn default() -> PipelineCache {
+        PipelineCache {
+            kernels_by_hash: BoundedCache::new(PIPELINE_CACHE_CAPACITY),
+            layouts_by_buffer_count: HashMap::new(),
+            hits: 0,
+            misses: 0,
+        }
+    }
+}
+
+/// What the pipeline cache did so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PipelineCacheStatistics {
+    pub hits: u64,
+    pub misses: u64,
+    /// Modules whose kernels it holds now (at most
+    /// [`PIPELINE_CACHE_CAPACITY`]).
+    pub modules_held: usize,
+    /// Modules it forgot to make room.
+    pub evictions: u64,
+    /// Pipeline layouts created (one per storage-buffer count).
+    pub layouts: usize,
 }
 
 /// The cache key of a SPIR-V module.
@@ -102,8 +149,7 @@ impl Runtime {
         let kernel = Arc::new(self.create_kernel(name, spirv_words, storage_buffer_count)?);
         self.lock_pipeline_cache()
             .kernels_by_hash
-            .entry(hash)
-            .or_default()
+            .get_or_insert_with(hash, Vec::new)
             .push(CachedKernel {
                 spirv_words: spirv_words.to_vec(),
                 storage_buffer_count,
@@ -116,6 +162,81 @@ impl Runtime {
     pub fn pipeline_cache_statistics(&self) -> (u64, u64) {
         let cache = self.lock_pipeline_cache();
         (cache.hits, cache.misses)
+    }
+
+    /// The pipeline cache's hits, misses, size and evictions.
+    pub fn pipeline_cache_details(&self) -> PipelineCacheStatistics {
+        let cache = self.lock_pipeline_cache();
+        PipelineCacheStatistics {
+            hits: cache.hits,
+            misses: cache.misses,
+            modules_held: cache.kernels_by_hash.len(),
+            evictions: cache.kernels_by_hash.evictions(),
+            layouts: cache.layouts_by_buffer_count.len(),
+        }
+    }
+
+    /// The pipeline layout of every kernel declaring `storage_buffer_count`
+    /// storage buffers: set 0 binds one at each binding below the count,
+    /// for the compute stage, and the push constants are
+    /// [`PUSH_CONSTANT_RANGE_BYTES`] from offset 0. Created on first use.
+    fn shared_layout(
+        &self,
+        storage_buffer_count: u32,
+        operation: &str,
+    ) -> GpuResult<Arc<PipelineLayout>> {
+        if let Some(layout) = self
+            .lock_pipeline_cache()
+            .layouts_by_buffer_count
+            .get(&storage_buffer_count)
+        {
+            return Ok(layout.clone());
+        }
+        let set_layouts = if storage_buffer_count == 0 {
+            Vec::new()
+        } else {
+            let bindings = (0..storage_buffer_count)
+                .map(|binding| {
+                    (
+                        binding,
+                        DescriptorSetLayoutBinding {
+                            stages: ShaderStages::COMPUTE,
+                            ..DescriptorSetLayoutBinding::descriptor_type(
+                                DescriptorType::StorageBuffer,
+                            )
+                        },
+                    )
+                })
+                .collect();
+            let set = DescriptorSetLayout::new(
+                self.device.clone(),
+                DescriptorSetLayoutCreateInfo {
+                    bindings,
+                    ..Default::default()
+                },
+            )
+            .map_err(|error| from_validated_vulkan_error(operation, error))?;
+            vec![set]
+        };
+        let layout = PipelineLayout::new(
+            self.device.clone(),
+            PipelineLayoutCreateInfo {
+                set_layouts,
+                push_constant_ranges: vec![PushConstantRange {
+                    stages: ShaderStages::COMPUTE,
+                    offset: 0,
+                    size: PUSH_CONSTANT_RANGE_BYTES,
+                }],
+                ..Default::default()
+            },
+        )
+        .map_err(|error| from_validated_vulkan_error(operation, error))?;
+        Ok(self
+            .lock_pipeline_cache()
+            .layouts_by_buffer_count
+            .entry(storage_buffer_count)
+            .or_insert(layout)
+            .clone())
     }
 
     fn lock_pipeline_cache(&self) -> std::sync::MutexGuard<'_, PipelineCache> {
@@ -154,25 +275,16 @@ impl Runtime {
                 detail,
             }
         })?;
-        let mut layout_create_info = set_layouts
-            .into_pipeline_layout_create_info(self.device.clone())
-            .map_err(|error| GpuError::Vulkan {
-                operation: operation.clone(),
-                detail: format!("{error:?}"),
-            })?;
-        let push_constant_bytes = layout_create_info
+        // The module's reflected bindings are checked against the count
+        // above; the pipeline uses the layout every kernel with that count
+        // shares (vulkano checks the module against it).
+        let push_constant_bytes = set_layouts
             .push_constant_ranges
             .iter()
             .map(|range| range.offset + range.size)
             .max()
             .unwrap_or(0);
-        layout_create_info.push_constant_ranges = vec![PushConstantRange {
-            stages: ShaderStages::COMPUTE,
-            offset: 0,
-            size: PUSH_CONSTANT_RANGE_BYTES,
-        }];
-        let layout = PipelineLayout::new(self.device.clone(), layout_create_info)
-            .map_err(|error| from_validated_vulkan_error(&operation, error))?;
+        let layout = self.shared_layout(storage_buffer_count, &operation)?;
         let pipeline = ComputePipeline::new(
             self.device.clone(),
             None,

@@ -28,9 +28,15 @@ pub fn runtime() -> &'static Runtime {
 }
 
 /// Fail on any validation message so far, and run `spirv-val` on every
-/// module compiled so far that no earlier call validated.
+/// module compiled so far that no earlier call validated (all of them: the
+/// process's module cache must not have forgotten one).
 pub fn assert_clean(runtime: &Runtime) {
     assert!(runtime.validation_enabled(), "validation must be on");
+    assert_eq!(
+        gpu::kernels::compiled_modules_evicted(),
+        0,
+        "the module cache forgot modules before spirv-val saw them"
+    );
     let messages = runtime.validation_messages();
     assert!(
         messages.is_empty(),
