@@ -1,9 +1,17 @@
 //! The oracle campaigns of `runestone fuzz` without the CLI (the fuzz crate
 //! links the GPU crate too, for the `gpu` oracle): `cargo run --release -p fuzz --example campaign -- ORACLE SEED
-//! COUNT JOBS [DEPTH DECLARATIONS]`. Prints the summary line, outcomes per
+//! COUNT JOBS [DEPTH DECLARATIONS] [--start INDEX]`. Prints the summary line, outcomes per
 //! program kind, discards by reason, the program size distribution and the
 //! number of rules fired; exits 1 on any disagreement. Used for the issue 6
 //! measurements.
+//!
+//! `--start INDEX` runs items `INDEX..INDEX + COUNT` instead of `0..COUNT`
+//! (each item is a function of the seed and its index alone, so a
+//! campaign's tail, or one item, reruns by itself; not `nested`). `ORACLE SEED --show
+//! INDEX [DEPTH DECLARATIONS]` prints item INDEX's program, its
+//! arguments (a `-- input` line: `runestone run --backend cpu|gpu FILE`
+//! reads them on stdin) and its `Or` option, without running it (not
+//! `nested`).
 
 use fuzz::oracles::{run_campaign, OracleConfig, OracleKind};
 use std::process::ExitCode;
@@ -14,8 +22,26 @@ use std::time::Duration;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// The value of option `flag` (`--start 5`), removed from `args`.
+fn take_option(args: &mut Vec<String>, flag: &str) -> Option<u64> {
+    let at = args.iter().position(|a| a == flag)?;
+    let value = args.get(at + 1).and_then(|v| v.parse().ok());
+    args.drain(at..(at + 2).min(args.len()));
+    value
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let start = take_option(&mut args, "--start");
+    let show = take_option(&mut args, "--show");
+    if show.is_some() {
+        // ORACLE SEED [DEPTH DECLARATIONS]: shift the optional pair to
+        // where a campaign's command line has it.
+        args.splice(
+            2.min(args.len())..2.min(args.len()),
+            ["1".into(), "1".into()],
+        );
+    }
     let number =
         |i: usize, default: u64| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(default);
     let name = args.first().map(String::as_str).unwrap_or("verdict");
@@ -52,6 +78,13 @@ fn main() -> ExitCode {
     config.jobs = number(3, 2) as usize;
     config.gen.depth = number(4, u64::from(config.gen.depth)) as u32;
     config.gen.max_declarations = number(5, u64::from(config.gen.max_declarations)) as u32;
+    config.start = start.unwrap_or(0);
+    if let Some(index) = show {
+        let program = fuzz::oracles::item_program(index, &config);
+        println!("-- {} seed {} item {index}", kind.name(), config.seed);
+        println!("{}", program.to_file());
+        return ExitCode::SUCCESS;
+    }
     let summary = run_campaign(&config, Duration::from_secs(30), |p| {
         eprintln!(
             "[{:>5.0}s] {} programs",

@@ -14,6 +14,9 @@ use std::time::{Duration, Instant};
 /// How long and how wide a campaign runs.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
+    /// The first item's index (items `start..start + count`; 0 for a whole
+    /// campaign, another to rerun the items past a given one).
+    pub start: u64,
     /// Stop after this many items…
     pub count: Option<u64>,
     /// …or after this long.
@@ -35,7 +38,7 @@ pub fn runner_for(seed: u64, index: u64, tag: &[u8; 8]) -> TestRunner {
     TestRunner::new_with_rng(Config::default(), rng_for(seed, index, tag))
 }
 
-/// Runs `work` on items `0..` with `limits.jobs` threads (large stacks); the
+/// Runs `work` on items `limits.start..` with `limits.jobs` threads (large stacks); the
 /// calling thread passes each result to `fold` (in completion order) and
 /// calls `on_progress` with the elapsed time every `interval`. Returns the
 /// total elapsed time.
@@ -48,7 +51,7 @@ pub fn run_pool<M: Send + 'static>(
 ) -> Duration {
     let start = Instant::now();
     let work = Arc::new(work);
-    let next_index = Arc::new(AtomicU64::new(0));
+    let next_index = Arc::new(AtomicU64::new(limits.start));
     let stop = Arc::new(AtomicBool::new(false));
     let (sender, receiver) = mpsc::channel();
     let mut workers = Vec::new();
@@ -66,7 +69,10 @@ pub fn run_pool<M: Send + 'static>(
                     break;
                 }
                 let index = next_index.fetch_add(1, Ordering::Relaxed);
-                if limits.count.is_some_and(|count| index >= count) {
+                if limits
+                    .count
+                    .is_some_and(|count| index >= limits.start.saturating_add(count))
+                {
                     break;
                 }
                 if limits.time.is_some_and(|time| start.elapsed() >= time) {

@@ -187,6 +187,10 @@ impl DefuncItem {
 pub struct OracleConfig {
     pub kind: OracleKind,
     pub seed: u64,
+    /// The first item's index: the campaign runs items `start..start +
+    /// count` (0 by default; another reruns the items past a given one,
+    /// each being a function of the seed and its index alone).
+    pub start: u64,
     pub count: Option<u64>,
     pub time: Option<Duration>,
     pub jobs: usize,
@@ -241,6 +245,7 @@ impl OracleConfig {
         OracleConfig {
             kind,
             seed,
+            start: 0,
             count: Some(100),
             time: None,
             jobs: 1,
@@ -862,6 +867,85 @@ fn module_rejection(reason: &str) -> String {
     )
 }
 
+/// The program one item of a campaign draws, before any shrinking.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ItemProgram {
+    pub source: String,
+    /// The entry point's arguments (a mutant's, for the items that are
+    /// mutants).
+    pub arguments: Vec<spec::value::Value>,
+    /// Whether the item runs under TFP'18 §7's `Or` option
+    /// ([`DefuncItem::OrConditionals`]).
+    pub or_conditionals: bool,
+}
+
+impl ItemProgram {
+    /// The program as a file `runestone run` takes (the `Or` option as a
+    /// `-- runestone-options` line) with its arguments as an `-- input` line.
+    pub fn to_file(&self) -> String {
+        let options = if self.or_conditionals {
+            "-- runestone-options: or-conditionals\n"
+        } else {
+            ""
+        };
+        format!(
+            "{options}-- input {{ {} }}\n\n{}",
+            values_line(&self.arguments),
+            self.source
+        )
+    }
+}
+
+/// The program item `index` of a campaign draws, to reproduce one item
+/// outside the campaign (`cargo run --release -p fuzz --example campaign --
+/// ORACLE SEED --show INDEX`, then `runestone run`).
+pub fn item_program(index: u64, config: &OracleConfig) -> ItemProgram {
+    let mut runner = runner_for(config.seed, index, TAG);
+    let well_typed = |gen: GenConfig, runner: &mut proptest::test_runner::TestRunner| {
+        let program = well_typed_programs(gen)
+            .new_tree(runner)
+            .expect("a program")
+            .current();
+        (program.source(), program.arguments)
+    };
+    let mutant = |gen: GenConfig, runner: &mut proptest::test_runner::TestRunner| {
+        let mutant: Mutant = ill_typed_programs(gen)
+            .new_tree(runner)
+            .expect("a mutant")
+            .current();
+        (mutant.program.source(), mutant.program.arguments)
+    };
+    let (item, (source, arguments)) = match config.kind {
+        OracleKind::Verdict if index % 2 == 1 => {
+            (None, mutant(config.verdict_gen(index), &mut runner))
+        }
+        OracleKind::Verdict => (None, well_typed(config.verdict_gen(index), &mut runner)),
+        OracleKind::Modules if index % 2 == 1 => (None, mutant(config.paper_gen(), &mut runner)),
+        OracleKind::Modules => (None, well_typed(config.paper_gen(), &mut runner)),
+        OracleKind::Defunc | OracleKind::Value => {
+            let item = DefuncItem::of_index(index);
+            (Some(item), well_typed(item.gen(&config.gen), &mut runner))
+        }
+        OracleKind::Gpu if index % 2 == 1 => {
+            let program = gpu_programs::soac_programs()
+                .new_tree(&mut runner)
+                .expect("a program")
+                .current();
+            (None, (program.source(), program.arguments()))
+        }
+        OracleKind::Gpu => {
+            let item = DefuncItem::of_index(index / 2);
+            let gen = gpu::generator(item.gen(&config.gen));
+            (Some(item), well_typed(gen, &mut runner))
+        }
+    };
+    ItemProgram {
+        source,
+        arguments,
+        or_conditionals: item.is_some_and(DefuncItem::or_conditionals),
+    }
+}
+
 /// Item `index` of a campaign: which program it draws and how it is examined
 /// (the oracle registry's one dispatch).
 fn run_one(index: u64, config: &OracleConfig) -> Message {
@@ -1073,6 +1157,7 @@ pub fn run_campaign(
     mut on_progress: impl FnMut(&Progress),
 ) -> Summary {
     let limits = Limits {
+        start: config.start,
         count: config.count,
         time: config.time,
         jobs: config.jobs,

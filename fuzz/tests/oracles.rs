@@ -347,3 +347,39 @@ fn the_size_distribution_is_reported() {
     assert!(sizes.median >= 3 && sizes.median <= sizes.p90 && sizes.p90 <= sizes.max);
     assert_eq!(sizes.max, *summary.program_lines.iter().max().unwrap());
 }
+
+/// A campaign from a start index runs items `start..start + count`, and
+/// `item_program` draws the program each of them examines (to reproduce
+/// one outside the campaign). The window is where the 100 000-program gpu
+/// campaign of seed 100004 stopped progressing before the OOM killer ended
+/// it (60 871 programs done): the cause was host memory growing with every
+/// kernel compiled (`gpu::bounded_cache`), not one of these programs, which
+/// all agree.
+#[test]
+fn gpu_campaign_from_a_start_index_runs_the_items_past_it() {
+    use fuzz::oracles::gpu::examine_gpu;
+    use fuzz::oracles::{item_program, Outcome};
+    let mut config = OracleConfig::new(OracleKind::Gpu, 100_004);
+    config.start = 60_860;
+    config.count = Some(24);
+    config.jobs = 2;
+    let summary = run_campaign(&config, Duration::from_secs(3600), |_| {});
+    assert_eq!(summary.progress.programs, 24);
+    assert_eq!(summary.progress.valid, 24, "{:?}", summary.discard_reasons);
+    assert!(summary.counterexamples.is_empty());
+    assert_eq!(summary.kinds[fuzz::oracles::SOAC_PROGRAMS].0, 12);
+    let mut drawn: Vec<u32> = (60_860..60_884)
+        .map(|index| item_program(index, &config).source.lines().count() as u32)
+        .collect();
+    let mut examined = summary.program_lines.clone();
+    drawn.sort_unstable();
+    examined.sort_unstable();
+    assert_eq!(drawn, examined, "the items' programs, by size in lines");
+    for index in [60_869, 60_870, 60_871] {
+        let program = item_program(index, &config);
+        let (outcome, work) =
+            examine_gpu(&program.source, &program.arguments, program.or_conditionals);
+        assert_eq!(outcome, Outcome::Agree { valid: true }, "item {index}");
+        assert!(work.ran, "item {index}");
+    }
+}

@@ -252,6 +252,7 @@ pub fn run_campaign(
     mut on_progress: impl FnMut(&Progress),
 ) -> Summary {
     let limits = Limits {
+        start: 0,
         count: config.count,
         time: config.time,
         jobs: config.jobs,
