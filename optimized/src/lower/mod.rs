@@ -1142,7 +1142,6 @@ impl Lowerer {
             ExprKind::Coerce(inner) => {
                 let values = self.expression(env, block, inner)?;
                 let mut out = Vec::new();
-                let mut scope = env.clone();
                 for (leaf, value) in leaves(&e.ty, span)?.iter().zip(values) {
                     let ty = self.type_of(&value);
                     let mut shape = ty.shape().to_vec();
@@ -1151,14 +1150,13 @@ impl Lowerer {
                     for (dim, actual) in leaf.dims.iter().zip(shape.iter_mut()) {
                         let expected = match dim {
                             Size::Constant(c) => Some(i64c(*c as i64)),
-                            Size::Var(v) => scope.get(&v.id).map(|vs| vs[0].clone()),
+                            Size::Var(v) => env.get(&v.id).map(|vs| vs[0].clone()),
                             Size::Unknown => None,
                         };
                         if let Some(expected) = expected {
                             *actual = expected;
                         }
                     }
-                    let _ = &mut scope;
                     out.push(
                         self.coerce_shape_naming_dimensions(block, value, &shape, &message, span),
                     );
