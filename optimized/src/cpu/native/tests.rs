@@ -287,3 +287,152 @@ fn conversions_match_prim() {
         }
     }
 }
+
+/// `let name = expression` as a statement binding a `t`.
+fn bind(name: VName, t: PrimType, expression: Exp) -> Statement {
+    Statement {
+        pattern: vec![Param {
+            name,
+            ty: Type::Prim(t),
+        }],
+        expression,
+        span: Span::default(),
+    }
+}
+
+/// `if condition then {statements; result} else {...}` returning a `t`.
+fn if_then_else(condition: SubExp, then_body: Body, else_body: Body, t: PrimType) -> Exp {
+    Exp::If {
+        condition,
+        then_body,
+        else_body,
+        types: vec![crate::ir::ExtType::Prim(t)],
+    }
+}
+
+fn returning(statements: Vec<Statement>, result: SubExp) -> Body {
+    Body {
+        statements,
+        result: vec![result],
+    }
+}
+
+fn constant_bool(b: bool) -> SubExp {
+    SubExp::Constant(PrimValue::Bool(b))
+}
+
+/// `if x0 then (if x1 then true else (if x2 then x3 < limit else false))
+/// else false`: Life's rule `sum >= 2 && (sum == 3 || (alive && sum < 4))`
+/// as lowering nests it, plus `extra` infallible statements in the
+/// innermost branch (up to 3: nested selects; 4: over the budget,
+/// real branches).
+fn nested_rule(extra: usize) -> Exp {
+    let mut innermost = Vec::new();
+    let mut last = var(3);
+    for k in 0..extra {
+        let next = name("e", k as u32);
+        innermost.push(bind(
+            next.clone(),
+            PrimType::I32,
+            Exp::BinOp {
+                op: BinOp::Add,
+                ty: PrimType::I32,
+                left: last,
+                right: SubExp::Constant(PrimValue::I32(0)),
+            },
+        ));
+        last = SubExp::Var(next);
+    }
+    let below = name("c", 0);
+    innermost.push(bind(
+        below.clone(),
+        PrimType::Bool,
+        Exp::CmpOp {
+            op: CmpOp::Lt,
+            ty: PrimType::I32,
+            left: last,
+            right: SubExp::Constant(PrimValue::I32(4)),
+        },
+    ));
+    let alive = name("v", 0);
+    let alive_rule = bind(
+        alive.clone(),
+        PrimType::Bool,
+        if_then_else(
+            var(2),
+            returning(innermost, SubExp::Var(below)),
+            returning(Vec::new(), constant_bool(false)),
+            PrimType::Bool,
+        ),
+    );
+    let three = name("v", 1);
+    let three_rule = bind(
+        three.clone(),
+        PrimType::Bool,
+        if_then_else(
+            var(1),
+            returning(Vec::new(), constant_bool(true)),
+            returning(vec![alive_rule], SubExp::Var(alive)),
+            PrimType::Bool,
+        ),
+    );
+    if_then_else(
+        var(0),
+        returning(vec![three_rule], SubExp::Var(three)),
+        returning(Vec::new(), constant_bool(false)),
+        PrimType::Bool,
+    )
+}
+
+/// Nested `if`s of short infallible code run as nested selects (within the
+/// budget) or as branches (over it), with the same results as `prim`.
+#[test]
+fn nested_ifs_match_the_element_wise_rule() {
+    let sums = edges(PrimType::I32);
+    let mut operands = Vec::new();
+    for x0 in [false, true] {
+        for x1 in [false, true] {
+            for x2 in [false, true] {
+                for s in &sums {
+                    operands.push(vec![
+                        PrimValue::Bool(x0),
+                        PrimValue::Bool(x1),
+                        PrimValue::Bool(x2),
+                        *s,
+                    ]);
+                }
+            }
+        }
+    }
+    for (extra, selected) in [(0, true), (3, true), (4, false)] {
+        let rule = nested_rule(extra);
+        let Exp::If { then_body, .. } = &rule else {
+            unreachable!("nested_rule builds an if")
+        };
+        assert_eq!(
+            translate::straight_and_infallible(then_body),
+            selected,
+            "{extra} extra statements"
+        );
+        check(
+            &format!("nested ifs with {extra} extra statements"),
+            rule,
+            &[
+                PrimType::Bool,
+                PrimType::Bool,
+                PrimType::Bool,
+                PrimType::I32,
+            ],
+            PrimType::Bool,
+            &operands,
+            &|v| {
+                let (PrimValue::Bool(a), PrimValue::Bool(b), PrimValue::Bool(c), PrimValue::I32(s)) =
+                    (v[0], v[1], v[2], v[3])
+                else {
+                    return None;
+                };
+                Some(PrimValue::Bool(a && (b || (c && s < 4))))
+            },
+        );
+    }
+}

@@ -72,12 +72,26 @@ pub fn block_args(values: &[Value]) -> Vec<BlockArg> {
     values.iter().map(|v| BlockArg::Value(*v)).collect()
 }
 
-/// Whether a branch is at most a few statements of scalar operations that
-/// cannot fail and call no helper worth avoiding: run both branches of
-/// such an `if` and select.
-fn straight_and_infallible(body: &Body) -> bool {
-    body.statements.len() <= 6
-        && body.statements.iter().all(|s| match &s.expression {
+/// The most statements (nested `if`s' included) a branch run as a select
+/// may hold ([`straight_and_infallible`]).
+const SELECT_STATEMENTS: usize = 6;
+
+/// Whether a branch is at most [`SELECT_STATEMENTS`] statements of scalar
+/// operations that cannot fail and call no helper worth avoiding, `if`s
+/// whose branches are such code included (counted with their statements):
+/// run both branches of such an `if` and select. A nested `if` is selected
+/// too, so a boolean rule such as `sum == 3 || (alive && sum == 2)` (nested
+/// `if`s after lowering) has no branch to mispredict.
+pub(super) fn straight_and_infallible(body: &Body) -> bool {
+    select_cost(body).is_some_and(|n| n <= SELECT_STATEMENTS)
+}
+
+/// The statements of `body`, nested ones included, when all of them are
+/// infallible scalar operations or `if`s of such code; `None` otherwise.
+fn select_cost(body: &Body) -> Option<usize> {
+    let mut total = 0;
+    for s in &body.statements {
+        let own = match &s.expression {
             Exp::SubExp(_) | Exp::CmpOp { .. } => true,
             Exp::BinOp { op, ty, .. } => match op {
                 BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor => true,
@@ -87,8 +101,25 @@ fn straight_and_infallible(body: &Body) -> bool {
                 _ => false,
             },
             Exp::UnOp { op, .. } => matches!(op, UnOp::Neg | UnOp::Not),
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                total += select_cost(then_body)? + select_cost(else_body)?;
+                true
+            }
             _ => false,
-        })
+        };
+        if !own {
+            return None;
+        }
+        total += 1;
+        if total > SELECT_STATEMENTS {
+            return None;
+        }
+    }
+    Some(total)
 }
 
 /// Translates bodies into the function `builder` is building.
