@@ -110,7 +110,7 @@ fn check(
     };
     let kernel = NativeKernel::build(Some(&lambda), None, Mode::Map, &mut |_| 0)
         .unwrap_or_else(|| panic!("{what}: no kernel"));
-    let frame: Frame = vec![Val::Prim(PrimValue::Bool(false))];
+    let frame: Frame = vec![free_table()];
     let compiled = kernel.compiled(&frame).is_some();
     assert!(compiled, "{what}: not compiled natively");
     for tuple in operands {
@@ -432,6 +432,73 @@ fn nested_ifs_match_the_element_wise_rule() {
                     return None;
                 };
                 Some(PrimValue::Bool(a && (b || (c && s < 4))))
+            },
+        );
+    }
+}
+
+/// The free array every `check` kernel may read as `t` (slot 0).
+fn free_table() -> Val {
+    Val::Array(ArrayVal {
+        shape: vec![3],
+        data: Data::I32(std::sync::Arc::new(vec![10, 20, 30])),
+    })
+}
+
+/// A gather from the free array `t` in one branch of a selected `if`
+/// (`then_gathers`: `if x0 then t[x1] else 7`, else `if x0 then 7 else
+/// t[x1]`) is read speculatively: out of bounds, it fails only when its
+/// branch is taken.
+#[test]
+fn gathers_in_selected_branches_fail_only_when_taken() {
+    let table = name("t", 0);
+    for then_gathers in [true, false] {
+        let gather = returning(
+            vec![bind(
+                name("g", 0),
+                PrimType::I32,
+                Exp::Index {
+                    array: table.clone(),
+                    indices: vec![var(1)],
+                },
+            )],
+            SubExp::Var(name("g", 0)),
+        );
+        let seven = returning(Vec::new(), SubExp::Constant(PrimValue::I32(7)));
+        let (then_body, else_body) = if then_gathers {
+            (gather, seven)
+        } else {
+            (seven, gather)
+        };
+        assert!(translate::straight_and_infallible(&then_body));
+        assert!(translate::straight_and_infallible(&else_body));
+        let mut operands = Vec::new();
+        for x0 in [false, true] {
+            for x1 in [-1i64, 0, 2, 3, i64::MIN, 1 << 40] {
+                operands.push(vec![PrimValue::Bool(x0), PrimValue::I64(x1)]);
+            }
+        }
+        check(
+            &format!(
+                "a gather in the {} branch",
+                if then_gathers { "then" } else { "else" }
+            ),
+            if_then_else(var(0), then_body, else_body, PrimType::I32),
+            &[PrimType::Bool, PrimType::I64],
+            PrimType::I32,
+            &operands,
+            &|v| {
+                let (PrimValue::Bool(x0), PrimValue::I64(x1)) = (v[0], v[1]) else {
+                    return None;
+                };
+                if x0 != then_gathers {
+                    return Some(PrimValue::I32(7));
+                }
+                let t = [10, 20, 30];
+                usize::try_from(x1)
+                    .ok()
+                    .and_then(|i| t.get(i))
+                    .map(|x| PrimValue::I32(*x))
             },
         );
     }
