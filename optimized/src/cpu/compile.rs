@@ -1250,8 +1250,7 @@ pub(crate) fn map_ranges(width: usize, nested_work: bool) -> Vec<Range<usize>> {
 /// [`map_ranges`] of a map with nested work run from outside the pool, on
 /// `threads` threads.
 fn nested_work_ranges(width: usize, threads: usize) -> Vec<Range<usize>> {
-    if width >= super::PARALLEL_THRESHOLD
-        || width < super::NESTED_PARALLEL_THRESHOLD
+    if !(super::NESTED_PARALLEL_THRESHOLD..super::PARALLEL_THRESHOLD).contains(&width)
         || threads <= 1
     {
         return chunk_ranges(width);
