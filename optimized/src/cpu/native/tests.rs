@@ -1,8 +1,11 @@
 //! Unit tests of the native compiler: every operation on edge values
 //! against [`crate::cpu::prim`] (bitwise), through one `check` helper that
 //! compiles a one-statement lambda as a `map` kernel and runs it on each
-//! operand tuple; failures (division by zero, a negative exponent) must
-//! make the kernel fail, as `prim` does.
+//! operand tuple (its free variable `t`, if read, is the array
+//! `[10, 20, 30]`); failures (division by zero, a negative exponent, an
+//! index out of bounds) must make the kernel fail, as `prim` does. Nested
+//! `if`s run as selects and gathers in selected branches go through the
+//! same helper.
 
 use super::*;
 use crate::cpu::prim;
