@@ -44,6 +44,11 @@ use value::{flatten_value_owned, unflatten_value, Val};
 /// thread; above it, in chunks of at least a quarter of it.
 pub const PARALLEL_THRESHOLD: usize = 4096;
 
+/// A `map` whose elements hold nested work (a SOAC, a loop, a call:
+/// [`compile::holds_nested_work`]) runs in parallel from this many
+/// elements ([`compile::map_ranges`]).
+pub const NESTED_PARALLEL_THRESHOLD: usize = 16;
+
 /// A run-time error: the message and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuntimeError {

@@ -38,7 +38,9 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::compile::{array_at, chunk_ranges, ArrayRef, CompiledLambda, Frame, Machine, Operand};
+use super::compile::{
+    array_at, chunk_ranges, map_ranges, ArrayRef, CompiledLambda, Frame, Machine, Operand,
+};
 use super::native::NativeKernel;
 use super::ops;
 use super::value::{ArrayVal, Data, Val};
@@ -54,6 +56,9 @@ pub(crate) enum CompiledSoac {
         arrays: Vec<usize>,
         vector: Option<VectorLambda>,
         native: Option<Box<NativeKernel>>,
+        /// The lambda holds nested work: its element-wise run splits as
+        /// [`super::compile::map_ranges`] says.
+        nested_work: bool,
     },
     Reduce {
         native: Option<Box<NativeKernel>>,
@@ -438,7 +443,8 @@ fn map_part(
     {
         return Ok(mapped);
     }
-    map(map_lambda, frame, machine, width, inputs, span)
+    let ranges = chunk_ranges(width);
+    map(map_lambda, frame, machine, ranges, width, inputs, span)
 }
 
 /// The arrays among SOAC results (all of them: `map` returns arrays).
@@ -490,6 +496,7 @@ impl CompiledSoac {
                 arrays,
                 vector,
                 native,
+                nested_work,
             } => {
                 let inputs = inputs(frame, arrays, width, span)?;
                 if let Some(Ok(results)) = native.as_ref().map(|k| k.map(frame, width, &inputs)) {
@@ -501,7 +508,8 @@ impl CompiledSoac {
                 {
                     return Ok(results);
                 }
-                map(lambda, frame, machine, width, &inputs, span)
+                let ranges = map_ranges(width, *nested_work);
+                map(lambda, frame, machine, ranges, width, &inputs, span)
             }
             CompiledSoac::Reduce {
                 native,
@@ -644,7 +652,10 @@ impl CompiledSoac {
                 }
                 let mapped = match lanes {
                     Some(plan) => map_part(plan, map_lambda, frame, machine, width, &inputs, span)?,
-                    None => map(map_lambda, frame, machine, width, &inputs, span)?,
+                    None => {
+                        let ranges = chunk_ranges(width);
+                        map(map_lambda, frame, machine, ranges, width, &inputs, span)?
+                    }
                 };
                 let k = neutral.len();
                 let scan_inputs = array_values(&mapped[..k]);
@@ -789,15 +800,17 @@ fn native_scan(
     }
 }
 
+/// `map` element by element, in the chunks `ranges` (covering `0..width`
+/// in order).
 fn map(
     lambda: &CompiledLambda,
     frame: &mut Frame,
     machine: &Machine,
+    ranges: Vec<Range<usize>>,
     width: usize,
     inputs: &[ArrayVal],
     span: Span,
 ) -> Outcome<Vec<Val>> {
-    let ranges = chunk_ranges(width);
     let mut outputs = Outputs::new(lambda, 0, frame, width);
     let shapes = outputs.row_shapes.clone();
     let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();

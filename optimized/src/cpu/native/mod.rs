@@ -35,7 +35,7 @@ use std::sync::{Arc, OnceLock};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Value};
 use rayon::prelude::*;
 
-use super::compile::{chunk_ranges, Frame};
+use super::compile::{chunk_ranges, holds_nested_work, map_ranges, Frame};
 use super::value::{with_data, ArrayVal, Data, Val};
 use super::vector::Fallback;
 use crate::ir::{Body, Exp, Lambda, LoopForm, PrimType, PrimValue, Type, VName};
@@ -117,6 +117,9 @@ pub(crate) struct NativeKernel {
     /// The reduction operator (`None`: a plain `map`).
     operator: Option<Lambda>,
     mode: Mode,
+    /// A `map` whose lambda loops: its chunks are those of
+    /// [`map_ranges`] for nested work.
+    nested_work: bool,
     /// The free variables and their frame slots.
     free: Vec<(VName, usize)>,
     compiled: OnceLock<Option<Compiled>>,
@@ -237,6 +240,7 @@ impl NativeKernel {
             map: map.cloned(),
             operator: operator.cloned(),
             mode,
+            nested_work: mode == Mode::Map && map.is_some_and(|m| holds_nested_work(&m.body)),
             free,
             compiled: OnceLock::new(),
         })
@@ -466,7 +470,7 @@ impl NativeKernel {
     }
 
     /// Runs the kernel over `width` elements in the chunks of
-    /// [`chunk_ranges`]; each chunk's accumulator (chunk `c` starting at
+    /// [`chunk_ranges`] ([`map_ranges`] for a `map`); each chunk's accumulator (chunk `c` starting at
     /// `starts[c]`, or at `starts[0]` when there is one start), and the
     /// output arrays.
     fn run(
@@ -488,7 +492,10 @@ impl NativeKernel {
                 return Err(Fallback);
             }
         }
-        let ranges = chunk_ranges(width);
+        let ranges = match self.mode {
+            Mode::Map => map_ranges(width, self.nested_work),
+            _ => chunk_ranges(width),
+        };
         if starts.len() != 1 && starts.len() != ranges.len() {
             return Err(Fallback);
         }

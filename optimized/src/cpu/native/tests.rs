@@ -1,8 +1,11 @@
 //! Unit tests of the native compiler: every operation on edge values
 //! against [`crate::cpu::prim`] (bitwise), through one `check` helper that
 //! compiles a one-statement lambda as a `map` kernel and runs it on each
-//! operand tuple; failures (division by zero, a negative exponent) must
-//! make the kernel fail, as `prim` does.
+//! operand tuple (its free variable `t`, if read, is the array
+//! `[10, 20, 30]`); failures (division by zero, a negative exponent, an
+//! index out of bounds) must make the kernel fail, as `prim` does. Nested
+//! `if`s run as selects and gathers in selected branches go through the
+//! same helper.
 
 use super::*;
 use crate::cpu::prim;
@@ -110,7 +113,7 @@ fn check(
     };
     let kernel = NativeKernel::build(Some(&lambda), None, Mode::Map, &mut |_| 0)
         .unwrap_or_else(|| panic!("{what}: no kernel"));
-    let frame: Frame = vec![Val::Prim(PrimValue::Bool(false))];
+    let frame: Frame = vec![free_table()];
     let compiled = kernel.compiled(&frame).is_some();
     assert!(compiled, "{what}: not compiled natively");
     for tuple in operands {
@@ -285,5 +288,221 @@ fn conversions_match_prim() {
                 &|v| Some(prim::convert(op, v[0])),
             );
         }
+    }
+}
+
+/// `let name = expression` as a statement binding a `t`.
+fn bind(name: VName, t: PrimType, expression: Exp) -> Statement {
+    Statement {
+        pattern: vec![Param {
+            name,
+            ty: Type::Prim(t),
+        }],
+        expression,
+        span: Span::default(),
+    }
+}
+
+/// `if condition then {statements; result} else {...}` returning a `t`.
+fn if_then_else(condition: SubExp, then_body: Body, else_body: Body, t: PrimType) -> Exp {
+    Exp::If {
+        condition,
+        then_body,
+        else_body,
+        types: vec![crate::ir::ExtType::Prim(t)],
+    }
+}
+
+fn returning(statements: Vec<Statement>, result: SubExp) -> Body {
+    Body {
+        statements,
+        result: vec![result],
+    }
+}
+
+fn constant_bool(b: bool) -> SubExp {
+    SubExp::Constant(PrimValue::Bool(b))
+}
+
+/// `if x0 then (if x1 then true else (if x2 then x3 < limit else false))
+/// else false`: Life's rule `sum >= 2 && (sum == 3 || (alive && sum < 4))`
+/// as lowering nests it, plus `extra` infallible statements in the
+/// innermost branch (up to 3: nested selects; 4: over the budget,
+/// real branches).
+fn nested_rule(extra: usize) -> Exp {
+    let mut innermost = Vec::new();
+    let mut last = var(3);
+    for k in 0..extra {
+        let next = name("e", k as u32);
+        innermost.push(bind(
+            next.clone(),
+            PrimType::I32,
+            Exp::BinOp {
+                op: BinOp::Add,
+                ty: PrimType::I32,
+                left: last,
+                right: SubExp::Constant(PrimValue::I32(0)),
+            },
+        ));
+        last = SubExp::Var(next);
+    }
+    let below = name("c", 0);
+    innermost.push(bind(
+        below.clone(),
+        PrimType::Bool,
+        Exp::CmpOp {
+            op: CmpOp::Lt,
+            ty: PrimType::I32,
+            left: last,
+            right: SubExp::Constant(PrimValue::I32(4)),
+        },
+    ));
+    let alive = name("v", 0);
+    let alive_rule = bind(
+        alive.clone(),
+        PrimType::Bool,
+        if_then_else(
+            var(2),
+            returning(innermost, SubExp::Var(below)),
+            returning(Vec::new(), constant_bool(false)),
+            PrimType::Bool,
+        ),
+    );
+    let three = name("v", 1);
+    let three_rule = bind(
+        three.clone(),
+        PrimType::Bool,
+        if_then_else(
+            var(1),
+            returning(Vec::new(), constant_bool(true)),
+            returning(vec![alive_rule], SubExp::Var(alive)),
+            PrimType::Bool,
+        ),
+    );
+    if_then_else(
+        var(0),
+        returning(vec![three_rule], SubExp::Var(three)),
+        returning(Vec::new(), constant_bool(false)),
+        PrimType::Bool,
+    )
+}
+
+/// Nested `if`s of short infallible code run as nested selects (within the
+/// budget) or as branches (over it), with the same results as `prim`.
+#[test]
+fn nested_ifs_match_the_element_wise_rule() {
+    let sums = edges(PrimType::I32);
+    let mut operands = Vec::new();
+    for x0 in [false, true] {
+        for x1 in [false, true] {
+            for x2 in [false, true] {
+                for s in &sums {
+                    operands.push(vec![
+                        PrimValue::Bool(x0),
+                        PrimValue::Bool(x1),
+                        PrimValue::Bool(x2),
+                        *s,
+                    ]);
+                }
+            }
+        }
+    }
+    for (extra, selected) in [(0, true), (3, true), (4, false)] {
+        let rule = nested_rule(extra);
+        let Exp::If { then_body, .. } = &rule else {
+            unreachable!("nested_rule builds an if")
+        };
+        assert_eq!(
+            translate::straight_and_infallible(then_body),
+            selected,
+            "{extra} extra statements"
+        );
+        check(
+            &format!("nested ifs with {extra} extra statements"),
+            rule,
+            &[
+                PrimType::Bool,
+                PrimType::Bool,
+                PrimType::Bool,
+                PrimType::I32,
+            ],
+            PrimType::Bool,
+            &operands,
+            &|v| {
+                let (PrimValue::Bool(a), PrimValue::Bool(b), PrimValue::Bool(c), PrimValue::I32(s)) =
+                    (v[0], v[1], v[2], v[3])
+                else {
+                    return None;
+                };
+                Some(PrimValue::Bool(a && (b || (c && s < 4))))
+            },
+        );
+    }
+}
+
+/// The free array every `check` kernel may read as `t` (slot 0).
+fn free_table() -> Val {
+    Val::Array(ArrayVal {
+        shape: vec![3],
+        data: Data::I32(std::sync::Arc::new(vec![10, 20, 30])),
+    })
+}
+
+/// A gather from the free array `t` in one branch of a selected `if`
+/// (`then_gathers`: `if x0 then t[x1] else 7`, else `if x0 then 7 else
+/// t[x1]`) is read speculatively: out of bounds, it fails only when its
+/// branch is taken.
+#[test]
+fn gathers_in_selected_branches_fail_only_when_taken() {
+    let table = name("t", 0);
+    for then_gathers in [true, false] {
+        let gather = returning(
+            vec![bind(
+                name("g", 0),
+                PrimType::I32,
+                Exp::Index {
+                    array: table.clone(),
+                    indices: vec![var(1)],
+                },
+            )],
+            SubExp::Var(name("g", 0)),
+        );
+        let seven = returning(Vec::new(), SubExp::Constant(PrimValue::I32(7)));
+        let (then_body, else_body) = if then_gathers {
+            (gather, seven)
+        } else {
+            (seven, gather)
+        };
+        assert!(translate::straight_and_infallible(&then_body));
+        assert!(translate::straight_and_infallible(&else_body));
+        let mut operands = Vec::new();
+        for x0 in [false, true] {
+            for x1 in [-1i64, 0, 2, 3, i64::MIN, 1 << 40] {
+                operands.push(vec![PrimValue::Bool(x0), PrimValue::I64(x1)]);
+            }
+        }
+        check(
+            &format!(
+                "a gather in the {} branch",
+                if then_gathers { "then" } else { "else" }
+            ),
+            if_then_else(var(0), then_body, else_body, PrimType::I32),
+            &[PrimType::Bool, PrimType::I64],
+            PrimType::I32,
+            &operands,
+            &|v| {
+                let (PrimValue::Bool(x0), PrimValue::I64(x1)) = (v[0], v[1]) else {
+                    return None;
+                };
+                if x0 != then_gathers {
+                    return Some(PrimValue::I32(7));
+                }
+                let t = [10, 20, 30];
+                usize::try_from(x1)
+                    .ok()
+                    .and_then(|i| t.get(i))
+                    .map(|x| PrimValue::I32(*x))
+            },
+        );
     }
 }

@@ -72,12 +72,29 @@ pub fn block_args(values: &[Value]) -> Vec<BlockArg> {
     values.iter().map(|v| BlockArg::Value(*v)).collect()
 }
 
-/// Whether a branch is at most a few statements of scalar operations that
-/// cannot fail and call no helper worth avoiding: run both branches of
-/// such an `if` and select.
-fn straight_and_infallible(body: &Body) -> bool {
-    body.statements.len() <= 6
-        && body.statements.iter().all(|s| match &s.expression {
+/// The most statements (nested `if`s' included) a branch run as a select
+/// may hold ([`straight_and_infallible`]).
+const SELECT_STATEMENTS: usize = 6;
+
+/// Whether a branch is at most [`SELECT_STATEMENTS`] statements of scalar
+/// operations that cannot fail and call no helper worth avoiding, gathers
+/// from free arrays, and `if`s whose branches are such code (counted with
+/// their statements): run both branches of such an `if` and select. A
+/// nested `if` is selected too, so a boolean rule such as `sum == 3 ||
+/// (alive && sum == 2)` (nested `if`s after lowering) has no branch to
+/// mispredict. A gather in a selected branch is predicated
+/// ([`Translator::gather`]): out of bounds it reads a scratch slot instead,
+/// and fails only when its branch is the one taken.
+pub(super) fn straight_and_infallible(body: &Body) -> bool {
+    select_cost(body).is_some_and(|n| n <= SELECT_STATEMENTS)
+}
+
+/// The statements of `body`, nested ones included, when all of them are
+/// infallible scalar operations or `if`s of such code; `None` otherwise.
+fn select_cost(body: &Body) -> Option<usize> {
+    let mut total = 0;
+    for s in &body.statements {
+        let own = match &s.expression {
             Exp::SubExp(_) | Exp::CmpOp { .. } => true,
             Exp::BinOp { op, ty, .. } => match op {
                 BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor => true,
@@ -87,8 +104,26 @@ fn straight_and_infallible(body: &Body) -> bool {
                 _ => false,
             },
             Exp::UnOp { op, .. } => matches!(op, UnOp::Neg | UnOp::Not),
+            Exp::Index { .. } => true,
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                total += select_cost(then_body)? + select_cost(else_body)?;
+                true
+            }
             _ => false,
-        })
+        };
+        if !own {
+            return None;
+        }
+        total += 1;
+        if total > SELECT_STATEMENTS {
+            return None;
+        }
+    }
+    Some(total)
 }
 
 /// Translates bodies into the function `builder` is building.
@@ -104,6 +139,10 @@ pub struct Translator<'a, 'f> {
     /// Statements (by their pattern's name) already computed before the
     /// element loop ([`Self::hoist`]).
     hoisted: std::collections::HashSet<VName>,
+    /// Inside a selected branch ([`Self::selected`]): the condition (an
+    /// `i8`) under which its results are used; a gather there fails only
+    /// when it holds.
+    predicate: Option<Value>,
 }
 
 impl<'a, 'f> Translator<'a, 'f> {
@@ -121,6 +160,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             scratch,
             signatures,
             hoisted: std::collections::HashSet::new(),
+            predicate: None,
         }
     }
 
@@ -300,8 +340,22 @@ impl<'a, 'f> Translator<'a, 'f> {
         else_body: &Body,
         types: &[PrimType],
     ) -> Option<Vec<Value>> {
-        let a = self.scoped_body(then_body)?;
-        let b = self.scoped_body(else_body)?;
+        let outer = self.predicate;
+        let taken = match outer {
+            Some(p) => self.builder.ins().band(p, condition),
+            None => condition,
+        };
+        self.predicate = Some(taken);
+        let a = self.scoped_body(then_body);
+        let not_taken = self.builder.ins().icmp_imm(IntCC::Equal, condition, 0);
+        let not_taken = match outer {
+            Some(p) => self.builder.ins().band(p, not_taken),
+            None => not_taken,
+        };
+        self.predicate = Some(not_taken);
+        let b = self.scoped_body(else_body);
+        self.predicate = outer;
+        let (a, b) = (a?, b?);
         if a.len() != types.len() || b.len() != types.len() {
             return None;
         }
@@ -498,13 +552,17 @@ impl<'a, 'f> Translator<'a, 'f> {
         }
     }
 
-    /// `array[indices]`, one element of a free array, bounds-checked.
+    /// `array[indices]`, one element of a free array, bounds-checked. In a
+    /// selected branch (a [`Self::predicate`]) the read is speculative: an
+    /// index out of bounds fails only when the predicate holds, and the
+    /// read then comes from the scratch slot (its value is not selected).
     fn gather(&mut self, array: &VName, indices: &[SubExp]) -> Option<(Value, PrimType)> {
         let view = self.arrays.get(array)?.clone();
         if view.dims.len() != indices.len() {
             return None;
         }
         let mut flat: Option<Value> = None;
+        let mut any_outside: Option<Value> = None;
         for (index, dim) in indices.iter().zip(&view.dims) {
             let (i, t) = self.operand(index)?;
             let i = self.index_as_i64(i, t)?;
@@ -512,7 +570,11 @@ impl<'a, 'f> Translator<'a, 'f> {
                 .builder
                 .ins()
                 .icmp(IntCC::UnsignedGreaterThanOrEqual, i, *dim);
-            self.fail_if(outside);
+            match (self.predicate, any_outside) {
+                (None, _) => self.fail_if(outside),
+                (Some(_), None) => any_outside = Some(outside),
+                (Some(_), Some(o)) => any_outside = Some(self.builder.ins().bor(o, outside)),
+            }
             flat = Some(match flat {
                 None => i,
                 Some(f) => {
@@ -529,7 +591,13 @@ impl<'a, 'f> Translator<'a, 'f> {
             .builder
             .ins()
             .imul_imm(flat, element_size(view.element));
-        let address = self.builder.ins().iadd(view.base, offset);
+        let mut address = self.builder.ins().iadd(view.base, offset);
+        if let (Some(p), Some(outside)) = (self.predicate, any_outside) {
+            let failed = self.builder.ins().band(p, outside);
+            self.fail_if(failed);
+            let scratch = self.builder.ins().stack_addr(types::I64, self.scratch, 0);
+            address = self.builder.ins().select(outside, scratch, address);
+        }
         let value =
             self.builder
                 .ins()
