@@ -18,7 +18,14 @@
 //! parameters are rigid, as in Futhark: one where a constant or another
 //! size parameter is required (`def f [n] (xs: [n]i64) : [2]i64 = xs`, a
 //! `[n]` row in a `with` update of `[2]` rows, `zip` of `[n]` and `[m]`
-//! arrays) is rejected too (SPEC_NOTES TFP18-20). A size it cannot prove is
+//! arrays) is rejected too (SPEC_NOTES TFP18-20), and so are the anonymous
+//! sizes `[]` of a `def`'s (or local `let f`'s) parameters, each an implicit
+//! size parameter, and an `i64` parameter used as a size (`(n: i64) … :
+//! [n]t`), as in Futhark and the optimising front end (SPEC_NOTES
+//! TFP18-22); a call binds a signature's size parameters to its arguments'
+//! constants and rigid sizes, so two distinct ones for one `[n]` are
+//! rejected. Existential sizes (`filter`'s result, ranges, slices) stay
+//! unknown, as in the optimising front end. A size it cannot prove is
 //! unknown and never rejected (the run-time checks stay); it never rejects a
 //! program Futhark accepts.
 //!
@@ -42,6 +49,7 @@ use spec::syntax::ast::{
     self, BinOp, Dec, DimIndex, Expr, LoopForm, ModExp, ModTypeExp, Pat, QualName, SizeExp, Spec,
     TypeExp, TypeParam,
 };
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
@@ -50,8 +58,12 @@ use std::rc::Rc;
 enum Dim {
     Constant(u64),
     /// A size parameter of the signature being instantiated (bound to the
-    /// constant of an argument, or unknown), or of the enclosing function:
-    /// then rigid, equal only to itself (SPEC_NOTES TFP18-20).
+    /// size of an argument, or unknown), or of the enclosing function:
+    /// then rigid, equal only to itself (SPEC_NOTES TFP18-20). A size
+    /// parameter is declared (`[n]`), a value parameter of type `i64` used
+    /// as a size, or an anonymous size `[]` of a parameter's annotation,
+    /// an implicit size parameter named [`ANONYMOUS`]`k` (SPEC_NOTES
+    /// TFP18-22).
     Named(String),
     Unknown,
 }
@@ -68,11 +80,12 @@ enum Shape {
     Param(String),
 }
 
-/// What instantiating a signature binds: size parameters to constants,
-/// type parameters to the shapes of their arguments.
+/// What instantiating a signature binds: size parameters to the sizes of
+/// the arguments (constants, or rigid sizes of the caller), type parameters
+/// to the shapes of their arguments.
 #[derive(Default)]
 struct Bindings {
-    sizes: HashMap<String, u64>,
+    sizes: HashMap<String, Dim>,
     types: HashMap<String, Shape>,
 }
 
@@ -242,6 +255,11 @@ struct Sizes {
     /// The module-level names in scope: top-level declarations, those of
     /// the enclosing structures and of the modules opened.
     scope: ModuleSizes,
+    /// While a function's parameters are read: an anonymous size `[]` is
+    /// an implicit size parameter (rigid in the body), else unknown.
+    anonymous_rigid: Cell<bool>,
+    /// The anonymous sizes named so far.
+    anonymous_count: Cell<u64>,
 }
 
 /// Checks a surface program for sizes that are distinct constants (or
@@ -250,6 +268,8 @@ pub fn check_program(program: &ast::Program) -> Result<(), Diagnostic> {
     let mut sizes = Sizes {
         locals: Vec::new(),
         scope: ModuleSizes::default(),
+        anonymous_rigid: Cell::new(false),
+        anonymous_count: Cell::new(0),
     };
     sizes.decs(&program.decs, &mut ModuleSizes::default())
 }
@@ -263,9 +283,16 @@ fn size_mismatch(span: Span, what: &str, first: u64, second: u64) -> Diagnostic 
     .with_note("Futhark rejects arrays of different constant sizes where one size is required (SPEC_NOTES TFP18-19)")
 }
 
+/// The prefix of the names of anonymous parameter sizes (no size can be
+/// written so).
+const ANONYMOUS: &str = "[]";
+
 fn rigid_size_mismatch(span: Span, what: &str, first: &Dim, second: &Dim) -> Diagnostic {
     let describe = |d: &Dim| match d {
         Dim::Constant(k) => format!("the constant {k}"),
+        Dim::Named(n) if n.starts_with(ANONYMOUS) => {
+            "an anonymous size [] of a parameter".to_string()
+        }
         Dim::Named(n) => format!("the size parameter [{n}]"),
         Dim::Unknown => "an unknown size".to_string(),
     };
@@ -275,7 +302,7 @@ fn rigid_size_mismatch(span: Span, what: &str, first: &Dim, second: &Dim) -> Dia
     ))
     .with_code("TFP18 T-ConstantSizes")
     .with_primary(span, format!("{first} and {second}"))
-    .with_note("a size parameter is rigid in its function's body: Futhark rejects a constant or another size parameter where it is required (SPEC_NOTES TFP18-20)")
+    .with_note("a size parameter (declared, an i64 parameter, or an anonymous size [] of a parameter) is rigid in its function's body: Futhark rejects a constant or another size parameter where it is required (SPEC_NOTES TFP18-20, TFP18-22)")
 }
 
 /// The premise of T-ConstantSizes: two sizes that must be equal are not
@@ -354,11 +381,7 @@ fn instantiate(shape: &Shape, bindings: &Bindings) -> Shape {
     match shape {
         Shape::Array(d, e) => Shape::Array(
             match d {
-                Dim::Named(n) => bindings
-                    .sizes
-                    .get(n)
-                    .map(|k| Dim::Constant(*k))
-                    .unwrap_or(Dim::Unknown),
+                Dim::Named(n) => bindings.sizes.get(n).cloned().unwrap_or(Dim::Unknown),
                 other => other.clone(),
             },
             Box::new(instantiate(e, bindings)),
@@ -374,8 +397,9 @@ fn instantiate(shape: &Shape, bindings: &Bindings) -> Shape {
     }
 }
 
-/// Binds the named dims of a parameter's shape to the constants of its
-/// argument (the first binding wins; a later conflicting one is a mismatch).
+/// Binds the named dims of a parameter's shape to the sizes of its argument,
+/// constants or the caller's rigid sizes (the first binding wins; a later
+/// conflicting one is a mismatch).
 fn bind_sizes(
     param: &Shape,
     argument: &Shape,
@@ -396,16 +420,16 @@ fn bind_sizes(
             }
         },
         (Shape::Array(d, e), Shape::Array(a, f)) => {
-            if let (Dim::Named(n), Dim::Constant(k)) = (d, a) {
+            if let (Dim::Named(n), Dim::Constant(_) | Dim::Named(_)) = (d, a) {
+                let what = if n.starts_with(ANONYMOUS) {
+                    "an anonymous size [] of a parameter".to_string()
+                } else {
+                    format!("the size parameter [{n}]")
+                };
                 match bindings.sizes.get(n) {
-                    Some(bound) => same_size(
-                        &Dim::Constant(*bound),
-                        &Dim::Constant(*k),
-                        span,
-                        &format!("the size parameter [{n}]"),
-                    )?,
+                    Some(bound) => same_size(bound, a, span, &what)?,
                     None => {
-                        bindings.sizes.insert(n.clone(), *k);
+                        bindings.sizes.insert(n.clone(), a.clone());
                     }
                 }
             }
@@ -506,6 +530,14 @@ impl Sizes {
             TypeExp::Array { size, element, .. } => Shape::Array(
                 match size {
                     SizeExp::Constant(k) => Dim::Constant(*k),
+                    SizeExp::Anonymous if self.anonymous_rigid.get() => {
+                        // Extension (SPEC_NOTES TFP18-22): a fresh implicit
+                        // size parameter, as Futhark and the optimising
+                        // front end read `[]` in a function's parameter.
+                        let k = self.anonymous_count.get() + 1;
+                        self.anonymous_count.set(k);
+                        Dim::Named(format!("{ANONYMOUS}{k}"))
+                    }
                     SizeExp::Named(q)
                         if q.qualifiers.is_empty() && size_params.contains(&q.name) =>
                     {
@@ -546,30 +578,56 @@ impl Sizes {
         }
     }
 
+    /// The signature of a function (a `def`, `entry` or local `let f`:
+    /// `implicit`, whose anonymous parameter sizes are implicit size
+    /// parameters, or a lambda), as its callers see it and as its body
+    /// sees it: in the body, a parameter `n` of type `i64` used as a size
+    /// (`(n: i64) (xs: [n]i32)`, `: [n]t`) is rigid too; a caller, which
+    /// may pass any expression for it, sees an unknown size.
     fn signature(
         &self,
         type_params: &[TypeParam],
         params: &[Pat],
         return_type: Option<&TypeExp>,
-    ) -> Signature {
+        implicit: bool,
+    ) -> (Signature, Signature) {
         // The size parameters by name, the type parameters as `'a` (a name
         // no size has).
-        let size_params: Vec<String> = type_params
+        let mut size_params: Vec<String> = type_params
             .iter()
             .map(|p| match p {
                 TypeParam::Size { name, .. } => name.clone(),
                 TypeParam::Type { name, .. } => format!("'{name}"),
             })
             .collect();
-        Signature {
-            params: params
-                .iter()
-                .map(|p| self.pattern_shape(p, &size_params))
-                .collect(),
+        let mut value_params = Vec::new();
+        if implicit {
+            for param in params {
+                i64_variables(param, &mut value_params);
+            }
+            size_params.extend(value_params.iter().cloned());
+        }
+        self.anonymous_rigid.set(implicit);
+        let param_shapes = params
+            .iter()
+            .map(|p| self.pattern_shape(p, &size_params))
+            .collect();
+        self.anonymous_rigid.set(false);
+        let body = Signature {
+            params: param_shapes,
             result: return_type
                 .map(|t| self.type_shape(t, &size_params))
                 .unwrap_or(Shape::Unknown),
-        }
+        };
+        let caller = Signature {
+            params: body
+                .params
+                .iter()
+                .map(|p| forget(p, &value_params))
+                .collect(),
+            result: forget(&body.result, &value_params),
+        };
+        (caller, body)
     }
 
     /// The shape a pattern's annotations state.
@@ -655,13 +713,13 @@ impl Sizes {
     }
 
     fn value_bind(&mut self, bind: &ast::ValueBind) -> Judgment<Signature> {
-        let signature = self.signature(&bind.type_params, &bind.params, bind.return_type.as_ref());
-        self.function_body(
-            &signature,
+        let (signature, body) = self.signature(
+            &bind.type_params,
             &bind.params,
-            &bind.body,
-            bind.return_type.is_some(),
-        )?;
+            bind.return_type.as_ref(),
+            true,
+        );
+        self.function_body(&body, &bind.params, &bind.body, bind.return_type.is_some())?;
         Ok(signature)
     }
 
@@ -1080,8 +1138,9 @@ impl Sizes {
                 body,
                 ..
             } => {
-                let signature = self.signature(type_params, params, return_type.as_ref());
-                self.function_body(&signature, params, value, return_type.is_some())?;
+                let (signature, body_signature) =
+                    self.signature(type_params, params, return_type.as_ref(), true);
+                self.function_body(&body_signature, params, value, return_type.is_some())?;
                 self.scoped(|s| {
                     s.locals.push((name.clone(), Local::Function(signature)));
                     s.expr(body)
@@ -1105,7 +1164,7 @@ impl Sizes {
                 body,
                 ..
             } => {
-                let signature = self.signature(&[], params, return_type.as_ref());
+                let (_, signature) = self.signature(&[], params, return_type.as_ref(), false);
                 self.function_body(&signature, params, body, return_type.is_some())?;
                 Ok(Shape::Unknown)
             }
@@ -1333,6 +1392,45 @@ impl Sizes {
             ("concat", 2) => Shape::Array(Dim::Unknown, Box::new(join(&element(0), &element(1)))),
             _ => Shape::Unknown,
         })
+    }
+}
+
+/// The variables a parameter pattern binds with the annotation `i64` (the
+/// ones a type may use as a size).
+fn i64_variables(pat: &Pat, out: &mut Vec<String>) {
+    match pat {
+        Pat::Ascribe { pat, ty, .. } => match (&**pat, ty) {
+            (Pat::Var { name, .. }, TypeExp::Var(q))
+                if q.qualifiers.is_empty() && q.name == "i64" =>
+            {
+                out.push(name.clone())
+            }
+            (inner, _) => i64_variables(inner, out),
+        },
+        Pat::Tuple { elements, .. } => elements.iter().for_each(|p| i64_variables(p, out)),
+        Pat::Record { fields, .. } => fields.iter().for_each(|(_, p)| i64_variables(p, out)),
+        Pat::Attr { pat, .. } => i64_variables(pat, out),
+        _ => {}
+    }
+}
+
+/// `shape` with the sizes named by `names` unknown.
+fn forget(shape: &Shape, names: &[String]) -> Shape {
+    match shape {
+        Shape::Array(d, e) => Shape::Array(
+            match d {
+                Dim::Named(n) if names.contains(n) => Dim::Unknown,
+                other => other.clone(),
+            },
+            Box::new(forget(e, names)),
+        ),
+        Shape::Tuple(xs) => Shape::Tuple(xs.iter().map(|x| forget(x, names)).collect()),
+        Shape::Record(xs) => Shape::Record(
+            xs.iter()
+                .map(|(k, x)| (k.clone(), forget(x, names)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 
