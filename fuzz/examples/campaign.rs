@@ -1,6 +1,7 @@
 //! The oracle campaigns of `runestone fuzz` without the CLI (the fuzz crate
 //! links the GPU crate too, for the `gpu` oracle): `cargo run --release -p fuzz --example campaign -- ORACLE SEED
-//! COUNT JOBS [DEPTH DECLARATIONS] [--start INDEX]`. Prints the summary line, outcomes per
+//! COUNT JOBS [DEPTH DECLARATIONS [extra]] [--start INDEX]` (`extra`: the generator's extra
+//! mutation kinds too, `GenConfig::extra_mutations`). Prints the summary line, outcomes per
 //! program kind, discards by reason, the program size distribution and the
 //! number of rules fired; exits 1 on any disagreement. Used for the issue 6
 //! measurements.
@@ -78,6 +79,7 @@ fn main() -> ExitCode {
     config.jobs = number(3, 2) as usize;
     config.gen.depth = number(4, u64::from(config.gen.depth)) as u32;
     config.gen.max_declarations = number(5, u64::from(config.gen.max_declarations)) as u32;
+    config.gen.extra_mutations = args.get(6).is_some_and(|a| a == "extra");
     config.start = start.unwrap_or(0);
     if let Some(index) = show {
         let program = fuzz::oracles::item_program(index, &config);

@@ -219,7 +219,10 @@ pub struct KnownDisagreement {
 /// The disagreements found by campaigns (issue 6) and open until the
 /// implementations are fixed; the bounded campaigns in `fuzz/tests/` (and
 /// the CLI with `--known`) use this list so they keep catching new ones.
-/// One class is open (below). Fixed: the reference's rejection of an
+/// None is open. Fixed: the reference's acceptance of `map2`/`zip` of
+/// different constant sizes in module programs (its T-ConstantSizes did not
+/// walk module declarations; verdict oracle with module programs, seed
+/// 100001, SPEC_NOTES TFP18-19), the reference's rejection of an
 /// instance whose type variable nothing determines (TFP18-21, value seed
 /// 100000 programs 71373 and 74159), the reference's acceptance of
 /// `map2`/`zip` of different constant sizes (SPEC_NOTES TFP18-19) and of a
@@ -228,17 +231,7 @@ pub struct KnownDisagreement {
 /// inliner's lost binding (value oracle seed 5150,
 /// `fuzz/findings/value_campaigns.md`); the generator's ill-sized `with`
 /// update (`gen_programs::generated_with_updates_are_well_sized`).
-pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[KnownDisagreement {
-    program_kind: "mutant: zip or map2 of arrays of different constant sizes",
-    check: "reference accepts, optimized rejects",
-    message_contains: "sizes do not match",
-    label: "the reference's module-calculus path does not check constant sizes \
-                (TFP18-19's T-ConstantSizes stops at a program's first module \
-                declaration), so it accepts a `map2`/`zip` of different constant sizes \
-                in a module program that optimized rejects (verdict oracle with module \
-                programs, seed 100001, 20 of 20 000 items: \
-                fuzz/findings/value_campaigns.md)",
-}];
+pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[];
 
 impl OracleConfig {
     pub fn new(kind: OracleKind, seed: u64) -> OracleConfig {
@@ -436,16 +429,13 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
         |prelude| match reference::core::from_surface::elaborate(ast, Some(prelude)) {
             // A module-free program naming a numeric module (`f32.u64`): the
             // numeric prelude is module-level source, so the reference's
-            // pipeline sends it through the module calculus, after checking
-            // its constant sizes (T-ConstantSizes); so does the oracle.
+            // pipeline sends it through the module calculus, checking its
+            // constant sizes (T-ConstantSizes); so does the oracle.
             Err(d)
                 if d.code.as_deref()
                     == Some(reference::core::from_surface::NEEDS_MODULE_CALCULUS) =>
             {
-                match reference::core::constant_sizes::check_program(ast) {
-                    Ok(()) => reference_module_verdict(ast),
-                    Err(d) => Verdict::Reject(d.message),
-                }
+                reference_module_verdict(ast)
             }
             Err(d)
                 if d.code.as_deref() == Some("modules") || d.message.contains("not supported") =>
@@ -462,16 +452,22 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
 }
 
 /// The reference's verdict through the module calculus (ICFP'18 elaboration
-/// and static interpretation, then TFP'18 typing of the target code).
+/// and static interpretation, T-ConstantSizes on the source as
+/// `core::pipeline` runs it, then TFP'18 typing of the target code).
 fn reference_module_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
     match reference::modules::tfp18_core::program_to_core(ast) {
         Err(d) if d.message.contains("not supported") || d.message.contains("needs the module") => {
             Verdict::Unsupported(construct(&d.message))
         }
         Err(d) => Verdict::Reject(d.message),
-        Ok(core) => match reference::core::typing::check_program(&core, false) {
+        Ok(core) => match reference::core::constant_sizes::check_program(ast)
+            .map_err(|d| d.message)
+            .and_then(|()| {
+                reference::core::typing::check_program(&core, false)
+                    .map_err(|e| format!("{}: {}", e.rule, e.message))
+            }) {
             Ok(_) => Verdict::Accept,
-            Err(e) => Verdict::Reject(format!("{}: {}", e.rule, e.message)),
+            Err(message) => Verdict::Reject(message),
         },
     }
 }

@@ -18,28 +18,52 @@
 //! parameters are rigid, as in Futhark: one where a constant or another
 //! size parameter is required (`def f [n] (xs: [n]i64) : [2]i64 = xs`, a
 //! `[n]` row in a `with` update of `[2]` rows, `zip` of `[n]` and `[m]`
-//! arrays) is rejected too (SPEC_NOTES TFP18-20). A size it cannot prove is
+//! arrays) is rejected too (SPEC_NOTES TFP18-20), and so are the anonymous
+//! sizes `[]` of a `def`'s (or local `let f`'s) parameters, each an implicit
+//! size parameter, and an `i64` parameter used as a size (`(n: i64) … :
+//! [n]t`), as in Futhark and the optimising front end (SPEC_NOTES
+//! TFP18-22); a call binds a signature's size parameters to its arguments'
+//! constants and rigid sizes, so two distinct ones for one `[n]` are
+//! rejected. Existential sizes (`filter`'s result, ranges, slices) stay
+//! unknown, as in the optimising front end. A size it cannot prove is
 //! unknown and never rejected (the run-time checks stay); it never rejects a
 //! program Futhark accepts.
 //!
-//! Module programs are not examined here (the module calculus elaborates them
-//! first); a program with module declarations is accepted unchanged.
+//! Module programs are examined too (`core::pipeline` runs this judgment on
+//! them after the module calculus has elaborated them): the walk follows the
+//! module-level declarations, with their scopes: structure bodies, `local`,
+//! `open` (declarations and `M.(e)`), module types, and parametric modules,
+//! whose bodies are checked once with their parameters' specifications
+//! giving every value an unknown shape. A module records the signatures of
+//! its functions and its type abbreviations, so a qualified name `M.f` (and
+//! `F(A).f`, `N.f` with `module N = F A`) has the signature its definition
+//! states; opaque ascription keeps only the names its module type lists, and
+//! a module whose names are not all known (an unknown module type, `open`
+//! of a numeric module) hides every name it could shadow (unknown sizes,
+//! never a library function's rule).
 
 use crate::coverage::fire;
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
 use spec::syntax::ast::{
-    self, BinOp, Dec, DimIndex, Expr, LoopForm, Pat, QualName, SizeExp, TypeExp, TypeParam,
+    self, BinOp, Dec, DimIndex, Expr, LoopForm, ModExp, ModTypeExp, Pat, QualName, SizeExp, Spec,
+    TypeExp, TypeParam,
 };
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
 /// The outer size of an array, as far as it is proven.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Dim {
     Constant(u64),
     /// A size parameter of the signature being instantiated (bound to the
-    /// constant of an argument, or unknown), or of the enclosing function:
-    /// then rigid, equal only to itself (SPEC_NOTES TFP18-20).
+    /// size of an argument, or unknown), or of the enclosing function:
+    /// then rigid, equal only to itself (SPEC_NOTES TFP18-20). A size
+    /// parameter is declared (`[n]`), a value parameter of type `i64` used
+    /// as a size, or an anonymous size `[]` of a parameter's annotation,
+    /// an implicit size parameter named [`ANONYMOUS`]`k` (SPEC_NOTES
+    /// TFP18-22).
     Named(String),
     Unknown,
 }
@@ -56,11 +80,12 @@ enum Shape {
     Param(String),
 }
 
-/// What instantiating a signature binds: size parameters to constants,
-/// type parameters to the shapes of their arguments.
+/// What instantiating a signature binds: size parameters to the sizes of
+/// the arguments (constants, or rigid sizes of the caller), type parameters
+/// to the shapes of their arguments.
 #[derive(Default)]
 struct Bindings {
-    sizes: HashMap<String, u64>,
+    sizes: HashMap<String, Dim>,
     types: HashMap<String, Shape>,
 }
 
@@ -74,47 +99,179 @@ struct Signature {
 
 type Judgment<T> = Result<T, Diagnostic>;
 
-/// A local name: a variable, or a local function with its signature.
+/// A local name: a variable, a local function with its signature, or the
+/// names of a module opened by `M.(e)` that are not all known (every name
+/// behind it is unknown).
 #[derive(Clone, Debug)]
 enum Local {
     Value(Shape),
     Function(Signature),
+    Opaque,
+}
+
+/// What the declarations of a scope (the program, a structure's body, a
+/// module type's specifications) bind, as far as sizes are concerned.
+#[derive(Clone, Debug, Default)]
+struct ModuleSizes {
+    /// Values and functions by name, with the sizes their definitions
+    /// state (a value whose sizes are unknown has [`unknown_signature`]).
+    functions: HashMap<String, Signature>,
+    /// Type abbreviations without parameters, by the shape they state at
+    /// their definition; `None`: a type whose sizes are unknown (abstract,
+    /// parametric, specified), which hides an outer one.
+    abbreviations: HashMap<String, Option<Shape>>,
+    modules: HashMap<String, ModuleValue>,
+    module_types: HashMap<String, ModuleValue>,
+    /// It may bind names not listed here (`open` of a module whose names
+    /// are not all known): a name not found is unknown, never a library
+    /// function.
+    incomplete: bool,
+}
+
+/// A module (or what a module type says of one, for a parameter).
+#[derive(Clone, Debug)]
+enum ModuleValue {
+    Structure(Rc<ModuleSizes>),
+    /// A parametric module: what its body binds, for any argument (the body
+    /// is checked once, its parameter's values of unknown shapes).
+    Functor(Rc<ModuleValue>),
+}
+
+/// A module of which nothing is known (the numeric modules of the
+/// prelude, an unknown module type, an import).
+fn unknown_module() -> ModuleValue {
+    ModuleValue::Structure(unknown_structure())
+}
+
+fn unknown_structure() -> Rc<ModuleSizes> {
+    Rc::new(ModuleSizes {
+        incomplete: true,
+        ..ModuleSizes::default()
+    })
+}
+
+/// The signature of a value whose sizes are unknown (one a specification
+/// names): it hides an outer name and proves nothing.
+fn unknown_signature() -> Signature {
+    Signature {
+        params: Vec::new(),
+        result: Shape::Unknown,
+    }
+}
+
+impl ModuleSizes {
+    /// `open`: the names of `opened` shadow those of `self`; a module whose
+    /// names are not all known hides every name of `self`.
+    fn open(&mut self, opened: &ModuleSizes) {
+        if opened.incomplete {
+            *self = ModuleSizes {
+                incomplete: true,
+                ..ModuleSizes::default()
+            };
+        }
+        self.functions
+            .extend(opened.functions.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.abbreviations.extend(
+            opened
+                .abbreviations
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        self.modules
+            .extend(opened.modules.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.module_types.extend(
+            opened
+                .module_types
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+    }
+
+    /// Opaque ascription `me : mt`: only the names `spec` lists, a type it
+    /// specifies without the structure's definition shown as unknown.
+    fn restricted_to(&self, spec: &ModuleSizes) -> ModuleSizes {
+        if spec.incomplete {
+            return ModuleSizes {
+                incomplete: true,
+                ..ModuleSizes::default()
+            };
+        }
+        ModuleSizes {
+            functions: spec
+                .functions
+                .keys()
+                .map(|name| {
+                    let signature = self.functions.get(name).cloned();
+                    (name.clone(), signature.unwrap_or_else(unknown_signature))
+                })
+                .collect(),
+            abbreviations: spec
+                .abbreviations
+                .keys()
+                .map(|name| (name.clone(), None))
+                .collect(),
+            modules: spec
+                .modules
+                .iter()
+                .map(|(name, specified)| {
+                    let restricted = match self.modules.get(name) {
+                        Some(module) => module.restricted_to(specified),
+                        None => unknown_module(),
+                    };
+                    (name.clone(), restricted)
+                })
+                .collect(),
+            module_types: spec.module_types.clone(),
+            incomplete: false,
+        }
+    }
+}
+
+impl ModuleValue {
+    fn restricted_to(&self, spec: &ModuleValue) -> ModuleValue {
+        match (self, spec) {
+            (ModuleValue::Structure(module), ModuleValue::Structure(specified)) => {
+                ModuleValue::Structure(Rc::new(module.restricted_to(specified)))
+            }
+            (ModuleValue::Functor(body), ModuleValue::Functor(specified)) => {
+                ModuleValue::Functor(Rc::new(body.restricted_to(specified)))
+            }
+            _ => unknown_module(),
+        }
+    }
+
+    /// The names it binds when opened (a functor binds none we know).
+    fn structure(&self) -> Rc<ModuleSizes> {
+        match self {
+            ModuleValue::Structure(module) => module.clone(),
+            ModuleValue::Functor(_) => unknown_structure(),
+        }
+    }
 }
 
 struct Sizes {
     /// Local variables and functions, innermost last.
     locals: Vec<(String, Local)>,
-    /// Top-level and local functions with annotated signatures.
-    functions: HashMap<String, Signature>,
-    /// Type abbreviations without parameters.
-    abbreviations: HashMap<String, TypeExp>,
+    /// The module-level names in scope: top-level declarations, those of
+    /// the enclosing structures and of the modules opened.
+    scope: ModuleSizes,
+    /// While a function's parameters are read: an anonymous size `[]` is
+    /// an implicit size parameter (rigid in the body), else unknown.
+    anonymous_rigid: Cell<bool>,
+    /// The anonymous sizes named so far.
+    anonymous_count: Cell<u64>,
 }
 
-/// Checks a surface program (module-free) for sizes that are distinct
-/// constants where one size is required.
+/// Checks a surface program for sizes that are distinct constants (or
+/// rigid sizes) where one size is required.
 pub fn check_program(program: &ast::Program) -> Result<(), Diagnostic> {
     let mut sizes = Sizes {
         locals: Vec::new(),
-        functions: HashMap::new(),
-        abbreviations: HashMap::new(),
+        scope: ModuleSizes::default(),
+        anonymous_rigid: Cell::new(false),
+        anonymous_count: Cell::new(0),
     };
-    for dec in &program.decs {
-        let mut dec = dec;
-        while let Dec::Attr { dec: inner, .. } = dec {
-            dec = inner;
-        }
-        match dec {
-            Dec::Value(bind) => sizes.value_bind(bind)?,
-            Dec::Type(bind) if bind.params.is_empty() => {
-                sizes
-                    .abbreviations
-                    .insert(bind.name.clone(), bind.definition.clone());
-            }
-            Dec::Type(_) => {}
-            _ => return Ok(()),
-        }
-    }
-    Ok(())
+    sizes.decs(&program.decs, &mut ModuleSizes::default())
 }
 
 fn size_mismatch(span: Span, what: &str, first: u64, second: u64) -> Diagnostic {
@@ -126,9 +283,16 @@ fn size_mismatch(span: Span, what: &str, first: u64, second: u64) -> Diagnostic 
     .with_note("Futhark rejects arrays of different constant sizes where one size is required (SPEC_NOTES TFP18-19)")
 }
 
+/// The prefix of the names of anonymous parameter sizes (no size can be
+/// written so).
+const ANONYMOUS: &str = "[]";
+
 fn rigid_size_mismatch(span: Span, what: &str, first: &Dim, second: &Dim) -> Diagnostic {
     let describe = |d: &Dim| match d {
         Dim::Constant(k) => format!("the constant {k}"),
+        Dim::Named(n) if n.starts_with(ANONYMOUS) => {
+            "an anonymous size [] of a parameter".to_string()
+        }
         Dim::Named(n) => format!("the size parameter [{n}]"),
         Dim::Unknown => "an unknown size".to_string(),
     };
@@ -138,7 +302,7 @@ fn rigid_size_mismatch(span: Span, what: &str, first: &Dim, second: &Dim) -> Dia
     ))
     .with_code("TFP18 T-ConstantSizes")
     .with_primary(span, format!("{first} and {second}"))
-    .with_note("a size parameter is rigid in its function's body: Futhark rejects a constant or another size parameter where it is required (SPEC_NOTES TFP18-20)")
+    .with_note("a size parameter (declared, an i64 parameter, or an anonymous size [] of a parameter) is rigid in its function's body: Futhark rejects a constant or another size parameter where it is required (SPEC_NOTES TFP18-20, TFP18-22)")
 }
 
 /// The premise of T-ConstantSizes: two sizes that must be equal are not
@@ -217,11 +381,7 @@ fn instantiate(shape: &Shape, bindings: &Bindings) -> Shape {
     match shape {
         Shape::Array(d, e) => Shape::Array(
             match d {
-                Dim::Named(n) => bindings
-                    .sizes
-                    .get(n)
-                    .map(|k| Dim::Constant(*k))
-                    .unwrap_or(Dim::Unknown),
+                Dim::Named(n) => bindings.sizes.get(n).cloned().unwrap_or(Dim::Unknown),
                 other => other.clone(),
             },
             Box::new(instantiate(e, bindings)),
@@ -237,8 +397,9 @@ fn instantiate(shape: &Shape, bindings: &Bindings) -> Shape {
     }
 }
 
-/// Binds the named dims of a parameter's shape to the constants of its
-/// argument (the first binding wins; a later conflicting one is a mismatch).
+/// Binds the named dims of a parameter's shape to the sizes of its argument,
+/// constants or the caller's rigid sizes (the first binding wins; a later
+/// conflicting one is a mismatch).
 fn bind_sizes(
     param: &Shape,
     argument: &Shape,
@@ -259,16 +420,16 @@ fn bind_sizes(
             }
         },
         (Shape::Array(d, e), Shape::Array(a, f)) => {
-            if let (Dim::Named(n), Dim::Constant(k)) = (d, a) {
+            if let (Dim::Named(n), Dim::Constant(_) | Dim::Named(_)) = (d, a) {
+                let what = if n.starts_with(ANONYMOUS) {
+                    "an anonymous size [] of a parameter".to_string()
+                } else {
+                    format!("the size parameter [{n}]")
+                };
                 match bindings.sizes.get(n) {
-                    Some(bound) => same_size(
-                        &Dim::Constant(*bound),
-                        &Dim::Constant(*k),
-                        span,
-                        &format!("the size parameter [{n}]"),
-                    )?,
+                    Some(bound) => same_size(bound, a, span, &what)?,
                     None => {
-                        bindings.sizes.insert(n.clone(), *k);
+                        bindings.sizes.insert(n.clone(), a.clone());
                     }
                 }
             }
@@ -318,21 +479,41 @@ impl Sizes {
         self.locals
             .iter()
             .rev()
-            .find(|(n, _)| n == name)
+            .find(|(n, local)| n == name || matches!(local, Local::Opaque))
             .map(|(_, s)| s)
     }
 
-    /// The shape of a variable: a local value, or a top-level constant.
+    /// The shape of a variable: a local value, or a module-level constant.
     fn value_shape(&self, name: &str) -> Option<Shape> {
         match self.lookup(name) {
             Some(Local::Value(shape)) => Some(shape.clone()),
-            Some(Local::Function(_)) => Some(Shape::Unknown),
-            None => self
-                .functions
-                .get(name)
-                .filter(|s| s.params.is_empty())
-                .map(|s| s.result.clone()),
+            Some(Local::Function(_) | Local::Opaque) => Some(Shape::Unknown),
+            None => match self.scope.functions.get(name) {
+                Some(signature) if signature.params.is_empty() => Some(signature.result.clone()),
+                Some(_) => Some(Shape::Unknown),
+                None if self.scope.incomplete => Some(Shape::Unknown),
+                None => None,
+            },
         }
+    }
+
+    /// The module a path of qualifiers names (`M.N` of `M.N.f`), if known.
+    fn module_at(&self, qualifiers: &[String]) -> Option<Rc<ModuleSizes>> {
+        let (first, rest) = qualifiers.split_first()?;
+        let mut module = self.scope.modules.get(first)?.structure();
+        for name in rest {
+            let inner = module.modules.get(name)?.structure();
+            module = inner;
+        }
+        Some(module)
+    }
+
+    /// The signature of a qualified function or value `M.f`, if known.
+    fn qualified_signature(&self, q: &QualName) -> Option<Signature> {
+        self.module_at(&q.qualifiers)?
+            .functions
+            .get(&q.name)
+            .cloned()
     }
 
     /// The shape a type expression states; `size_params` are the size
@@ -349,6 +530,14 @@ impl Sizes {
             TypeExp::Array { size, element, .. } => Shape::Array(
                 match size {
                     SizeExp::Constant(k) => Dim::Constant(*k),
+                    SizeExp::Anonymous if self.anonymous_rigid.get() => {
+                        // Extension (SPEC_NOTES TFP18-22): a fresh implicit
+                        // size parameter, as Futhark and the optimising
+                        // front end read `[]` in a function's parameter.
+                        let k = self.anonymous_count.get() + 1;
+                        self.anonymous_count.set(k);
+                        Dim::Named(format!("{ANONYMOUS}{k}"))
+                    }
                     SizeExp::Named(q)
                         if q.qualifiers.is_empty() && size_params.contains(&q.name) =>
                     {
@@ -376,38 +565,69 @@ impl Sizes {
             {
                 Shape::Param(q.name.clone())
             }
-            TypeExp::Var(q) if q.qualifiers.is_empty() => match self.abbreviations.get(&q.name) {
-                Some(definition) => self.type_shape_at(definition, &[], depth + 1),
-                None => Shape::Unknown,
-            },
+            TypeExp::Var(q) => {
+                let abbreviation = if q.qualifiers.is_empty() {
+                    self.scope.abbreviations.get(&q.name).cloned()
+                } else {
+                    self.module_at(&q.qualifiers)
+                        .and_then(|module| module.abbreviations.get(&q.name).cloned())
+                };
+                abbreviation.flatten().unwrap_or(Shape::Unknown)
+            }
             _ => Shape::Unknown,
         }
     }
 
+    /// The signature of a function (a `def`, `entry` or local `let f`:
+    /// `implicit`, whose anonymous parameter sizes are implicit size
+    /// parameters, or a lambda), as its callers see it and as its body
+    /// sees it: in the body, a parameter `n` of type `i64` used as a size
+    /// (`(n: i64) (xs: [n]i32)`, `: [n]t`) is rigid too; a caller, which
+    /// may pass any expression for it, sees an unknown size.
     fn signature(
         &self,
         type_params: &[TypeParam],
         params: &[Pat],
         return_type: Option<&TypeExp>,
-    ) -> Signature {
+        implicit: bool,
+    ) -> (Signature, Signature) {
         // The size parameters by name, the type parameters as `'a` (a name
         // no size has).
-        let size_params: Vec<String> = type_params
+        let mut size_params: Vec<String> = type_params
             .iter()
             .map(|p| match p {
                 TypeParam::Size { name, .. } => name.clone(),
                 TypeParam::Type { name, .. } => format!("'{name}"),
             })
             .collect();
-        Signature {
-            params: params
-                .iter()
-                .map(|p| self.pattern_shape(p, &size_params))
-                .collect(),
+        let mut value_params = Vec::new();
+        if implicit {
+            for param in params {
+                i64_variables(param, &mut value_params);
+            }
+            size_params.extend(value_params.iter().cloned());
+        }
+        self.anonymous_rigid.set(implicit);
+        let param_shapes = params
+            .iter()
+            .map(|p| self.pattern_shape(p, &size_params))
+            .collect();
+        self.anonymous_rigid.set(false);
+        let body = Signature {
+            params: param_shapes,
             result: return_type
                 .map(|t| self.type_shape(t, &size_params))
                 .unwrap_or(Shape::Unknown),
-        }
+        };
+        let caller = Signature {
+            params: body
+                .params
+                .iter()
+                .map(|p| forget(p, &value_params))
+                .collect(),
+            result: forget(&body.result, &value_params),
+        };
+        (caller, body)
     }
 
     /// The shape a pattern's annotations state.
@@ -492,16 +712,191 @@ impl Sizes {
         result
     }
 
-    fn value_bind(&mut self, bind: &ast::ValueBind) -> Judgment<()> {
-        let signature = self.signature(&bind.type_params, &bind.params, bind.return_type.as_ref());
-        self.function_body(
-            &signature,
+    fn value_bind(&mut self, bind: &ast::ValueBind) -> Judgment<Signature> {
+        let (signature, body) = self.signature(
+            &bind.type_params,
             &bind.params,
-            &bind.body,
-            bind.return_type.is_some(),
-        )?;
-        self.functions.insert(bind.name.clone(), signature);
+            bind.return_type.as_ref(),
+            true,
+        );
+        self.function_body(&body, &bind.params, &bind.body, bind.return_type.is_some())?;
+        Ok(signature)
+    }
+
+    /// Module-level declarations, in order: each binds its names in the
+    /// scope and, unless `local`, in `exports` (what the enclosing
+    /// structure binds).
+    fn decs(&mut self, decs: &[Dec], exports: &mut ModuleSizes) -> Judgment<()> {
+        for dec in decs {
+            self.dec(dec, exports)?;
+        }
         Ok(())
+    }
+
+    fn dec(&mut self, dec: &Dec, exports: &mut ModuleSizes) -> Judgment<()> {
+        match dec {
+            Dec::Value(bind) => {
+                let signature = self.value_bind(bind)?;
+                for module in [&mut self.scope, exports] {
+                    module
+                        .functions
+                        .insert(bind.name.clone(), signature.clone());
+                }
+            }
+            Dec::Type(bind) => {
+                let shape = bind
+                    .params
+                    .is_empty()
+                    .then(|| self.type_shape(&bind.definition, &[]));
+                for module in [&mut self.scope, exports] {
+                    module
+                        .abbreviations
+                        .insert(bind.name.clone(), shape.clone());
+                }
+            }
+            Dec::Module(bind) => {
+                let mut value = self.functor(&bind.params, &bind.body)?;
+                if let Some(signature) = &bind.signature {
+                    let mut specified = self.module_type(signature);
+                    for _ in &bind.params {
+                        specified = ModuleValue::Functor(Rc::new(specified));
+                    }
+                    value = value.restricted_to(&specified);
+                }
+                for module in [&mut self.scope, exports] {
+                    module.modules.insert(bind.name.clone(), value.clone());
+                }
+            }
+            Dec::ModuleType(bind) => {
+                let value = self.module_type(&bind.definition);
+                for module in [&mut self.scope, exports] {
+                    module.module_types.insert(bind.name.clone(), value.clone());
+                }
+            }
+            Dec::Open { module, .. } => {
+                let opened = self.module_exp(module)?.structure();
+                self.scope.open(&opened);
+                exports.open(&opened);
+            }
+            Dec::Import { .. } => {
+                let opened = unknown_structure();
+                self.scope.open(&opened);
+                exports.open(&opened);
+            }
+            Dec::Local { dec, .. } => self.dec(dec, &mut ModuleSizes::default())?,
+            Dec::Attr { dec, .. } => self.dec(dec, exports)?,
+        }
+        Ok(())
+    }
+
+    /// `module m (p₁: mt₁) … (pₖ: mtₖ) = me`: the body checked once, each
+    /// parameter bound to what its module type says (values of unknown
+    /// shapes).
+    fn functor(&mut self, params: &[ast::ModParam], body: &ModExp) -> Judgment<ModuleValue> {
+        let Some((param, rest)) = params.split_first() else {
+            return self.module_exp(body);
+        };
+        let specified = self.module_type(&param.mod_type);
+        let saved = self.scope.clone();
+        self.scope.modules.insert(param.name.clone(), specified);
+        let result = self.functor(rest, body);
+        self.scope = saved;
+        Ok(ModuleValue::Functor(Rc::new(result?)))
+    }
+
+    fn module_exp(&mut self, module: &ModExp) -> Judgment<ModuleValue> {
+        Ok(match module {
+            ModExp::Var(q) => {
+                let mut path = q.qualifiers.clone();
+                path.push(q.name.clone());
+                match path.split_last() {
+                    Some((last, [])) => self.scope.modules.get(last).cloned(),
+                    Some((last, outer)) => self
+                        .module_at(outer)
+                        .and_then(|m| m.modules.get(last).cloned()),
+                    None => None,
+                }
+                .unwrap_or_else(unknown_module)
+            }
+            ModExp::Struct { decs, .. } => {
+                let saved = self.scope.clone();
+                let mut exports = ModuleSizes::default();
+                let result = self.decs(decs, &mut exports);
+                self.scope = saved;
+                result?;
+                ModuleValue::Structure(Rc::new(exports))
+            }
+            ModExp::Ascribe {
+                module, mod_type, ..
+            } => {
+                let value = self.module_exp(module)?;
+                value.restricted_to(&self.module_type(mod_type))
+            }
+            ModExp::Lambda {
+                param,
+                result,
+                body,
+                ..
+            } => {
+                let value = self.functor(std::slice::from_ref(&**param), body)?;
+                match result {
+                    Some(result) => value
+                        .restricted_to(&ModuleValue::Functor(Rc::new(self.module_type(result)))),
+                    None => value,
+                }
+            }
+            ModExp::Apply {
+                functor, argument, ..
+            } => {
+                let functor = self.module_exp(functor)?;
+                self.module_exp(argument)?;
+                match functor {
+                    ModuleValue::Functor(body) => (*body).clone(),
+                    ModuleValue::Structure(_) => unknown_module(),
+                }
+            }
+            ModExp::Import { .. } => unknown_module(),
+        })
+    }
+
+    /// What a module type says of a module that matches it: the names it
+    /// specifies, every value of unknown shape, every type unknown.
+    fn module_type(&self, mod_type: &ModTypeExp) -> ModuleValue {
+        match mod_type {
+            ModTypeExp::Var(q) => if q.qualifiers.is_empty() {
+                self.scope.module_types.get(&q.name).cloned()
+            } else {
+                self.module_at(&q.qualifiers)
+                    .and_then(|m| m.module_types.get(&q.name).cloned())
+            }
+            .unwrap_or_else(unknown_module),
+            ModTypeExp::Signature { specs, .. } => {
+                let mut specified = ModuleSizes::default();
+                for spec in specs {
+                    match spec {
+                        Spec::Val { name, .. } => {
+                            specified
+                                .functions
+                                .insert(name.clone(), unknown_signature());
+                        }
+                        Spec::Type { name, .. } => {
+                            specified.abbreviations.insert(name.clone(), None);
+                        }
+                        Spec::Module { name, mod_type, .. } => {
+                            specified
+                                .modules
+                                .insert(name.clone(), self.module_type(mod_type));
+                        }
+                        Spec::Include { mod_type, .. } => {
+                            specified.open(&self.module_type(mod_type).structure());
+                        }
+                    }
+                }
+                ModuleValue::Structure(Rc::new(specified))
+            }
+            ModTypeExp::With { mod_type, .. } => self.module_type(mod_type),
+            ModTypeExp::Arrow { to, .. } => ModuleValue::Functor(Rc::new(self.module_type(to))),
+        }
     }
 
     fn function_body(
@@ -532,6 +927,13 @@ impl Sizes {
         let Some(first) = q.qualifiers.first() else {
             return self.value_shape(&q.name).unwrap_or(Shape::Unknown);
         };
+        if self.lookup(first).is_none() && self.scope.modules.contains_key(first) {
+            // `M.x`: a module's value.
+            return match self.qualified_signature(q) {
+                Some(signature) if signature.params.is_empty() => signature.result,
+                _ => Shape::Unknown,
+            };
+        }
         let Some(mut shape) = self.value_shape(first) else {
             return Shape::Unknown;
         };
@@ -736,8 +1138,9 @@ impl Sizes {
                 body,
                 ..
             } => {
-                let signature = self.signature(type_params, params, return_type.as_ref());
-                self.function_body(&signature, params, value, return_type.is_some())?;
+                let (signature, body_signature) =
+                    self.signature(type_params, params, return_type.as_ref(), true);
+                self.function_body(&body_signature, params, value, return_type.is_some())?;
                 self.scoped(|s| {
                     s.locals.push((name.clone(), Local::Function(signature)));
                     s.expr(body)
@@ -761,7 +1164,7 @@ impl Sizes {
                 body,
                 ..
             } => {
-                let signature = self.signature(&[], params, return_type.as_ref());
+                let (_, signature) = self.signature(&[], params, return_type.as_ref(), false);
                 self.function_body(&signature, params, body, return_type.is_some())?;
                 Ok(Shape::Unknown)
             }
@@ -857,9 +1260,23 @@ impl Sizes {
                 }
                 Ok(Shape::Unknown)
             }
-            Expr::OpenIn { body, .. } => {
-                self.expr(body)?;
-                Ok(Shape::Unknown)
+            Expr::OpenIn { module, body, .. } => {
+                // `M.(e)`: M's names shadow every other name in e.
+                let opened = self.module_exp(&ModExp::Var(module.clone()))?.structure();
+                let saved = self.scope.clone();
+                self.scope.open(&opened);
+                let result = self.scoped(|s| {
+                    if opened.incomplete {
+                        s.locals.push((String::new(), Local::Opaque));
+                    }
+                    for (name, signature) in &opened.functions {
+                        s.locals
+                            .push((name.clone(), Local::Function(signature.clone())));
+                    }
+                    s.expr(body)
+                });
+                self.scope = saved;
+                result
             }
             Expr::Attr { expr, .. } => self.expr(expr),
         }
@@ -875,18 +1292,33 @@ impl Sizes {
         for a in arguments {
             shapes.push(self.expr(a)?);
         }
-        let name = match head {
-            Expr::Var(q) if q.qualifiers.is_empty() => q.name.as_str(),
+        let (name, signature) = match head {
+            Expr::Var(q) if q.qualifiers.is_empty() => {
+                let name = q.name.as_str();
+                let signature = match self.lookup(name) {
+                    Some(Local::Value(_) | Local::Opaque) => return Ok(Shape::Unknown),
+                    Some(Local::Function(signature)) => Some(signature.clone()),
+                    None => self.scope.functions.get(name).cloned(),
+                };
+                if signature.is_none() && self.scope.incomplete {
+                    // A name an opened module may bind: not the library's.
+                    return Ok(Shape::Unknown);
+                }
+                (name, signature)
+            }
+            Expr::Var(q) if self.lookup(&q.qualifiers[0]).is_none() => {
+                // `M.f`: a module's function, by the signature its
+                // definition states.
+                match self.qualified_signature(q) {
+                    Some(signature) => (q.name.as_str(), Some(signature)),
+                    None => return Ok(Shape::Unknown),
+                }
+            }
             Expr::Var(_) | Expr::Lambda { .. } => return Ok(Shape::Unknown),
             other => {
                 self.expr(other)?;
                 return Ok(Shape::Unknown);
             }
-        };
-        let signature = match self.lookup(name) {
-            Some(Local::Value(_)) => return Ok(Shape::Unknown),
-            Some(Local::Function(signature)) => Some(signature.clone()),
-            None => self.functions.get(name).cloned(),
         };
         if let Some(signature) = signature {
             let mut bindings = Bindings::default();
@@ -960,6 +1392,45 @@ impl Sizes {
             ("concat", 2) => Shape::Array(Dim::Unknown, Box::new(join(&element(0), &element(1)))),
             _ => Shape::Unknown,
         })
+    }
+}
+
+/// The variables a parameter pattern binds with the annotation `i64` (the
+/// ones a type may use as a size).
+fn i64_variables(pat: &Pat, out: &mut Vec<String>) {
+    match pat {
+        Pat::Ascribe { pat, ty, .. } => match (&**pat, ty) {
+            (Pat::Var { name, .. }, TypeExp::Var(q))
+                if q.qualifiers.is_empty() && q.name == "i64" =>
+            {
+                out.push(name.clone())
+            }
+            (inner, _) => i64_variables(inner, out),
+        },
+        Pat::Tuple { elements, .. } => elements.iter().for_each(|p| i64_variables(p, out)),
+        Pat::Record { fields, .. } => fields.iter().for_each(|(_, p)| i64_variables(p, out)),
+        Pat::Attr { pat, .. } => i64_variables(pat, out),
+        _ => {}
+    }
+}
+
+/// `shape` with the sizes named by `names` unknown.
+fn forget(shape: &Shape, names: &[String]) -> Shape {
+    match shape {
+        Shape::Array(d, e) => Shape::Array(
+            match d {
+                Dim::Named(n) if names.contains(n) => Dim::Unknown,
+                other => other.clone(),
+            },
+            Box::new(forget(e, names)),
+        ),
+        Shape::Tuple(xs) => Shape::Tuple(xs.iter().map(|x| forget(x, names)).collect()),
+        Shape::Record(xs) => Shape::Record(
+            xs.iter()
+                .map(|(k, x)| (k.clone(), forget(x, names)))
+                .collect(),
+        ),
+        other => other.clone(),
     }
 }
 

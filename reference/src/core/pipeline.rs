@@ -108,6 +108,9 @@ pub fn compile_with(
         // ICFP'18: elaboration and static interpretation to core code.
         let program =
             crate::modules::tfp18_core::program_to_core_with(&ast, options.or_conditionals)?;
+        // Extension (SPEC_NOTES TFP18-19): constant and rigid sizes are
+        // checked on the module-level source, as on the module-free path.
+        super::constant_sizes::check_program(&ast)?;
         return compile_core(program, options);
     }
     let prelude_file = sources.add("<prelude>/toplevel.fut", super::from_surface::PRELUDE);
