@@ -826,10 +826,8 @@ impl Lowerer {
         use ir::BinOp as B;
         use ir::UnOp as U;
         let t = module;
-        if let Some(from) = PrimType::from_name(function) {
-            let operand = operands[0].clone();
-            let _ = from;
-            return Ok(vec![self.convert(block, operand, t, span)]);
+        if PrimType::from_name(function).is_some() {
+            return Ok(vec![self.convert(block, operands[0].clone(), t, span)]);
         }
         if let Some(target) = function.strip_prefix("to_").and_then(PrimType::from_name) {
             return Ok(vec![self.convert(block, operands[0].clone(), target, span)]);
