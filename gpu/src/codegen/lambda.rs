@@ -92,6 +92,21 @@ pub fn glsl_constant(value: PrimValue) -> String {
     }
 }
 
+/// An integer converted to an 8- or 16-bit integer type, the truncation
+/// (and, to a signed type, the sign extension) done in 32-bit arithmetic so
+/// that the narrow conversion only ever sees a value of its range. glslang
+/// folds a narrowing conversion of a constant out of range, such as
+/// `int16_t(uint16_t(55859))`, into a 16-bit `OpConstant` whose literal is
+/// not sign-extended, which `spirv-val` and the validation layer reject
+/// (gpu seed 100004, program 73273:
+/// `tests/programs/soacs/narrow_integer_conversion_of_a_scalar.fut`).
+fn narrow_integer(to: PrimType, x: &str) -> String {
+    let target = glsl_type(to);
+    let shift = 32 - bit_width(to);
+    let wide = format!("{}({x})", if is_signed(to) { "int" } else { "uint" });
+    format!("{target}(({wide} << {shift}) >> {shift})")
+}
+
 /// `precise ` for float locals: the CPU backend rounds every float
 /// operation and conversion, so the device must not contract `a * b + c`
 /// into a fused multiply-add nor fold a round trip such as
@@ -762,6 +777,9 @@ impl Translator {
         let significand_bits = if to == PrimType::F64 { 53 } else { 24 };
         if is_float(to) && !is_float(from) && bit_width(from) > significand_bits {
             return self.integer_to_float(from, to, significand_bits, x);
+        }
+        if !is_float(from) && !is_float(to) && bit_width(to) < 32 {
+            return narrow_integer(to, x);
         }
         format!("{target}({x})")
     }
