@@ -3,7 +3,8 @@
 //! COUNT JOBS [DEPTH DECLARATIONS [extra]] [--start INDEX]` (`extra`: the generator's extra
 //! mutation kinds too, `GenConfig::extra_mutations`). Prints the summary line, outcomes per
 //! program kind, discards by reason, the program size distribution and the
-//! number of rules fired; exits 1 on any disagreement. Used for the issue 6
+//! number of rules fired (for `nested`: progress lines and each
+//! counterexample term); exits 1 on any disagreement. Used for the issue 6
 //! measurements.
 //!
 //! `--start INDEX` runs items `INDEX..INDEX + COUNT` instead of `0..COUNT`
@@ -53,8 +54,9 @@ fn main() -> ExitCode {
             jobs: number(3, 2) as usize,
             ..Default::default()
         };
-        let summary =
-            fuzz::nested::campaign::run_campaign(&config, Duration::from_secs(30), |_| {});
+        let summary = fuzz::nested::campaign::run_campaign(&config, Duration::from_secs(30), |p| {
+            eprintln!("[{:>5.0}s] {} terms", p.elapsed.as_secs_f64(), p.terms)
+        });
         let p = &summary.progress;
         println!(
             "nested: {} terms in {:.1}s ({:.1}/s), {} discards, {} violations",
@@ -64,6 +66,13 @@ fn main() -> ExitCode {
             p.discards,
             p.violations
         );
+        for c in &summary.counterexamples {
+            println!(
+                "COUNTEREXAMPLE term {} ({}): {}",
+                c.index, c.check, c.message
+            );
+            println!("{}", c.program);
+        }
         return if summary.counterexamples.is_empty() {
             ExitCode::SUCCESS
         } else {
