@@ -666,6 +666,15 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
             let (ts, data_y) = force_tuple(argument, &[1])?;
             force(argument, &[0, 0])?;
             force(argument, &[1, 0])?;
+            // Extension (SPEC_NOTES L05-23, law attach/nil at nested types):
+            // an operand without rows is `nilP`, whatever its data, so its
+            // data is never forced: `[] ++ ys = ys`, `xs ++ [] = xs`.
+            if force_int(argument, &[0, 0, 0])? == 0 {
+                return contract(ys);
+            }
+            if force_int(argument, &[1, 0, 0])? == 0 {
+                return contract(xs);
+            }
             contract(pair(concat(&Type::Int, ss, ts), concat(a, data_x, data_y)))
         }
         // Extension: L05 AppC concat-Mu
