@@ -378,21 +378,28 @@ fn outer(shape: &Shape) -> (Dim, Shape) {
 /// Named dims bound by `bindings` replaced by their constants; other named
 /// dims become unknown.
 fn instantiate(shape: &Shape, bindings: &Bindings) -> Shape {
+    map_shape(
+        shape,
+        &|d| match d {
+            Dim::Named(n) => bindings.sizes.get(n).cloned().unwrap_or(Dim::Unknown),
+            other => other.clone(),
+        },
+        &|name| bindings.types.get(name).cloned().unwrap_or(Shape::Unknown),
+    )
+}
+
+/// `shape` with every dim replaced by `dim` and every type parameter by
+/// `param`, its structure kept.
+fn map_shape(shape: &Shape, dim: &dyn Fn(&Dim) -> Dim, param: &dyn Fn(&str) -> Shape) -> Shape {
     match shape {
-        Shape::Array(d, e) => Shape::Array(
-            match d {
-                Dim::Named(n) => bindings.sizes.get(n).cloned().unwrap_or(Dim::Unknown),
-                other => other.clone(),
-            },
-            Box::new(instantiate(e, bindings)),
-        ),
-        Shape::Tuple(xs) => Shape::Tuple(xs.iter().map(|x| instantiate(x, bindings)).collect()),
+        Shape::Array(d, e) => Shape::Array(dim(d), Box::new(map_shape(e, dim, param))),
+        Shape::Tuple(xs) => Shape::Tuple(xs.iter().map(|x| map_shape(x, dim, param)).collect()),
         Shape::Record(xs) => Shape::Record(
             xs.iter()
-                .map(|(k, x)| (k.clone(), instantiate(x, bindings)))
+                .map(|(k, x)| (k.clone(), map_shape(x, dim, param)))
                 .collect(),
         ),
-        Shape::Param(name) => bindings.types.get(name).cloned().unwrap_or(Shape::Unknown),
+        Shape::Param(name) => param(name),
         Shape::Unknown => Shape::Unknown,
     }
 }
@@ -1416,22 +1423,14 @@ fn i64_variables(pat: &Pat, out: &mut Vec<String>) {
 
 /// `shape` with the sizes named by `names` unknown.
 fn forget(shape: &Shape, names: &[String]) -> Shape {
-    match shape {
-        Shape::Array(d, e) => Shape::Array(
-            match d {
-                Dim::Named(n) if names.contains(n) => Dim::Unknown,
-                other => other.clone(),
-            },
-            Box::new(forget(e, names)),
-        ),
-        Shape::Tuple(xs) => Shape::Tuple(xs.iter().map(|x| forget(x, names)).collect()),
-        Shape::Record(xs) => Shape::Record(
-            xs.iter()
-                .map(|(k, x)| (k.clone(), forget(x, names)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
+    map_shape(
+        shape,
+        &|d| match d {
+            Dim::Named(n) if names.contains(n) => Dim::Unknown,
+            other => other.clone(),
+        },
+        &|name| Shape::Param(name.to_string()),
+    )
 }
 
 /// The stated shape where it knows a size, the inferred one elsewhere.
