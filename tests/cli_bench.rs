@@ -137,7 +137,7 @@ fn bench_json_lists_every_run() {
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(
-        stdout.starts_with("{\"backend\":\"reference\",\"runs\":2,\"results\":["),
+        stdout.starts_with("{\"backend\":\"cpu\",\"runs\":2,\"results\":["),
         "{stdout}"
     );
     // sum: 3 cases, prefix_sum: 2 cases.

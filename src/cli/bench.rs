@@ -28,7 +28,8 @@ pub struct Args {
     /// Programs or directories (searched recursively for `.fut` files).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    #[arg(long, value_enum, default_value = "reference")]
+    /// The backend timed (the optimising compiler's CPU backend unless told).
+    #[arg(long, value_enum, default_value = "cpu")]
     backend: Backend,
     /// Timed runs per case, after one warm-up run.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]

@@ -44,16 +44,18 @@ enum Command {
     Nested(nested::Args),
     /// Run a differential-testing or theorem-checking campaign.
     Fuzz(fuzz::Args),
-    /// Compile a program with the optimising compiler (today: parse and type-check;
-    /// `--dump typed` prints the type of every top-level binding).
+    /// Compile a program with the optimising compiler (type inference, static
+    /// interpretation, monomorphisation, defunctionalisation, the SOAC IR and
+    /// its passes); `--dump PHASE` prints a phase's result, `--timings` the
+    /// time of each phase.
     Compile(compile::Args),
     /// List the Vulkan devices and mark the one the GPU backend uses.
     Devices(devices::Args),
     /// Run the reference on a program: elaborate, interpret statically, check
     /// Proposition 6.1.
     Check(check::Args),
-    /// Run an entry point on values read from stdin (`--backend reference`;
-    /// `cpu` and `gpu` say they are not implemented yet).
+    /// Run an entry point on values read from stdin (`--backend cpu`, the
+    /// default; `reference`; `gpu` on a Vulkan device).
     Run(run::Args),
     /// Run the `-- ==` test cases of programs and print `N passed, N failed`.
     Test(test::Args),

@@ -23,7 +23,8 @@ pub struct Args {
     /// The entry point to run.
     #[arg(short = 'e', long = "entry", default_value = "main")]
     entry: String,
-    #[arg(long, value_enum, default_value = "reference")]
+    /// The backend (the optimising compiler's CPU backend unless told).
+    #[arg(long, value_enum, default_value = "cpu")]
     backend: Backend,
 }
 

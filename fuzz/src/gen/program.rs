@@ -441,11 +441,46 @@ impl Generator {
         let mut body = self.expr(env, &result, depth);
         let mut result = result;
         // `long_arrays`: the entry also returns `scan (+) 0 xs` of its first
-        // long parameter, so the optimising side's chunked paths run.
+        // long parameter, so the optimising side's chunked paths run,
+        // the `scan` and `reduce` of the same elements with a branching
+        // maximum (`\a b -> if a < b then b else a`, from `T.lowest`): an
+        // associative operator that is not one primitive operator, so it
+        // takes the lane-parallel and element-wise chunked paths where
+        // `(+)` takes the vectorised one, and a gather (below). No generator
+        // choice is drawn.
         if let (true, Some((name, prim))) = (self.config.long_arrays, long_parameter) {
             let scanned = call("scan", vec![op_section("+"), literal(prim, 0), var(&name)]);
-            body = tuple(vec![body, scanned]);
-            result = Ty::Tuple(vec![result, array(Size::Unknown, Ty::Prim(prim))]);
+            let (a, b) = (self.fresh("a"), self.fresh("b"));
+            let maximum = lambda(
+                vec![pat_var(&a), pat_var(&b)],
+                None,
+                if_then_else(binop("<", var(&a), var(&b)), var(&b), var(&a)),
+            );
+            let lowest = || qualified_var(&[prim.name().to_string()], "lowest");
+            let scanned_maximum = call("scan", vec![maximum.clone(), lowest(), var(&name)]);
+            let maximum = call("reduce", vec![maximum, lowest(), var(&name)]);
+            // A gather from the free array at a computed `i64` index, as in
+            // a stencil or a sparse product: `map (\i -> xs[(i * 7919) %
+            // length xs]) (iota (length xs))`.
+            let i = self.fresh("i");
+            let length = || call("length", vec![var(&name)]);
+            let position = binop("%", binop("*", var(&i), i64_literal(7919)), length());
+            let gathered = call(
+                "map",
+                vec![
+                    lambda(vec![pat_var(&i)], None, index(var(&name), position)),
+                    call("iota", vec![length()]),
+                ],
+            );
+            body = tuple(vec![body, scanned, scanned_maximum, maximum, gathered]);
+            let elements = || array(Size::Unknown, Ty::Prim(prim));
+            result = Ty::Tuple(vec![
+                result,
+                elements(),
+                elements(),
+                Ty::Prim(prim),
+                elements(),
+            ]);
         }
         let result_type = env.type_exp(&result);
         env.truncate(mark);

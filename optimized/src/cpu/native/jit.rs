@@ -1,12 +1,21 @@
 //! One Cranelift JIT module per compiled kernel: the host ISA, the
 //! kernel's signature, and the finalised code, freed when the kernel is
 //! dropped.
+//!
+//! A lambda outside the compiled class is refused by the translator (the
+//! SOAC runs on the other paths, by design). Code that the translator
+//! emitted but Cranelift rejects (its verifier, or a panic while building)
+//! is a defect of the translator: the SOAC still runs on the other paths,
+//! with the same results, but the rejection is counted
+//! ([`kernel_rejections`]) so that tests and campaigns can require none.
 
 use cranelift_codegen::ir::{types, AbiParam, Signature, StackSlotData, StackSlotKind};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::{Linkage, Module};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 use super::translate::{HelperSignatures, Translator};
 
@@ -45,29 +54,76 @@ pub struct KernelParams {
     pub acc: cranelift_codegen::ir::Value,
 }
 
+/// Kernels whose code Cranelift rejected, or whose construction panicked,
+/// in this process.
+static REJECTED: AtomicU64 = AtomicU64::new(0);
+
+/// The first such rejection's message.
+static FIRST_REJECTION: Mutex<Option<String>> = Mutex::new(None);
+
+/// How many kernels Cranelift rejected in this process (each a translator
+/// defect; their SOACs ran on the other paths), and the first rejection's
+/// message.
+pub fn kernel_rejections() -> (u64, Option<String>) {
+    let first = FIRST_REJECTION.lock().map_or(None, |m| m.clone());
+    (REJECTED.load(Ordering::Relaxed), first)
+}
+
+fn record_rejection(message: String) {
+    REJECTED.fetch_add(1, Ordering::Relaxed);
+    if let Ok(mut first) = FIRST_REJECTION.lock() {
+        first.get_or_insert(message);
+    }
+}
+
+/// Why no kernel was built.
+enum Refusal {
+    /// The host has no Cranelift back end, or the lambda is outside the
+    /// compiled class: by design.
+    Unavailable,
+    /// Cranelift rejected the translator's code: a defect.
+    Rejected(String),
+}
+
 /// Builds and finalises one kernel; `body` emits its code from the entry
 /// block on (with a translator whose failure block returns 1) and returns
-/// `None` when the lambda is outside the compiled class. Any Cranelift
-/// error (or panic) also gives `None`.
+/// `None` when the lambda is outside the compiled class. A Cranelift error
+/// or a panic also gives `None`, and is counted ([`kernel_rejections`]).
 pub fn compile(
     body: impl FnOnce(&mut Translator<'_, '_>, KernelParams) -> Option<()>,
 ) -> Option<Jit> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_inner(body)))
-        .ok()
-        .flatten()
+    let built = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| compile_inner(body)))
+        .unwrap_or_else(|payload| {
+            let message = payload
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(Refusal::Rejected(format!("panic: {message}")))
+        });
+    match built {
+        Ok(jit) => Some(jit),
+        Err(Refusal::Unavailable) => None,
+        Err(Refusal::Rejected(message)) => {
+            record_rejection(message);
+            None
+        }
+    }
 }
 
 fn compile_inner(
     body: impl FnOnce(&mut Translator<'_, '_>, KernelParams) -> Option<()>,
-) -> Option<Jit> {
+) -> Result<Jit, Refusal> {
+    let rejected = |e: &dyn std::fmt::Display| Refusal::Rejected(e.to_string());
     let mut flags = settings::builder();
-    flags.set("opt_level", "speed").ok()?;
-    flags.set("use_colocated_libcalls", "false").ok()?;
-    flags.set("is_pic", "false").ok()?;
+    let host = |r: Result<(), _>| r.map_err(|_| Refusal::Unavailable);
+    host(flags.set("opt_level", "speed"))?;
+    host(flags.set("use_colocated_libcalls", "false"))?;
+    host(flags.set("is_pic", "false"))?;
     let isa = cranelift_native::builder()
-        .ok()?
+        .map_err(|_| Refusal::Unavailable)?
         .finish(settings::Flags::new(flags))
-        .ok()?;
+        .map_err(|_| Refusal::Unavailable)?;
     let call_conv = isa.default_call_conv();
     let mut module = JITModule::new(JITBuilder::with_isa(
         isa,
@@ -81,7 +137,7 @@ fn compile_inner(
     signature.returns.push(AbiParam::new(types::I32));
     let id = module
         .declare_function("kernel", Linkage::Local, &context.func.signature)
-        .ok()?;
+        .map_err(|e| rejected(&e))?;
     let mut function_context = FunctionBuilderContext::new();
     {
         let mut builder = FunctionBuilder::new(&mut context.func, &mut function_context);
@@ -116,7 +172,7 @@ fn compile_inner(
         };
         {
             let mut translator = Translator::new(&mut builder, fail, scratch, signatures);
-            body(&mut translator, params)?;
+            body(&mut translator, params).ok_or(Refusal::Unavailable)?;
         }
         builder.switch_to_block(fail);
         let one = cranelift_codegen::ir::InstBuilder::iconst(builder.ins(), types::I32, 1);
@@ -124,14 +180,16 @@ fn compile_inner(
         builder.seal_all_blocks();
         builder.finalize();
     }
-    module.define_function(id, &mut context).ok()?;
+    module
+        .define_function(id, &mut context)
+        .map_err(|e| rejected(&format!("{e:?}")))?;
     module.clear_context(&mut context);
-    module.finalize_definitions().ok()?;
+    module.finalize_definitions().map_err(|e| rejected(&e))?;
     let code = module.get_finalized_function(id);
     // SAFETY: the function was declared with exactly `KernelFn`'s
     // signature in the host's default calling convention ("C").
     let entry: KernelFn = unsafe { std::mem::transmute::<*const u8, KernelFn>(code) };
-    Some(Jit {
+    Ok(Jit {
         module: Some(module),
         entry,
     })

@@ -27,6 +27,8 @@
 
 pub mod helpers;
 mod jit;
+
+pub use jit::kernel_rejections;
 pub mod translate;
 
 use std::collections::HashSet;
