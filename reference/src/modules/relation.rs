@@ -25,7 +25,7 @@ use super::objects::{
 };
 use super::target::{type_code, Context};
 use super::trace;
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
 /// Sampled argument environments per functor closure (rule 70).
 pub const SAMPLES: usize = 3;
@@ -49,7 +49,13 @@ pub struct Relation<C: Core> {
     pub stats: RelationStats,
     depth: usize,
     seed: u64,
-    checked: BTreeSet<usize>,
+    /// The closures already checked, by address. Each is held here, so that
+    /// no other closure can be allocated at its address during the run: a
+    /// closure built while sampling (a functor's result) and dropped would
+    /// otherwise free its address, and a later closure there would be taken
+    /// for checked and skipped, depending on the allocator's state
+    /// (SPEC_NOTES ICFP18-24).
+    checked: BTreeMap<usize, std::rc::Rc<super::interp_objects::Closure<C>>>,
 }
 
 impl<C: Core> Default for Relation<C> {
@@ -59,7 +65,7 @@ impl<C: Core> Default for Relation<C> {
             stats: RelationStats::default(),
             depth: 0,
             seed: 0x9E37_79B9_7F4A_7C15,
-            checked: BTreeSet::new(),
+            checked: BTreeMap::new(),
         }
     }
 }
@@ -201,9 +207,10 @@ impl<C: Core> Relation<C> {
                 }
                 self.stats.closures += 1;
                 let key = std::rc::Rc::as_ptr(closure) as usize;
-                if self.depth >= MAX_DEPTH || !self.checked.insert(key) {
+                if self.depth >= MAX_DEPTH || self.checked.contains_key(&key) {
                     return Ok(());
                 }
+                self.checked.insert(key, closure.clone());
                 self.depth += 1;
                 let outcome = self.sample_closure(funsig, closure, s, gamma);
                 self.depth -= 1;
