@@ -1255,12 +1255,7 @@ fn nested_work_ranges(width: usize, threads: usize) -> Vec<Range<usize>> {
     {
         return chunk_ranges(width);
     }
-    let chunks = (threads * 16).min(width);
-    let size = width.div_ceil(chunks);
-    (0..width)
-        .step_by(size)
-        .map(|s| s..(s + size).min(width))
-        .collect()
+    even_ranges(width, (threads * 16).min(width))
 }
 
 /// The chunks a SOAC of `width` elements is split into: one chunk below
@@ -1275,6 +1270,12 @@ pub(crate) fn chunk_ranges(width: usize) -> Vec<Range<usize>> {
     let chunks = (threads * 4)
         .min(width / (super::PARALLEL_THRESHOLD / 4))
         .max(1);
+    even_ranges(width, chunks)
+}
+
+/// `0..width` (not empty) cut into at most `chunks` (at least 1) consecutive
+/// ranges of equal length, the last one possibly shorter.
+fn even_ranges(width: usize, chunks: usize) -> Vec<Range<usize>> {
     let size = width.div_ceil(chunks);
     (0..width)
         .step_by(size)
