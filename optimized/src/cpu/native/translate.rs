@@ -582,7 +582,8 @@ impl<'a, 'f> Translator<'a, 'f> {
                     names.push(pattern.name.clone());
                 }
                 Exp::Index { array, indices } => {
-                    let (Some(view), [SubExp::Var(i)]) = (self.arrays.get(array), indices.as_slice())
+                    let (Some(view), [SubExp::Var(i)]) =
+                        (self.arrays.get(array), indices.as_slice())
                     else {
                         continue;
                     };
@@ -598,14 +599,20 @@ impl<'a, 'f> Translator<'a, 'f> {
         if names.is_empty() {
             return names;
         }
-        let runs = self.builder.ins().icmp_imm(IntCC::SignedGreaterThan, bound, 0);
+        let runs = self
+            .builder
+            .ins()
+            .icmp_imm(IntCC::SignedGreaterThan, bound, 0);
         let mut bad = self.builder.ins().iconst(types::I8, 0);
         for (a, len) in ranges {
             let Some((a, PrimType::I64)) = self.operand(&a) else {
                 return Vec::new();
             };
             let negative = self.builder.ins().icmp_imm(IntCC::SignedLessThan, a, 0);
-            let too_many = self.builder.ins().icmp(IntCC::SignedGreaterThan, bound, len);
+            let too_many = self
+                .builder
+                .ins()
+                .icmp(IntCC::SignedGreaterThan, bound, len);
             let room = self.builder.ins().isub(len, bound);
             let too_far = self.builder.ins().icmp(IntCC::SignedGreaterThan, a, room);
             let outside = self.builder.ins().bor(negative, too_many);
