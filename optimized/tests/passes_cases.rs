@@ -851,6 +851,38 @@ fn inline_and_hoisting_cases() {
             before: &[("apply", 3), ("functions", 3)],
             after: &[("apply", 0), ("functions", 1), ("filter", 1)],
         },
+        // Functions above SMALL_FUNCTION_STATEMENTS called more than once:
+        // `medium` (10 statements, 2 calls: one more copy) fits in the
+        // growth budget and is inlined; `large` (3 calls: two more copies
+        // of more than half the budget) is not.
+        Case {
+            name: "inline_within_the_growth_budget",
+            build: |b| {
+                let chain = |b: &mut Builder, name: &str, length: usize| {
+                    b.function(name, &[("x", prim(I64))], |b, p| {
+                        let mut value = var(&p[0]);
+                        for step in 0..length {
+                            value = binop(b, BinOp::Add, value, i64c(step as i64 + 1));
+                        }
+                        vec![value]
+                    })
+                };
+                let medium = chain(b, "medium", inline::SMALL_FUNCTION_STATEMENTS + 2);
+                let large = chain(b, "large", inline::INLINE_GROWTH_BUDGET / 2 + 1);
+                program_with(b, vec![medium, large], 0, i64s(2), |b, _, _, k| {
+                    let a = call(b, "a", "medium", vec![k.clone()]);
+                    let c = call(b, "c", "medium", vec![a]);
+                    let d = call(b, "d", "large", vec![c.clone()]);
+                    let e = call(b, "e", "large", vec![d]);
+                    let f = call(b, "f", "large", vec![e]);
+                    vec![c, f]
+                })
+            },
+            passes: vec![("inline", inline::inline)],
+            inputs: inputs(),
+            before: &[("apply", 5), ("functions", 3)],
+            after: &[("apply", 3), ("functions", 2)],
+        },
         // A negative constant is not substituted in dimension positions (a
         // body's result among them): the inlined parameter `x` that stands
         // for `-3` and the call's pattern `c` that stands for `-1` stay bound
@@ -1004,16 +1036,26 @@ fn weighted_prefix_loop(b: &mut Builder, xs: &VName, bound: SubExp) -> SubExp {
     })
 }
 
-/// `map (\x -> x * 2 + k) xs` (or `x / k` with `dividing`): cheap, and
-/// unable to fail unless `dividing`.
-fn cheap_map(b: &mut Builder, n: &SubExp, xs: &VName, k: &SubExp, dividing: bool) -> VName {
-    let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
-        if dividing {
-            vec![binop(b, BinOp::Div, var(&p[0]), k.clone())]
-        } else {
+/// The element of [`cheap_map`].
+#[derive(Clone, Copy)]
+enum Element {
+    /// `x * 2 + k`: cannot fail.
+    Infallible,
+    /// `x / k`: fails for every element or none (`k = 0`).
+    DividedByFree,
+    /// `k / x`: fails at the elements that are 0.
+    DividingFree,
+}
+
+/// `map (\x -> element) xs` over `[n]i64`.
+fn cheap_map(b: &mut Builder, n: &SubExp, xs: &VName, k: &SubExp, element: Element) -> VName {
+    let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| match element {
+        Element::Infallible => {
             let twice = binop(b, BinOp::Mul, var(&p[0]), i64c(2));
             vec![binop(b, BinOp::Add, twice, k.clone())]
         }
+        Element::DividedByFree => vec![binop(b, BinOp::Div, var(&p[0]), k.clone())],
+        Element::DividingFree => vec![binop(b, BinOp::Div, k.clone(), var(&p[0]))],
     });
     map_into(b, "ys", n, lambda, xs.clone())
 }
@@ -1152,7 +1194,7 @@ fn unroll_index_fusion_and_range_cases() {
             name: "index_fusion_recomputes_a_cheap_map_where_it_is_read",
             build: |b| {
                 program(b, i64s(2), |b, n, xs, k| {
-                    let ys = cheap_map(b, &n, &xs, &k, false);
+                    let ys = cheap_map(b, &n, &xs, &k, Element::Infallible);
                     at(b, 71);
                     // Fails on an empty array, as the read of `ys` did.
                     let first = read(b, "first", &ys, vec![i64c(0)]);
@@ -1166,15 +1208,38 @@ fn unroll_index_fusion_and_range_cases() {
             before: &[("map", 2), ("index", 2), ("binop", 6)],
             after: &[("map", 1), ("index", 2), ("binop", 8)],
         },
+        // `x / k` fails for all elements or none: the map goes, a guard
+        // `if n > 0 then 0 / k else 0` stays at its place (span 81) and
+        // fails there when `k = 0` and `xs` is not empty; an empty `xs`
+        // does not fail, and its read `ys[0]` then fails out of bounds.
         Case {
-            name: "index_fusion_not_when_the_map_is_also_used_whole_or_can_fail",
+            name: "index_fusion_recomputes_a_map_that_fails_independently_of_the_element",
+            build: |b| {
+                program(b, i64s(2), |b, n, xs, k| {
+                    at(b, 81);
+                    let ys = cheap_map(b, &n, &xs, &k, Element::DividedByFree);
+                    at(b, 82);
+                    let later = binop(b, BinOp::Div, i64c(7), k.clone());
+                    at(b, 71);
+                    let first = read(b, "first", &ys, vec![i64c(0)]);
+                    let first = binop(b, BinOp::Add, first, later);
+                    vec![first, sum_of_strided_reads(b, &n, &ys)]
+                })
+            },
+            passes: index_fusion_then_simplify(),
+            inputs: [inputs(), vec![(vec![4, -9, 2], 0), (vec![], 0)]].concat(),
+            before: &[("map", 2), ("if", 0), ("div", 2)],
+            after: &[("map", 1), ("if", 1), ("div", 4)],
+        },
+        Case {
+            name: "index_fusion_not_when_the_map_is_also_used_whole_or_fails_by_element",
             build: |b| {
                 program(b, i64s(3), |b, n, xs, k| {
-                    let whole = cheap_map(b, &n, &xs, &k, false);
+                    let whole = cheap_map(b, &n, &xs, &k, Element::Infallible);
                     let read_whole = sum_of_strided_reads(b, &n, &whole);
                     let total = sum(b, &n, &whole);
                     at(b, 81);
-                    let failing = cheap_map(b, &n, &xs, &k, true);
+                    let failing = cheap_map(b, &n, &xs, &k, Element::DividingFree);
                     vec![read_whole, total, sum_of_strided_reads(b, &n, &failing)]
                 })
             },

@@ -12,9 +12,21 @@
 //! followed by a renamed copy of `S`. The producer is then dead (the
 //! simplifier removes it). `ys` is never materialised.
 //!
-//! Applied only when `S` cannot fail ([`super::traverse::can_fail`]), so
-//! that removing the producer and running `S` only on the elements read
-//! changes no error; when `S` holds no loop or SOAC and at most
+//! Applied only when `S` cannot fail ([`super::traverse::can_fail`]), or
+//! can fail only independently of the element: every statement of `S`
+//! that can fail is an operator at the top level of `S` whose failure
+//! depends on its right operand only (integer `/ % // %%` by zero, a
+//! negative exponent of `**`), and that operand does not depend on the
+//! lambda's parameters (`c % n` with `n` free). Such a producer would fail
+//! at its first element if at all, so it is replaced by a *guard*
+//! `if w1 > 0 then … if wd > 0 then S[params := 0] else 0 … else 0`, which
+//! runs `S` once, at the producer's place, when the producer is not empty:
+//! the first failing statement of `S` fails there with its message and
+//! span, as the producer's first element did; the copies of `S` at the
+//! reads then cannot fail (a read runs only after the guard, and when the
+//! producer is empty the read of its source fails first, out of bounds).
+//! Either way, removing the producer and running `S` only on the elements
+//! read changes no error. Also required: `S` holds no loop or SOAC and at most
 //! [`MAX_ELEMENT_STATEMENTS`] statements; and when the copies together stay
 //! within [`COPY_BUDGET`] statements. A read of `xs` fails exactly where the
 //! read of `ys` failed, with the same message: `ys` and `xs` have the same
@@ -48,9 +60,10 @@ pub fn index_fusion(mut program: Program) -> Program {
         count_element_reads(&function.body, &producers, &mut reads);
         producers.retain(|name, producer: &mut MapNest| {
             let read = reads.get(name).copied().unwrap_or(0);
+            let guard = if producer.guarded { 1 } else { 0 };
             read > 0
                 && counts.counts.get(name).copied() == Some(read)
-                && read.saturating_mul(statement_count(&producer.body)) <= COPY_BUDGET
+                && (read + guard).saturating_mul(statement_count(&producer.body)) <= COPY_BUDGET
         });
         if !producers.is_empty() {
             rewrite_reads(&mut function.body, &producers, &mut names);
@@ -60,12 +73,17 @@ pub fn index_fusion(mut program: Program) -> Program {
 }
 
 /// A producer that qualifies: the arrays its innermost parameters read (one
-/// per parameter, in order), and the innermost lambda's body.
+/// per parameter, in order), the innermost lambda's body, and whether that
+/// body can fail (independently of the element), so that the producer is
+/// replaced by a guard over its widths (outermost first).
 struct MapNest {
     depth: usize,
     params: Vec<Param>,
     sources: Vec<VName>,
     body: Body,
+    result_type: PrimType,
+    widths: Vec<SubExp>,
+    guarded: bool,
 }
 
 fn find_producers(body: &Body, producers: &mut HashMap<VName, MapNest>) {
@@ -84,9 +102,15 @@ fn find_producers(body: &Body, producers: &mut HashMap<VName, MapNest>) {
 
 /// `statement` as a qualifying map nest.
 fn map_nest(statement: &Statement) -> Option<MapNest> {
-    let Exp::Soac(Soac::Map { lambda, arrays, .. }) = &statement.expression else {
+    let Exp::Soac(Soac::Map {
+        lambda,
+        arrays,
+        width,
+    }) = &statement.expression
+    else {
         return None;
     };
+    let mut widths = vec![width.clone()];
     if statement.pattern.len() != 1 {
         return None;
     }
@@ -105,7 +129,7 @@ fn map_nest(statement: &Statement) -> Option<MapNest> {
             Exp::Soac(Soac::Map {
                 lambda: inner,
                 arrays: inputs,
-                ..
+                width: inner_width,
             }),
         ..
     }] = lambda.body.statements.as_slice()
@@ -123,6 +147,7 @@ fn map_nest(statement: &Statement) -> Option<MapNest> {
             .collect();
         outer_params.extend(lambda.params.iter().map(|p| p.name.clone()));
         outer_params.insert(pattern[0].name.clone());
+        widths.push(inner_width.clone());
         sources = next;
         lambda = inner;
         depth += 1;
@@ -132,7 +157,7 @@ fn map_nest(statement: &Statement) -> Option<MapNest> {
     if !lambda.params.iter().all(|p| primitive(&p.ty))
         || lambda.return_types.len() != 1
         || !primitive(&lambda.return_types[0])
-        || body_can_fail(element)
+        || !fails_independently_of(element, &lambda.params)
         || statement_count(element) > MAX_ELEMENT_STATEMENTS
         || has_loop_or_soac(element)
     {
@@ -144,6 +169,14 @@ fn map_nest(statement: &Statement) -> Option<MapNest> {
     if !used.names.is_disjoint(&outer_params) {
         return None;
     }
+    let guarded = body_can_fail(element);
+    let width_is_outer = |w: &SubExp| match w {
+        SubExp::Var(v) => !outer_params.contains(v),
+        SubExp::Constant(_) => true,
+    };
+    if guarded && !widths.iter().all(width_is_outer) {
+        return None;
+    }
     Some(MapNest {
         depth,
         sources: lambda
@@ -153,7 +186,36 @@ fn map_nest(statement: &Statement) -> Option<MapNest> {
             .collect(),
         params: lambda.params.clone(),
         body: element.clone(),
+        result_type: lambda.return_types[0].element(),
+        widths,
+        guarded,
     })
+}
+
+/// Whether every statement of `body` that can fail is an operator at its
+/// top level whose failure depends only on its right operand
+/// ([`binop_can_fail`]), and that operand does not depend on `params`
+/// (directly or through earlier statements): whether `body` fails, and with
+/// which statement's error, is then the same for every element.
+fn fails_independently_of(body: &Body, params: &[Param]) -> bool {
+    let mut dependent: HashSet<VName> = params.iter().map(|p| p.name.clone()).collect();
+    for statement in &body.statements {
+        if can_fail(&statement.expression) {
+            let Exp::BinOp { right, .. } = &statement.expression else {
+                return false;
+            };
+            if matches!(right, SubExp::Var(v) if dependent.contains(v)) {
+                return false;
+            }
+        }
+        let mut expression = statement.expression.clone();
+        let mut used = UsedNames::default();
+        walk_exp(&mut expression, &mut used);
+        if !used.names.is_disjoint(&dependent) {
+            dependent.extend(statement.pattern.iter().map(|p| p.name.clone()));
+        }
+    }
+    true
 }
 
 fn has_loop_or_soac(body: &Body) -> bool {
@@ -199,6 +261,15 @@ fn rewrite_reads(body: &mut Body, producers: &HashMap<VName, MapNest>, names: &m
         for nested in nested_bodies_mut(&mut statement.expression) {
             rewrite_reads(nested, producers, names);
         }
+        if let Some(nest) = statement
+            .pattern
+            .first()
+            .and_then(|p| producers.get(&p.name))
+            .filter(|nest| nest.guarded)
+        {
+            statements.extend(guard(&statement, nest, names));
+            continue;
+        }
         let Some((_, nest)) = element_read(&statement.expression, producers) else {
             statements.push(statement);
             continue;
@@ -235,4 +306,63 @@ fn rewrite_reads(body: &mut Body, producers: &HashMap<VName, MapNest>, names: &m
         });
     }
     body.statements = statements;
+}
+
+/// What replaces a producer whose body can fail independently of the
+/// element (two statements, the outermost test and its `if`): `let g = if w1 > 0 then … if wd > 0 then S[params := 0] else 0
+/// … else 0` (the zeros of the parameters' and the result's types), at the
+/// producer's place and with its span. It fails where the producer's first
+/// element failed, with the same statement's message and span, and
+/// succeeds where the producer succeeded. Nothing reads `g`; the simplifier
+/// keeps it because it can fail.
+fn guard(producer: &Statement, nest: &MapNest, names: &mut NameSource) -> Vec<Statement> {
+    let mut element = nest.body.clone();
+    rename_binders_fresh(names, |v| walk_body(&mut element, v));
+    let mut zeros = Substitution::default();
+    for param in &nest.params {
+        let zero = crate::cpu::prim::zero(param.ty.element());
+        zeros.map.insert(param.name.clone(), SubExp::Constant(zero));
+    }
+    walk_body(&mut element, &mut zeros);
+    let result = Type::Prim(nest.result_type);
+    let zero = || Body {
+        statements: Vec::new(),
+        result: vec![SubExp::Constant(crate::cpu::prim::zero(nest.result_type))],
+    };
+    let mut body = element;
+    for width in nest.widths.iter().rev() {
+        let positive = names.fresh("nonempty");
+        let test = Statement {
+            pattern: vec![Param {
+                name: positive.clone(),
+                ty: Type::Prim(PrimType::Bool),
+            }],
+            expression: Exp::CmpOp {
+                op: CmpOp::Gt,
+                ty: PrimType::I64,
+                left: width.clone(),
+                right: SubExp::Constant(PrimValue::I64(0)),
+            },
+            span: producer.span,
+        };
+        let value = names.fresh("guard");
+        let branch = Statement {
+            pattern: vec![Param {
+                name: value.clone(),
+                ty: result.clone(),
+            }],
+            expression: Exp::If {
+                condition: SubExp::Var(positive),
+                then_body: body,
+                else_body: zero(),
+                types: vec![result.to_ext()],
+            },
+            span: producer.span,
+        };
+        body = Body {
+            statements: vec![test, branch],
+            result: vec![SubExp::Var(value)],
+        };
+    }
+    body.statements
 }

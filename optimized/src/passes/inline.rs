@@ -1,6 +1,7 @@
 //! Inlining (issue 5, item 5): a call of a function that is called once in
-//! the whole program, or whose body is small, is replaced by a renamed copy
-//! of the body (parameters substituted by the arguments, the call's
+//! the whole program, or whose body is small, or whose copies fit in the
+//! program's growth budget ([`INLINE_GROWTH_BUDGET`]), is replaced by a
+//! renamed copy of the body (parameters substituted by the arguments, the call's
 //! pattern by the body's results, existential sizes included; a parameter
 //! or result that stands for a negative `i64` constant also keeps a
 //! binding, since the substitution leaves its name in dimension positions).
@@ -17,12 +18,28 @@ use crate::ir::*;
 /// inlined at every call.
 pub const SMALL_FUNCTION_STATEMENTS: usize = 8;
 
+/// The most statements that inlining functions with more than
+/// [`SMALL_FUNCTION_STATEMENTS`] statements at several call sites may add
+/// to one program: a function of `s` statements called `k > 1` times costs
+/// `(k - 1) * s` (its original copy goes when it is no longer called;
+/// an entry point's stays, and costs `k * s`).
+/// Candidates are taken in program order while their cost fits what is
+/// left, so the growth (and the compile time it costs) is bounded whatever
+/// the program's size.
+pub const INLINE_GROWTH_BUDGET: usize = 256;
+
 /// Rounds of inlining at most (each inlines the current leaves).
 const MAX_ROUNDS: usize = 32;
 
 /// The pass.
 pub fn inline(mut program: Program) -> Program {
     let mut names = NameSource::fresh_for(&program);
+    let mut budget = INLINE_GROWTH_BUDGET;
+    let entries: HashSet<FunName> = program
+        .entry_points
+        .iter()
+        .map(|e| e.function.clone())
+        .collect();
     for _ in 0..MAX_ROUNDS {
         let calls = call_counts(&program);
         let candidates: HashMap<FunName, Function> = program
@@ -31,7 +48,20 @@ pub fn inline(mut program: Program) -> Program {
             .filter(|f| calls_nothing(&f.body))
             .filter(|f| {
                 let n = calls.get(&f.name).copied().unwrap_or(0);
-                n == 1 || (n > 0 && statement_count(&f.body) <= SMALL_FUNCTION_STATEMENTS)
+                let size = statement_count(&f.body);
+                if n == 0 {
+                    return false;
+                }
+                if n == 1 || size <= SMALL_FUNCTION_STATEMENTS {
+                    return true;
+                }
+                let copies_kept = if entries.contains(&f.name) { n } else { n - 1 };
+                let growth = size.saturating_mul(copies_kept);
+                let fits = growth <= budget;
+                if fits {
+                    budget -= growth;
+                }
+                fits
             })
             .map(|f| (f.name.clone(), f.clone()))
             .collect();
