@@ -2302,10 +2302,40 @@ impl Elaborator {
                     .insert(var.clone(), Binding::Local(var.clone(), tb.clone()));
                 let (bc, tbody) = self.expr(body)?;
                 self.unify(&ti, &tbody, body.span())?;
+                // `for y < e` is `for y in iota e'`, e' = e clamped at 0: a
+                // negative bound runs no iteration, as in Futhark, where
+                // `iota` of it would fail (SPEC_NOTES TFP18-23).
+                let bound_span = bound.span();
+                let mut zero = || {
+                    let literal = Literal::Int {
+                        value: 0,
+                        suffix: None,
+                    };
+                    self.literal(literal, false, bound_span)
+                };
+                let (zero_compared, t_compared) = zero();
+                let (zero_taken, t_taken) = zero();
+                self.unify(&tb, &t_compared, bound_span)?;
+                self.unify(&tb, &t_taken, bound_span)?;
+                let n = self.fresh("bound");
+                let clamped = Expr::new(
+                    ExprKind::If {
+                        condition: binop(
+                            CoreBinOp::Lt,
+                            Expr::var(n.clone(), bound_span),
+                            zero_compared,
+                            bound_span,
+                        )
+                        .boxed(),
+                        then_branch: zero_taken.boxed(),
+                        else_branch: Expr::var(n.clone(), bound_span).boxed(),
+                    },
+                    bound_span,
+                );
                 let iota = Expr::new(
                     ExprKind::Intrinsic {
                         op: Intrinsic::Iota,
-                        args: vec![b],
+                        args: vec![let_in(n, b, clamped, bound_span)],
                     },
                     *var_span,
                 );
