@@ -189,8 +189,8 @@ fn extra_mutation_kinds_appear_only_when_asked_for() {
     );
 }
 
-/// `GenConfig::structured_arguments` gives some entry points tuple, record
-/// and sum parameters (with argument values of those types), and the
+/// `GenConfig::structured_arguments` gives some entry points tuple, record,
+/// array-of-pair and sum parameters (with argument values of those types), and the
 /// programs still print and parse back; without it every argument is a
 /// primitive or an array.
 #[test]
@@ -204,7 +204,7 @@ fn structured_arguments_appear_only_when_asked_for() {
         structured_arguments: true,
         ..plain.clone()
     };
-    let mut seen = [false; 3];
+    let mut seen = [false; 4];
     for seed in 0..300u64 {
         round_trips(seed, &structured);
         for argument in generate(seed, &structured).arguments {
@@ -212,6 +212,9 @@ fn structured_arguments_appear_only_when_asked_for() {
                 Value::Tuple(_) => seen[0] = true,
                 Value::Record(_) => seen[1] = true,
                 Value::Sum(_) => seen[2] = true,
+                Value::Array(array) if matches!(array.row(0), Some(Value::Tuple(_))) => {
+                    seen[3] = true
+                }
                 _ => {}
             }
         }
@@ -220,7 +223,10 @@ fn structured_arguments_appear_only_when_asked_for() {
             .iter()
             .all(|argument| matches!(argument, Value::Prim(_) | Value::Array(_))));
     }
-    assert_eq!(seen, [true; 3], "tuple, record and sum arguments");
+    assert_eq!(
+        seen, [true; 4],
+        "tuple, record, sum and array-of-pair arguments"
+    );
 }
 
 #[test]

@@ -502,11 +502,11 @@ impl Generator {
         (dec, arguments, result_type)
     }
 
-    /// A tuple, record or sum type for an entry parameter
+    /// A tuple, record, array of pairs or sum type for an entry parameter
     /// (`GenConfig::structured_arguments`).
     fn structured_argument_type(&mut self, env: &Env) -> Ty {
         let sums = env.sum_types.len() as u32;
-        match self.choices.below(if sums > 0 { 3 } else { 2 }) {
+        match self.choices.below(if sums > 0 { 4 } else { 3 }) {
             0 => Ty::Tuple(vec![
                 self.structured_component(env),
                 Ty::Prim(self.random_prim()),
@@ -515,6 +515,15 @@ impl Generator {
                 ("x".to_string(), self.structured_component(env)),
                 ("y".to_string(), self.structured_component(env)),
             ]),
+            // An array of one to three pairs: the backends store it as one
+            // array per component (rows stacked per leaf).
+            2 => array(
+                Size::Const(u64::from(self.choices.range(1, 3))),
+                Ty::Tuple(vec![
+                    Ty::Prim(self.random_prim()),
+                    Ty::Prim(self.random_prim()),
+                ]),
+            ),
             _ => env.sum_types[self.choices.below(sums) as usize].clone(),
         }
     }
