@@ -57,14 +57,23 @@ fn a_runtime_error_names_its_location_and_exits_1() {
 
 #[test]
 fn a_type_error_is_a_located_diagnostic_and_exits_1() {
-    let out = runestone(
-        &["run", "tests/programs/restrictions/if_function.fut"],
-        "true 1",
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = text(&out.stderr);
-    assert!(stderr.contains("TFP18 T-If"), "{stderr}");
-    assert!(stderr.contains("if_function.fut:5:"), "{stderr}");
+    // The default backend (cpu: the optimising compiler's checker) and the
+    // reference both name TFP'18's rule and the location.
+    for (backend, rule) in [("cpu", "TFP'18 rule T-If"), ("reference", "TFP18 T-If")] {
+        let out = runestone(
+            &[
+                "run",
+                "tests/programs/restrictions/if_function.fut",
+                "--backend",
+                backend,
+            ],
+            "true 1",
+        );
+        assert_eq!(out.status.code(), Some(1), "{backend}");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(rule), "{backend}: {stderr}");
+        assert!(stderr.contains("if_function.fut:5:"), "{backend}: {stderr}");
+    }
 }
 
 #[test]
