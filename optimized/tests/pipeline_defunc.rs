@@ -107,6 +107,30 @@ fn functions_returned_from_branches_are_tagged() {
     );
 }
 
+#[test]
+fn a_chain_of_trivial_wrappers_is_inlined_to_a_bounded_depth() {
+    // `f6 x = f5 x`, …, `f1 x = f0 x`: each body is trivial, but a call of
+    // `f6` inlines only four levels (`f6`..`f3`); `f2` is lifted once (its
+    // body inlining `f1` and `f0`) and the second call of `f6` reuses it.
+    // Without the bound a functor tower's wrappers are copied whole at
+    // every use (the output grows cubically with the tower's height).
+    check(
+        "def f0 (x: i32) = x + 1
+         def f1 (x: i32) = f0 x
+         def f2 (x: i32) = f1 x
+         def f3 (x: i32) = f2 x
+         def f4 (x: i32) = f3 x
+         def f5 (x: i32) = f4 x
+         def f6 (x: i32) = f5 x
+         def main (x: i32) = f6 x + f6 (x + 1)",
+        "5",
+        "13",
+        1,
+        1,
+        10,
+    );
+}
+
 fn fig1a() -> CompiledProgram {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -39,6 +39,14 @@ use crate::core::{
 /// saturating application instead of being lifted.
 const TRIVIAL_BODY_NODES: usize = 12;
 
+/// Trivial bodies are inlined inside at most this many enclosing inlined
+/// bodies; a deeper one is lifted (memoised) instead. Without the bound a
+/// chain of trivial wrappers (`M_i.add a b = M_{i-1}.add a b` in a functor
+/// tower) is copied whole at every use, and the output grows with the
+/// product of the chain lengths (cubically in the functor tower); with it
+/// each application expands to a bounded amount of code.
+const MAX_INLINE_DEPTH: usize = 4;
+
 /// What the defunctionaliser did, for `--timings` and the tests.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DefuncStats {
@@ -90,6 +98,9 @@ pub struct Defunctionaliser<'p> {
     output: Vec<Definition>,
     memo: HashMap<MemoKey, Lifted<'p>>,
     stats: DefuncStats,
+    /// How many inlined bodies enclose the expression being translated (0
+    /// in a lifted function's or an entry point's own body).
+    inline_depth: usize,
 }
 
 /// An internal error: the type checker's TFP'18 restrictions should have made
@@ -187,6 +198,7 @@ impl<'p> Defunctionaliser<'p> {
             output: Vec::new(),
             memo: HashMap::new(),
             stats: DefuncStats::default(),
+            inline_depth: 0,
         }
     }
 
@@ -673,9 +685,12 @@ impl<'p> Defunctionaliser<'p> {
     ) -> DefuncResult<Translated<'p>> {
         let source = closure.source;
         let trivial = source.size_params.is_empty() && is_trivial(source.body, TRIVIAL_BODY_NODES);
-        if force_inline || trivial {
+        if force_inline || (trivial && self.inline_depth < MAX_INLINE_DEPTH) {
             self.stats.inlined += 1;
-            self.inlined_call(rep, closure, args, span)
+            self.inline_depth += 1;
+            let result = self.inlined_call(rep, closure, args, span);
+            self.inline_depth -= 1;
+            result
         } else {
             self.lifted_call(rep, closure, args, span)
         }
@@ -770,7 +785,12 @@ impl<'p> Defunctionaliser<'p> {
             None => {
                 let arg_svs: Vec<StaticVal<'p>> =
                     args.iter().map(|(_, sv)| sv.without_sizes()).collect();
-                let lifted = self.lift(closure, &arg_svs)?;
+                // The lifted body is a function of its own: inlining
+                // inside it starts again from depth 0.
+                let outer_depth = std::mem::replace(&mut self.inline_depth, 0);
+                let lifted = self.lift(closure, &arg_svs);
+                self.inline_depth = outer_depth;
+                let lifted = lifted?;
                 self.memo.insert(key, lifted.clone());
                 lifted
             }

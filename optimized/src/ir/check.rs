@@ -111,14 +111,13 @@ impl PassManager {
 /// Checks a whole program: see the module documentation.
 pub fn check_program(program: &Program) -> std::result::Result<(), IrTypeError> {
     let mut checker = Checker {
-        program,
+        functions: HashMap::with_capacity(program.functions.len()),
         bound: HashSet::new(),
         function: None,
         span: Span::default(),
     };
-    let mut function_names = HashSet::new();
     for function in &program.functions {
-        if !function_names.insert(&function.name) {
+        if checker.functions.insert(&function.name, function).is_some() {
             return Err(checker.error_at(
                 function.span,
                 format!("function {} is defined twice", function.name),
@@ -144,7 +143,9 @@ pub fn check_program(program: &Program) -> std::result::Result<(), IrTypeError> 
 type CheckResult<T> = std::result::Result<T, IrTypeError>;
 
 struct Checker<'p> {
-    program: &'p Program,
+    /// The program's functions by name (a call is checked in O(1), not by
+    /// a scan of the function list).
+    functions: HashMap<&'p FunName, &'p Function>,
     /// Every name bound so far in the program (names are unique).
     bound: HashSet<VName>,
     function: Option<String>,
@@ -695,9 +696,9 @@ impl Checker<'_> {
         name: &FunName,
         args: &[SubExp],
     ) -> CheckResult<Vec<ExtType>> {
-        let function = self
-            .program
-            .function(name)
+        let function = *self
+            .functions
+            .get(name)
             .ok_or_else(|| self.error(format!("call of unknown function {name}")))?;
         if function.params.len() != args.len() {
             return Err(self.error(format!(
@@ -1083,9 +1084,9 @@ impl Checker<'_> {
     }
 
     fn check_entry_point(&self, entry: &EntryPoint) -> CheckResult<()> {
-        let function = self
-            .program
-            .function(&entry.function)
+        let function = *self
+            .functions
+            .get(&entry.function)
             .ok_or_else(|| self.error(format!("unknown function {}", entry.function)))?;
         let sizes = function
             .params

@@ -40,18 +40,34 @@ pub fn inline(mut program: Program) -> Program {
         .iter()
         .map(|e| e.function.clone())
         .collect();
+    // What each function calls, and how many call sites each function has
+    // in the whole program: computed once, then updated for the functions a
+    // round changes or drops, so a round costs the code it inlines and one
+    // look-up per function, not a traversal of the whole program.
+    let mut callees: HashMap<FunName, HashMap<FunName, usize>> = program
+        .functions
+        .iter()
+        .map(|f| {
+            let mut counts = HashMap::new();
+            count_calls(&f.body, &mut counts);
+            (f.name.clone(), counts)
+        })
+        .collect();
+    let mut calls: HashMap<FunName, usize> = HashMap::new();
+    for counts in callees.values() {
+        add_counts(&mut calls, counts);
+    }
     for _ in 0..MAX_ROUNDS {
-        let calls = call_counts(&program);
         let candidates: HashMap<FunName, Function> = program
             .functions
             .iter()
-            .filter(|f| calls_nothing(&f.body))
+            .filter(|f| callees.get(&f.name).is_none_or(HashMap::is_empty))
             .filter(|f| {
                 let n = calls.get(&f.name).copied().unwrap_or(0);
-                let size = statement_count(&f.body);
                 if n == 0 {
                     return false;
                 }
+                let size = statement_count(&f.body);
                 if n == 1 || size <= SMALL_FUNCTION_STATEMENTS {
                     return true;
                 }
@@ -72,11 +88,49 @@ pub fn inline(mut program: Program) -> Program {
             if candidates.contains_key(&function.name) {
                 continue;
             }
+            let Some(counts) = callees.get_mut(&function.name) else {
+                continue;
+            };
+            if !counts.keys().any(|callee| candidates.contains_key(callee)) {
+                continue;
+            }
             inline_in_function(function, &candidates, &mut names);
+            let mut updated = HashMap::new();
+            count_calls(&function.body, &mut updated);
+            remove_counts(&mut calls, counts);
+            add_counts(&mut calls, &updated);
+            *counts = updated;
         }
-        remove_uncalled_functions(&mut program, &candidates);
+        program.functions.retain(|f| {
+            let keep = !candidates.contains_key(&f.name)
+                || entries.contains(&f.name)
+                || calls.get(&f.name).copied().unwrap_or(0) > 0;
+            if !keep {
+                if let Some(counts) = callees.remove(&f.name) {
+                    remove_counts(&mut calls, &counts);
+                }
+            }
+            keep
+        });
     }
     program
+}
+
+fn add_counts(calls: &mut HashMap<FunName, usize>, counts: &HashMap<FunName, usize>) {
+    for (callee, n) in counts {
+        *calls.entry(callee.clone()).or_default() += n;
+    }
+}
+
+fn remove_counts(calls: &mut HashMap<FunName, usize>, counts: &HashMap<FunName, usize>) {
+    for (callee, n) in counts {
+        if let Some(total) = calls.get_mut(callee) {
+            *total -= n;
+            if *total == 0 {
+                calls.remove(callee);
+            }
+        }
+    }
 }
 
 fn inline_in_function(
@@ -163,15 +217,6 @@ fn binding(name: PatElem, operand: SubExp, span: Span) -> Statement {
     }
 }
 
-/// How many call sites each function has.
-fn call_counts(program: &Program) -> HashMap<FunName, usize> {
-    let mut counts = HashMap::new();
-    for f in &program.functions {
-        count_calls(&f.body, &mut counts);
-    }
-    counts
-}
-
 fn count_calls(body: &Body, counts: &mut HashMap<FunName, usize>) {
     for s in &body.statements {
         if let Exp::Apply { function, .. } = &s.expression {
@@ -184,12 +229,6 @@ fn count_calls(body: &Body, counts: &mut HashMap<FunName, usize>) {
             count_calls(&l.body, counts);
         }
     }
-}
-
-fn calls_nothing(body: &Body) -> bool {
-    let mut counts = HashMap::new();
-    count_calls(body, &mut counts);
-    counts.is_empty()
 }
 
 /// The statements of a body, nested ones included.
@@ -210,20 +249,4 @@ pub fn statement_count(body: &Body) -> usize {
                     .sum::<usize>()
         })
         .sum()
-}
-
-/// Drops the inlined functions that are no longer called and are not entry
-/// points.
-fn remove_uncalled_functions(program: &mut Program, inlined: &HashMap<FunName, Function>) {
-    let calls = call_counts(program);
-    let entries: HashSet<FunName> = program
-        .entry_points
-        .iter()
-        .map(|e| e.function.clone())
-        .collect();
-    program.functions.retain(|f| {
-        !inlined.contains_key(&f.name)
-            || entries.contains(&f.name)
-            || calls.get(&f.name).copied().unwrap_or(0) > 0
-    });
 }
