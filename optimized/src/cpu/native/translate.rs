@@ -14,7 +14,7 @@
 //! [`Translator::body`] returns `None` for any construct outside the class
 //! the native path compiles; the caller then abandons the function.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{
@@ -138,17 +138,11 @@ pub struct Translator<'a, 'f> {
     signatures: HelperSignatures,
     /// Statements (by their pattern's name) already computed before the
     /// element loop ([`Self::hoist`]).
-    hoisted: HashSet<VName>,
+    hoisted: std::collections::HashSet<VName>,
     /// Inside a selected branch ([`Self::selected`]): the condition (an
     /// `i8`) under which its results are used; a gather there fails only
     /// when it holds.
     predicate: Option<Value>,
-    /// Statements of `for` loop bodies (by their pattern's name) whose
-    /// check (an index in bounds, a divisor not zero) was made once before
-    /// the loop ([`Self::precheck_loop`]).
-    prechecked: HashSet<VName>,
-    /// Whether the statement being translated is one of `prechecked`.
-    unchecked: bool,
 }
 
 impl<'a, 'f> Translator<'a, 'f> {
@@ -165,10 +159,8 @@ impl<'a, 'f> Translator<'a, 'f> {
             fail,
             scratch,
             signatures,
-            hoisted: HashSet::new(),
+            hoisted: std::collections::HashSet::new(),
             predicate: None,
-            prechecked: HashSet::new(),
-            unchecked: false,
         }
     }
 
@@ -310,13 +302,10 @@ impl<'a, 'f> Translator<'a, 'f> {
                 Vec::new()
             }
             expression => {
-                let [pattern] = statement.pattern.as_slice() else {
+                let [_] = statement.pattern.as_slice() else {
                     return None;
                 };
-                self.unchecked = self.prechecked.contains(&pattern.name);
-                let scalar = self.scalar(expression);
-                self.unchecked = false;
-                let (v, t) = scalar?;
+                let (v, t) = self.scalar(expression)?;
                 if t != types[0] {
                     return None;
                 }
@@ -450,10 +439,6 @@ impl<'a, 'f> Translator<'a, 'f> {
             self.builder.append_block_param(header, machine_type(*t));
             self.builder.append_block_param(exit, machine_type(*t));
         }
-        let prechecked = match counter {
-            Some((index, bound, PrimType::I64)) => self.precheck_loop(index, bound, body),
-            _ => Vec::new(),
-        };
         let mut entry_args = Vec::with_capacity(inits.len() + 1);
         if let Some((_, _, t)) = counter {
             entry_args.push(self.constant(crate::cpu::prim::zero(t)));
@@ -501,9 +486,6 @@ impl<'a, 'f> Translator<'a, 'f> {
         }
         let results = self.body(body);
         self.names = saved;
-        for name in &prechecked {
-            self.prechecked.remove(name);
-        }
         let results = results?;
         if results.len() != param_types.len()
             || results.iter().zip(&param_types).any(|(r, t)| r.1 != *t)
@@ -519,117 +501,6 @@ impl<'a, 'f> Translator<'a, 'f> {
 
         self.builder.switch_to_block(exit);
         Some(self.builder.block_params(exit).to_vec())
-    }
-
-    /// Checks made once before a `for index < bound` loop (`i64`) instead
-    /// of in every iteration, for statements at the top level of its body
-    /// (so each runs in every iteration that gets that far):
-    ///
-    /// * a read `xs[a + index]` (or `xs[index + a]`, `xs[index]`) of a free
-    ///   array of rank 1 (`a` computed before the loop): all of them are in
-    ///   bounds iff `0 ≤ a` and `a + bound ≤ len`, checked as `a ≥ 0 ∧
-    ///   bound ≤ len ∧ a ≤ len - bound` (no wrapping; `a + index` then
-    ///   cannot wrap either);
-    /// * an integer `/ % // %%` by a divisor computed before the loop: not
-    ///   zero.
-    ///
-    /// When `bound > 0` and a check fails, some iteration fails (or one
-    /// before it fails otherwise): the kernel fails here, and the SOAC's
-    /// element-wise path reports the first error, as for any failure. The
-    /// statements are recorded in [`Self::prechecked`] (their names, which
-    /// the caller removes after the loop).
-    fn precheck_loop(&mut self, index: &VName, bound: Value, body: &Body) -> Vec<VName> {
-        let invariant = |t: &Self, s: &SubExp| match s {
-            SubExp::Constant(_) => true,
-            SubExp::Var(v) => t.names.contains_key(v),
-        };
-        // Names that hold `a + index` with `a` invariant: `a`.
-        let mut offsets: HashMap<VName, SubExp> = HashMap::new();
-        offsets.insert(index.clone(), SubExp::Constant(PrimValue::I64(0)));
-        let mut ranges: Vec<(SubExp, Value)> = Vec::new();
-        let mut divisors: Vec<SubExp> = Vec::new();
-        let mut names = Vec::new();
-        for statement in &body.statements {
-            let [pattern] = statement.pattern.as_slice() else {
-                continue;
-            };
-            match &statement.expression {
-                Exp::BinOp {
-                    op: BinOp::Add,
-                    ty: PrimType::I64,
-                    left,
-                    right,
-                } => {
-                    let offset = match (left, right) {
-                        (SubExp::Var(v), a) | (a, SubExp::Var(v))
-                            if v == index && invariant(self, a) =>
-                        {
-                            Some(a.clone())
-                        }
-                        _ => None,
-                    };
-                    if let Some(a) = offset {
-                        offsets.insert(pattern.name.clone(), a);
-                    }
-                }
-                Exp::BinOp {
-                    op: BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem,
-                    ty,
-                    right: right @ SubExp::Var(_),
-                    ..
-                } if ty.is_integer() && invariant(self, right) => {
-                    divisors.push(right.clone());
-                    names.push(pattern.name.clone());
-                }
-                Exp::Index { array, indices } => {
-                    let (Some(view), [SubExp::Var(i)]) =
-                        (self.arrays.get(array), indices.as_slice())
-                    else {
-                        continue;
-                    };
-                    let (Some(a), [len]) = (offsets.get(i), view.dims.as_slice()) else {
-                        continue;
-                    };
-                    ranges.push((a.clone(), *len));
-                    names.push(pattern.name.clone());
-                }
-                _ => {}
-            }
-        }
-        if names.is_empty() {
-            return names;
-        }
-        let runs = self
-            .builder
-            .ins()
-            .icmp_imm(IntCC::SignedGreaterThan, bound, 0);
-        let mut bad = self.builder.ins().iconst(types::I8, 0);
-        for (a, len) in ranges {
-            let Some((a, PrimType::I64)) = self.operand(&a) else {
-                return Vec::new();
-            };
-            let negative = self.builder.ins().icmp_imm(IntCC::SignedLessThan, a, 0);
-            let too_many = self
-                .builder
-                .ins()
-                .icmp(IntCC::SignedGreaterThan, bound, len);
-            let room = self.builder.ins().isub(len, bound);
-            let too_far = self.builder.ins().icmp(IntCC::SignedGreaterThan, a, room);
-            let outside = self.builder.ins().bor(negative, too_many);
-            let outside = self.builder.ins().bor(outside, too_far);
-            bad = self.builder.ins().bor(bad, outside);
-        }
-        for divisor in divisors {
-            let Some((b, _)) = self.operand(&divisor) else {
-                return Vec::new();
-            };
-            let zero = self.builder.ins().icmp_imm(IntCC::Equal, b, 0);
-            bad = self.builder.ins().bor(bad, zero);
-        }
-        let failed = self.builder.ins().band(runs, bad);
-        self.fail_if(failed);
-        self.prechecked.extend(names.iter().cloned());
-        names
     }
 
     /// A single-valued expression.
@@ -700,7 +571,6 @@ impl<'a, 'f> Translator<'a, 'f> {
                 .ins()
                 .icmp(IntCC::UnsignedGreaterThanOrEqual, i, *dim);
             match (self.predicate, any_outside) {
-                (None, _) if self.unchecked => {}
                 (None, _) => self.fail_if(outside),
                 (Some(_), None) => any_outside = Some(outside),
                 (Some(_), Some(o)) => any_outside = Some(self.builder.ins().bor(o, outside)),
@@ -888,10 +758,8 @@ impl<'a, 'f> Translator<'a, 'f> {
     /// infinity.
     fn division(&mut self, op: BinOp, t: PrimType, a: Value, b: Value) -> Value {
         let ty = machine_type(t);
-        if !self.unchecked {
-            let is_zero = self.builder.ins().icmp_imm(IntCC::Equal, b, 0);
-            self.fail_if(is_zero);
-        }
+        let is_zero = self.builder.ins().icmp_imm(IntCC::Equal, b, 0);
+        self.fail_if(is_zero);
         if !t.is_signed_integer() {
             let ins = self.builder.ins();
             return match op {
