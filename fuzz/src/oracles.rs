@@ -43,6 +43,7 @@
 
 pub mod gpu;
 pub mod gpu_programs;
+pub mod optimisation;
 pub mod value;
 
 use crate::campaign::{run_pool, runner_for, shrink_while_steps, Limits};

@@ -18,6 +18,7 @@
 
 use fuzz::gen::mutate::{mutate_kind, MutationKind};
 use fuzz::gen::{generate, site_kinds, GenConfig};
+use fuzz::oracles::optimisation::OptimisationEvidence;
 use fuzz::oracles::{
     examine_verdict, run_campaign, DefuncItem, OracleConfig, OracleKind, Outcome, Summary,
     KNOWN_DISAGREEMENTS,
@@ -54,6 +55,9 @@ struct Budget {
     /// Module programs (seeds `0..`) whose mutant mixing two opaque
     /// modules' abstract types is examined, if they have such a site.
     abstract_types_mixed: u64,
+    /// Programs per seed, each with short and with long arrays, judged by
+    /// the optimisation oracle (`fuzz::oracles::optimisation`).
+    optimisation: u64,
 }
 
 /// CI's budget (5–20 s in the dev profile on the shared 2-core machine,
@@ -67,6 +71,7 @@ const SHORT: Budget = Budget {
     structured_arguments: 100,
     extra_mutations: 200,
     abstract_types_mixed: 400,
+    optimisation: 40,
 };
 
 /// The mutation-score budget (`RUNESTONE_MUTATION_BUDGET=long`; 21–65 s in
@@ -80,6 +85,7 @@ const LONG: Budget = Budget {
     structured_arguments: 100,
     extra_mutations: 200,
     abstract_types_mixed: 400,
+    optimisation: 100,
 };
 
 /// Value programs per seed over long arrays in the long budget.
@@ -422,4 +428,57 @@ fn mutants_mixing_two_abstract_types_are_rejected_by_both_sides() {
         rejected >= 10,
         "only {rejected} mutants mixing abstract types"
     );
+}
+
+/// The optimisation oracle (`fuzz::oracles::optimisation`) on the value
+/// oracle's four kinds of program, with short and with long arrays: every
+/// program's constant operators are folded and both checkers reject its
+/// broken forms, every pass of the default pipeline changes some program,
+/// and the CPU backend vectorises some SOAC. The value campaigns cannot
+/// see a pass that stops firing (the values stay the same): the mutation
+/// score counted such mutants as equivalent before this oracle
+/// (`fuzz/findings/mutation_score.md`, fifth round).
+#[test]
+fn optimisations_fire_on_generated_programs() {
+    let budget = budget();
+    let mut evidence = OptimisationEvidence::default();
+    let mut rejected = 0;
+    for seed in SEEDS.into_iter().take(budget.seeds) {
+        for long_arrays in [false, true] {
+            let base = GenConfig {
+                long_arrays,
+                ..GenConfig::default()
+            };
+            for index in 0..budget.optimisation {
+                let item = DefuncItem::of_index(index);
+                let program = generate(seed * 1_000_000 + index, &item.gen(&base));
+                let source = program.source();
+                let compiled =
+                    fuzz::oracles::value::optimized_compile(&source, item.or_conditionals());
+                let Ok((compiled, _)) = compiled else {
+                    rejected += 1;
+                    continue;
+                };
+                if let Err(defect) = evidence.add(&compiled) {
+                    panic!("seed {seed}, program {index}: {defect}\n{source}");
+                }
+            }
+        }
+    }
+    let programs = budget.seeds as u64 * 2 * budget.optimisation;
+    assert!(
+        rejected * 10 <= programs,
+        "{rejected} of {programs} generated programs not compiled"
+    );
+    assert_eq!(
+        evidence.passes_that_never_fired(),
+        Vec::<&str>::new(),
+        "{evidence:?}"
+    );
+    assert!(evidence.backend.vectorised > 0, "{evidence:?}");
+    assert!(
+        evidence.checker_probes_skipped * 2 <= evidence.programs,
+        "{evidence:?}"
+    );
+    eprintln!("{evidence:?}");
 }

@@ -53,6 +53,8 @@ pub struct CompiledProgram {
     pub fused: crate::ir::Program,
     /// The IR as lowered and checked.
     pub ir: crate::ir::Program,
+    /// What static interpretation did (module programs only).
+    pub static_statistics: Option<crate::static_interp::Statistics>,
     timings: Vec<(&'static str, Duration)>,
     backend: cpu::CompiledProgram,
 }
@@ -77,6 +79,11 @@ impl CompiledProgram {
     /// Runs the entry point `prepared` was made for.
     pub fn run_prepared(&self, prepared: &cpu::PreparedArguments) -> Result<Value, RuntimeError> {
         self.backend.run_prepared(prepared)
+    }
+
+    /// Which paths the CPU backend compiled the SOACs for.
+    pub fn backend_statistics(&self) -> cpu::compile::BackendStatistics {
+        self.backend.statistics()
     }
 
     /// Each phase's name and wall time, in order.
@@ -158,6 +165,7 @@ fn compile_with_clock(
     mut clock: Clock,
 ) -> Result<CompiledProgram, Vec<Diagnostic>> {
     let mut core = None;
+    let mut static_statistics = None;
     if is_module_free(&program.decs) {
         spec::recursion::with_stack(|| {
             crate::typecheck::check_program_typed(program, options.check)
@@ -190,8 +198,9 @@ fn compile_with_clock(
                 })?;
             }
             clock.lap("type check");
-            let (module_free, _statistics) =
+            let (module_free, statistics) =
                 crate::static_interp::eliminate_modules(program, loader)?;
+            static_statistics = Some(statistics);
             clock.lap("static");
             // The numeric modules' definitions it keeps use the prelude's
             // intrinsics; the user's program was checked without them.
@@ -230,6 +239,7 @@ fn compile_with_clock(
         defunc_stats,
         ir,
         fused,
+        static_statistics,
         timings: clock.timings,
         backend,
     })

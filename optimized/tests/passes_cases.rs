@@ -618,6 +618,35 @@ fn simplify_cases() {
             before: &[("if", 1), ("filter", 1)],
             after: &[("if", 0), ("filter", 1), ("map", 1)],
         },
+        // Unused calls: of `plus_one` and of `plus_two` (which calls only
+        // `plus_one`: total through its callee) they go, and then the two
+        // functions, which nothing calls any more; of `divide` (`k / k`
+        // fails when `k` is 0) it stays.
+        Case {
+            name: "simplify_removes_unused_calls_of_total_functions",
+            build: |b| {
+                let plus_one = b.function("plus_one", &[("x", prim(I64))], |b, p| {
+                    vec![binop(b, BinOp::Add, var(&p[0]), i64c(1))]
+                });
+                let plus_two = b.function("plus_two", &[("x", prim(I64))], |b, p| {
+                    let once = call(b, "once", "plus_one", vec![var(&p[0])]);
+                    vec![call(b, "twice", "plus_one", vec![once])]
+                });
+                let divide = b.function("divide", &[("x", prim(I64)), ("y", prim(I64))], |b, p| {
+                    vec![binop(b, BinOp::Div, var(&p[0]), var(&p[1]))]
+                });
+                program_with(b, vec![plus_one, plus_two, divide], 0, i64s(1), |b, _, _, k| {
+                    call(b, "a", "plus_two", vec![k.clone()]);
+                    call(b, "c", "plus_one", vec![k.clone()]);
+                    call(b, "d", "divide", vec![k.clone(), k.clone()]);
+                    vec![k]
+                })
+            },
+            passes: simplify_only(),
+            inputs: inputs(),
+            before: &[("apply", 5), ("functions", 4)],
+            after: &[("apply", 1), ("functions", 2), ("div", 1)],
+        },
     ];
     for case in cases {
         check(case);

@@ -1,16 +1,18 @@
-//! `runestone compile FILE`: the optimising compiler's front end.
+//! `runestone compile FILE`: the optimising compiler.
 //!
-//! Today it parses and type-checks, reading `import "path"` as `path.fut`
-//! next to the importing file (`--dump typed` prints the inferred type of
-//! every binding of FILE, `main : [n]i32 -> i32`), then eliminates the
-//! modules by static interpretation (`--dump static` prints the module-free
-//! program); `--timings` prints the wall time of each phase and the
-//! statistics of static interpretation on stderr. Later phases are offered
-//! as `--dump` values only once they exist: `--dump defunc` and `--dump ir`
-//! run the optimising pipeline (`optimized::pipeline`) and print the
-//! first-order core or the IR (with `--timings`, its phase times too);
-//! `--dump glsl` prints the GLSL kernel of each top-level SOAC of the IR
-//! (`gpu::codegen`) or why it runs on the host.
+//! Without `--dump`, and with a phase of the optimising pipeline (`--dump
+//! mono|defunc|ir|fused|glsl`), it runs the whole pipeline through the CPU
+//! backend (`optimized::pipeline`: type check, static interpretation,
+//! elaboration, monomorphisation, defunctionalisation, lowering, the
+//! optimisation passes, the backend) and prints the phase's result;
+//! `--timings` prints each phase's wall time, the statistics of static
+//! interpretation and which paths the backend compiled the SOACs for, on
+//! stderr. `--dump typed|static|core` runs the front end alone, timing each
+//! phase with its CPU time too: the inferred type of every binding (`main :
+//! [n]i32 -> i32`), the module-free program, the typed core. Imports
+//! (`import "path"`) are read as `path.fut` next to the importing file.
+//! `--dump glsl` prints the GLSL kernel of each top-level SOAC of the fused
+//! IR (`gpu::codegen`) or why it runs on the host.
 
 use clap::ValueEnum;
 use optimized::typecheck::ImportLoader;
@@ -32,7 +34,8 @@ pub struct Args {
     /// Print the program after this phase.
     #[arg(long, value_enum)]
     dump: Option<Phase>,
-    /// Print the wall time of each phase on stderr.
+    /// Print the wall time of each phase on stderr (and the statistics of
+    /// static interpretation and of the CPU backend).
     #[arg(long)]
     timings: bool,
 }
@@ -75,29 +78,52 @@ pub fn run(args: Args) -> ExitCode {
             return report(&diagnostic, &loaded.sources);
         }
     };
-    let options = optimized::typecheck::CheckOptions::from_source(loaded.text());
-    let pipeline_options = optimized::pipeline::PipelineOptions::from_source(loaded.text());
     let prelude_file = optimized::pipeline::add_prelude_file(&mut loaded.sources);
-    let started = PhaseStart::now();
     let mut loader = FileLoader {
         sources: &mut loaded.sources,
         cache: HashMap::new(),
     };
+    match args.dump {
+        Some(phase @ (Phase::Typed | Phase::Static | Phase::Core)) => {
+            front_end(&args, phase, &program, loaded.file, &mut loader, timings)
+        }
+        None | Some(Phase::Mono | Phase::Defunc | Phase::Ir | Phase::Fused | Phase::Glsl) => {
+            whole_pipeline(
+                &args,
+                &program,
+                loaded.file,
+                prelude_file,
+                &mut loader,
+                timings,
+            )
+        }
+    }
+}
+
+/// `--dump typed|static|core`: the front end alone (type inference, static
+/// interpretation, elaboration), each phase timed with its CPU time.
+fn front_end(
+    args: &Args,
+    phase: Phase,
+    program: &Program,
+    file: FileId,
+    loader: &mut FileLoader<'_>,
+    mut timings: Vec<(&str, PhaseTime)>,
+) -> ExitCode {
+    let options = optimized::typecheck::CheckOptions::from_source(&loader.sources.get(file).text);
+    let started = PhaseStart::now();
     let checked = spec::recursion::with_stack(|| {
-        optimized::typecheck::check_program_with_options(&program, Some(&mut loader), options)
+        optimized::typecheck::check_program_with_options(program, Some(&mut *loader), options)
     });
     timings.push(("typecheck", started.elapsed()));
     let checked = match checked {
         Ok(checked) => checked,
         Err(diagnostics) => {
             print_timings(args.timings, &timings);
-            for diagnostic in &diagnostics {
-                eprint!("{}", diagnostic.render(loader.sources));
-            }
-            return ExitCode::from(1);
+            return report_all(&diagnostics, loader.sources);
         }
     };
-    if args.dump == Some(Phase::Typed) {
+    if phase == Phase::Typed {
         print_timings(args.timings, &timings);
         for binding in &checked.bindings {
             println!("{}", binding.signature());
@@ -105,16 +131,13 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let started = PhaseStart::now();
-    let eliminated = optimized::static_interp::eliminate_modules(&program, Some(&mut loader));
+    let eliminated = optimized::static_interp::eliminate_modules(program, Some(&mut *loader));
     timings.push(("static", started.elapsed()));
     let (module_free, statistics) = match eliminated {
         Ok(result) => result,
         Err(diagnostics) => {
             print_timings(args.timings, &timings);
-            for diagnostic in &diagnostics {
-                eprint!("{}", diagnostic.render(loader.sources));
-            }
-            return ExitCode::from(1);
+            return report_all(&diagnostics, loader.sources);
         }
     };
     let started = PhaseStart::now();
@@ -122,79 +145,100 @@ pub fn run(args: Args) -> ExitCode {
     timings.push(("print", started.elapsed()));
     print_timings(args.timings, &timings);
     if args.timings {
+        print_static_statistics(&statistics);
+    }
+    if phase == Phase::Static {
+        // The language options the program asked for apply to the
+        // module-free program too.
+        for line in loader.sources.get(file).text.lines() {
+            if line.trim().starts_with("-- runestone-options:") {
+                println!("{}", line.trim());
+            }
+        }
+        print!("{printed}");
+        return ExitCode::SUCCESS;
+    }
+    let core = spec::recursion::with_stack(|| {
+        optimized::core::elaborate_module_free(&module_free, options)
+    });
+    match core {
+        Ok(core) => {
+            print!("{}", optimized::core::printer::print_program(&core));
+            ExitCode::SUCCESS
+        }
+        Err(diagnostics) => report_all(&diagnostics, loader.sources),
+    }
+}
+
+/// No `--dump`, or a phase of the optimising pipeline: the whole pipeline
+/// through the CPU backend (`optimized::pipeline`), its phase times, the
+/// statistics of static interpretation and of the backend.
+fn whole_pipeline(
+    args: &Args,
+    program: &Program,
+    file: FileId,
+    prelude_file: FileId,
+    loader: &mut FileLoader<'_>,
+    mut timings: Vec<(&str, PhaseTime)>,
+) -> ExitCode {
+    let options = optimized::pipeline::PipelineOptions::from_source(&loader.sources.get(file).text);
+    let compiled = spec::recursion::with_stack(|| {
+        optimized::pipeline::compile_program(program, prelude_file, Some(&mut *loader), options)
+    });
+    let compiled = match compiled {
+        Ok(compiled) => compiled,
+        Err(diagnostics) => {
+            print_timings(args.timings, &timings);
+            return report_all(&diagnostics, loader.sources);
+        }
+    };
+    if args.timings {
+        for &(phase, wall) in compiled.timings() {
+            timings.push((phase, PhaseTime { wall, cpu: None }));
+        }
+        print_timings(true, &timings);
+        if let Some(statistics) = &compiled.static_statistics {
+            print_static_statistics(statistics);
+        }
+        let backend = compiled.backend_statistics();
         eprintln!(
-            "static interpretation: {} functor applications ({} reused), {} declarations emitted, {} kept",
-            statistics.functor_applications,
-            statistics.reused_applications,
-            statistics.declarations_emitted,
-            statistics.declarations_kept
+            "cpu backend: {} SOACs, {} with a native kernel, {} vectorised",
+            backend.soacs, backend.native, backend.vectorised
         );
     }
     match args.dump {
-        Some(Phase::Static) => {
-            // The language options the program asked for apply to the
-            // module-free program too.
-            for line in loader.sources.get(loaded.file).text.lines() {
-                if line.trim().starts_with("-- runestone-options:") {
-                    println!("{}", line.trim());
-                }
-            }
-            print!("{printed}");
+        Some(Phase::Mono) => print!("{}", optimized::core::printer::print_program(&compiled.mono)),
+        Some(Phase::Defunc) => {
+            print!("{}", optimized::core::printer::print_program(&compiled.defunc))
         }
-        Some(Phase::Core) => {
-            let core = spec::recursion::with_stack(|| {
-                optimized::core::elaborate_module_free(&module_free, options)
-            });
-            match core {
-                Ok(core) => print!("{}", optimized::core::printer::print_program(&core)),
-                Err(diagnostics) => {
-                    for diagnostic in &diagnostics {
-                        eprint!("{}", diagnostic.render(loader.sources));
-                    }
-                    return ExitCode::from(1);
-                }
-            }
-        }
-        Some(phase @ (Phase::Mono | Phase::Defunc | Phase::Ir | Phase::Fused | Phase::Glsl)) => {
-            let compiled = spec::recursion::with_stack(|| {
-                optimized::pipeline::compile_program(
-                    &program,
-                    prelude_file,
-                    Some(&mut loader),
-                    pipeline_options,
-                )
-            });
-            let compiled = match compiled {
-                Ok(compiled) => compiled,
-                Err(diagnostics) => {
-                    for diagnostic in &diagnostics {
-                        eprint!("{}", diagnostic.render(loader.sources));
-                    }
-                    return ExitCode::from(1);
-                }
-            };
-            if args.timings {
-                eprintln!("optimising pipeline:");
-                for (phase, duration) in compiled.timings() {
-                    eprintln!("{phase:>10}: {:>10.3} ms", duration.as_secs_f64() * 1000.0);
-                }
-            }
-            match phase {
-                Phase::Mono => print!("{}", optimized::core::printer::print_program(&compiled.mono)),
-                Phase::Defunc => {
-                    print!("{}", optimized::core::printer::print_program(&compiled.defunc))
-                }
-                Phase::Ir => print!("{}", optimized::ir::print_program(&compiled.ir)),
-                Phase::Glsl => print!("{}", gpu::codegen::extract::glsl_listing(&compiled.fused)),
-                _ => print!("{}", optimized::ir::print_program(&compiled.fused)),
-            }
-        }
+        Some(Phase::Ir) => print!("{}", optimized::ir::print_program(&compiled.ir)),
+        Some(Phase::Fused) => print!("{}", optimized::ir::print_program(&compiled.fused)),
+        Some(Phase::Glsl) => print!("{}", gpu::codegen::extract::glsl_listing(&compiled.fused)),
         _ => eprintln!(
-            "runestone compile: {} type-checks and its modules are eliminated (--dump defunc|ir runs the optimising pipeline)",
-            args.file.display()
+            "runestone compile: {} compiles: {} functions and {} entry points after optimisation (--dump PHASE prints a phase's result)",
+            args.file.display(),
+            compiled.fused.functions.len(),
+            compiled.fused.entry_points.len()
         ),
     }
     ExitCode::SUCCESS
+}
+
+fn print_static_statistics(statistics: &optimized::static_interp::Statistics) {
+    eprintln!(
+        "static interpretation: {} functor applications ({} reused), {} declarations emitted, {} kept",
+        statistics.functor_applications,
+        statistics.reused_applications,
+        statistics.declarations_emitted,
+        statistics.declarations_kept
+    );
+}
+
+fn report_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> ExitCode {
+    for diagnostic in diagnostics {
+        eprint!("{}", diagnostic.render(sources));
+    }
+    ExitCode::from(1)
 }
 
 /// Reads `import "path"` as `path.fut` next to the importing file, adding

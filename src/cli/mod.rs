@@ -46,7 +46,8 @@ enum Command {
     Fuzz(fuzz::Args),
     /// Compile a program with the optimising compiler (type inference, static
     /// interpretation, monomorphisation, defunctionalisation, the SOAC IR and
-    /// its passes); `--dump PHASE` prints a phase's result, `--timings` the
+    /// its passes, the CPU backend); `--dump PHASE` prints a phase's result
+    /// (`typed`, `static` and `core` run the front end only), `--timings` the
     /// time of each phase.
     Compile(compile::Args),
     /// List the Vulkan devices and mark the one the GPU backend uses.

@@ -40,6 +40,35 @@ pub type Step = Box<dyn Fn(&mut Frame, &Machine) -> Result<(), RuntimeError> + S
 pub struct Machine {
     pub(crate) functions: Vec<CompiledFunction>,
     pub(crate) by_name: HashMap<FunName, usize>,
+    pub(crate) statistics: BackendStatistics,
+}
+
+/// Which paths the backend compiled a program's SOACs for (`runestone
+/// compile --timings` prints them; the optimisation oracle of `fuzz/` checks
+/// that generated programs get the fast ones).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BackendStatistics {
+    /// SOAC statements compiled, nested ones included.
+    pub soacs: usize,
+    /// Those with a native (Cranelift) kernel.
+    pub native: usize,
+    /// Those with a vectorised form (block-vectorised or lane-parallel).
+    pub vectorised: usize,
+}
+
+impl BackendStatistics {
+    fn record(&mut self, soac: &soac::CompiledSoac) {
+        let (native, vectorised) = soac.fast_paths();
+        self.soacs += 1;
+        self.native += usize::from(native);
+        self.vectorised += usize::from(vectorised);
+    }
+
+    fn add(&mut self, other: BackendStatistics) {
+        self.soacs += other.soacs;
+        self.native += other.native;
+        self.vectorised += other.vectorised;
+    }
 }
 
 pub(crate) struct CompiledFunction {
@@ -238,6 +267,7 @@ pub fn compile_program_with_offload(
         .enumerate()
         .map(|(i, f)| (f.name.clone(), i))
         .collect();
+    let mut statistics = BackendStatistics::default();
     let functions = program
         .functions
         .iter()
@@ -245,10 +275,16 @@ pub fn compile_program_with_offload(
         .map(|(index, f)| {
             let mut compiler = FunctionCompiler::new(&by_name);
             compiler.offload = offload.map(|o| (o.clone(), index));
-            compiler.function(f)
+            let (function, function_statistics) = compiler.function(f);
+            statistics.add(function_statistics);
+            function
         })
         .collect();
-    Machine { functions, by_name }
+    Machine {
+        functions,
+        by_name,
+        statistics,
+    }
 }
 
 struct FunctionCompiler<'a> {
@@ -258,6 +294,7 @@ struct FunctionCompiler<'a> {
     offload: Option<(Arc<dyn SoacOffload>, usize)>,
     /// True only while the next body compiled is the function's own.
     function_body_next: bool,
+    statistics: BackendStatistics,
 }
 
 /// Calls `f` on every variable an expression mentions (nested bodies and
@@ -461,6 +498,7 @@ impl<'a> FunctionCompiler<'a> {
             by_name,
             offload: None,
             function_body_next: false,
+            statistics: BackendStatistics::default(),
         }
     }
 
@@ -487,16 +525,17 @@ impl<'a> FunctionCompiler<'a> {
         }
     }
 
-    fn function(mut self, function: &Function) -> CompiledFunction {
+    fn function(mut self, function: &Function) -> (CompiledFunction, BackendStatistics) {
         let params: Vec<usize> = function.params.iter().map(|p| self.slot(&p.name)).collect();
         let bound: Vec<VName> = function.params.iter().map(|p| p.name.clone()).collect();
         self.function_body_next = true;
         let body = self.body(&function.body, &bound);
-        CompiledFunction {
+        let compiled = CompiledFunction {
             frame_size: self.slots.len(),
             params,
             body,
-        }
+        };
+        (compiled, self.statistics)
     }
 
     /// Compiles a body whose parameters (bound by the enclosing construct)
@@ -1173,6 +1212,7 @@ impl<'a> FunctionCompiler<'a> {
                 }
             }
         };
+        self.statistics.record(&compiled);
         Box::new(move |frame, machine| {
             let w = width.int(frame);
             if w < 0 {

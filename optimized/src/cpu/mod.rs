@@ -103,6 +103,11 @@ impl CompiledProgram {
         &self.program
     }
 
+    /// Which paths its SOACs were compiled for.
+    pub fn statistics(&self) -> compile::BackendStatistics {
+        self.machine.statistics
+    }
+
     /// Runs entry point `entry_name` on `args` (one per surface parameter).
     pub fn run_entry(&self, entry_name: &str, args: &[Value]) -> Result<Value, RuntimeError> {
         self.run_entry_owned(entry_name, args.to_vec())

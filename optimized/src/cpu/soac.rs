@@ -118,6 +118,43 @@ pub(crate) enum CompiledSoac {
     },
 }
 
+impl CompiledSoac {
+    /// Whether the SOAC has a native kernel, and whether it has a
+    /// vectorised form (block-vectorised or lane-parallel).
+    pub(crate) fn fast_paths(&self) -> (bool, bool) {
+        match self {
+            CompiledSoac::Map { native, vector, .. } => (native.is_some(), vector.is_some()),
+            CompiledSoac::Reduce {
+                native,
+                vector,
+                lanes,
+                ..
+            } => (native.is_some(), vector.is_some() || lanes.is_some()),
+            CompiledSoac::Scan {
+                native,
+                vector,
+                lanes,
+                ..
+            } => (native.is_some(), vector.is_some() || lanes.is_some()),
+            CompiledSoac::Redomap {
+                native,
+                vector,
+                lanes,
+                ..
+            } => (native.is_some(), vector.is_some() || lanes.is_some()),
+            CompiledSoac::Scanomap {
+                native,
+                vector,
+                lanes,
+                ..
+            } => (native.is_some(), vector.is_some() || lanes.is_some()),
+            CompiledSoac::Filter { .. }
+            | CompiledSoac::Scatter { .. }
+            | CompiledSoac::Hist { .. } => (false, false),
+        }
+    }
+}
+
 /// The native kernels of a `scan`/`scanomap`: the chunks' totals (first
 /// pass), then the scan of each chunk from its start (second pass).
 pub(crate) struct NativeScan {

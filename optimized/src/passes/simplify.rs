@@ -18,7 +18,12 @@
 //!   equal statements that can fail is sound: the first runs first.
 //! - **Dead code**: a statement none of whose results is used goes, unless
 //!   it can fail ([`super::traverse::can_fail`]): `Assert`s, bounds-checked
-//!   operations, calls and loops stay, so run-time errors are preserved.
+//!   operations, loops and calls of functions that may fail stay, so
+//!   run-time errors are preserved (a call of a function whose body cannot
+//!   fail, [`super::traverse::TotalFunctions`], goes: the first-order
+//!   program evaluates every top-level constant before an entry point's
+//!   body, and most of them are unused and cannot fail). Functions no
+//!   entry point reaches go.
 //!   Unused outputs of `map` (and the mapped outputs of `redomap`/`scanomap`)
 //!   are removed from the lambda. A statement the forward walk proved unable
 //!   to fail goes too: a read whose every index is known to be within its
@@ -49,9 +54,11 @@ const MAX_ROUNDS: usize = 10;
 pub fn simplify(mut program: Program) -> Program {
     for _ in 0..MAX_ROUNDS {
         let before = program.functions.clone();
+        let total = TotalFunctions::of_program(&program);
         for function in &mut program.functions {
-            simplify_function(function);
+            simplify_function(function, &total);
         }
+        remove_unreachable_functions(&mut program);
         if program.functions == before {
             break;
         }
@@ -60,8 +67,9 @@ pub fn simplify(mut program: Program) -> Program {
 }
 
 /// One round on one function: forward (substitution, folding, CSE) then
-/// backward (dead code).
-pub fn simplify_function(function: &mut Function) {
+/// backward (dead code; a call of one of `total` is dead code when its
+/// results are unused).
+fn simplify_function(function: &mut Function, total: &TotalFunctions) {
     let mut substitution = Substitution::default();
     let mut facts = Facts::default();
     for p in &function.params {
@@ -75,7 +83,30 @@ pub fn simplify_function(function: &mut Function) {
         &mut facts,
     );
     let mut live = HashSet::new();
-    eliminate_dead_code(&mut function.body, &mut live, &facts.infallible);
+    let dead = DeadCode {
+        infallible: &facts.infallible,
+        total,
+    };
+    dead.eliminate(&mut function.body, &mut live);
+}
+
+/// Drops the functions no entry point calls, directly or through others.
+fn remove_unreachable_functions(program: &mut Program) {
+    let by_name: HashMap<&FunName, &Function> =
+        program.functions.iter().map(|f| (&f.name, f)).collect();
+    let mut reachable: HashSet<FunName> = HashSet::new();
+    let mut work: Vec<&FunName> = program.entry_points.iter().map(|e| &e.function).collect();
+    while let Some(name) = work.pop() {
+        if !reachable.insert(name.clone()) {
+            continue;
+        }
+        if let Some(function) = by_name.get(name) {
+            let mut callees = HashSet::new();
+            collect_callees(&function.body, &mut callees);
+            work.extend(callees);
+        }
+    }
+    program.functions.retain(|f| reachable.contains(&f.name));
 }
 
 /// What the forward walk knows about the names bound so far (names are
@@ -590,38 +621,46 @@ fn fold_binop(op: BinOp, ty: PrimType, left: &SubExp, right: &SubExp) -> Option<
     }
 }
 
-/// Removes dead statements of `body` (backwards), given the names used
-/// after it; adds the names `body` uses to `live`.
-pub fn eliminate_dead_code(
-    body: &mut Body,
-    live: &mut HashSet<VName>,
-    infallible: &HashSet<VName>,
-) {
-    for r in &body.result {
-        if let SubExp::Var(v) = r {
-            live.insert(v.clone());
+/// What dead-code elimination may remove although [`can_fail`] says it
+/// may fail.
+struct DeadCode<'a> {
+    /// Statements the forward walk proved unable to fail, by the names of
+    /// their patterns.
+    infallible: &'a HashSet<VName>,
+    /// Functions whose calls cannot fail.
+    total: &'a TotalFunctions,
+}
+
+impl DeadCode<'_> {
+    /// Removes dead statements of `body` (backwards), given the names used
+    /// after it; adds the names `body` uses to `live`.
+    fn eliminate(&self, body: &mut Body, live: &mut HashSet<VName>) {
+        for r in &body.result {
+            if let SubExp::Var(v) = r {
+                live.insert(v.clone());
+            }
         }
+        let mut kept = Vec::with_capacity(body.statements.len());
+        for mut statement in std::mem::take(&mut body.statements).into_iter().rev() {
+            let needed = statement.pattern.iter().any(|p| live.contains(&p.name));
+            let proven_safe = !statement.pattern.is_empty()
+                && statement
+                    .pattern
+                    .iter()
+                    .all(|p| self.infallible.contains(&p.name));
+            if !needed && (proven_safe || !can_fail_with(&statement.expression, self.total)) {
+                continue;
+            }
+            remove_dead_map_outputs(&mut statement, live);
+            for nested in nested_bodies_mut(&mut statement.expression) {
+                self.eliminate(nested, live);
+            }
+            live.extend(used_in_statement(&mut statement));
+            kept.push(statement);
+        }
+        kept.reverse();
+        body.statements = kept;
     }
-    let mut kept = Vec::with_capacity(body.statements.len());
-    for mut statement in std::mem::take(&mut body.statements).into_iter().rev() {
-        let needed = statement.pattern.iter().any(|p| live.contains(&p.name));
-        let proven_safe = !statement.pattern.is_empty()
-            && statement
-                .pattern
-                .iter()
-                .all(|p| infallible.contains(&p.name));
-        if !needed && (proven_safe || !can_fail(&statement.expression)) {
-            continue;
-        }
-        remove_dead_map_outputs(&mut statement, live);
-        for nested in nested_bodies_mut(&mut statement.expression) {
-            eliminate_dead_code(nested, live, infallible);
-        }
-        live.extend(used_in_statement(&mut statement));
-        kept.push(statement);
-    }
-    kept.reverse();
-    body.statements = kept;
 }
 
 /// Drops the outputs of a `map` (or the mapped outputs of a `redomap` /

@@ -419,6 +419,22 @@ pub fn used_in_statement(statement: &mut Statement) -> HashSet<VName> {
 /// constant, integer powers with a non-constant or negative exponent, and
 /// every SOAC or branch containing one of these.
 pub fn can_fail(exp: &Exp) -> bool {
+    can_fail_given(exp, &|_| true)
+}
+
+/// [`can_fail`], except that a call of one of `total` cannot fail.
+pub fn can_fail_with(exp: &Exp, total: &TotalFunctions) -> bool {
+    can_fail_given(exp, &|function| !total.contains(function))
+}
+
+/// The effect judgement, given whether a call of each function may fail.
+fn can_fail_given(exp: &Exp, call_can_fail: &dyn Fn(&FunName) -> bool) -> bool {
+    let body_can_fail = |body: &Body| {
+        body.statements
+            .iter()
+            .any(|s| can_fail_given(&s.expression, call_can_fail))
+    };
+    let lambda_can_fail = |lambda: &Lambda| body_can_fail(&lambda.body);
     match exp {
         Exp::SubExp(_)
         | Exp::UnOp { .. }
@@ -429,7 +445,8 @@ pub fn can_fail(exp: &Exp) -> bool {
         | Exp::Rotate { .. }
         | Exp::Copy { .. } => false,
         Exp::BinOp { op, ty, right, .. } => binop_can_fail(*op, *ty, right),
-        Exp::Apply { .. } | Exp::Loop { .. } | Exp::Assert { .. } => true,
+        Exp::Apply { function, .. } => call_can_fail(function),
+        Exp::Loop { .. } | Exp::Assert { .. } => true,
         Exp::If {
             then_body,
             else_body,
@@ -459,6 +476,74 @@ pub fn can_fail(exp: &Exp) -> bool {
             } => lambda_can_fail(map_lambda) || lambda_can_fail(combine),
             Soac::Scatter { .. } | Soac::Hist { .. } => true,
         },
+    }
+}
+
+/// The functions of a program every call of which returns without a
+/// run-time error: those whose bodies contain nothing that [`can_fail`]
+/// except calls of total functions. The least fixpoint, computed leaves
+/// first (a function becomes total once all its callees are), so a
+/// function on a cycle of calls (recursion, which could run forever) or
+/// calling a function the program lacks is never total.
+#[derive(Debug, Default)]
+pub struct TotalFunctions(HashSet<FunName>);
+
+impl TotalFunctions {
+    pub fn of_program(program: &Program) -> TotalFunctions {
+        let mut callers: HashMap<&FunName, Vec<&FunName>> = HashMap::new();
+        let mut pending: HashMap<&FunName, usize> = HashMap::new();
+        let mut ready = Vec::new();
+        for function in &program.functions {
+            let locally_infallible = !function
+                .body
+                .statements
+                .iter()
+                .any(|s| can_fail_given(&s.expression, &|_| false));
+            if !locally_infallible {
+                continue;
+            }
+            let mut callees = HashSet::new();
+            collect_callees(&function.body, &mut callees);
+            if callees.is_empty() {
+                ready.push(&function.name);
+            }
+            pending.insert(&function.name, callees.len());
+            for callee in callees {
+                callers.entry(callee).or_default().push(&function.name);
+            }
+        }
+        let mut total = HashSet::new();
+        while let Some(function) = ready.pop() {
+            total.insert(function.clone());
+            for caller in callers.get(function).into_iter().flatten() {
+                let count = pending.get_mut(caller).expect("only candidates call");
+                *count -= 1;
+                if *count == 0 {
+                    ready.push(caller);
+                }
+            }
+        }
+        TotalFunctions(total)
+    }
+
+    pub fn contains(&self, function: &FunName) -> bool {
+        self.0.contains(function)
+    }
+}
+
+/// The functions called anywhere in `body` (nested bodies and lambdas
+/// included).
+pub fn collect_callees<'a>(body: &'a Body, callees: &mut HashSet<&'a FunName>) {
+    for s in &body.statements {
+        if let Exp::Apply { function, .. } = &s.expression {
+            callees.insert(function);
+        }
+        for nested in s.expression.bodies() {
+            collect_callees(nested, callees);
+        }
+        for lambda in s.expression.lambdas() {
+            collect_callees(&lambda.body, callees);
+        }
     }
 }
 
