@@ -387,12 +387,17 @@ fn reachability_from_entry_points() {
         library.printed,
         "def (++) 't (xs : []t) (ys : []t) : []t = concat xs ys\n\ndef unused : i32 = 1\n\ndef twice (xs : []i32) : []i32 = xs ++ xs\n"
     );
+    // Unused constants: `constant` and `sum` (total through `add`) go,
+    // `first_of` (an index may fail) stays, with `pick`, which it uses.
     let program = check_text(
-        "def unused (y : i32) : i32 = y\ndef constant : i32 = 1\nentry main (x : i32) : i32 = id x",
+        "def unused (y : i32) : i32 = y\ndef constant : i32 = 1\n\
+         def add (a : i32) (b : i32) : i32 = a + b\ndef sum : i32 = add 1 2\n\
+         def pick (xs : []i32) : i32 = xs[1]\ndef first_of : i32 = pick [1]\n\
+         entry main (x : i32) : i32 = id x",
     );
     assert_eq!(
         program.printed,
-        "def id 'a (x : a) : a = x\n\ndef constant : i32 = 1\n\nentry main (x : i32) : i32 = id x\n"
+        "def id 'a (x : a) : a = x\n\ndef pick (xs : []i32) : i32 = xs[1]\n\ndef first_of : i32 = pick [1]\n\nentry main (x : i32) : i32 = id x\n"
     );
     assert!(program.statistics.declarations_emitted > program.statistics.declarations_kept);
 }

@@ -15,7 +15,7 @@
 //! (declarations, module expressions, functor application and its memo),
 //! `exprs` (names in expressions, patterns and types resolved, local binders
 //! tracked), `naming` (reachability from the entry points and the final
-//! names). Invariants and measurements: `optimized/ARCHITECTURE-notes.md`,
+//! names), `totality` (the constants no entry point needs: total ones go). Invariants and measurements: `optimized/ARCHITECTURE-notes.md`,
 //! "Static interpretation".
 
 pub mod env;
@@ -23,6 +23,7 @@ mod exprs;
 mod modules;
 mod naming;
 pub mod prelude;
+mod totality;
 
 use spec::diagnostic::Diagnostic;
 use spec::source::{FileId, Span};

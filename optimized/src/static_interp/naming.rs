@@ -44,20 +44,22 @@ pub(crate) fn finish(interpreter: &mut Interpreter<'_>) -> Program {
 }
 
 /// Which symbols the roots reach: the entry points and the program's
-/// monomorphic constants (every entry point evaluates them first, as the
-/// reference does, so an unused one's run-time error is reported), or, in a
-/// program without entry points, every declaration of the program's own
+/// monomorphic constants that may fail (every entry point evaluates them
+/// first, as the reference does, so an unused one's run-time error is
+/// reported; a total one, [`super::totality`], has none to report), or, in
+/// a program without entry points, every declaration of the program's own
 /// files.
 fn reachable_symbols(interpreter: &Interpreter<'_>) -> Vec<bool> {
     let symbols = &interpreter.symbols;
     let has_entry_points = symbols.iter().any(|symbol| symbol.entry_point);
+    let total = super::totality::total_symbols(symbols, &interpreter.free_values);
     let mut reachable = vec![false; symbols.len()];
     let mut pending: Vec<SymbolId> = symbols
         .iter()
         .enumerate()
-        .filter(|(_, symbol)| {
+        .filter(|&(index, symbol)| {
             if has_entry_points {
-                symbol.entry_point || (symbol.from_program && is_constant(symbol))
+                symbol.entry_point || (symbol.from_program && is_constant(symbol) && !total[index])
             } else {
                 symbol.from_program
             }
