@@ -58,6 +58,9 @@ struct Budget {
     /// Programs per seed, each with short and with long arrays, judged by
     /// the optimisation oracle (`fuzz::oracles::optimisation`).
     optimisation: u64,
+    /// Value-oracle programs per seed that build arrays with a function
+    /// whose result size is its argument (`GenConfig::value_dependent_sizes`).
+    value_dependent_sizes: u64,
 }
 
 /// CI's budget (5–20 s in the dev profile on the shared 2-core machine,
@@ -72,6 +75,7 @@ const SHORT: Budget = Budget {
     extra_mutations: 200,
     abstract_types_mixed: 400,
     optimisation: 40,
+    value_dependent_sizes: 100,
 };
 
 /// The mutation-score budget (`RUNESTONE_MUTATION_BUDGET=long`; 21–65 s in
@@ -86,6 +90,7 @@ const LONG: Budget = Budget {
     extra_mutations: 200,
     abstract_types_mixed: 400,
     optimisation: 100,
+    value_dependent_sizes: 100,
 };
 
 /// Value programs per seed over long arrays in the long budget.
@@ -344,6 +349,39 @@ fn numeric_functions_appear_only_when_asked_for() {
         );
         assert!(!without.iter().any(|s| s.contains(name)), "{name} appears");
     }
+}
+
+/// Value campaigns whose programs build arrays of a known size with `def
+/// fill_sized 't (n: i64) (x: t) : [n]t` (`GenConfig::value_dependent_sizes`):
+/// the optimising type checker's value-dependent function types are
+/// otherwise unchecked (`fuzz/findings/mutation_score.md`, fifth round). At
+/// least a fifth of the programs call it (besides declaring it).
+#[test]
+fn value_campaigns_with_value_dependent_sizes_find_no_disagreement() {
+    let budget = budget();
+    for seed in SEEDS.into_iter().take(budget.seeds) {
+        let mut config = campaign(OracleKind::Value, seed, budget.value_dependent_sizes);
+        config.gen.value_dependent_sizes = true;
+        let summary = check(&config, 12);
+        assert_supported_and_valid(&summary, seed, 80);
+    }
+    let config = GenConfig {
+        value_dependent_sizes: true,
+        ..GenConfig::default()
+    };
+    let calling = (0..100)
+        .filter(|&seed| {
+            generate(seed, &config)
+                .source()
+                .matches("fill_sized")
+                .count()
+                > 1
+        })
+        .count();
+    assert!(
+        calling >= 20,
+        "only {calling} of 100 programs call fill_sized"
+    );
 }
 
 /// Value campaigns whose entry points also take tuple, record and sum

@@ -635,12 +635,18 @@ fn simplify_cases() {
                 let divide = b.function("divide", &[("x", prim(I64)), ("y", prim(I64))], |b, p| {
                     vec![binop(b, BinOp::Div, var(&p[0]), var(&p[1]))]
                 });
-                program_with(b, vec![plus_one, plus_two, divide], 0, i64s(1), |b, _, _, k| {
-                    call(b, "a", "plus_two", vec![k.clone()]);
-                    call(b, "c", "plus_one", vec![k.clone()]);
-                    call(b, "d", "divide", vec![k.clone(), k.clone()]);
-                    vec![k]
-                })
+                program_with(
+                    b,
+                    vec![plus_one, plus_two, divide],
+                    0,
+                    i64s(1),
+                    |b, _, _, k| {
+                        call(b, "a", "plus_two", vec![k.clone()]);
+                        call(b, "c", "plus_one", vec![k.clone()]);
+                        call(b, "d", "divide", vec![k.clone(), k.clone()]);
+                        vec![k]
+                    },
+                )
             },
             passes: simplify_only(),
             inputs: inputs(),

@@ -25,7 +25,7 @@ use spec::testblock::{parse_test_file, BlockKind, Expected, Input};
 use spec::value::{compare, read_values, Tolerance, Value};
 
 /// The floor: at least this many programs pass entirely.
-const MINIMUM_PASSING: usize = 289;
+const MINIMUM_PASSING: usize = 290;
 
 fn fut_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {

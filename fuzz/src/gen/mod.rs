@@ -129,6 +129,15 @@ pub struct GenConfig {
     /// Off by default, so the mutants of every other campaign and seed stay
     /// as they were.
     pub extra_mutations: bool,
+    /// Also declare `def fill_sized 't (n: i64) (x: t) : [n]t = replicate n
+    /// x`, whose result's size is its argument's value, and build arrays of
+    /// primitives of a known size with it where `replicate` would go (`zip`
+    /// and the other size-checked places then rely on the size the call's
+    /// argument gives): the mutation campaign found the optimising type
+    /// checker's value-dependent function types (`(n: i64) -> [n]t`)
+    /// unchecked, since generated functions' result sizes never named a
+    /// parameter (`fuzz/findings/mutation_score.md`). Off by default.
+    pub value_dependent_sizes: bool,
     /// The seed [`generate`] uses when called through [`generate_default`].
     pub seed: u64,
     pub weights: Weights,
@@ -148,6 +157,7 @@ impl Default for GenConfig {
             numeric_functions: false,
             structured_arguments: false,
             extra_mutations: false,
+            value_dependent_sizes: false,
             seed: 0,
             weights: Weights::default(),
         }

@@ -35,6 +35,9 @@ impl Generator {
         if !self.config.paper_core {
             self.type_abbreviations(&mut env, &mut decs);
         }
+        if self.config.value_dependent_sizes && !self.config.paper_core {
+            decs.push(fill_sized_dec());
+        }
         let decision = self.choices.used().len();
         if self.config.modules && self.choices.chance(3, 4) {
             let start = self.choices.used().len();
@@ -637,6 +640,17 @@ fn shape_of(ty: &Ty, sizes: &[(String, u64)]) -> (Vec<usize>, PrimType) {
         }
         _ => unreachable!("entry parameters are primitives or arrays"),
     }
+}
+
+/// The function [`super::GenConfig::value_dependent_sizes`] declares; its
+/// name is not one the generator's fresh names can take.
+pub(crate) const FILL_SIZED: &str = "fill_sized";
+
+fn fill_sized_dec() -> Dec {
+    let text = format!("def {FILL_SIZED} 't (n: i64) (x: t) : [n]t = replicate n x");
+    let parsed = spec::syntax::parse_program(spec::source::FileId(0), &text)
+        .expect("the declaration parses");
+    parsed.decs.into_iter().next().expect("one declaration")
 }
 
 fn type_dec(name: &str, params: Vec<TypeParam>, definition: TypeExp) -> Dec {

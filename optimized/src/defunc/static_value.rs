@@ -155,29 +155,31 @@ impl<'p> StaticVal<'p> {
 
     /// The same static value with every size forgotten.
     pub fn without_sizes(&self) -> StaticVal<'p> {
+        self.map_types(&Type::without_sizes)
+    }
+
+    /// The same static value with `f` applied to the type of every dynamic
+    /// value in it (closures' captured and applied values included).
+    pub fn map_types(&self, f: &dyn Fn(&Type) -> Type) -> StaticVal<'p> {
         match self {
-            StaticVal::Dyn(ty) => StaticVal::Dyn(ty.without_sizes()),
+            StaticVal::Dyn(ty) => StaticVal::Dyn(f(ty)),
             StaticVal::Lam(closure) => StaticVal::Lam(Rc::new(Closure {
                 source: closure.source,
                 captured: closure
                     .captured
                     .iter()
-                    .map(|(name, sv)| (name.clone(), sv.without_sizes()))
+                    .map(|(name, sv)| (name.clone(), sv.map_types(f)))
                     .collect(),
-                applied: closure
-                    .applied
-                    .iter()
-                    .map(StaticVal::without_sizes)
-                    .collect(),
+                applied: closure.applied.iter().map(|sv| sv.map_types(f)).collect(),
             })),
             StaticVal::Rcd(fields) => StaticVal::Rcd(
                 fields
                     .iter()
-                    .map(|(field, sv)| (field.clone(), sv.without_sizes()))
+                    .map(|(field, sv)| (field.clone(), sv.map_types(f)))
                     .collect(),
             ),
             StaticVal::Or(alternatives) => {
-                StaticVal::Or(alternatives.iter().map(StaticVal::without_sizes).collect())
+                StaticVal::Or(alternatives.iter().map(|sv| sv.map_types(f)).collect())
             }
         }
     }

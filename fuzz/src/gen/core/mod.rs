@@ -88,6 +88,22 @@ impl Generator {
         if depth == 0 {
             return self.leaf(env, ty);
         }
+        if let Ty::Array(size, element) = ty {
+            if self.config.value_dependent_sizes
+                && !self.config.paper_core
+                && matches!(element.as_ref(), Ty::Prim(_))
+                && self.choices.chance(1, 3)
+            {
+                // `GenConfig::value_dependent_sizes`: the result's size is
+                // the argument's value.
+                let size = match size {
+                    Size::Unknown => Size::Const(u64::from(self.choices.below(4))),
+                    other => other.clone(),
+                };
+                let value = self.expr(env, element, depth - 1);
+                return call(super::program::FILL_SIZED, vec![size_expr(&size), value]);
+            }
+        }
         let alternatives = self.alternatives(env, ty);
         let weights: Vec<u32> = alternatives.iter().map(|(w, _)| *w).collect();
         let decision = self.choices.used().len();
