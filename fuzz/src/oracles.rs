@@ -26,6 +26,12 @@
 //!   the same values (the CLI's float tolerance), or both fail at run time
 //!   with the same message at the same place.
 //!
+//! - [`OracleKind::Optimisation`]: the same four kinds of program compiled
+//!   by the optimising pipeline and judged by its own output
+//!   ([`optimisation`]): constant folding complete, the IR and core checkers
+//!   rejecting a broken form of the program. What a value oracle cannot see
+//!   (a pass that stops firing leaves the values as they were).
+//!
 //! - [`OracleKind::Gpu`]: odd items are chains of top-level SOACs over the
 //!   entry arrays ([`gpu_programs`]), even items the same four kinds of
 //!   program (SOACs more likely), each compiled once by the optimising
@@ -71,17 +77,19 @@ pub enum OracleKind {
     Modules,
     Value,
     Gpu,
+    Optimisation,
 }
 
 impl OracleKind {
     /// Every oracle of this harness (the `nested` campaign has its own
     /// harness, `crate::nested::campaign`).
-    pub const ALL: [OracleKind; 5] = [
+    pub const ALL: [OracleKind; 6] = [
         OracleKind::Verdict,
         OracleKind::Defunc,
         OracleKind::Modules,
         OracleKind::Value,
         OracleKind::Gpu,
+        OracleKind::Optimisation,
     ];
 
     pub fn from_name(name: &str) -> Option<OracleKind> {
@@ -95,6 +103,7 @@ impl OracleKind {
             OracleKind::Modules => "modules",
             OracleKind::Value => "value",
             OracleKind::Gpu => "gpu",
+            OracleKind::Optimisation => "optimisation",
         }
     }
 
@@ -106,7 +115,7 @@ impl OracleKind {
             OracleKind::Defunc | OracleKind::Value => &["TFP18 ", "ICFP18 "],
             OracleKind::Modules => &["ICFP18 "],
             // The reference does not run: no paper rule fires.
-            OracleKind::Gpu => &[],
+            OracleKind::Gpu | OracleKind::Optimisation => &[],
         }
     }
 }
@@ -919,7 +928,7 @@ pub fn item_program(index: u64, config: &OracleConfig) -> ItemProgram {
         OracleKind::Verdict => (None, well_typed(config.verdict_gen(index), &mut runner)),
         OracleKind::Modules if index % 2 == 1 => (None, mutant(config.paper_gen(), &mut runner)),
         OracleKind::Modules => (None, well_typed(config.paper_gen(), &mut runner)),
-        OracleKind::Defunc | OracleKind::Value => {
+        OracleKind::Defunc | OracleKind::Value | OracleKind::Optimisation => {
             let item = DefuncItem::of_index(index);
             (Some(item), well_typed(item.gen(&config.gen), &mut runner))
         }
@@ -998,6 +1007,12 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
                 }
                 _ => None,
             },
+        ),
+        OracleKind::Optimisation => defunc_item(
+            index,
+            config,
+            |p, or| optimisation::examine_optimisation(&p.source(), or),
+            |_| None,
         ),
         OracleKind::Gpu if index % 2 == 1 => soac_item(index, config),
         OracleKind::Gpu => {

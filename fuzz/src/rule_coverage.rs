@@ -174,7 +174,8 @@ pub fn add_counts(into: &mut RuleCounts, from: &RuleCounts) {
 
 /// The rules fired by a fixed-seed budget of every campaign: `programs`
 /// items of each oracle of [`OracleKind::ALL`] that runs the reference (not
-/// `gpu`, which fires no paper rule) and of the nested campaign, with
+/// `gpu` or `optimisation`, which fire no paper rule) and of the nested
+/// campaign, with
 /// `jobs` threads.
 pub fn budget_coverage(seed: u64, programs: u64, jobs: usize) -> RuleCounts {
     let mut counts = RuleCounts::new();

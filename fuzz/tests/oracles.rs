@@ -159,6 +159,51 @@ fn value_oracle_agrees_on_300_programs() {
     }
 }
 
+/// The optimisation oracle on the four kinds of program: every program the
+/// optimising compiler compiles has its constant operators folded, and its
+/// IR and core checkers reject a broken form of it; a program with an
+/// operator left on constants is reported.
+#[test]
+fn optimisation_oracle_finds_no_defect_on_300_programs() {
+    let summary = campaign(OracleKind::Optimisation);
+    assert_clean(&summary);
+    assert!(summary.progress.valid >= 280, "{:?}", summary.progress);
+    let unfolded = "entry main (x: i32) : i32 = x + (if true then 1 else 2)";
+    assert!(matches!(
+        fuzz::oracles::optimisation::examine_optimisation(unfolded, false),
+        fuzz::oracles::Outcome::Agree { valid: true }
+    ));
+    let left = optimized::ir::Program {
+        functions: vec![optimized::ir::Function {
+            name: optimized::ir::FunName("main".into()),
+            params: Vec::new(),
+            return_types: vec![optimized::ir::ExtType::Prim(spec::value::PrimType::I32)],
+            body: optimized::ir::Body {
+                statements: vec![optimized::ir::Statement {
+                    pattern: vec![optimized::ir::Param {
+                        name: optimized::ir::VName::new("sum", 0),
+                        ty: optimized::ir::Type::Prim(spec::value::PrimType::I32),
+                    }],
+                    expression: optimized::ir::Exp::BinOp {
+                        op: optimized::ir::BinOp::Add,
+                        ty: spec::value::PrimType::I32,
+                        left: optimized::ir::SubExp::Constant(spec::value::PrimValue::I32(1)),
+                        right: optimized::ir::SubExp::Constant(spec::value::PrimValue::I32(2)),
+                    },
+                    span: spec::source::Span::default(),
+                }],
+                result: vec![optimized::ir::SubExp::Var(optimized::ir::VName::new(
+                    "sum", 0,
+                ))],
+            },
+            span: spec::source::Span::default(),
+        }],
+        entry_points: Vec::new(),
+    };
+    let found = fuzz::oracles::optimisation::first_unfolded_operator(&left);
+    assert!(found.is_some_and(|what| what.contains("in function main")));
+}
+
 /// The value oracle's verdicts on hand-written programs: agreement on
 /// values and on run-time errors, and each way the two sides can differ
 /// named by its check.

@@ -6,7 +6,7 @@
 //! any violation.
 //!
 //! `--oracle verdict` / `--oracle defunc` / `--oracle modules` /
-//! `--oracle value` / `--oracle gpu`: the oracles
+//! `--oracle value` / `--oracle gpu` / `--oracle optimisation`: the oracles
 //! of `fuzz::oracles` on generated programs, with the same progress lines,
 //! summary (outcomes per program kind, discards by reason, the distribution
 //! of program sizes in lines), rule-coverage table (every rule of the
@@ -34,7 +34,9 @@ pub struct Args {
     /// optimized CPU: compile-time verdicts, values, run-time errors), `gpu`
     /// (optimized CPU vs the GPU backend on a Vulkan device: values,
     /// run-time errors, no validation message, every SPIR-V module passes
-    /// `spirv-val`).
+    /// `spirv-val`), `optimisation` (the optimising compiler's own output:
+    /// constant folding complete, its IR and core checkers rejecting a
+    /// broken form of the program).
     #[arg(long, required_unless_present = "emit_tower")]
     oracle: Option<String>,
     /// Print the functor-tower benchmark program with about N functor
@@ -95,7 +97,7 @@ pub fn run(args: Args) -> ExitCode {
     let oracle = fuzz::oracles::OracleKind::from_name(&oracle_name);
     if oracle_name != "nested" && oracle.is_none() {
         eprintln!(
-            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc, modules, value, gpu).",
+            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc, modules, value, gpu, optimisation).",
             oracle_name
         );
         return ExitCode::from(2);

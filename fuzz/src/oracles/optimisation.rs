@@ -24,6 +24,10 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use super::value::{optimized_compile, Run};
+use super::Outcome;
 use optimized::cpu::compile::BackendStatistics;
 use optimized::ir::{Body, Exp, Program, SubExp};
 use optimized::passes::traverse::{binop_can_fail, used_in_statement};
@@ -102,6 +106,35 @@ impl OptimisationEvidence {
         names.dedup();
         names
     }
+}
+
+/// The oracle on one program (`runestone fuzz --oracle optimisation`): the
+/// per-program judgements of [`OptimisationEvidence::add`]. A program the
+/// optimising compiler does not compile is a discard (the value oracle
+/// compares verdicts), one it breaks on (an internal error, a panic) a
+/// disagreement.
+pub fn examine_optimisation(source: &str, or_conditionals: bool) -> Outcome {
+    let examine = || match optimized_compile(source, or_conditionals) {
+        Ok((compiled, _)) => match OptimisationEvidence::default().add(&compiled) {
+            Ok(()) => Outcome::Agree { valid: true },
+            Err(defect) => Outcome::Disagree {
+                check: "optimisation".into(),
+                message: defect,
+            },
+        },
+        Err(Run::Broken(message)) => Outcome::Disagree {
+            check: "optimized breaks".into(),
+            message,
+        },
+        Err(Run::Unsupported(construct)) => {
+            Outcome::Discard(format!("unsupported by optimized: {construct}"))
+        }
+        Err(_) => Outcome::Discard("rejected by optimized".into()),
+    };
+    catch_unwind(AssertUnwindSafe(examine)).unwrap_or_else(|_| Outcome::Disagree {
+        check: "optimized breaks".into(),
+        message: "panic".into(),
+    })
 }
 
 /// The first operator of `program` whose operands are all constants and
