@@ -340,8 +340,9 @@ fn numeric_functions_appear_only_when_asked_for() {
             .collect()
     };
     let (with, without) = (sources(&numeric), sources(&plain));
+
     for name in [
-        ".lowest", ".highest", ".abs ", ".min ", ".max ", ".isnan ", ".isinf ",
+        ".lowest", ".highest", ".abs ", ".min ", ".max ", ".isnan ", ".isinf ", ".+", ".-", ".*",
     ] {
         assert!(
             with.iter().any(|s| s.contains(name)),

@@ -103,9 +103,9 @@ pub struct GenConfig {
     /// `scan (+) 0 xs` of its first such parameter of a numeric type, since
     /// generated bodies seldom consume their parameters.
     pub long_arrays: bool,
-    /// Also use the numeric modules' functions and constants (`T.min`,
-    /// `T.max`, `T.abs`, `T.lowest`, `T.highest`, `f32.isnan`, `f64.isinf`,
-    /// …) in arithmetic and in conversions to `bool`: the mutation campaign
+    /// Also use the numeric modules' functions, operators and constants
+    /// (`T.min`, `T.max`, `T.abs`, `(T.-)`, `a T.* b`, `T.lowest`,
+    /// `T.highest`, `f32.isnan`, `f64.isinf`, …) in arithmetic and in conversions to `bool`: the mutation campaign
     /// found the optimising compiler's lowering of them unchecked
     /// (`fuzz/findings/mutation_score.md`). Off by default, so the programs
     /// of every other campaign and seed stay as they were.

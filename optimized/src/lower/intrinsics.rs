@@ -883,47 +883,17 @@ impl Lowerer {
                 span,
             )]);
         }
+        // Operators (`T.+`, `T.==`, …) never come here: elaboration makes
+        // them primitive operators (`Head::PrimOperator`).
         let binary = match function {
             "max" => Some(B::Max),
             "min" => Some(B::Min),
             "atan2" => Some(B::Atan2),
-            "pow" | "**" => Some(B::Pow),
-            "+" => Some(B::Add),
-            "-" => Some(B::Sub),
-            "*" => Some(B::Mul),
-            "/" => Some(B::Div),
-            "%" => Some(B::Mod),
-            "//" => Some(B::Quot),
-            "%%" => Some(B::Rem),
-            "&" => Some(B::And),
-            "|" => Some(B::Or),
-            "^" => Some(B::Xor),
-            "<<" => Some(B::Shl),
-            ">>" => Some(B::Shr),
-            ">>>" => Some(B::UShr),
+            "pow" => Some(B::Pow),
             _ => None,
         };
         if let Some(op) = binary {
             return Ok(vec![self.binop(
-                block,
-                op,
-                t,
-                operands[0].clone(),
-                operands[1].clone(),
-                span,
-            )]);
-        }
-        let comparison = match function {
-            "==" => Some(CmpOp::Eq),
-            "!=" => Some(CmpOp::Ne),
-            "<" => Some(CmpOp::Lt),
-            "<=" => Some(CmpOp::Le),
-            ">" => Some(CmpOp::Gt),
-            ">=" => Some(CmpOp::Ge),
-            _ => None,
-        };
-        if let Some(op) = comparison {
-            return Ok(vec![self.cmp(
                 block,
                 op,
                 t,

@@ -40,12 +40,28 @@ impl Generator {
         binop(op, lhs, rhs)
     }
 
-    /// A numeric module's function or constant of type `prim`
+    /// A numeric module's function, operator or constant of type `prim`
     /// ([`super::super::GenConfig::numeric_functions`]).
     fn numeric_function(&mut self, env: &mut Env, prim: PrimType, depth: u32) -> Expr {
         let module = [prim.name().to_string()];
         let ty = Ty::Prim(prim);
-        match self.choices.below(5) {
+        match self.choices.below(8) {
+            5..=7 => {
+                // The module's operators as functions: `(T.-) a b`, `a T.* b`.
+                let op = ["+", "-", "*"][self.choices.below(3) as usize];
+                let op = BinOp::Symbol(qual(&module, op));
+                let (lhs, rhs) = (self.expr(env, &ty, depth), self.expr(env, &ty, depth));
+                if self.choices.chance(1, 2) {
+                    apply_all(Expr::OpSection { op, span: span() }, vec![lhs, rhs])
+                } else {
+                    Expr::BinOp {
+                        op,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                        span: span(),
+                    }
+                }
+            }
             0 => qualified_var(&module, "lowest"),
             1 => qualified_var(&module, "highest"),
             2 => apply(qualified_var(&module, "abs"), self.expr(env, &ty, depth)),
