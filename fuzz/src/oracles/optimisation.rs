@@ -22,7 +22,7 @@
 //!   (`optimized::cpu::compile::BackendStatistics`). A campaign asserts that
 //!   every pass changed some program and that some SOAC was vectorised.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -69,10 +69,7 @@ impl OptimisationEvidence {
         for name in changed {
             *self.changed_by_pass.entry(name).or_default() += 1;
         }
-        let statistics = compiled.backend_statistics();
-        self.backend.soacs += statistics.soacs;
-        self.backend.native += statistics.native;
-        self.backend.vectorised += statistics.vectorised;
+        self.backend.add(compiled.backend_statistics());
         match without_a_used_statement(&compiled.ir) {
             Some(broken) => {
                 if optimized::ir::check_program(&broken).is_ok() {
@@ -97,14 +94,12 @@ impl OptimisationEvidence {
     }
 
     /// The passes of the default pipeline that changed no program.
-    pub fn passes_that_never_fired(&self) -> Vec<&'static str> {
-        let mut names: Vec<&'static str> = optimized::passes::default_pipeline()
+    pub fn passes_that_never_fired(&self) -> BTreeSet<&'static str> {
+        optimized::passes::default_pipeline()
             .into_iter()
             .map(|(name, _)| name)
             .filter(|name| !self.changed_by_pass.contains_key(name))
-            .collect();
-        names.dedup();
-        names
+            .collect()
     }
 }
 

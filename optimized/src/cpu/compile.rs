@@ -64,7 +64,8 @@ impl BackendStatistics {
         self.vectorised += usize::from(vectorised);
     }
 
-    fn add(&mut self, other: BackendStatistics) {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: BackendStatistics) {
         self.soacs += other.soacs;
         self.native += other.native;
         self.vectorised += other.vectorised;
