@@ -571,6 +571,9 @@ impl Translator {
         }
         let signed = is_signed(ty);
         let bits = bit_width(ty);
+        if bits < 32 {
+            return self.narrow_binop(op, ty, left, right);
+        }
         let zero = format!("{t}(0)");
         Ok(match op {
             BinOp::Add => format!("{t}({left} + {right})"),
@@ -659,6 +662,67 @@ impl Translator {
         })
     }
 
+    /// An operation on an 8- or 16-bit integer type, computed in the 32-bit
+    /// type of its signedness on the operands' (sign- or zero-extended)
+    /// values and wrapped to its width by [`narrow_integer`], so no
+    /// narrow-typed arithmetic result can be out of its range. SPIR-V
+    /// defines narrow arithmetic to wrap, but NVIDIA's driver (580.159, an
+    /// H100) kept `i8.neg (-128)` and `a + a` unwrapped in a 32-bit
+    /// register, so a later division or comparison saw 128 (gpu seed
+    /// 100004, programs 4911, 10961, 12349:
+    /// `tests/programs/soacs/narrow_integer_wrapping.fut`); lavapipe wraps.
+    fn narrow_binop(
+        &mut self,
+        op: BinOp,
+        ty: PrimType,
+        left: &str,
+        right: &str,
+    ) -> Result<String, CodegenError> {
+        let t = glsl_type(ty);
+        let signed = is_signed(ty);
+        let bits = bit_width(ty);
+        let wide_type = if signed { PrimType::I32 } else { PrimType::U32 };
+        let wide = glsl_type(wide_type);
+        let zero = format!("{t}(0)");
+        let out_of_range = if signed {
+            format!("({right} < {zero} || {right} >= {t}({bits}))")
+        } else {
+            format!("({right} >= {t}({bits}))")
+        };
+        Ok(match op {
+            BinOp::Min => format!("({left} < {right} ? {left} : {right})"),
+            BinOp::Max => format!("({left} < {right} ? {right} : {left})"),
+            BinOp::Shl => format!(
+                "({out_of_range} ? {zero} : {})",
+                narrow_integer(ty, &format!("{wide}({left}) << {wide}({right})"))
+            ),
+            BinOp::Shr if signed => format!(
+                "({out_of_range} ? ({left} < {zero} ? {t}(-1) : {zero}) : {})",
+                narrow_integer(ty, &format!("{wide}({left}) >> {wide}({right})"))
+            ),
+            BinOp::Shr | BinOp::UShr => {
+                // The bits of the narrow value alone, shifted as unsigned.
+                let mask = (1u64 << bits) - 1;
+                format!(
+                    "({out_of_range} ? {zero} : {})",
+                    narrow_integer(
+                        ty,
+                        &format!("(uint({wide}({left})) & {mask}u) >> uint({right})")
+                    )
+                )
+            }
+            _ => {
+                let result = self.binop(
+                    op,
+                    wide_type,
+                    &format!("{wide}({left})"),
+                    &format!("{wide}({right})"),
+                )?;
+                narrow_integer(ty, &result)
+            }
+        })
+    }
+
     fn unop(&mut self, op: UnOp, ty: PrimType, operand: &str) -> Result<String, CodegenError> {
         let t = glsl_type(ty);
         let type_name = prim_name(ty);
@@ -712,6 +776,12 @@ impl Translator {
         let zero = format!("{t}(0)");
         let signed = is_signed(ty);
         let thirty_two_bits = bit_width(ty) == 32;
+        if bit_width(ty) < 32 && matches!(op, UnOp::Neg | UnOp::Not | UnOp::Abs) {
+            // Computed in 32 bits and wrapped, as `narrow_binop` does.
+            let wide_type = if signed { PrimType::I32 } else { PrimType::U32 };
+            let result = self.unop(op, wide_type, &format!("{}({x})", glsl_type(wide_type)))?;
+            return Ok(narrow_integer(ty, &result));
+        }
         Ok(match op {
             UnOp::Neg => format!("{t}({zero} - {x})"),
             UnOp::Not => format!("{t}(~{x})"),
@@ -810,8 +880,17 @@ impl Translator {
                 } else {
                     format!("{unsigned} m = x;")
                 };
+                // Every shift's amount has the width of the value shifted. On
+                // an H100 (NVIDIA driver 580.159) `f32.u64` of
+                // 715376968574622955 in a kernel came out as 2^64 (gpu seed
+                // 200004, program 24131:
+                // `tests/programs/soacs/wide_integer_to_float_in_a_kernel.fut`);
+                // the one step that can give that is the rounding below
+                // when `uint64_t(1) << uint(36)`, a 64-bit value shifted by a
+                // 32-bit amount, yields 0. Not yet re-run on NVIDIA hardware
+                // (gpu/NOTES.md, "On an NVIDIA H100").
                 let top_bit = if wide {
-                    "uint high = uint(m >> 32); int top = high != 0u ? 32 + findMSB(high) : findMSB(uint(m));"
+                    "uint high = uint(m >> uint64_t(32)); int top = high != 0u ? 32 + findMSB(high) : findMSB(uint(m));"
                 } else {
                     "int top = findMSB(m);"
                 };
@@ -831,9 +910,10 @@ impl Translator {
                 format!(
                     "{target} {name}({source} x) {{ {magnitude} {top_bit} \
                      if (top >= {significand_bits}) {{ \
-                     {unsigned} unit = {unsigned}(1) << uint(top - {}); \
+                     {unsigned} unit = {unsigned}(1) << {unsigned}(top - {}); \
+                     {unsigned} halfway = unit >> {unsigned}(1); \
                      {unsigned} low = m & (unit - {unsigned}(1)); m -= low; \
-                     if (low > (unit >> 1) || (low == (unit >> 1) && (m & unit) != {unsigned}(0))) m += unit; }} \
+                     if (low > halfway || (low == halfway && (m & unit) != {unsigned}(0))) m += unit; }} \
                      {target} f = (m == {unsigned}(0) && x != {source}(0)) ? {overflow} : {target}(m); \
                      return {sign}; }}\n",
                     significand_bits - 1
