@@ -24,6 +24,7 @@
 pub mod core;
 pub mod cpu;
 pub mod defunc;
+pub mod fixpoint;
 pub mod imports;
 pub mod ir;
 pub mod lower;

@@ -6,6 +6,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::fixpoint::least_fixpoint;
 use crate::ir::*;
 
 /// What a walk does at each name. Every method defaults to doing nothing.
@@ -481,48 +482,45 @@ fn can_fail_given(exp: &Exp, call_can_fail: &dyn Fn(&FunName) -> bool) -> bool {
 
 /// The functions of a program every call of which returns without a
 /// run-time error: those whose bodies contain nothing that [`can_fail`]
-/// except calls of total functions. The least fixpoint, computed leaves
-/// first (a function becomes total once all its callees are), so a
-/// function on a cycle of calls (recursion, which could run forever) or
-/// calling a function the program lacks is never total.
+/// except calls of total functions ([`least_fixpoint`]: a function on a
+/// cycle of calls, recursion, which could run forever, or calling a
+/// function the program lacks is never total).
 #[derive(Debug, Default)]
 pub struct TotalFunctions(HashSet<FunName>);
 
 impl TotalFunctions {
     pub fn of_program(program: &Program) -> TotalFunctions {
-        let mut callers: HashMap<&FunName, Vec<&FunName>> = HashMap::new();
-        let mut pending: HashMap<&FunName, usize> = HashMap::new();
-        let mut ready = Vec::new();
-        for function in &program.functions {
-            let locally_infallible = !function
-                .body
-                .statements
-                .iter()
-                .any(|s| can_fail_given(&s.expression, &|_| false));
-            if !locally_infallible {
-                continue;
-            }
-            let mut callees = HashSet::new();
-            collect_callees(&function.body, &mut callees);
-            if callees.is_empty() {
-                ready.push(&function.name);
-            }
-            pending.insert(&function.name, callees.len());
-            for callee in callees {
-                callers.entry(callee).or_default().push(&function.name);
-            }
-        }
-        let mut total = HashSet::new();
-        while let Some(function) = ready.pop() {
-            total.insert(function.clone());
-            for caller in callers.get(function).into_iter().flatten() {
-                let count = pending.get_mut(caller).expect("only candidates call");
-                *count -= 1;
-                if *count == 0 {
-                    ready.push(caller);
-                }
-            }
-        }
+        let index: HashMap<&FunName, usize> = program
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(position, function)| (&function.name, position))
+            .collect();
+        let candidates = program
+            .functions
+            .iter()
+            .enumerate()
+            .filter(|(_, function)| {
+                !function
+                    .body
+                    .statements
+                    .iter()
+                    .any(|s| can_fail_given(&s.expression, &|_| false))
+            })
+            .map(|(position, function)| {
+                let mut callees = HashSet::new();
+                collect_callees(&function.body, &mut callees);
+                let uses = callees.into_iter().map(|callee| index.get(callee).copied());
+                (position, uses.collect())
+            });
+        let holds = least_fixpoint(program.functions.len(), candidates);
+        let total = program
+            .functions
+            .iter()
+            .zip(holds)
+            .filter(|(_, holds)| *holds)
+            .map(|(function, _)| function.name.clone())
+            .collect();
         TotalFunctions(total)
     }
 

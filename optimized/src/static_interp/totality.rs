@@ -32,40 +32,23 @@ use std::collections::HashSet;
 use spec::syntax::ast::{BinOp, Dec, Expr, Literal, Name, QualName};
 
 use super::{provisional_symbol, Symbol};
+use crate::fixpoint::least_fixpoint;
 
-/// For each symbol, whether its declaration is total.
+/// For each symbol, whether its declaration is total: it holds locally
+/// and every global it refers to is total ([`least_fixpoint`]).
 pub(crate) fn total_symbols(symbols: &[Symbol], built_ins: &HashSet<Name>) -> Vec<bool> {
-    let mut users: Vec<Vec<usize>> = vec![Vec::new(); symbols.len()];
-    let mut pending: Vec<usize> = vec![usize::MAX; symbols.len()];
-    let mut ready = Vec::new();
-    for (index, symbol) in symbols.iter().enumerate() {
+    let candidates = symbols.iter().enumerate().filter_map(|(index, symbol)| {
         let locally_total = match &symbol.dec {
             Some(Dec::Type(_)) => true,
             Some(Dec::Value(bind)) => expression_is_total(&bind.body, built_ins),
             _ => false,
         };
-        if !locally_total {
-            continue;
-        }
-        pending[index] = symbol.uses.len();
-        if symbol.uses.is_empty() {
-            ready.push(index);
-        }
-        for used in &symbol.uses {
-            users[used.0 as usize].push(index);
-        }
-    }
-    let mut total = vec![false; symbols.len()];
-    while let Some(index) = ready.pop() {
-        total[index] = true;
-        for &user in &users[index] {
-            pending[user] -= 1;
-            if pending[user] == 0 {
-                ready.push(user);
-            }
-        }
-    }
-    total
+        locally_total.then(|| {
+            let uses = symbol.uses.iter().map(|used| Some(used.0 as usize));
+            (index, uses.collect())
+        })
+    });
+    least_fixpoint(symbols.len(), candidates)
 }
 
 /// The local judgement: `expr` contains no construct that may fail.
