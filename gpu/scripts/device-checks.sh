@@ -20,8 +20,8 @@
 # Khronos validation layer at least as new as the driver's Vulkan version
 # (VK_LAYER_PATH): an older layer rejects the property structures vulkano
 # chains.
-set -u
-usage() { sed -n '2,25p' "$0" >&2; exit 2; }
+set -u -o pipefail
+usage() { sed -n '2,/^set /p' "$0" | grep '^#' >&2; exit 2; }
 [ $# -ge 2 ] || usage
 mode=$1 dir=$2
 case "$mode" in
