@@ -19,33 +19,18 @@ use std::time::Duration;
 /// each call runs the entry point.
 type CompiledEntry = Box<dyn Fn() -> Result<Value, String>>;
 
-/// Compiles `program` once with the optimising compiler (imports read from
-/// the file system, as `runestone --backend cpu` does) and prepares `args`
+/// Compiles `program` once with the optimising compiler through the driver
+/// (as `runestone --backend cpu` does) and prepares `args`
 /// for `entry` once, so that the timed closure only runs the entry point,
 /// as the hand-written kernel's `timed` closure only computes.
 fn compile_for_cpu(program: &Path, entry: &str, args: &[Value]) -> Result<CompiledEntry, String> {
     let text = std::fs::read_to_string(program).map_err(|e| e.to_string())?;
     let mut sources = SourceMap::new();
-    let file = sources.add(program.display().to_string(), text.clone());
-    let ast = spec::syntax::parse_program(file, &text).map_err(|d| d.message)?;
-    let prelude_file = optimized::pipeline::add_prelude_file(&mut sources);
-    let mut imports = optimized::imports::FileImports::new(sources);
-    let compiled = spec::recursion::with_stack(|| {
-        optimized::pipeline::compile_program(
-            &ast,
-            prelude_file,
-            Some(&mut imports),
-            optimized::pipeline::PipelineOptions::from_source(&text),
-        )
-    })
-    .map_err(|diagnostics| {
-        let sources = imports.into_sources();
-        diagnostics
-            .iter()
-            .map(|d| d.render(&sources))
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
+    let file = sources.add(program.display().to_string(), text);
+    let options = driver::LoadOptions::default();
+    let compiled = driver::load::compile_optimized(&mut sources, file, options)
+        .map_err(|error| error.render(&sources))?
+        .compiled;
     let prepared = compiled
         .prepare_arguments(entry, args.to_vec())
         .map_err(|e| e.message)?;

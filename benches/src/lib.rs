@@ -18,8 +18,8 @@
 
 pub mod kernels;
 
-use spec::source::SourceMap;
-use spec::testblock::{case_input, parse_test_file, BlockKind, Case};
+use driver::cases::{read_test_program, TestProgram};
+use spec::testblock::{case_input, BlockKind, Case};
 use spec::value::{Array, Value};
 use std::path::{Path, PathBuf};
 
@@ -134,13 +134,18 @@ pub enum CaseSet {
     Large,
 }
 
-/// The arguments of every case of `entry` in `program` in `set`, in order.
+/// The arguments of every case of `entry` in `program` in `set`, in order
+/// (inputs produced by the driver, as `runestone test` and `runestone
+/// bench` produce them).
 pub fn program_cases(program: &Path, entry: &str, set: CaseSet) -> Result<Vec<Vec<Value>>, String> {
-    let (mut sources, cases) = select_cases(program, entry, set)?;
-    let dir = program.parent().unwrap_or(Path::new("."));
+    let (mut test_program, cases) = select_cases(program, entry, set)?;
+    let dir = test_program.dir.clone();
     cases
         .iter()
-        .map(|case| case_input(case, dir, &mut sources).map_err(|d| d.render(&sources)))
+        .map(|case| {
+            case_input(case, &dir, &mut test_program.sources)
+                .map_err(|d| d.render(&test_program.sources))
+        })
         .collect()
 }
 
@@ -149,24 +154,15 @@ pub fn case_count(program: &Path, entry: &str, set: CaseSet) -> Result<usize, St
     Ok(select_cases(program, entry, set)?.1.len())
 }
 
-/// The program's source map and the cases of `entry` in `set`.
+/// The program read with its test blocks, and the cases of `entry` in `set`.
 fn select_cases(
     program: &Path,
     entry: &str,
     set: CaseSet,
-) -> Result<(SourceMap, Vec<Case>), String> {
-    let name = program.display().to_string();
-    let text = std::fs::read_to_string(program).map_err(|e| format!("{name}: {e}"))?;
-    let mut sources = SourceMap::new();
-    let file = sources.add(name.clone(), text.clone());
-    let parsed = parse_test_file(file, &text).map_err(|ds| {
-        ds.iter()
-            .map(|d| d.render(&sources))
-            .collect::<Vec<_>>()
-            .join("")
-    })?;
+) -> Result<(TestProgram, Vec<Case>), String> {
+    let mut test_program = read_test_program(program)?;
     let mut selected = Vec::new();
-    for block in parsed.blocks {
+    for block in std::mem::take(&mut test_program.blocks) {
         let BlockKind::Cases(cases) = block.kind else {
             continue;
         };
@@ -180,7 +176,7 @@ fn select_cases(
                 .filter(|case| set == CaseSet::Large || !case.flags.notest),
         );
     }
-    Ok((sources, selected))
+    Ok((test_program, selected))
 }
 
 // Adapters: the entry points' arguments as native vectors.

@@ -59,10 +59,11 @@ const SHRINK_STEPS: usize = 4000;
 use crate::gen::mutate::{Mutant, MutationKind};
 use crate::gen::shrink::{ill_typed_programs, well_typed_programs};
 use crate::gen::{GenConfig, GeneratedProgram};
+use driver::{Backend, LoadError, LoadOptions, RunErrorKind};
 use proptest::strategy::{Strategy, ValueTree};
-use reference::core::pipeline::{compile_with, Options, RunError};
 use reference::coverage::{record, RuleCounts};
 use reference::modules::paper_core::PaperCore;
+use spec::diagnostic::{codes, DiagnosticKind};
 use spec::source::SourceMap;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -441,15 +442,8 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
             // numeric prelude is module-level source, so the reference's
             // pipeline sends it through the module calculus, checking its
             // constant sizes (T-ConstantSizes); so does the oracle.
-            Err(d)
-                if d.code.as_deref()
-                    == Some(reference::core::from_surface::NEEDS_MODULE_CALCULUS) =>
-            {
-                reference_module_verdict(ast)
-            }
-            Err(d)
-                if d.code.as_deref() == Some("modules") || d.message.contains("not supported") =>
-            {
+            Err(d) if d.has_code(codes::NEEDS_MODULE_CALCULUS) => reference_module_verdict(ast),
+            Err(d) if d.kind() == DiagnosticKind::Unsupported => {
                 Verdict::Unsupported(construct(&d.message))
             }
             Err(d) => Verdict::Reject(d.message),
@@ -466,7 +460,7 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
 /// `core::pipeline` runs it, then TFP'18 typing of the target code).
 fn reference_module_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
     match reference::modules::tfp18_core::program_to_core(ast) {
-        Err(d) if d.message.contains("not supported") || d.message.contains("needs the module") => {
+        Err(d) if d.kind() == DiagnosticKind::Unsupported => {
             Verdict::Unsupported(construct(&d.message))
         }
         Err(d) => Verdict::Reject(d.message),
@@ -488,7 +482,7 @@ fn optimized_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
         Err(diagnostics) => {
             if let Some(d) = diagnostics
                 .iter()
-                .find(|d| d.code.as_deref() == Some("unsupported"))
+                .find(|d| d.kind() == DiagnosticKind::Unsupported)
             {
                 Verdict::Unsupported(construct(&d.message))
             } else {
@@ -562,57 +556,64 @@ fn check_name(message: &str) -> String {
     message[..cut].trim().to_string()
 }
 
-/// The defunc oracle on one well-typed program and its arguments.
+/// The defunc oracle on one well-typed program and its arguments, through
+/// the driver's reference backend (which checks TFP'18 Theorems 1–2 and
+/// Corollary 1 itself). On a module program (`module_program`) a
+/// rejection is the reference's open defect, grouped by
+/// [`module_rejection`].
 pub fn examine_defunc(
     source: &str,
     arguments: &[spec::value::Value],
     fuel: u64,
     or_conditionals: bool,
+    module_program: bool,
 ) -> Outcome {
     let run = || {
         let mut sources = SourceMap::new();
         let file = sources.add("generated.fut", source);
-        let options = Options {
+        let options = LoadOptions {
             or_conditionals,
-            fuel,
+            fuel: Some(fuel),
         };
-        let compiled = match compile_with(&mut sources, file, options) {
-            Ok(compiled) => compiled,
-            Err(d)
-                if d.code.as_deref() == Some("TFP18 Theorem 1")
-                    || d.notes.iter().any(|n| n.contains("Theorem 1")) =>
-            {
+        let program = match driver::load(Backend::Reference, &mut sources, file, options) {
+            Ok(program) => program,
+            Err(LoadError::Internal(d)) if d.has_code(codes::TFP18_THEOREM_1) => {
                 return Outcome::Disagree {
                     check: "Theorem 1".into(),
                     message: d.message,
                 }
             }
-            Err(d)
-                if d.code.as_deref() == Some("modules") || d.message.contains("not supported") =>
-            {
+            Err(LoadError::Unsupported(d)) => {
                 return Outcome::Discard(format!(
                     "unsupported by the reference: {}",
                     construct(&d.message)
                 ))
             }
-            Err(d) => {
+            Err(error) if module_program => {
+                let proposition_6_1 = error.code() == Some(codes::ICFP18_PROPOSITION_6_1);
+                return Outcome::Discard(module_rejection(proposition_6_1));
+            }
+            Err(error) => {
+                let message = error.diagnostic().map(|d| d.message.clone());
                 return Outcome::Discard(format!(
                     "the reference rejects it (see the verdict oracle): {}",
-                    unquoted(&d.message)
-                ))
+                    unquoted(&message.unwrap_or_default())
+                ));
             }
         };
-        match compiled.run("main", arguments) {
+        match program.run("main", arguments) {
             Ok(_) => Outcome::Agree { valid: true },
-            Err(RunError::Runtime(_)) => Outcome::Agree { valid: true },
-            Err(RunError::OutOfFuel) => Outcome::Discard("out of fuel".into()),
-            Err(RunError::Input(m)) => Outcome::Disagree {
-                check: "generated arguments do not fit".into(),
-                message: m,
-            },
-            Err(RunError::Violation(m)) => Outcome::Disagree {
-                check: check_name(&m),
-                message: m,
+            Err(e) => match e.kind {
+                RunErrorKind::Runtime => Outcome::Agree { valid: true },
+                RunErrorKind::OutOfFuel => Outcome::Discard("out of fuel".into()),
+                RunErrorKind::Input => Outcome::Disagree {
+                    check: "generated arguments do not fit".into(),
+                    message: e.message,
+                },
+                RunErrorKind::Internal => Outcome::Disagree {
+                    check: check_name(&e.message),
+                    message: e.message,
+                },
             },
         }
     };
@@ -847,24 +848,16 @@ fn well_typed_item(
     }
 }
 
-/// Whether the reference's rejection of a generated module program is the
-/// defect [`module_rejection`] groups (not "other"): its check of ICFP'18
-/// Proposition 6.1 on the TFP'18 core instance failed on 0.57 % of the
-/// value oracle's programs until SPEC_NOTES ICFP18-23 (0 in 20 000 since,
-/// `fuzz/findings/value_campaigns.md`); a new class would show here. The
-/// verdict oracle, which runs module programs too, counts such a rejection
-/// as a disagreement.
-fn is_module_defect(reason: &str) -> bool {
-    reason.contains("Proposition 6.1 fails") || reason.contains("outside the module language")
-}
-
 /// The grouped discard reason of a generated module program the reference
-/// rejects (value and defunc oracles).
-fn module_rejection(reason: &str) -> String {
-    let what = if reason.contains("Proposition 6.1 fails") {
+/// rejects (value and defunc oracles), by the rejection's code: its check
+/// of ICFP'18 Proposition 6.1 on the TFP'18 core instance failed on 0.57 %
+/// of the value oracle's programs until SPEC_NOTES ICFP18-23 (0 in 20 000
+/// since, `fuzz/findings/value_campaigns.md`); a new class would show as
+/// "other". The verdict oracle, which runs module programs too, counts
+/// such a rejection as a disagreement.
+fn module_rejection(proposition_6_1: bool) -> String {
+    let what = if proposition_6_1 {
         "Proposition 6.1 fails"
-    } else if reason.contains("outside the module language") {
-        "outside the module language transcribed"
     } else {
         "other"
     };
@@ -971,17 +964,9 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
                 examine_verdict(&p.source(), true)
             })
         }
-        OracleKind::Defunc => defunc_item(
-            index,
-            config,
-            |p, or| examine_defunc(&p.source(), &p.arguments, config.fuel, or),
-            |outcome| match outcome {
-                Outcome::Discard(reason) if reason.starts_with("the reference rejects it") => {
-                    Some(reason)
-                }
-                _ => None,
-            },
-        ),
+        OracleKind::Defunc => defunc_item(index, config, |p, or, module_program| {
+            examine_defunc(&p.source(), &p.arguments, config.fuel, or, module_program)
+        }),
         OracleKind::Modules if index % 2 == 1 => {
             mutant_item(index, config, config.paper_gen(), |m| {
                 examine_modules(&m.program.program, false)
@@ -995,25 +980,12 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
             false,
             |p| examine_modules(&p.program, true),
         ),
-        OracleKind::Value => defunc_item(
-            index,
-            config,
-            |p, or| value::examine_value(&p.source(), &p.arguments, config.fuel, or),
-            |outcome| match outcome {
-                Outcome::Disagree { check, message }
-                    if check.starts_with("reference rejects") && is_module_defect(message) =>
-                {
-                    Some(message)
-                }
-                _ => None,
-            },
-        ),
-        OracleKind::Optimisation => defunc_item(
-            index,
-            config,
-            |p, or| optimisation::examine_optimisation(&p.source(), or),
-            |_| None,
-        ),
+        OracleKind::Value => defunc_item(index, config, |p, or, module_program| {
+            value::examine_value(&p.source(), &p.arguments, config.fuel, or, module_program)
+        }),
+        OracleKind::Optimisation => defunc_item(index, config, |p, or, _| {
+            optimisation::examine_optimisation(&p.source(), or)
+        }),
         OracleKind::Gpu if index % 2 == 1 => soac_item(index, config),
         OracleKind::Gpu => {
             let item = DefuncItem::of_index(index / 2);
@@ -1039,34 +1011,24 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
     }
 }
 
-/// Item `index` of the defunctionalisation or value oracle: a program of
-/// the [`DefuncItem`] kind for `index`, `examine`d (and shrunk) with that
-/// kind's `Or` option. A module program on which `module_defect` names an
-/// open defect of the reference (its rejection, in the words of the
-/// examination) is discarded as [`module_rejection`], not reported.
+/// Item `index` of the defunctionalisation, value or optimisation oracle:
+/// a program of the [`DefuncItem`] kind for `index`, `examine`d (and
+/// shrunk) with that kind's `Or` option and whether it is a module program.
 fn defunc_item(
     index: u64,
     config: &OracleConfig,
-    examine: impl Fn(&GeneratedProgram, bool) -> Outcome,
-    module_defect: impl Fn(&Outcome) -> Option<&String>,
+    examine: impl Fn(&GeneratedProgram, bool, bool) -> Outcome,
 ) -> Message {
     let item = DefuncItem::of_index(index);
     let or = item.or_conditionals();
+    let module_program = item == DefuncItem::Modules;
     well_typed_item(
         index,
         config,
         item.gen(&config.gen),
         item.label(),
         or,
-        |p| {
-            let outcome = examine(p, or);
-            match module_defect(&outcome) {
-                Some(rejection) if item == DefuncItem::Modules => {
-                    Outcome::Discard(module_rejection(rejection))
-                }
-                _ => outcome,
-            }
-        },
+        |p| examine(p, or, module_program),
     )
 }
 

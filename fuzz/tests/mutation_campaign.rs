@@ -494,11 +494,11 @@ fn optimisations_fire_on_generated_programs() {
                 let source = program.source();
                 let compiled =
                     fuzz::oracles::value::optimized_compile(&source, item.or_conditionals());
-                let Ok((compiled, _)) = compiled else {
+                let Ok(compiled) = compiled else {
                     rejected += 1;
                     continue;
                 };
-                if let Err(defect) = evidence.add(&compiled) {
+                if let Err(defect) = evidence.add(&compiled.compiled) {
                     panic!("seed {seed}, program {index}: {defect}\n{source}");
                 }
             }

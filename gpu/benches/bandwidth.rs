@@ -23,7 +23,7 @@
 //! Rows are appended to `benches/RESULTS.md` at the workspace root (unless
 //! `--no-write`), with the device, driver, date and command.
 
-use gpu::kernels::element::{ElementType, HostColumn};
+use gpu::kernels::element::{HostColumn, PrimType};
 use gpu::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use gpu::kernels::soac::map::map;
 use gpu::kernels::soac::reduce::reduce;
@@ -109,7 +109,7 @@ impl Operation {
 }
 
 fn add_f32() -> Operator {
-    Operator::builtin(BuiltinOperator::Add, ElementType::F32)
+    Operator::builtin(BuiltinOperator::Add, PrimType::F32)
         .unwrap_or_else(|| unreachable!("(+) applies to f32"))
 }
 
@@ -119,12 +119,12 @@ fn run_operation(
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
     match operation {
-        Operation::Copy => map(runtime, &MapLambda::identity(&[ElementType::F32]), inputs),
+        Operation::Copy => map(runtime, &MapLambda::identity(&[PrimType::F32]), inputs),
         Operation::Map => map(
             runtime,
             &MapLambda::new(
-                vec![ElementType::F32],
-                vec![ElementType::F32],
+                vec![PrimType::F32],
+                vec![PrimType::F32],
                 "y0 = x0 * 2.0 + 1.0;",
             ),
             inputs,

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{assert_clean, download, pseudo_random, runtime, upload};
-use gpu::kernels::element::{ElementType, HostColumn};
+use gpu::kernels::element::{HostColumn, PrimType};
 use gpu::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use gpu::kernels::soac::filter::{filter, partition};
 use gpu::kernels::soac::histogram::{reduce_by_index, HistogramStrategy};
@@ -49,8 +49,8 @@ fn check_in_place(
 fn filter_keeps_what_the_predicate_accepts_in_order() {
     // filter (\(x, y) -> x % 3 == 0 && y) over (i64, bool) pairs.
     let predicate = MapLambda::new(
-        vec![ElementType::I64, ElementType::Bool],
-        vec![ElementType::Bool],
+        vec![PrimType::I64, PrimType::Bool],
+        vec![PrimType::Bool],
         "y0 = (x0 % 3l == 0l) && x1;",
     );
     for size in CHECKED_SIZES {
@@ -93,8 +93,8 @@ type Pair = (f32, u16);
 fn partition_puts_the_kept_elements_first_and_keeps_both_orders() {
     // partition (\(x, y) -> x < y) over (f32, u16) pairs.
     let predicate = MapLambda::new(
-        vec![ElementType::F32, ElementType::U16],
-        vec![ElementType::Bool],
+        vec![PrimType::F32, PrimType::U16],
+        vec![PrimType::Bool],
         "y0 = x0 < float(x1);",
     );
     for size in [0usize, 1, 3, 1025, 65_537] {
@@ -217,7 +217,7 @@ fn integer_histograms_agree_with_the_cpu_under_every_applicable_strategy() {
             BuiltinOperator::Xor,
             BuiltinOperator::Multiply,
         ] {
-            let operator = Operator::builtin(builtin, ElementType::U32).expect("applies");
+            let operator = Operator::builtin(builtin, PrimType::U32).expect("applies");
             let mut expected = initial.clone();
             for (index, value) in indices.iter().zip(&values) {
                 if let Some(bin) = in_bounds(*index, bin_count) {
@@ -261,19 +261,19 @@ fn integer_histograms_agree_with_the_cpu_under_every_applicable_strategy() {
     }
     assert_eq!(
         HistogramStrategy::best_for(
-            &Operator::builtin(BuiltinOperator::Add, ElementType::I32).expect("applies")
+            &Operator::builtin(BuiltinOperator::Add, PrimType::I32).expect("applies")
         ),
         HistogramStrategy::NativeAtomic
     );
     assert_eq!(
         HistogramStrategy::best_for(
-            &Operator::builtin(BuiltinOperator::Add, ElementType::F32).expect("applies")
+            &Operator::builtin(BuiltinOperator::Add, PrimType::F32).expect("applies")
         ),
         HistogramStrategy::CompareAndSwap
     );
     assert_eq!(
         HistogramStrategy::best_for(
-            &Operator::builtin(BuiltinOperator::Add, ElementType::U8).expect("applies")
+            &Operator::builtin(BuiltinOperator::Add, PrimType::U8).expect("applies")
         ),
         HistogramStrategy::PrivatisedPerWorkgroup
     );
@@ -294,7 +294,7 @@ fn float_addition_histograms_use_compare_and_swap_and_agree_exactly() {
                 expected[bin] += value;
             }
         }
-        let operator = Operator::builtin(BuiltinOperator::Add, ElementType::F32).expect("applies");
+        let operator = Operator::builtin(BuiltinOperator::Add, PrimType::F32).expect("applies");
         for strategy in [
             HistogramStrategy::CompareAndSwap,
             HistogramStrategy::PrivatisedPerWorkgroup,
@@ -328,12 +328,12 @@ fn tuple_and_narrow_histograms_use_the_privatised_fallback() {
     // operator (affine composition on u16 pairs) gets the sequential
     // left-to-right result.
     let count_and_minimum = Operator::new(
-        vec![ElementType::U8, ElementType::I64],
+        vec![PrimType::U8, PrimType::I64],
         vec!["uint8_t(0)".into(), "int64_t(0x7FFFFFFFFFFFFFFFl)".into()],
         "r0 = uint8_t(a0 + b0); r1 = a1 < b1 ? a1 : b1;",
     );
     let affine = Operator::new(
-        vec![ElementType::U16, ElementType::U16],
+        vec![PrimType::U16, PrimType::U16],
         vec!["uint16_t(1)".into(), "uint16_t(0)".into()],
         "r0 = uint16_t(a0 * b0); r1 = uint16_t(b0 * a1 + b1);",
     );
@@ -424,7 +424,7 @@ fn tuple_and_narrow_histograms_use_the_privatised_fallback() {
 #[test]
 fn inapplicable_strategies_and_bad_indices_are_errors() {
     let runtime = runtime();
-    let operator = Operator::builtin(BuiltinOperator::Multiply, ElementType::U32).expect("applies");
+    let operator = Operator::builtin(BuiltinOperator::Multiply, PrimType::U32).expect("applies");
     let destination = upload(runtime, &[HostColumn::U32(vec![1; 4])]);
     let indices = upload(runtime, &[HostColumn::I32(vec![0, 1])]);
     let values = upload(runtime, &[HostColumn::U32(vec![2, 3])]);
@@ -450,8 +450,8 @@ proptest! {
     #[test]
     fn filter_agrees_with_the_cpu(values in proptest::collection::vec(any::<i8>(), 0..4000), threshold in any::<i8>()) {
         let predicate = MapLambda::new(
-            vec![ElementType::I8],
-            vec![ElementType::Bool],
+            vec![PrimType::I8],
+            vec![PrimType::Bool],
             format!("y0 = x0 > int8_t({threshold});"),
         );
         let runtime = runtime();
@@ -469,7 +469,7 @@ proptest! {
         pairs in proptest::collection::vec((-3i32..40, any::<u8>()), 0..3000),
         bin_count in 1usize..40,
     ) {
-        let operator = Operator::builtin(BuiltinOperator::Add, ElementType::U8).expect("applies");
+        let operator = Operator::builtin(BuiltinOperator::Add, PrimType::U8).expect("applies");
         let (indices, values): (Vec<i32>, Vec<u8>) = pairs.into_iter().unzip();
         let mut expected = vec![0u8; bin_count];
         for (index, value) in indices.iter().zip(&values) {

@@ -9,7 +9,8 @@
 mod common;
 
 use common::{assert_clean, download, pseudo_random, runtime, upload};
-use gpu::kernels::element::{ElementType, HostColumn};
+use gpu::kernels::element::GlslElement;
+use gpu::kernels::element::{HostColumn, PrimType};
 use gpu::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use gpu::kernels::soac::reduce::{
     redomap, reduce, reduce_source, segmented_reduce, segmented_reduce_with, ReduceStrategy,
@@ -26,7 +27,7 @@ const CHECKED_SIZES: [usize; 17] = [
 ];
 
 fn matrix_product() -> Operator {
-    let u32s = vec![ElementType::U32; 4];
+    let u32s = vec![PrimType::U32; 4];
     Operator::new(
         u32s,
         vec!["1u".into(), "0u".into(), "0u".into(), "1u".into()],
@@ -84,7 +85,7 @@ fn matrices_from_columns(columns: &[HostColumn]) -> Vec<Matrix> {
 
 fn affine_composition() -> Operator {
     Operator::new(
-        vec![ElementType::U8, ElementType::U8],
+        vec![PrimType::U8, PrimType::U8],
         vec!["uint8_t(1)".into(), "uint8_t(0)".into()],
         "r0 = uint8_t(a0 * b0); r1 = uint8_t(b0 * a1 + b1);",
     )
@@ -99,7 +100,7 @@ fn cpu_affine_composition(left: (u8, u8), right: (u8, u8)) -> (u8, u8) {
 
 fn first_non_zero() -> Operator {
     Operator::new(
-        vec![ElementType::I16],
+        vec![PrimType::I16],
         vec!["int16_t(0)".into()],
         "r0 = (a0 != int16_t(0)) ? a0 : b0;",
     )
@@ -232,9 +233,9 @@ fn large_first_non_zero_reduce_equals_the_cpu() {
 }
 
 /// A lambda `x → x·3 + 1` (`!x` on booleans) at every type, and the CPU's.
-fn times_three_plus_one(element_type: ElementType) -> MapLambda {
+fn times_three_plus_one(element_type: PrimType) -> MapLambda {
     let body = match element_type {
-        ElementType::Bool => "y0 = !x0;".to_owned(),
+        PrimType::Bool => "y0 = !x0;".to_owned(),
         other => {
             let value_type = other.glsl_value_type();
             format!("y0 = {value_type}({value_type}(x0 * {value_type}(3)) + {value_type}(1));")
@@ -435,7 +436,7 @@ fn map_and_reduce_work_at_every_primitive_type() {
                 },
                 &[map_cpu!(&column)],
             );
-            let operators = if element_type == ElementType::Bool {
+            let operators = if element_type == PrimType::Bool {
                 vec![BuiltinOperator::Maximum]
             } else {
                 vec![BuiltinOperator::Add, BuiltinOperator::Maximum]
@@ -472,8 +473,8 @@ fn map_with_several_inputs_and_outputs_covers_more_than_the_workgroup_limit() {
     // past 65 535 workgroups × 256 invocations (the grid-stride loop takes
     // the rest).
     let lambda = MapLambda::new(
-        vec![ElementType::U8, ElementType::U8],
-        vec![ElementType::U8, ElementType::U16, ElementType::Bool],
+        vec![PrimType::U8, PrimType::U8],
+        vec![PrimType::U8, PrimType::U16, PrimType::Bool],
         "y0 = uint8_t(x0 + x1); y1 = uint16_t(x0) * uint16_t(x1); y2 = x0 < x1;",
     );
     for size in [0usize, 5, 65_535 * 256, 65_535 * 256 + 3] {
@@ -509,8 +510,8 @@ fn map_with_several_inputs_and_outputs_covers_more_than_the_workgroup_limit() {
 fn redomap_and_scanomap_fuse_the_map() {
     // map (\x y -> (x, y, x*y, 1)) then the matrix product: two u32 inputs.
     let lambda = MapLambda::new(
-        vec![ElementType::U32, ElementType::U32],
-        vec![ElementType::U32; 4],
+        vec![PrimType::U32, PrimType::U32],
+        vec![PrimType::U32; 4],
         "y0 = x0; y1 = x1; y2 = x0 * x1; y3 = 1u;",
     );
     for size in [0usize, 1, 257, 5000, 300_007] {
@@ -606,7 +607,7 @@ fn segmented_reduce_and_scan_equal_the_cpu_per_row() {
 
 #[test]
 fn segmented_sums_use_subgroup_combining_and_equal_the_cpu() {
-    let add = Operator::builtin(BuiltinOperator::Add, ElementType::I32).expect("applies");
+    let add = Operator::builtin(BuiltinOperator::Add, PrimType::I32).expect("applies");
     for (rows, row_length) in [(3u64, 1u64), (9, 1025), (2000, 17)] {
         let values: Vec<i32> = pseudo_random(rows + row_length, (rows * row_length) as usize)
             .iter()

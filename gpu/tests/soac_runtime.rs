@@ -8,7 +8,7 @@
 mod common;
 
 use common::{assert_clean, download, runtime, upload};
-use gpu::kernels::element::{ElementType, HostColumn};
+use gpu::kernels::element::{HostColumn, PrimType};
 use gpu::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use gpu::kernels::soac::map::map;
 use gpu::kernels::soac::reduce::reduce;
@@ -29,7 +29,7 @@ fn own_runtime() -> Runtime {
 }
 
 fn add_u32() -> Operator {
-    Operator::builtin(BuiltinOperator::Add, ElementType::U32).expect("applies")
+    Operator::builtin(BuiltinOperator::Add, PrimType::U32).expect("applies")
 }
 
 #[test]
@@ -87,8 +87,8 @@ fn many_distinct_kernels_keep_the_pipeline_cache_at_capacity_with_one_layout() {
     let inputs = upload(runtime, &[HostColumn::U32(values.clone())]);
     let plus = |constant: u32| {
         let lambda = MapLambda::new(
-            vec![ElementType::U32],
-            vec![ElementType::U32],
+            vec![PrimType::U32],
+            vec![PrimType::U32],
             format!("y0 = x0 + {constant}u;"),
         );
         let result = map(runtime, &lambda, &inputs).expect("map");
@@ -134,11 +134,7 @@ fn arrays_beyond_the_storage_buffer_range_are_refused_not_split() {
         return;
     }
     let inputs = upload(runtime, &[HostColumn::U8(vec![1; length as usize])]);
-    let widen = MapLambda::new(
-        vec![ElementType::U8],
-        vec![ElementType::I32],
-        "y0 = int(x0);",
-    );
+    let widen = MapLambda::new(vec![PrimType::U8], vec![PrimType::I32], "y0 = int(x0);");
     match map(runtime, &widen, &inputs) {
         Err(GpuError::BufferTooLarge {
             requested_bytes,
@@ -152,7 +148,7 @@ fn arrays_beyond_the_storage_buffer_range_are_refused_not_split() {
         other => panic!("expected BufferTooLarge, got {other:?}"),
     }
     let error =
-        DeviceArrays::allocate(runtime, &[ElementType::U16], range / 2 + 1).expect_err("too large");
+        DeviceArrays::allocate(runtime, &[PrimType::U16], range / 2 + 1).expect_err("too large");
     assert!(
         error.to_string().contains("maxStorageBufferRange"),
         "{error}"

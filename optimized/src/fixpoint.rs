@@ -1,7 +1,7 @@
 //! The least fixpoint both totality judgements share: a node holds when it
 //! holds locally and every node it uses holds. `static_interp::totality`
 //! judges the declarations static interpretation emits (which unused
-//! constants may be dropped), `passes::traverse::TotalFunctions` the IR's
+//! constants may be dropped), `ir::effects::TotalFunctions` the IR's
 //! functions (which unused calls dead-code removal may delete).
 //!
 //! Computed leaves first: a candidate becomes ready once every node it uses

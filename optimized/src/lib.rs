@@ -1,6 +1,6 @@
 //! The optimising compiler of runestone's Futhark subset.
 //!
-//! Planned pipeline (ARCHITECTURE-notes.md): parse (`spec`) → **type check**
+//! The pipeline (ARCHITECTURE.md, "optimized/"): parse (`spec`) → **type check**
 //! (inference with diagnostics) → static interpretation of modules with
 //! memoised functor application → monomorphisation → defunctionalisation
 //! (lambda lifting, dynamic functions) → typed first-order SOAC IR, re-checked

@@ -82,7 +82,7 @@ impl CompiledProgram {
     }
 
     /// Which paths the CPU backend compiled the SOACs for.
-    pub fn backend_statistics(&self) -> cpu::compile::BackendStatistics {
+    pub fn backend_statistics(&self) -> cpu::machine::BackendStatistics {
         self.backend.statistics()
     }
 
@@ -181,7 +181,7 @@ fn compile_with_clock(
             Err(diagnostics)
                 if diagnostics
                     .iter()
-                    .any(|d| d.message.contains("is a module construct")) => {}
+                    .any(|d| d.has_code(spec::diagnostic::codes::MODULE_CONSTRUCT)) => {}
             Err(diagnostics) => return Err(diagnostics),
         }
     }

@@ -8,21 +8,7 @@ use optimized::core::{elaborate_module_free, toplevel_prelude_declarations};
 use optimized::typecheck::{check_program_typed, CheckOptions};
 use spec::source::SourceMap;
 use spec::syntax::ast::{Dec, Program};
-use std::path::{Path, PathBuf};
-
-fn fut_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            fut_files(&path, out);
-        } else if path.extension().is_some_and(|ext| ext == "fut") {
-            out.push(path);
-        }
-    }
-}
+use std::path::Path;
 
 /// Whether the declarations use no module construct (`import` included).
 fn module_free(decs: &[Dec]) -> bool {
@@ -85,8 +71,7 @@ fn check(name: &str, text: &str) -> Outcome {
         // elaborator refuses it as it should, with a located diagnostic.
         Err(diagnostics)
             if diagnostics.iter().all(|diagnostic| {
-                diagnostic.code.as_deref() == Some("unsupported")
-                    && diagnostic.message.contains("module construct")
+                diagnostic.has_code(spec::diagnostic::codes::MODULE_CONSTRUCT)
             }) =>
         {
             return Outcome::UsesModules
@@ -115,9 +100,8 @@ fn check(name: &str, text: &str) -> Outcome {
 #[test]
 fn every_module_free_program_elaborates_and_monomorphises() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    fut_files(&root.join("tests/programs"), &mut files);
-    fut_files(&root.join("examples"), &mut files);
+    let mut files =
+        driver::discover::programs_under(&[root.join("tests/programs"), root.join("examples")]);
     files.sort();
     let (mut passed, mut modules, mut rejected) = (0, 0, 0);
     let mut failures = Vec::new();

@@ -14,6 +14,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use optimized::imports::FileImports;
 use optimized::typecheck::{
     check_program, check_program_with_imports, check_program_with_options, CheckOptions,
     ImportLoader,
@@ -1297,59 +1298,14 @@ fn imports() {
     );
 }
 
-/// Imports from disk, next to the importing file.
-struct DiskLoader {
-    sources: SourceMap,
-    loaded: HashMap<std::path::PathBuf, (FileId, Rc<Program>)>,
-}
-
-impl ImportLoader for DiskLoader {
-    fn load(&mut self, from: Span, path: &str) -> Result<(FileId, Rc<Program>), Diagnostic> {
-        let importer = std::path::PathBuf::from(&self.sources.get(from.file).name);
-        let candidate = importer
-            .parent()
-            .unwrap_or(std::path::Path::new("."))
-            .join(format!("{path}.fut"));
-        if let Some(found) = self.loaded.get(&candidate) {
-            return Ok(found.clone());
-        }
-        let text = std::fs::read_to_string(&candidate).map_err(|err| {
-            Diagnostic::error(format!("cannot import \"{path}\": {err}"))
-                .with_primary(from, "this import")
-        })?;
-        let file = self
-            .sources
-            .add(candidate.display().to_string(), text.as_str());
-        let program = Rc::new(spec::syntax::parse_program(file, &text)?);
-        self.loaded.insert(candidate, (file, program.clone()));
-        Ok((file, program))
-    }
-}
-
-fn fut_files(directory: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(directory) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        if path.is_dir() {
-            fut_files(&path, found);
-        } else if path.extension().is_some_and(|ext| ext == "fut") {
-            found.push(path);
-        }
-    }
-}
-
 /// Every example and every data-driven test program of the repository that
 /// does not expect a compile error (`-- error:` in its test block) is a valid
 /// program: the checker must accept it.
 #[test]
 fn accepts_every_example_program() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    fut_files(&root.join("examples"), &mut files);
-    fut_files(&root.join("tests/programs"), &mut files);
-    files.sort();
+    let files =
+        driver::discover::programs_under(&[root.join("examples"), root.join("tests/programs")]);
     assert!(!files.is_empty());
     let mut failures = Vec::new();
     for path in &files {
@@ -1360,10 +1316,7 @@ fn accepts_every_example_program() {
         {
             continue;
         }
-        let mut loader = DiskLoader {
-            sources: SourceMap::new(),
-            loaded: HashMap::new(),
-        };
+        let mut loader = FileImports::new(SourceMap::new());
         let file = loader
             .sources
             .add(path.display().to_string(), text.as_str());

@@ -149,14 +149,14 @@ fn fired_by_test_programs() -> RuleCounts {
     // TFP'18: every program of tests/programs/ and examples/paper/ (module
     // programs run on the core through the module calculus).
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut core_programs = Vec::new();
-    for folder in ["tests/programs", "examples/paper"] {
-        reference::core::harness::collect_programs(&root.join(folder), &mut core_programs);
-    }
+    let core_programs = driver::discover::programs_under(&[
+        root.join("tests/programs"),
+        root.join("examples/paper"),
+    ]);
     let ((), core_counts) = record(|| {
-        let mut summary = reference::core::harness::Summary::default();
         for path in &core_programs {
-            reference::core::harness::test_program(path, &mut summary);
+            let options = driver::LoadOptions::default();
+            driver::cases::test_program(path, driver::Backend::Reference, options);
         }
     });
     for (rule, n) in core_counts {

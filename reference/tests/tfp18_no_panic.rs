@@ -3,7 +3,6 @@
 //! to a diagnostic, and a compiled program's entry points run (on no
 //! arguments) to a value or an error.
 
-use reference::core::harness::collect_programs;
 use reference::core::pipeline::compile;
 use spec::source::SourceMap;
 use std::path::Path;
@@ -21,8 +20,7 @@ fn compile_and_run(text: &str) {
 #[test]
 fn mutated_programs_never_panic() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/programs");
-    let mut files = Vec::new();
-    collect_programs(&root, &mut files);
+    let files = driver::discover::programs_under(&[root]);
     let mut count = 0;
     for f in files {
         let text = std::fs::read_to_string(&f).expect("program");

@@ -120,6 +120,76 @@ impl Diagnostic {
     }
 }
 
+/// The machine-readable codes of [`Diagnostic::code`] that programs decide
+/// on. Every decision between "the program is rejected", "a construct is not
+/// supported yet" and "the implementation broke" is made on these codes,
+/// through [`Diagnostic::kind`], never on a message's text (a tidy test,
+/// `driver/tests/tidy.rs`, fails on `.message.contains(` outside tests).
+/// Other codes (`syntax`, `type-mismatch`, `rule 29`, `TFP18 T-App`, ...)
+/// name the class of a rejection or the paper rule that failed.
+pub mod codes {
+    /// A construct an implementation does not support yet: no verdict on the
+    /// program.
+    pub const UNSUPPORTED: &str = "unsupported";
+    /// A check of the implementation itself failed (an ill-typed IR after a
+    /// pass, a backend that cannot compile what the front end accepted): a
+    /// bug, never a verdict.
+    pub const INTERNAL: &str = "internal";
+    /// The reference's module-free front end met a name of a numeric module
+    /// (`f32.sqrt`): its pipeline sends the program through the module
+    /// calculus instead. Not a verdict either.
+    pub const NEEDS_MODULE_CALCULUS: &str = "needs-module-calculus";
+    /// The optimising compiler's core elaboration met a module construct
+    /// inside an expression (`m.(e)`): its pipeline runs static
+    /// interpretation first instead. Not a verdict.
+    pub const MODULE_CONSTRUCT: &str = "module-construct";
+    /// TFP'18 Theorem 1 failed on the reference (defunctionalisation of a
+    /// well-typed program failed, or its result is ill-typed): a bug in the
+    /// reference or a defect of the paper.
+    pub const TFP18_THEOREM_1: &str = "TFP18 Theorem 1";
+    /// ICFP'18 Proposition 6.1 failed on the reference for a program its
+    /// module calculus accepted: a bug in the reference or a defect of the
+    /// paper.
+    pub const ICFP18_PROPOSITION_6_1: &str = "ICFP18 Proposition 6.1";
+    /// The prefix of the codes of constructs outside the fragment of a paper
+    /// the reference transcribes (`outside the module language`, `outside
+    /// the paper's core`): not supported there.
+    pub const OUTSIDE_PREFIX: &str = "outside ";
+}
+
+/// What a diagnostic says about the program, read from its code alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DiagnosticKind {
+    /// The program is rejected: a verdict (syntax, type, size, module error).
+    Rejection,
+    /// A construct the implementation does not support yet.
+    Unsupported,
+    /// The implementation broke (an internal check, a violated theorem).
+    Internal,
+}
+
+impl Diagnostic {
+    /// The kind of [`Diagnostic::code`] ([`codes`]); a diagnostic without a
+    /// code is a rejection.
+    pub fn kind(&self) -> DiagnosticKind {
+        match self.code.as_deref() {
+            Some(codes::UNSUPPORTED | codes::NEEDS_MODULE_CALCULUS | codes::MODULE_CONSTRUCT) => {
+                DiagnosticKind::Unsupported
+            }
+            Some(code) if code.starts_with(codes::OUTSIDE_PREFIX) => DiagnosticKind::Unsupported,
+            Some(codes::INTERNAL | codes::TFP18_THEOREM_1 | codes::ICFP18_PROPOSITION_6_1) => {
+                DiagnosticKind::Internal
+            }
+            _ => DiagnosticKind::Rejection,
+        }
+    }
+
+    /// Whether the code is `code`.
+    pub fn has_code(&self, code: &str) -> bool {
+        self.code.as_deref() == Some(code)
+    }
+}
+
 /// Adapter giving `codespan-reporting` read access to a [`SourceMap`].
 struct SourceFiles<'a>(&'a SourceMap);
 

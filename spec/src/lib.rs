@@ -7,6 +7,7 @@
 //! Nothing here gives a program meaning; that is the implementations' work.
 
 pub mod diagnostic;
+pub mod imports;
 pub mod recursion;
 pub mod source;
 pub mod syntax;

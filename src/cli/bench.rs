@@ -14,8 +14,10 @@
 //! progress line on stderr. Exit status: 0, or 1 if a result is wrong or a
 //! run fails, or 2 if the backend cannot run programs yet.
 
-use super::backends::{load, unavailable_exit, Backend, LoadError, LoadOptions, LoadedProgram};
-use super::cases::{case_label, programs_under, read_test_program, TestProgram};
+use super::common::unavailable_exit;
+use driver::cases::{case_label, read_test_program, TestProgram};
+use driver::discover::programs_under;
+use driver::{load, Backend, LoadError, LoadOptions, LoadedProgram};
 use spec::testblock::{case_expected_output, case_input, BlockKind, Case, Expected};
 use spec::value::compare;
 use std::fmt::Write as _;
@@ -104,11 +106,11 @@ pub fn run(args: Args) -> ExitCode {
             Err(LoadError::Unavailable { backend, reason }) => {
                 return unavailable_exit(backend, &reason)
             }
-            Err(LoadError::Rejected(d)) => {
+            Err(error) => {
                 failures.push(format!(
                     "{}: does not compile:\n{}",
                     program.name,
-                    d.render(&program.sources)
+                    error.render(&program.sources)
                 ));
                 continue;
             }

@@ -42,3 +42,24 @@ pub fn report(diagnostic: &Diagnostic, sources: &SourceMap) -> ExitCode {
     eprint!("{}", diagnostic.render(sources));
     ExitCode::from(1)
 }
+
+/// Prints why `backend` is unavailable and returns exit status 2.
+pub fn unavailable_exit(backend: driver::Backend, reason: &str) -> ExitCode {
+    eprintln!(
+        "runestone: the {backend} backend is unavailable ({reason}); use --backend cpu or reference."
+    );
+    ExitCode::from(2)
+}
+
+/// Prints why a program gives no program for a backend and returns its
+/// exit status: 2 when the backend is unavailable, 1 otherwise (rejected,
+/// unsupported, or an internal failure: a diagnostic was printed).
+pub fn load_error_exit(error: &driver::LoadError, sources: &SourceMap) -> ExitCode {
+    match error {
+        driver::LoadError::Unavailable { backend, reason } => unavailable_exit(*backend, reason),
+        other => {
+            eprint!("{}", other.render(sources));
+            ExitCode::from(1)
+        }
+    }
+}

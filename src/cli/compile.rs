@@ -15,14 +15,12 @@
 //! IR (`gpu::codegen`) or why it runs on the host.
 
 use clap::ValueEnum;
-use optimized::typecheck::ImportLoader;
+use optimized::imports::FileImports;
 use spec::diagnostic::Diagnostic;
-use spec::source::{FileId, SourceMap, Span};
+use spec::source::{FileId, SourceMap};
 use spec::syntax::ast::Program;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 use super::common::{read_source, report};
@@ -79,10 +77,7 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let prelude_file = optimized::pipeline::add_prelude_file(&mut loaded.sources);
-    let mut loader = FileLoader {
-        sources: &mut loaded.sources,
-        cache: HashMap::new(),
-    };
+    let mut loader = FileImports::new(std::mem::take(&mut loaded.sources));
     match args.dump {
         Some(phase @ (Phase::Typed | Phase::Static | Phase::Core)) => {
             front_end(&args, phase, &program, loaded.file, &mut loader, timings)
@@ -107,7 +102,7 @@ fn front_end(
     phase: Phase,
     program: &Program,
     file: FileId,
-    loader: &mut FileLoader<'_>,
+    loader: &mut FileImports,
     mut timings: Vec<(&str, PhaseTime)>,
 ) -> ExitCode {
     let options = optimized::typecheck::CheckOptions::from_source(&loader.sources.get(file).text);
@@ -120,7 +115,7 @@ fn front_end(
         Ok(checked) => checked,
         Err(diagnostics) => {
             print_timings(args.timings, &timings);
-            return report_all(&diagnostics, loader.sources);
+            return report_all(&diagnostics, &loader.sources);
         }
     };
     if phase == Phase::Typed {
@@ -137,7 +132,7 @@ fn front_end(
         Ok(result) => result,
         Err(diagnostics) => {
             print_timings(args.timings, &timings);
-            return report_all(&diagnostics, loader.sources);
+            return report_all(&diagnostics, &loader.sources);
         }
     };
     let started = PhaseStart::now();
@@ -166,7 +161,7 @@ fn front_end(
             print!("{}", optimized::core::printer::print_program(&core));
             ExitCode::SUCCESS
         }
-        Err(diagnostics) => report_all(&diagnostics, loader.sources),
+        Err(diagnostics) => report_all(&diagnostics, &loader.sources),
     }
 }
 
@@ -178,7 +173,7 @@ fn whole_pipeline(
     program: &Program,
     file: FileId,
     prelude_file: FileId,
-    loader: &mut FileLoader<'_>,
+    loader: &mut FileImports,
     mut timings: Vec<(&str, PhaseTime)>,
 ) -> ExitCode {
     let options = optimized::pipeline::PipelineOptions::from_source(&loader.sources.get(file).text);
@@ -189,7 +184,7 @@ fn whole_pipeline(
         Ok(compiled) => compiled,
         Err(diagnostics) => {
             print_timings(args.timings, &timings);
-            return report_all(&diagnostics, loader.sources);
+            return report_all(&diagnostics, &loader.sources);
         }
     };
     if args.timings {
@@ -239,38 +234,6 @@ fn report_all(diagnostics: &[Diagnostic], sources: &SourceMap) -> ExitCode {
         eprint!("{}", diagnostic.render(sources));
     }
     ExitCode::from(1)
-}
-
-/// Reads `import "path"` as `path.fut` next to the importing file, adding
-/// each file once to the source map (so diagnostics in it render).
-struct FileLoader<'a> {
-    sources: &'a mut SourceMap,
-    cache: HashMap<PathBuf, (FileId, Rc<Program>)>,
-}
-
-impl ImportLoader for FileLoader<'_> {
-    fn load(&mut self, from: Span, path: &str) -> Result<(FileId, Rc<Program>), Diagnostic> {
-        let importer = Path::new(&self.sources.get(from.file).name);
-        let directory = importer.parent().unwrap_or_else(|| Path::new("."));
-        let candidate = directory.join(format!("{path}.fut"));
-        let not_found = |why: String| {
-            Diagnostic::error(format!("cannot import \"{path}\": {why}"))
-                .with_code("import")
-                .with_primary(from, format!("looked for {}", candidate.display()))
-        };
-        let canonical = candidate
-            .canonicalize()
-            .map_err(|err| not_found(err.to_string()))?;
-        if let Some(found) = self.cache.get(&canonical) {
-            return Ok(found.clone());
-        }
-        let text = std::fs::read_to_string(&canonical).map_err(|err| not_found(err.to_string()))?;
-        let file = self.sources.add(candidate.display().to_string(), text);
-        let program = spec::syntax::parse_program(file, &self.sources.get(file).text)?;
-        let loaded = (file, Rc::new(program));
-        self.cache.insert(canonical, loaded.clone());
-        Ok(loaded)
-    }
 }
 
 fn print_timings(enabled: bool, timings: &[(&str, PhaseTime)]) {

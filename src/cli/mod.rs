@@ -8,9 +8,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
-mod backends;
 mod bench;
-mod cases;
 mod check;
 mod common;
 mod compile;

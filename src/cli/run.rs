@@ -3,8 +3,8 @@
 //! backend abstraction of [`super::backends`]. Run-time errors print their
 //! source location and exit 1; a backend that cannot run programs yet exits 2.
 
-use super::backends::{load, unavailable_exit, Backend, LoadError, LoadOptions};
-use super::common::{read_source, report};
+use super::common::{load_error_exit, read_source, report};
+use driver::{load, Backend, LoadOptions};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,10 +39,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let program = match load(args.backend, &mut loaded.sources, loaded.file, options) {
         Ok(p) => p,
-        Err(LoadError::Unavailable { backend, reason }) => {
-            return unavailable_exit(backend, &reason)
-        }
-        Err(LoadError::Rejected(d)) => return report(&d, &loaded.sources),
+        Err(error) => return load_error_exit(&error, &loaded.sources),
     };
     let mut input = Vec::new();
     if let Err(err) = std::io::stdin().read_to_end(&mut input) {

@@ -28,9 +28,9 @@
 //! and only those, whichever worker compiled it first, so shrinking keeps
 //! the failure.
 
-use super::value::{optimized_compile, optimized_result, shown, Run};
+use super::value::{not_loaded, optimized_compile, run_main, shown, Run};
 use super::{panic_message, Outcome};
-use gpu::driver::{DriverCounters, DriverStatistics, GpuProgram};
+use gpu::driver::{DriverCounters, DriverStatistics};
 use gpu::runtime::instance::ValidationMode;
 use gpu::{GpuError, Runtime, RuntimeOptions};
 use spec::value::{compare, Tolerance, Value, COMPILED_FLOAT_ULPS};
@@ -298,7 +298,7 @@ pub fn examine_gpu(
             )
         }
     };
-    let (compiled, sources) = match catch_unwind(AssertUnwindSafe(|| {
+    let compiled = match catch_unwind(AssertUnwindSafe(|| {
         optimized_compile(source, or_conditionals)
     })) {
         Ok(Ok(compiled)) => compiled,
@@ -308,10 +308,8 @@ pub fn examine_gpu(
             return (not_compiled(&run), work);
         }
     };
-    let cpu = catch_unwind(AssertUnwindSafe(|| {
-        optimized_result(compiled.run("main", arguments), &sources)
-    }))
-    .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))));
+    let cpu = catch_unwind(AssertUnwindSafe(|| run_main(&compiled, arguments)))
+        .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))));
     if let Run::Broken(message) = &cpu {
         return (
             Outcome::Discard(format!(
@@ -325,13 +323,9 @@ pub fn examine_gpu(
     let messages_before = worker.runtime.validation_messages().len();
     let (gpu, used_modules) = gpu::kernels::modules_used_by(|| {
         catch_unwind(AssertUnwindSafe(|| {
-            match GpuProgram::new(
-                compiled.fused.clone(),
-                worker.runtime.clone(),
-                worker.counters.clone(),
-            ) {
-                Ok(program) => optimized_result(program.run_entry("main", arguments), &sources),
-                Err(e) => Run::Broken(format!("the GPU driver cannot compile it: {}", e.message)),
+            match compiled.on_gpu(worker.runtime.clone(), worker.counters.clone()) {
+                Ok(program) => run_main(&program, arguments),
+                Err(error) => not_loaded(error),
             }
         }))
         .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))))
@@ -374,7 +368,7 @@ fn record_counters(work: &mut DeviceWork, before: &DriverStatistics, after: &Dri
 fn not_compiled(run: &Run) -> Outcome {
     Outcome::Discard(match run {
         Run::Unsupported(c) => format!("unsupported by optimized: {c}"),
-        Run::Rejected(_) => {
+        Run::Rejected { .. } => {
             "optimized rejects it (the verdict and value oracles judge that)".into()
         }
         other => format!(

@@ -19,7 +19,7 @@
 //! - **Evidence over a campaign** ([`OptimisationEvidence`]): for each pass
 //!   of `optimized::passes::default_pipeline`, how many programs it
 //!   changed, and which paths the CPU backend compiled the SOACs for
-//!   (`optimized::cpu::compile::BackendStatistics`). A campaign asserts that
+//!   (`optimized::cpu::machine::BackendStatistics`). A campaign asserts that
 //!   every pass changed some program and that some SOAC was vectorised.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -28,9 +28,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use super::value::{optimized_compile, Run};
 use super::Outcome;
-use optimized::cpu::compile::BackendStatistics;
+use optimized::cpu::machine::BackendStatistics;
+use optimized::ir::effects::binop_can_fail;
 use optimized::ir::{Body, Exp, Program, SubExp};
-use optimized::passes::traverse::{binop_can_fail, used_in_statement};
+use optimized::passes::traverse::used_in_statement;
 use optimized::pipeline::CompiledProgram;
 
 /// What the optimising compiler did to the programs of a campaign.
@@ -110,7 +111,7 @@ impl OptimisationEvidence {
 /// disagreement.
 pub fn examine_optimisation(source: &str, or_conditionals: bool) -> Outcome {
     let examine = || match optimized_compile(source, or_conditionals) {
-        Ok((compiled, _)) => match OptimisationEvidence::default().add(&compiled) {
+        Ok(program) => match OptimisationEvidence::default().add(&program.compiled) {
             Ok(()) => Outcome::Agree { valid: true },
             Err(defect) => Outcome::Disagree {
                 check: "optimisation".into(),

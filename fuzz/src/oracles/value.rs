@@ -1,7 +1,7 @@
 //! The value oracle (issue 6, "reference vs optimised CPU"): one generated
-//! program and its arguments, compiled and run by the reference pipeline
-//! (`reference::core::pipeline`, TFP'18's theorems checked on every run)
-//! and by the optimising compiler's CPU backend (`optimized::pipeline`).
+//! program and its arguments, compiled and run through the driver
+//! ([`driver::load`]) on the reference (TFP'18's theorems checked on every
+//! run) and on the optimising compiler's CPU backend.
 //!
 //! Each side ends as a [`Run`]; [`compare_runs`] decides:
 //!
@@ -18,8 +18,10 @@
 //!   (stable across shrinking) and a message that shows it.
 
 use super::{construct, panic_message, Outcome};
-use reference::core::pipeline::{compile_with, Options, RunError};
-use spec::source::{SourceMap, Span};
+use driver::load::{compile_optimized, OptimizedProgram};
+use driver::{Backend, LoadError, LoadOptions, LoadedProgram, RunError, RunErrorKind};
+use spec::diagnostic::codes;
+use spec::source::SourceMap;
 use spec::value::{compare, Tolerance, Value, COMPILED_FLOAT_ULPS};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -33,8 +35,12 @@ const SHOWN_CHARACTERS: usize = 240;
 /// What one implementation made of a program and its arguments.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Run {
-    /// Rejected at compile time (parse, type, size or module error).
-    Rejected(String),
+    /// Rejected at compile time (parse, type, size or module error), with
+    /// the diagnostic's code.
+    Rejected {
+        code: Option<String>,
+        message: String,
+    },
     /// A construct the implementation does not support yet.
     Unsupported(String),
     /// The entry point's results (a returned tuple is several values).
@@ -53,7 +59,7 @@ impl Run {
     /// must stay the same while the program shrinks).
     pub fn what(&self) -> &'static str {
         match self {
-            Run::Rejected(_) => "rejects",
+            Run::Rejected { .. } => "rejects",
             Run::Unsupported(_) => "does not support it",
             Run::Values(_) => "gives values",
             Run::Failed { .. } => "fails at run time",
@@ -65,7 +71,7 @@ impl Run {
     /// What the side did, in a disagreement's message.
     pub fn describe(&self) -> String {
         match self {
-            Run::Rejected(m) => format!("rejects it: {m}"),
+            Run::Rejected { message, .. } => format!("rejects it: {message}"),
             Run::Unsupported(c) => format!("does not support {c}"),
             Run::Values(values) => format!("gives {}", shown(values)),
             Run::Failed { message, location } => format!("fails at {location}: {message}"),
@@ -88,120 +94,111 @@ pub fn shown(values: &[Value]) -> String {
     }
 }
 
-/// The reference pipeline on `source`, entry point `main`.
-pub fn reference_run(source: &str, arguments: &[Value], fuel: u64, or_conditionals: bool) -> Run {
+impl Run {
+    /// Whether the reference rejected a generated module program because
+    /// its check of ICFP'18 Proposition 6.1 failed (the open defect
+    /// `oracles::module_rejection` groups), by the diagnostic's code.
+    pub fn is_proposition_6_1_failure(&self) -> bool {
+        matches!(self, Run::Rejected { code: Some(code), .. } if code == codes::ICFP18_PROPOSITION_6_1)
+    }
+}
+
+/// What a program gives no program as: rejected (a verdict), unsupported,
+/// or broken. The reference's failed check of Proposition 6.1 on a module
+/// program counts as its rejection (the campaigns group it as the
+/// reference's open defect).
+pub fn not_loaded(error: LoadError) -> Run {
+    match error {
+        LoadError::Rejected(d) => Run::Rejected {
+            code: d.code,
+            message: d.message,
+        },
+        LoadError::Internal(d) if d.has_code(codes::ICFP18_PROPOSITION_6_1) => Run::Rejected {
+            code: d.code,
+            message: d.message,
+        },
+        LoadError::Unsupported(d) => Run::Unsupported(construct(&d.message)),
+        LoadError::Internal(d) => Run::Broken(match d.code {
+            Some(code) => format!("{code}: {}", d.message),
+            None => d.message,
+        }),
+        LoadError::Unavailable { reason, .. } => Run::Broken(reason),
+    }
+}
+
+/// An entry point's results or run-time error as a [`Run`].
+pub fn ran(result: Result<Vec<Value>, RunError>) -> Run {
+    match result {
+        Ok(values) => Run::Values(values),
+        Err(e) => match e.kind {
+            RunErrorKind::Runtime => Run::Failed {
+                message: e.message,
+                location: e.location.unwrap_or_default(),
+            },
+            RunErrorKind::OutOfFuel => Run::OutOfFuel,
+            RunErrorKind::Input => Run::Broken(format!("the arguments do not fit: {}", e.message)),
+            RunErrorKind::Internal => Run::Broken(e.message),
+        },
+    }
+}
+
+/// `source` (compiled under [`FILE_NAME`]) on `backend`, entry point
+/// `main`, through the driver; panics are caught and broken.
+pub fn driver_run(
+    backend: Backend,
+    source: &str,
+    arguments: &[Value],
+    options: LoadOptions,
+) -> Run {
     let run = || {
         let mut sources = SourceMap::new();
         let file = sources.add(FILE_NAME, source);
-        let options = Options {
-            or_conditionals,
-            fuel,
-        };
-        let compiled = match compile_with(&mut sources, file, options) {
-            Ok(compiled) => compiled,
-            Err(d)
-                if d.code.as_deref() == Some("TFP18 Theorem 1")
-                    || d.notes.iter().any(|n| n.contains("Theorem 1")) =>
-            {
-                return Run::Broken(format!("Theorem 1: {}", d.message))
-            }
-            Err(d)
-                if d.code.as_deref() == Some("modules") || d.message.contains("not supported") =>
-            {
-                return Run::Unsupported(construct(&d.message))
-            }
-            Err(d) => return Run::Rejected(d.message),
-        };
-        match compiled.run("main", arguments) {
-            Ok(values) => Run::Values(values),
-            Err(RunError::Runtime(e)) => Run::Failed {
-                message: e.message,
-                location: sources.describe(e.span),
-            },
-            Err(RunError::OutOfFuel) => Run::OutOfFuel,
-            Err(RunError::Input(m)) => Run::Broken(format!("the arguments do not fit: {m}")),
-            Err(RunError::Violation(m)) => Run::Broken(m),
+        match driver::load(backend, &mut sources, file, options) {
+            Ok(program) => ran(program.run("main", arguments)),
+            Err(error) => not_loaded(error),
         }
     };
     catch_unwind(AssertUnwindSafe(run))
         .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))))
+}
+
+/// The reference pipeline on `source`, entry point `main`.
+pub fn reference_run(source: &str, arguments: &[Value], fuel: u64, or_conditionals: bool) -> Run {
+    let options = LoadOptions {
+        or_conditionals,
+        fuel: Some(fuel),
+    };
+    driver_run(Backend::Reference, source, arguments, options)
 }
 
 /// The optimising compiler and its CPU backend on `source`, entry point
 /// `main`.
 pub fn optimized_run(source: &str, arguments: &[Value], or_conditionals: bool) -> Run {
-    let run = || match optimized_compile(source, or_conditionals) {
-        Ok((compiled, sources)) => optimized_result(compiled.run("main", arguments), &sources),
-        Err(run) => run,
+    let options = LoadOptions {
+        or_conditionals,
+        fuel: None,
     };
-    catch_unwind(AssertUnwindSafe(run))
-        .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))))
+    driver_run(Backend::Cpu, source, arguments, options)
 }
 
-/// The optimising pipeline on `source` (compiled under [`FILE_NAME`]), and
-/// the source map its run-time errors refer to; a program it does not
+/// The optimising pipeline on `source` (compiled under [`FILE_NAME`]),
+/// ready for the CPU backend and the GPU driver; a program it does not
 /// compile is the [`Run`] it ends as (rejected, unsupported, broken). The
 /// GPU oracle compiles once and runs the result on both backends. Panics
 /// are the caller's to catch.
-pub fn optimized_compile(
-    source: &str,
-    or_conditionals: bool,
-) -> Result<(optimized::pipeline::CompiledProgram, SourceMap), Run> {
+pub fn optimized_compile(source: &str, or_conditionals: bool) -> Result<OptimizedProgram, Run> {
     let mut sources = SourceMap::new();
     let file = sources.add(FILE_NAME, source);
-    let mut options = optimized::pipeline::PipelineOptions::from_source(source);
-    options.check.or_conditionals |= or_conditionals;
-    let program = match spec::syntax::parse_program(file, source) {
-        Ok(program) => program,
-        Err(d) => return Err(Run::Rejected(format!("parse: {}", d.message))),
+    let options = LoadOptions {
+        or_conditionals,
+        fuel: None,
     };
-    let prelude_file = optimized::pipeline::add_prelude_file(&mut sources);
-    let compiled = spec::recursion::with_stack(|| {
-        optimized::pipeline::compile_program(&program, prelude_file, None, options)
-    });
-    match compiled {
-        Ok(compiled) => Ok((compiled, sources)),
-        Err(diagnostics) => {
-            let first = |code: &str| {
-                diagnostics
-                    .iter()
-                    .find(|d| d.code.as_deref() == Some(code))
-                    .map(|d| d.message.clone())
-            };
-            Err(if let Some(m) = first("unsupported") {
-                Run::Unsupported(construct(&m))
-            } else if let Some(m) = first("internal") {
-                Run::Broken(m)
-            } else {
-                Run::Rejected(
-                    diagnostics
-                        .first()
-                        .map(|d| d.message.clone())
-                        .unwrap_or_default(),
-                )
-            })
-        }
-    }
+    compile_optimized(&mut sources, file, options).map_err(not_loaded)
 }
 
-/// A compiled backend's answer (`optimized::cpu` or the GPU driver, which
-/// share their error type) as a [`Run`], locations described by `sources`.
-pub fn optimized_result(
-    result: Result<Value, optimized::cpu::RuntimeError>,
-    sources: &SourceMap,
-) -> Run {
-    match result {
-        Ok(Value::Tuple(values)) if !values.is_empty() => Run::Values(values),
-        Ok(value) => Run::Values(vec![value]),
-        // The backend's input errors are located nowhere.
-        Err(e) if e.span.same_location(&Span::default()) => {
-            Run::Broken(format!("the arguments do not fit: {}", e.message))
-        }
-        Err(e) => Run::Failed {
-            message: e.message,
-            location: sources.describe(e.span),
-        },
-    }
+/// A compiled program's run of `main` on `arguments` as a [`Run`].
+pub fn run_main(program: &dyn LoadedProgram, arguments: &[Value]) -> Run {
+    ran(program.run("main", arguments))
 }
 
 /// The verdict on the two sides' runs of one program.
@@ -211,7 +208,7 @@ pub fn compare_runs(reference: &Run, optimized: &Run) -> Outcome {
         (Run::OutOfFuel, _) => Outcome::Discard("the reference runs out of fuel".into()),
         (Run::Unsupported(c), _) => Outcome::Discard(format!("unsupported by the reference: {c}")),
         (_, Run::Unsupported(c)) => Outcome::Discard(format!("unsupported by optimized: {c}")),
-        (Run::Rejected(_), Run::Rejected(_)) => Outcome::Agree { valid: false },
+        (Run::Rejected { .. }, Run::Rejected { .. }) => Outcome::Agree { valid: false },
         (Run::Values(r), Run::Values(o)) => match compare(r, o, tolerance) {
             Ok(()) => Outcome::Agree { valid: true },
             Err(mismatch) => Outcome::Disagree {
@@ -258,17 +255,31 @@ pub fn compare_runs(reference: &Run, optimized: &Run) -> Outcome {
 
 /// The value oracle on one program and its arguments. The optimising side
 /// is not run when the reference's answer already decides (out of fuel,
-/// unsupported).
+/// unsupported). On a module program (`module_program`), the reference's
+/// failed check of Proposition 6.1 is its open defect, discarded as
+/// [`super::module_rejection`] when the two sides disagree.
 pub fn examine_value(
     source: &str,
     arguments: &[Value],
     fuel: u64,
     or_conditionals: bool,
+    module_program: bool,
 ) -> Outcome {
     let reference = reference_run(source, arguments, fuel, or_conditionals);
     if matches!(reference, Run::OutOfFuel | Run::Unsupported(_)) {
-        return compare_runs(&reference, &Run::Rejected(String::new()));
+        return compare_runs(
+            &reference,
+            &Run::Rejected {
+                code: None,
+                message: String::new(),
+            },
+        );
     }
     let optimized = optimized_run(source, arguments, or_conditionals);
-    compare_runs(&reference, &optimized)
+    match compare_runs(&reference, &optimized) {
+        Outcome::Disagree { .. } if module_program && reference.is_proposition_6_1_failure() => {
+            Outcome::Discard(super::module_rejection(true))
+        }
+        outcome => outcome,
+    }
 }

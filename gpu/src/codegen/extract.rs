@@ -9,10 +9,10 @@
 //! host, with the reason.
 
 use super::failure::may_fail;
-use super::lambda::{element_type_of, map_lambda, operator, predicate_lambda, soac_name};
+use super::lambda::{map_lambda, operator, predicate_lambda, soac_name};
 use super::CodegenError;
 use crate::error::GpuResult;
-use crate::kernels::element::ElementType;
+use crate::kernels::element::PrimType;
 use crate::kernels::lambda::{MapLambda, Operator};
 use crate::kernels::soac::{self, DeviceArrays, ElementSource, GeneratedKernel, KernelShape};
 use crate::runtime::Runtime;
@@ -66,7 +66,7 @@ pub struct KernelPlan {
     pub choice: KernelChoice,
     /// The input arrays, in order, and their element types.
     pub inputs: Vec<VName>,
-    pub input_types: Vec<ElementType>,
+    pub input_types: Vec<PrimType>,
     /// The names the statement binds (for `filter`, the count first).
     pub results: Vec<VName>,
 }
@@ -240,7 +240,7 @@ pub fn plan_statement(
     }
 }
 
-type PlannedSoac = (KernelChoice, Vec<VName>, Vec<ElementType>);
+type PlannedSoac = (KernelChoice, Vec<VName>, Vec<PrimType>);
 
 fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, CodegenError> {
     let (arrays, choice) = match soac {
@@ -329,9 +329,7 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
     let mut input_types = Vec::with_capacity(arrays.len());
     for array in arrays {
         match types.get(array) {
-            Some(Type::Array { element, shape }) if shape.len() == 1 => {
-                input_types.push(element_type_of(*element))
-            }
+            Some(Type::Array { element, shape }) if shape.len() == 1 => input_types.push(*element),
             Some(other) => {
                 return Err(CodegenError::unsupported(format!(
                     "the input `{array}` of rank {} (only 1-D arrays of primitives)",

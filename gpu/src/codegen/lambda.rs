@@ -20,36 +20,20 @@
 //! GLSL lacks) is [`CodegenError::Unsupported`] naming the construct.
 
 use super::CodegenError;
-use crate::kernels::element::{ElementType, KernelFeatures};
+use crate::kernels::element::GlslElement;
+use crate::kernels::element::KernelFeatures;
 use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use optimized::ir::{
     BinOp, Body, CmpOp, ConvOp, Exp, Lambda, PrimType, PrimValue, SubExp, Type, UnOp, VName,
 };
 use std::collections::HashMap;
 
-/// The kernel element type of an IR primitive type.
-pub fn element_type_of(prim_type: PrimType) -> ElementType {
-    match prim_type {
-        PrimType::I8 => ElementType::I8,
-        PrimType::I16 => ElementType::I16,
-        PrimType::I32 => ElementType::I32,
-        PrimType::I64 => ElementType::I64,
-        PrimType::U8 => ElementType::U8,
-        PrimType::U16 => ElementType::U16,
-        PrimType::U32 => ElementType::U32,
-        PrimType::U64 => ElementType::U64,
-        PrimType::F32 => ElementType::F32,
-        PrimType::F64 => ElementType::F64,
-        PrimType::Bool => ElementType::Bool,
-    }
-}
-
 fn glsl_type(prim_type: PrimType) -> &'static str {
-    element_type_of(prim_type).glsl_value_type()
+    prim_type.glsl_value_type()
 }
 
 fn bit_width(prim_type: PrimType) -> u32 {
-    (element_type_of(prim_type).byte_size() * 8) as u32
+    (prim_type.buffer_bytes() * 8) as u32
 }
 
 fn is_float(prim_type: PrimType) -> bool {
@@ -64,7 +48,7 @@ fn is_signed(prim_type: PrimType) -> bool {
 }
 
 fn prim_name(prim_type: PrimType) -> &'static str {
-    element_type_of(prim_type).name()
+    prim_type.name()
 }
 
 /// A constant as a GLSL expression of its type (floats bit-exact, NaN and
@@ -162,12 +146,8 @@ fn translate_map_lambda(lambda: &Lambda, results_stored: bool) -> Result<MapLamb
     let declared_results: &[PrimType] = if results_stored { &result_types } else { &[] };
     translator.check_features(&parameter_types, declared_results)?;
     Ok(MapLambda {
-        parameter_types: parameter_types
-            .iter()
-            .copied()
-            .map(element_type_of)
-            .collect(),
-        result_types: result_types.iter().copied().map(element_type_of).collect(),
+        parameter_types: parameter_types.to_vec(),
+        result_types: result_types.to_vec(),
         helper_functions: translator.helper_text(),
         body: translator.text,
     })
@@ -200,7 +180,7 @@ pub fn operator(lambda: &Lambda, neutral: &[SubExp]) -> Result<Operator, Codegen
         }
     }
     if let Some(builtin) = builtin_operator_of(lambda) {
-        if let Some(mut known) = Operator::builtin(builtin, element_type_of(element_types[0])) {
+        if let Some(mut known) = Operator::builtin(builtin, element_types[0]) {
             known.neutral = neutral_glsl;
             return Ok(known);
         }
@@ -221,7 +201,7 @@ pub fn operator(lambda: &Lambda, neutral: &[SubExp]) -> Result<Operator, Codegen
     }
     translator.check_features(&element_types, &element_types)?;
     let mut translated = Operator::new(
-        element_types.iter().copied().map(element_type_of).collect(),
+        element_types.to_vec(),
         neutral_glsl,
         translator.text.clone(),
     );
@@ -338,16 +318,15 @@ impl Translator {
         parameter_types: &[PrimType],
         result_types: &[PrimType],
     ) -> Result<(), CodegenError> {
-        let declared: Vec<ElementType> = parameter_types
+        let declared: Vec<PrimType> = parameter_types
             .iter()
             .chain(result_types)
             .copied()
-            .map(element_type_of)
             .collect();
         let declared_features = KernelFeatures::for_element_types(&declared);
         // Booleans in registers need no feature (only their storage does).
         for prim_type in self.types_used.iter().filter(|t| **t != PrimType::Bool) {
-            let needed = KernelFeatures::for_element_type(element_type_of(*prim_type));
+            let needed = KernelFeatures::for_element_type(*prim_type);
             if declared_features.union(needed) != declared_features {
                 return Err(CodegenError::unsupported(format!(
                     "an intermediate {} value in a lambda over ({}) (the kernel would need a \

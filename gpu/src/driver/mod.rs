@@ -32,7 +32,6 @@ mod resident;
 mod values;
 
 use crate::codegen::extract::{plan_statement, run_plan, KernelPlan, Placement};
-use crate::codegen::lambda::element_type_of;
 use crate::codegen::specialise::specialise;
 use crate::error::{GpuError, GpuResult};
 use crate::kernels::soac::DeviceArrays;
@@ -238,9 +237,7 @@ impl KernelOffload {
                     }
                 }
             };
-            device_inputs
-                .element_types
-                .push(element_type_of(data.prim_type()));
+            device_inputs.element_types.push(data.prim_type());
             device_inputs.columns.push(buffer);
         }
         let outputs = run_plan(&self.runtime, plan, &device_inputs);

@@ -3,137 +3,77 @@
 //! device features each needs, and host columns of values.
 //!
 //! Tuples are structures of arrays: a tuple-typed array is one buffer per
-//! component (`Vec<ElementType>` in the kernel specifications).
+//! component (`Vec<PrimType>` in the kernel specifications).
 
 use crate::error::{GpuError, GpuResult};
 use crate::runtime::device_choice::ShaderFeatureSupport;
 
-/// A primitive element type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ElementType {
-    I8,
-    I16,
-    I32,
-    I64,
-    U8,
-    U16,
-    U32,
-    U64,
-    F32,
-    F64,
-    /// Stored as one byte (0 or 1) in buffers, `bool` in registers.
-    Bool,
+/// The element type of a kernel's buffers and registers is the one primitive
+/// type enum of the workspace, `spec::value::PrimType` (the IR's too).
+pub use spec::value::PrimType;
+
+/// How a primitive type is spelled and stored in generated GLSL.
+pub trait GlslElement: Copy {
+    /// Bytes per element in a buffer.
+    fn buffer_bytes(self) -> u64;
+    /// The GLSL type of a value in registers and shared memory.
+    fn glsl_value_type(self) -> &'static str;
+    /// The GLSL type of an element in a `std430` buffer (booleans are one
+    /// byte there).
+    fn glsl_storage_type(self) -> &'static str;
+    /// `stored` (an expression of the storage type) as a value.
+    fn glsl_load(self, stored: &str) -> String;
+    /// `value` (an expression of the value type) as a storage value.
+    fn glsl_store(self, value: &str) -> String;
+    /// Bytes a value takes in shared memory (booleans are 32-bit there).
+    fn shared_byte_size(self) -> u64;
 }
 
-impl ElementType {
-    /// Every element type.
-    pub const ALL: [ElementType; 11] = [
-        ElementType::I8,
-        ElementType::I16,
-        ElementType::I32,
-        ElementType::I64,
-        ElementType::U8,
-        ElementType::U16,
-        ElementType::U32,
-        ElementType::U64,
-        ElementType::F32,
-        ElementType::F64,
-        ElementType::Bool,
-    ];
+impl GlslElement for PrimType {
+    fn buffer_bytes(self) -> u64 {
+        PrimType::byte_size(self) as u64
+    }
 
-    /// The Futhark name (`i8`, `f64`, `bool`).
-    pub fn name(self) -> &'static str {
+    fn glsl_value_type(self) -> &'static str {
         match self {
-            ElementType::I8 => "i8",
-            ElementType::I16 => "i16",
-            ElementType::I32 => "i32",
-            ElementType::I64 => "i64",
-            ElementType::U8 => "u8",
-            ElementType::U16 => "u16",
-            ElementType::U32 => "u32",
-            ElementType::U64 => "u64",
-            ElementType::F32 => "f32",
-            ElementType::F64 => "f64",
-            ElementType::Bool => "bool",
+            PrimType::I8 => "int8_t",
+            PrimType::I16 => "int16_t",
+            PrimType::I32 => "int",
+            PrimType::I64 => "int64_t",
+            PrimType::U8 => "uint8_t",
+            PrimType::U16 => "uint16_t",
+            PrimType::U32 => "uint",
+            PrimType::U64 => "uint64_t",
+            PrimType::F32 => "float",
+            PrimType::F64 => "double",
+            PrimType::Bool => "bool",
         }
     }
 
-    /// Bytes per element in a buffer.
-    pub fn byte_size(self) -> u64 {
+    fn glsl_storage_type(self) -> &'static str {
         match self {
-            ElementType::I8 | ElementType::U8 | ElementType::Bool => 1,
-            ElementType::I16 | ElementType::U16 => 2,
-            ElementType::I32 | ElementType::U32 | ElementType::F32 => 4,
-            ElementType::I64 | ElementType::U64 | ElementType::F64 => 8,
-        }
-    }
-
-    /// The GLSL type of a value in registers and shared memory.
-    pub fn glsl_value_type(self) -> &'static str {
-        match self {
-            ElementType::I8 => "int8_t",
-            ElementType::I16 => "int16_t",
-            ElementType::I32 => "int",
-            ElementType::I64 => "int64_t",
-            ElementType::U8 => "uint8_t",
-            ElementType::U16 => "uint16_t",
-            ElementType::U32 => "uint",
-            ElementType::U64 => "uint64_t",
-            ElementType::F32 => "float",
-            ElementType::F64 => "double",
-            ElementType::Bool => "bool",
-        }
-    }
-
-    /// The GLSL type of an element in a `std430` buffer.
-    pub fn glsl_storage_type(self) -> &'static str {
-        match self {
-            ElementType::Bool => "uint8_t",
+            PrimType::Bool => "uint8_t",
             other => other.glsl_value_type(),
         }
     }
 
-    /// `stored` (an expression of the storage type) as a value.
-    pub fn glsl_load(self, stored: &str) -> String {
+    fn glsl_load(self, stored: &str) -> String {
         match self {
-            ElementType::Bool => format!("({stored} != uint8_t(0))"),
+            PrimType::Bool => format!("({stored} != uint8_t(0))"),
             _ => stored.to_owned(),
         }
     }
 
-    /// `value` (an expression of the value type) as a storage value.
-    pub fn glsl_store(self, value: &str) -> String {
+    fn glsl_store(self, value: &str) -> String {
         match self {
-            ElementType::Bool => format!("(({value}) ? uint8_t(1) : uint8_t(0))"),
+            PrimType::Bool => format!("(({value}) ? uint8_t(1) : uint8_t(0))"),
             _ => value.to_owned(),
         }
     }
 
-    /// Bytes a value takes in shared memory (booleans are 32-bit there).
-    pub fn shared_byte_size(self) -> u64 {
-        self.byte_size()
-            .max(if self == ElementType::Bool { 4 } else { 1 })
-    }
-
-    /// Whether this is an integer type (bool excluded).
-    pub fn is_integer(self) -> bool {
-        !matches!(
-            self,
-            ElementType::F32 | ElementType::F64 | ElementType::Bool
-        )
-    }
-
-    /// Whether this is a signed integer type.
-    pub fn is_signed_integer(self) -> bool {
-        matches!(
-            self,
-            ElementType::I8 | ElementType::I16 | ElementType::I32 | ElementType::I64
-        )
-    }
-
-    /// Whether this is a floating-point type.
-    pub fn is_float(self) -> bool {
-        matches!(self, ElementType::F32 | ElementType::F64)
+    fn shared_byte_size(self) -> u64 {
+        self.buffer_bytes()
+            .max(if self == PrimType::Bool { 4 } else { 1 })
     }
 }
 
@@ -151,27 +91,27 @@ pub struct KernelFeatures {
 
 impl KernelFeatures {
     /// What values and buffers of `element_type` need.
-    pub fn for_element_type(element_type: ElementType) -> KernelFeatures {
+    pub fn for_element_type(element_type: PrimType) -> KernelFeatures {
         let mut features = KernelFeatures::default();
         match element_type {
-            ElementType::I8 | ElementType::U8 | ElementType::Bool => {
+            PrimType::I8 | PrimType::U8 | PrimType::Bool => {
                 features.int8 = true;
                 features.storage_buffer_8bit = true;
             }
-            ElementType::I16 | ElementType::U16 => {
+            PrimType::I16 | PrimType::U16 => {
                 features.int16 = true;
                 features.storage_buffer_16bit = true;
             }
-            ElementType::I64 | ElementType::U64 => features.int64 = true,
-            ElementType::F64 => features.float64 = true,
-            ElementType::I32 | ElementType::U32 | ElementType::F32 => {}
+            PrimType::I64 | PrimType::U64 => features.int64 = true,
+            PrimType::F64 => features.float64 = true,
+            PrimType::I32 | PrimType::U32 | PrimType::F32 => {}
         }
         features
     }
 
     /// What values and buffers of every type in `element_types` need.
     pub fn for_element_types<'a>(
-        element_types: impl IntoIterator<Item = &'a ElementType>,
+        element_types: impl IntoIterator<Item = &'a PrimType>,
     ) -> KernelFeatures {
         element_types
             .into_iter()
@@ -299,19 +239,19 @@ macro_rules! for_each_numeric_column {
 
 impl HostColumn {
     /// The element type.
-    pub fn element_type(&self) -> ElementType {
+    pub fn element_type(&self) -> PrimType {
         match self {
-            HostColumn::I8(_) => ElementType::I8,
-            HostColumn::I16(_) => ElementType::I16,
-            HostColumn::I32(_) => ElementType::I32,
-            HostColumn::I64(_) => ElementType::I64,
-            HostColumn::U8(_) => ElementType::U8,
-            HostColumn::U16(_) => ElementType::U16,
-            HostColumn::U32(_) => ElementType::U32,
-            HostColumn::U64(_) => ElementType::U64,
-            HostColumn::F32(_) => ElementType::F32,
-            HostColumn::F64(_) => ElementType::F64,
-            HostColumn::Bool(_) => ElementType::Bool,
+            HostColumn::I8(_) => PrimType::I8,
+            HostColumn::I16(_) => PrimType::I16,
+            HostColumn::I32(_) => PrimType::I32,
+            HostColumn::I64(_) => PrimType::I64,
+            HostColumn::U8(_) => PrimType::U8,
+            HostColumn::U16(_) => PrimType::U16,
+            HostColumn::U32(_) => PrimType::U32,
+            HostColumn::U64(_) => PrimType::U64,
+            HostColumn::F32(_) => PrimType::F32,
+            HostColumn::F64(_) => PrimType::F64,
+            HostColumn::Bool(_) => PrimType::Bool,
         }
     }
 
@@ -340,7 +280,7 @@ impl HostColumn {
     }
 
     /// The column of `element_type` whose buffer bytes are `bytes`.
-    pub fn from_bytes(element_type: ElementType, bytes: &[u8]) -> HostColumn {
+    pub fn from_bytes(element_type: PrimType, bytes: &[u8]) -> HostColumn {
         macro_rules! decode {
             ($variant:ident, $primitive:ty) => {
                 HostColumn::$variant(
@@ -356,17 +296,17 @@ impl HostColumn {
             };
         }
         match element_type {
-            ElementType::I8 => decode!(I8, i8),
-            ElementType::I16 => decode!(I16, i16),
-            ElementType::I32 => decode!(I32, i32),
-            ElementType::I64 => decode!(I64, i64),
-            ElementType::U8 => decode!(U8, u8),
-            ElementType::U16 => decode!(U16, u16),
-            ElementType::U32 => decode!(U32, u32),
-            ElementType::U64 => decode!(U64, u64),
-            ElementType::F32 => decode!(F32, f32),
-            ElementType::F64 => decode!(F64, f64),
-            ElementType::Bool => HostColumn::Bool(bytes.iter().map(|byte| *byte != 0).collect()),
+            PrimType::I8 => decode!(I8, i8),
+            PrimType::I16 => decode!(I16, i16),
+            PrimType::I32 => decode!(I32, i32),
+            PrimType::I64 => decode!(I64, i64),
+            PrimType::U8 => decode!(U8, u8),
+            PrimType::U16 => decode!(U16, u16),
+            PrimType::U32 => decode!(U32, u32),
+            PrimType::U64 => decode!(U64, u64),
+            PrimType::F32 => decode!(F32, f32),
+            PrimType::F64 => decode!(F64, f64),
+            PrimType::Bool => HostColumn::Bool(bytes.iter().map(|byte| *byte != 0).collect()),
         }
     }
 }
@@ -388,7 +328,7 @@ mod tests {
             let bytes = column.to_bytes();
             assert_eq!(
                 bytes.len() as u64,
-                column.len() as u64 * column.element_type().byte_size()
+                column.len() as u64 * column.element_type().buffer_bytes()
             );
             assert_eq!(
                 HostColumn::from_bytes(column.element_type(), &bytes),
@@ -399,7 +339,7 @@ mod tests {
 
     #[test]
     fn features_follow_the_element_types() {
-        let features = KernelFeatures::for_element_types(&[ElementType::U8, ElementType::F64]);
+        let features = KernelFeatures::for_element_types(&[PrimType::U8, PrimType::F64]);
         assert!(features.int8 && features.storage_buffer_8bit && features.float64);
         assert!(!features.int64 && !features.int16);
         let device = ShaderFeatureSupport {

@@ -12,13 +12,14 @@
 //!   `&`, `|`, `^`, `&&`, `||`), which reductions implement with subgroup
 //!   operations and histograms with atomics where the type allows.
 
-use super::element::ElementType;
+use super::element::PrimType;
+use crate::kernels::element::GlslElement;
 
 /// `\x0 x1 … -> (y0, y1, …)` as a GLSL body.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MapLambda {
-    pub parameter_types: Vec<ElementType>,
-    pub result_types: Vec<ElementType>,
+    pub parameter_types: Vec<PrimType>,
+    pub result_types: Vec<PrimType>,
     /// Statements reading `x0…` and assigning every `y0…`.
     pub body: String,
     /// GLSL functions the body calls, printed before it.
@@ -28,8 +29,8 @@ pub struct MapLambda {
 impl MapLambda {
     /// A lambda without helper functions.
     pub fn new(
-        parameter_types: Vec<ElementType>,
-        result_types: Vec<ElementType>,
+        parameter_types: Vec<PrimType>,
+        result_types: Vec<PrimType>,
         body: impl Into<String>,
     ) -> MapLambda {
         MapLambda {
@@ -41,7 +42,7 @@ impl MapLambda {
     }
 
     /// The identity on tuples of `element_types`.
-    pub fn identity(element_types: &[ElementType]) -> MapLambda {
+    pub fn identity(element_types: &[PrimType]) -> MapLambda {
         let body = (0..element_types.len())
             .map(|component| format!("y{component} = x{component};"))
             .collect::<Vec<_>>()
@@ -100,12 +101,12 @@ impl BuiltinOperator {
 
     /// Whether the operator exists at `element_type` (bitwise operators on
     /// integers and booleans, arithmetic on numbers, min/max on all).
-    pub fn applies_to(self, element_type: ElementType) -> bool {
+    pub fn applies_to(self, element_type: PrimType) -> bool {
         match self {
             BuiltinOperator::And | BuiltinOperator::Or | BuiltinOperator::Xor => {
-                element_type != ElementType::F32 && element_type != ElementType::F64
+                element_type != PrimType::F32 && element_type != PrimType::F64
             }
-            BuiltinOperator::Add | BuiltinOperator::Multiply => element_type != ElementType::Bool,
+            BuiltinOperator::Add | BuiltinOperator::Multiply => element_type != PrimType::Bool,
             BuiltinOperator::Minimum | BuiltinOperator::Maximum => true,
         }
     }
@@ -124,9 +125,9 @@ impl BuiltinOperator {
     }
 
     /// The GLSL expression combining `left` and `right` at `element_type`.
-    fn glsl_expression(self, element_type: ElementType, left: &str, right: &str) -> String {
+    fn glsl_expression(self, element_type: PrimType, left: &str, right: &str) -> String {
         let value_type = element_type.glsl_value_type();
-        if element_type == ElementType::Bool {
+        if element_type == PrimType::Bool {
             return match self {
                 BuiltinOperator::And | BuiltinOperator::Minimum => format!("({left} && {right})"),
                 BuiltinOperator::Or | BuiltinOperator::Maximum => format!("({left} || {right})"),
@@ -150,9 +151,9 @@ impl BuiltinOperator {
     }
 
     /// The GLSL neutral element at `element_type`.
-    fn glsl_neutral(self, element_type: ElementType) -> String {
+    fn glsl_neutral(self, element_type: PrimType) -> String {
         let value_type = element_type.glsl_value_type();
-        if element_type == ElementType::Bool {
+        if element_type == PrimType::Bool {
             return match self {
                 BuiltinOperator::And | BuiltinOperator::Minimum => "true".to_owned(),
                 _ => "false".to_owned(),
@@ -164,7 +165,7 @@ impl BuiltinOperator {
             }
             BuiltinOperator::Multiply => format!("{value_type}(1)"),
             BuiltinOperator::And => match element_type {
-                ElementType::I64 | ElementType::U64 => {
+                PrimType::I64 | PrimType::U64 => {
                     format!("{value_type}(0xFFFFFFFFFFFFFFFFul)")
                 }
                 _ => format!("{value_type}(~0u)"),
@@ -177,11 +178,8 @@ impl BuiltinOperator {
     /// The GLSL subgroup function implementing this operator, where the
     /// element type is a 32-bit one (the only sizes every subgroup
     /// implementation supports without `shaderSubgroupExtendedTypes`).
-    pub fn subgroup_function(self, element_type: ElementType) -> Option<&'static str> {
-        let thirty_two_bits = matches!(
-            element_type,
-            ElementType::I32 | ElementType::U32 | ElementType::F32
-        );
+    pub fn subgroup_function(self, element_type: PrimType) -> Option<&'static str> {
+        let thirty_two_bits = matches!(element_type, PrimType::I32 | PrimType::U32 | PrimType::F32);
         if !thirty_two_bits || !self.applies_to(element_type) {
             return None;
         }
@@ -198,42 +196,42 @@ impl BuiltinOperator {
 }
 
 /// The largest value of a numeric type as GLSL (+∞ for floats).
-fn largest_value(element_type: ElementType) -> String {
+fn largest_value(element_type: PrimType) -> String {
     match element_type {
-        ElementType::I8 => "int8_t(127)".to_owned(),
-        ElementType::I16 => "int16_t(32767)".to_owned(),
-        ElementType::I32 => "int(0x7FFFFFFF)".to_owned(),
-        ElementType::I64 => "int64_t(0x7FFFFFFFFFFFFFFFl)".to_owned(),
-        ElementType::U8 => "uint8_t(255)".to_owned(),
-        ElementType::U16 => "uint16_t(65535)".to_owned(),
-        ElementType::U32 => "uint(0xFFFFFFFFu)".to_owned(),
-        ElementType::U64 => "uint64_t(0xFFFFFFFFFFFFFFFFul)".to_owned(),
-        ElementType::F32 => "uintBitsToFloat(0x7F800000u)".to_owned(),
-        ElementType::F64 => "packDouble2x32(uvec2(0u, 0x7FF00000u))".to_owned(),
-        ElementType::Bool => "true".to_owned(),
+        PrimType::I8 => "int8_t(127)".to_owned(),
+        PrimType::I16 => "int16_t(32767)".to_owned(),
+        PrimType::I32 => "int(0x7FFFFFFF)".to_owned(),
+        PrimType::I64 => "int64_t(0x7FFFFFFFFFFFFFFFl)".to_owned(),
+        PrimType::U8 => "uint8_t(255)".to_owned(),
+        PrimType::U16 => "uint16_t(65535)".to_owned(),
+        PrimType::U32 => "uint(0xFFFFFFFFu)".to_owned(),
+        PrimType::U64 => "uint64_t(0xFFFFFFFFFFFFFFFFul)".to_owned(),
+        PrimType::F32 => "uintBitsToFloat(0x7F800000u)".to_owned(),
+        PrimType::F64 => "packDouble2x32(uvec2(0u, 0x7FF00000u))".to_owned(),
+        PrimType::Bool => "true".to_owned(),
     }
 }
 
 /// The smallest value of a numeric type as GLSL (−∞ for floats).
-fn smallest_value(element_type: ElementType) -> String {
+fn smallest_value(element_type: PrimType) -> String {
     match element_type {
-        ElementType::I8 => "int8_t(-128)".to_owned(),
-        ElementType::I16 => "int16_t(-32768)".to_owned(),
-        ElementType::I32 => "int(0x80000000)".to_owned(),
-        ElementType::I64 => "int64_t(0x8000000000000000ul)".to_owned(),
-        ElementType::U8 | ElementType::U16 | ElementType::U32 | ElementType::U64 => {
+        PrimType::I8 => "int8_t(-128)".to_owned(),
+        PrimType::I16 => "int16_t(-32768)".to_owned(),
+        PrimType::I32 => "int(0x80000000)".to_owned(),
+        PrimType::I64 => "int64_t(0x8000000000000000ul)".to_owned(),
+        PrimType::U8 | PrimType::U16 | PrimType::U32 | PrimType::U64 => {
             format!("{}(0)", element_type.glsl_value_type())
         }
-        ElementType::F32 => "uintBitsToFloat(0xFF800000u)".to_owned(),
-        ElementType::F64 => "packDouble2x32(uvec2(0u, 0xFFF00000u))".to_owned(),
-        ElementType::Bool => "false".to_owned(),
+        PrimType::F32 => "uintBitsToFloat(0xFF800000u)".to_owned(),
+        PrimType::F64 => "packDouble2x32(uvec2(0u, 0xFFF00000u))".to_owned(),
+        PrimType::Bool => "false".to_owned(),
     }
 }
 
 /// An associative binary operator on tuples, with its neutral element.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Operator {
-    pub element_types: Vec<ElementType>,
+    pub element_types: Vec<PrimType>,
     /// One GLSL expression per component.
     pub neutral: Vec<String>,
     /// Statements reading `a0…`, `b0…` and assigning every `r0…`.
@@ -250,7 +248,7 @@ pub struct Operator {
 impl Operator {
     /// A user operator (not assumed commutative).
     pub fn new(
-        element_types: Vec<ElementType>,
+        element_types: Vec<PrimType>,
         neutral: Vec<String>,
         body: impl Into<String>,
     ) -> Operator {
@@ -266,7 +264,7 @@ impl Operator {
 
     /// A known operator at `element_type`, or `None` where it does not
     /// apply (e.g. `&` on floats).
-    pub fn builtin(operator: BuiltinOperator, element_type: ElementType) -> Option<Operator> {
+    pub fn builtin(operator: BuiltinOperator, element_type: PrimType) -> Option<Operator> {
         if !operator.applies_to(element_type) {
             return None;
         }

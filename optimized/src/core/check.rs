@@ -374,7 +374,7 @@ impl CoreChecker<'_> {
                 let prim = op.operand();
                 let allowed = match op {
                     UnOp::Neg(_) => prim != PrimType::Bool,
-                    UnOp::Not(_) => !matches!(prim, PrimType::Float(_)),
+                    UnOp::Not(_) => !prim.is_float(),
                 };
                 if !allowed {
                     return Err(self.error(span, "a unary operator on a wrong type"));
@@ -447,10 +447,7 @@ impl CoreChecker<'_> {
             } => {
                 self.check_expr(scope, start)?;
                 self.check_expr(scope, end)?;
-                if !matches!(
-                    start.ty,
-                    Type::Prim(PrimType::Signed(_) | PrimType::Unsigned(_))
-                ) {
+                if !matches!(start.ty, Type::Prim(prim) if prim.is_integer()) {
                     return Err(self.error(span, "a range of non-integers"));
                 }
                 if let Some(step) = step {
@@ -579,10 +576,7 @@ impl CoreChecker<'_> {
                 match form {
                     LoopForm::For { var, bound } => {
                         self.check_expr(scope, bound)?;
-                        if !matches!(
-                            bound.ty,
-                            Type::Prim(PrimType::Signed(_) | PrimType::Unsigned(_))
-                        ) {
+                        if !matches!(bound.ty, Type::Prim(prim) if prim.is_integer()) {
                             return Err(self.error(bound.span, "a `for` bound that is no integer"));
                         }
                         self.bind(var, bound.span)?;

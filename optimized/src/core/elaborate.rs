@@ -113,7 +113,7 @@ fn module_construct(span: Span, what: &str) -> Diagnostic {
     Diagnostic::error(format!(
         "{what} is a module construct: the core takes module-free programs"
     ))
-    .with_code("unsupported")
+    .with_code(spec::diagnostic::codes::MODULE_CONSTRUCT)
     .with_primary(span, "module construct")
     .with_note("hint: static interpretation removes modules before elaboration")
 }

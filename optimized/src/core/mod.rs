@@ -477,7 +477,7 @@ impl BinOp {
     pub fn is_well_typed(self) -> bool {
         let prim = self.operand();
         let numeric = !matches!(prim, PrimType::Bool);
-        let integer = matches!(prim, PrimType::Signed(_) | PrimType::Unsigned(_));
+        let integer = prim.is_integer();
         match self {
             BinOp::Add(_)
             | BinOp::Sub(_)

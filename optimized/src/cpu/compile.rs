@@ -1,4 +1,5 @@
-//! Compilation of IR functions to closures.
+//! Compilation of IR functions to closures over the runtime model of
+//! [`super::machine`].
 //!
 //! Every function body is compiled once into a vector of boxed closures, one
 //! per statement, over a [`Frame`]: a vector of value slots. Every variable of
@@ -14,233 +15,32 @@
 //! are read, so that loop-carried arrays stay unshared between iterations.
 
 use std::collections::HashMap;
-use std::ops::Range;
 use std::sync::Arc;
 
+use super::machine::{
+    array_at, ArrayRef, BackendStatistics, CompiledBody, CompiledFunction, CompiledLambda, Frame,
+    Machine, Operand, ShapeSpec, Step,
+};
 use super::native;
 use super::offload::{SoacCall, SoacOffload};
 use super::ops::{self, SliceDim};
 use super::prim;
+use super::schedule::holds_nested_work;
 use super::soac;
 use super::value::{ArrayVal, Val};
 use super::vector;
 use super::RuntimeError;
 use crate::ir::{
-    Body, DimIndex, Exp, FunName, Function, Lambda, LoopForm, PrimType, PrimValue, Program, Soac,
-    Span, SubExp, Type, VName,
+    Body, DimIndex, Exp, FunName, Function, Lambda, LoopForm, PrimValue, Program, Soac, Span,
+    SubExp, Type, VName,
 };
 
-/// The value slots of one function activation.
-pub type Frame = Vec<Val>;
-
-/// One compiled statement.
-pub type Step = Box<dyn Fn(&mut Frame, &Machine) -> Result<(), RuntimeError> + Send + Sync>;
-
-/// A compiled program: its functions, by index.
-pub struct Machine {
-    pub(crate) functions: Vec<CompiledFunction>,
-    pub(crate) by_name: HashMap<FunName, usize>,
-    pub(crate) statistics: BackendStatistics,
-}
-
-/// Which paths the backend compiled a program's SOACs for (`runestone
-/// compile --timings` prints them; the optimisation oracle of `fuzz/` checks
-/// that generated programs get the fast ones).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct BackendStatistics {
-    /// SOAC statements compiled, nested ones included.
-    pub soacs: usize,
-    /// Those with a native (Cranelift) kernel.
-    pub native: usize,
-    /// Those with a vectorised form (block-vectorised or lane-parallel).
-    pub vectorised: usize,
-}
-
-impl BackendStatistics {
-    fn record(&mut self, soac: &soac::CompiledSoac) {
-        let (native, vectorised) = soac.fast_paths();
-        self.soacs += 1;
-        self.native += usize::from(native);
-        self.vectorised += usize::from(vectorised);
-    }
-
-    /// Adds `other`'s counts to these.
-    pub fn add(&mut self, other: BackendStatistics) {
-        self.soacs += other.soacs;
-        self.native += other.native;
-        self.vectorised += other.vectorised;
-    }
-}
-
-pub(crate) struct CompiledFunction {
-    pub frame_size: usize,
-    pub params: Vec<usize>,
-    pub body: CompiledBody,
-}
-
-/// An operand: a slot or a constant.
-#[derive(Clone, Copy, Debug)]
-pub enum Operand {
-    Slot(usize),
-    Const(PrimValue),
-}
-
-impl Operand {
-    #[inline]
-    pub fn get(&self, frame: &Frame) -> Val {
-        match self {
-            Operand::Slot(s) => frame[*s].clone(),
-            Operand::Const(c) => Val::Prim(*c),
-        }
-    }
-
-    /// The primitive value (the checker guarantees one).
-    #[inline]
-    pub fn prim(&self, frame: &Frame) -> PrimValue {
-        match self {
-            Operand::Const(c) => *c,
-            Operand::Slot(s) => match &frame[*s] {
-                Val::Prim(p) => *p,
-                Val::Array(_) => PrimValue::Bool(false),
-            },
-        }
-    }
-
-    /// The value as an `i64` (sizes and indices).
-    #[inline]
-    pub fn int(&self, frame: &Frame) -> i64 {
-        prim::as_i64(self.prim(frame)).unwrap_or(0)
-    }
-}
-
-/// A compiled body: its statements, its results, and the slots it binds
-/// (cleared after loop and branch bodies).
-pub(crate) struct CompiledBody {
-    pub steps: Vec<Step>,
-    pub result: Vec<Operand>,
-    pub locals: Vec<usize>,
-}
-
-impl CompiledBody {
-    #[inline]
-    pub fn run(&self, frame: &mut Frame, machine: &Machine) -> Result<(), RuntimeError> {
-        for step in &self.steps {
-            step(frame, machine)?;
-        }
-        Ok(())
-    }
-
-    /// The results (after [`Self::run`]), then the locals cleared.
-    pub fn take_results(&self, frame: &mut Frame) -> Vec<Val> {
-        let results = self.result.iter().map(|r| r.get(frame)).collect();
-        for &l in &self.locals {
-            frame[l] = Val::default();
-        }
-        results
-    }
-
-    /// Like [`Self::take_results`], writing the results to `slots` (all
-    /// read before any is written) without allocating when there are at
-    /// most [`INLINE_RESULTS`] of them: a loop's iteration.
-    pub fn take_results_into(&self, frame: &mut Frame, slots: &[usize]) {
-        if self.result.len() > INLINE_RESULTS {
-            for (slot, v) in slots.iter().zip(self.take_results(frame)) {
-                frame[*slot] = v;
-            }
-            return;
-        }
-        let mut results: [Val; INLINE_RESULTS] = std::array::from_fn(|_| Val::default());
-        for (value, r) in results.iter_mut().zip(&self.result) {
-            *value = r.get(frame);
-        }
-        for &l in &self.locals {
-            frame[l] = Val::default();
-        }
-        for (slot, v) in slots.iter().zip(results) {
-            frame[*slot] = v;
-        }
-    }
-}
-
-/// Results a loop body hands back without a heap allocation.
-const INLINE_RESULTS: usize = 8;
-
-/// A type whose dimensions are read from the frame at run time.
-#[derive(Clone, Debug)]
-pub(crate) struct ShapeSpec {
-    pub element: PrimType,
-    pub dims: Vec<Operand>,
-}
-
-impl ShapeSpec {
-    pub fn shape(&self, frame: &Frame) -> Vec<usize> {
-        self.dims
-            .iter()
-            .map(|d| d.int(frame).max(0) as usize)
-            .collect()
-    }
-}
-
-pub(crate) struct CompiledLambda {
-    pub params: Vec<usize>,
-    pub body: CompiledBody,
-    pub returns: Vec<ShapeSpec>,
-}
-
-impl CompiledLambda {
-    /// Binds `args` to the parameters from position `from`, runs the body.
-    #[inline]
-    pub fn bind(&self, frame: &mut Frame, from: usize, args: impl Iterator<Item = Val>) {
-        for (slot, v) in self.params[from..].iter().zip(args) {
-            frame[*slot] = v;
-        }
-    }
-
-    #[inline]
-    pub fn run(&self, frame: &mut Frame, machine: &Machine) -> Result<(), RuntimeError> {
-        self.body.run(frame, machine)
-    }
-
-    /// Result `k` (after a run).
-    #[inline]
-    pub fn result(&self, frame: &Frame, k: usize) -> Val {
-        self.body.result[k].get(frame)
-    }
-}
-
-/// An array operand: moved out of its slot at its last use, shared otherwise.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ArrayRef {
-    pub slot: usize,
-    pub movable: bool,
-}
-
-impl ArrayRef {
-    pub fn fetch(&self, frame: &mut Frame) -> ArrayVal {
-        let v = if self.movable {
-            std::mem::take(&mut frame[self.slot])
-        } else {
-            frame[self.slot].clone()
-        };
-        match v {
-            Val::Array(a) => a,
-            Val::Prim(_) => ArrayVal {
-                shape: vec![0],
-                data: super::value::Data::zeros(PrimType::Bool, 0),
-            },
-        }
-    }
-}
-
-/// Borrows the array in `slot`.
-#[inline]
-pub(crate) fn array_at(frame: &Frame, slot: usize) -> &ArrayVal {
-    match &frame[slot] {
-        Val::Array(a) => a,
-        Val::Prim(_) => {
-            panic!("slot {slot} holds no array (the IR checker admits no such program)")
-        }
-    }
+/// Counts a compiled SOAC and the fast paths it got.
+fn record_soac(statistics: &mut BackendStatistics, soac: &soac::CompiledSoac) {
+    let (native, vectorised) = soac.fast_paths();
+    statistics.soacs += 1;
+    statistics.native += usize::from(native);
+    statistics.vectorised += usize::from(vectorised);
 }
 
 fn error(message: impl Into<String>, span: Span) -> RuntimeError {
@@ -1213,7 +1013,7 @@ impl<'a> FunctionCompiler<'a> {
                 }
             }
         };
-        self.statistics.record(&compiled);
+        record_soac(&mut self.statistics, &compiled);
         Box::new(move |frame, machine| {
             let w = width.int(frame);
             if w < 0 {
@@ -1253,127 +1053,5 @@ fn soac_input_arrays(soac: &Soac) -> Vec<&VName> {
             .chain(std::iter::once(indices))
             .chain(values)
             .collect(),
-    }
-}
-
-/// Whether `body` holds work whose cost grows with the data rather than a
-/// fixed number of scalar operations: a SOAC, a loop or a call (of a
-/// function that may hold either), at any depth.
-pub(crate) fn holds_nested_work(body: &Body) -> bool {
-    body.statements.iter().any(|s| match &s.expression {
-        Exp::Soac(_) | Exp::Loop { .. } | Exp::Apply { .. } => true,
-        Exp::If {
-            then_body,
-            else_body,
-            ..
-        } => holds_nested_work(then_body) || holds_nested_work(else_body),
-        _ => false,
-    })
-}
-
-/// The chunks of a `map` of `width` elements: those of [`chunk_ranges`],
-/// unless each element holds nested work ([`holds_nested_work`]: an outer
-/// map over the rows of a 2-D result, a map whose elements loop). Such a
-/// map runs in parallel from [`super::NESTED_PARALLEL_THRESHOLD`] elements
-/// up, in up to 16 chunks per worker thread so that rayon balances elements
-/// of unequal cost (mandelbrot's rows), unless it already runs inside a
-/// parallel chunk (on a rayon worker thread: the enclosing SOAC keeps the
-/// threads busy, as for mandelbrot's inner map). A map's results do not
-/// depend on its chunks, and the first failing element is still the one
-/// reported (the chunks' outcomes are read in order).
-pub(crate) fn map_ranges(width: usize, nested_work: bool) -> Vec<Range<usize>> {
-    if !nested_work || rayon::current_thread_index().is_some() {
-        return chunk_ranges(width);
-    }
-    nested_work_ranges(width, rayon::current_num_threads())
-}
-
-/// [`map_ranges`] of a map with nested work run from outside the pool, on
-/// `threads` threads.
-fn nested_work_ranges(width: usize, threads: usize) -> Vec<Range<usize>> {
-    if !(super::NESTED_PARALLEL_THRESHOLD..super::PARALLEL_THRESHOLD).contains(&width)
-        || threads <= 1
-    {
-        return chunk_ranges(width);
-    }
-    even_ranges(width, (threads * 16).min(width))
-}
-
-/// The chunks a SOAC of `width` elements is split into: one chunk below
-/// [`super::PARALLEL_THRESHOLD`] (run sequentially, on the caller's frame),
-/// otherwise about four per worker thread.
-pub(crate) fn chunk_ranges(width: usize) -> Vec<Range<usize>> {
-    let threads = rayon::current_num_threads();
-    if width < super::PARALLEL_THRESHOLD || threads <= 1 {
-        #[allow(clippy::single_range_in_vec_init)]
-        return vec![0..width];
-    }
-    let chunks = (threads * 4)
-        .min(width / (super::PARALLEL_THRESHOLD / 4))
-        .max(1);
-    even_ranges(width, chunks)
-}
-
-/// `0..width` (not empty) cut into at most `chunks` (at least 1) consecutive
-/// ranges of equal length, the last one possibly shorter.
-fn even_ranges(width: usize, chunks: usize) -> Vec<Range<usize>> {
-    let size = width.div_ceil(chunks);
-    (0..width)
-        .step_by(size)
-        .map(|s| s..(s + size).min(width))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{chunk_ranges, map_ranges, nested_work_ranges};
-
-    /// A map with nested work on `threads` threads: its chunks cover
-    /// `0..width` in order, and there are `chunks` of them (`None`: those
-    /// of [`chunk_ranges`], which depend on the machine).
-    fn check(threads: usize, width: usize, chunks: Option<usize>) {
-        let ranges = nested_work_ranges(width, threads);
-        let mut next = 0;
-        for range in &ranges {
-            assert_eq!(range.start, next, "{threads} {width}: {ranges:?}");
-            assert!(range.end > range.start || width == 0, "{ranges:?}");
-            next = range.end;
-        }
-        assert_eq!(next, width, "{ranges:?}");
-        match chunks {
-            Some(chunks) => assert_eq!(ranges.len(), chunks, "{threads} {width}: {ranges:?}"),
-            None => assert_eq!(ranges, chunk_ranges(width)),
-        }
-    }
-
-    #[test]
-    fn maps_with_nested_work_split_from_a_few_rows() {
-        for (threads, width, chunks) in [
-            (2, 0, None),
-            (2, 15, None),
-            (2, 16, Some(16)),
-            (2, 40, Some(20)),
-            (2, 1000, Some(32)),
-            (4, 1000, Some(63)),
-            (2, 4095, Some(32)),
-            (2, 4096, None),
-            (1, 1000, None),
-        ] {
-            check(threads, width, chunks);
-        }
-    }
-
-    /// Without nested work, and inside a parallel chunk (on a worker
-    /// thread), a map has the chunks of every other SOAC.
-    #[test]
-    fn maps_without_nested_work_or_on_a_worker_split_as_other_soacs() {
-        for width in [0, 16, 1000, 5000, 100_000] {
-            assert_eq!(map_ranges(width, false), chunk_ranges(width));
-        }
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .expect("a thread pool");
-        assert_eq!(pool.install(|| map_ranges(1000, true)), vec![0..1000]);
     }
 }

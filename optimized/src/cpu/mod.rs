@@ -22,10 +22,12 @@
 //! program the IR checker accepts.
 
 pub mod compile;
+pub mod machine;
 pub mod native;
 pub mod offload;
 pub mod ops;
 pub mod prim;
+pub mod schedule;
 pub mod soac;
 pub mod value;
 pub mod vector;
@@ -36,7 +38,7 @@ use std::sync::Arc;
 use spec::value::Value;
 
 use crate::ir::{check_program, Program, Span};
-use compile::Machine;
+use machine::Machine;
 use offload::SoacOffload;
 use value::{flatten_value_owned, unflatten_value, Val};
 
@@ -45,8 +47,8 @@ use value::{flatten_value_owned, unflatten_value, Val};
 pub const PARALLEL_THRESHOLD: usize = 4096;
 
 /// A `map` whose elements hold nested work (a SOAC, a loop, a call:
-/// [`compile::holds_nested_work`]) runs in parallel from this many
-/// elements ([`compile::map_ranges`]).
+/// [`schedule::holds_nested_work`]) runs in parallel from this many
+/// elements ([`schedule::map_ranges`]).
 pub const NESTED_PARALLEL_THRESHOLD: usize = 16;
 
 /// A run-time error: the message and where.
@@ -104,7 +106,7 @@ impl CompiledProgram {
     }
 
     /// Which paths its SOACs were compiled for.
-    pub fn statistics(&self) -> compile::BackendStatistics {
+    pub fn statistics(&self) -> machine::BackendStatistics {
         self.machine.statistics
     }
 

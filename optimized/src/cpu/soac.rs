@@ -1,6 +1,6 @@
 //! Parallel execution of SOACs with rayon.
 //!
-//! Work is split into chunks ([`super::compile::chunk_ranges`]); below
+//! Work is split into chunks ([`super::schedule::chunk_ranges`]); below
 //! [`super::PARALLEL_THRESHOLD`] elements a SOAC runs as one chunk on the
 //! caller's frame, with no thread hand-off. Each parallel chunk clones the
 //! frame once (sharing the arrays: a clone is reference-count increments)
@@ -38,11 +38,10 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use super::compile::{
-    array_at, chunk_ranges, map_ranges, ArrayRef, CompiledLambda, Frame, Machine, Operand,
-};
+use super::machine::{array_at, ArrayRef, CompiledLambda, Frame, Machine, Operand};
 use super::native::NativeKernel;
 use super::ops;
+use super::schedule::{chunk_ranges, map_ranges};
 use super::value::{ArrayVal, Data, Val};
 use super::vector::{Fallback, VectorLambda, BLOCK};
 use super::RuntimeError;
@@ -57,7 +56,7 @@ pub(crate) enum CompiledSoac {
         vector: Option<VectorLambda>,
         native: Option<Box<NativeKernel>>,
         /// The lambda holds nested work: its element-wise run splits as
-        /// [`super::compile::map_ranges`] says.
+        /// [`super::schedule::map_ranges`] says.
         nested_work: bool,
     },
     Reduce {

@@ -33,7 +33,7 @@
 //! operations in the same order per element, and reductions fold each block
 //! in element order.
 
-use super::compile::{Frame, Operand};
+use super::machine::{Frame, Operand};
 use super::prim;
 use super::value::{Data, Val};
 use crate::ir::{BinOp, CmpOp, Exp, Lambda, PrimType, PrimValue, SubExp, Type, UnOp, VName};
@@ -300,15 +300,6 @@ pub struct VectorLambda {
     loops: usize,
 }
 
-/// Whether an operation can fail at run time.
-fn may_fail(op: BinOp, ty: PrimType) -> bool {
-    ty.is_integer()
-        && matches!(
-            op,
-            BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem | BinOp::Pow
-        )
-}
-
 /// Compiles `lambda` for blocks if it qualifies; `slot` resolves free
 /// variables to frame slots.
 pub fn plan(lambda: &Lambda, slot: &mut dyn FnMut(&VName) -> usize) -> Option<VectorLambda> {
@@ -526,7 +517,9 @@ impl Planner<'_> {
                 left,
                 right,
             } => {
-                if in_branch && may_fail(*op, *ty) {
+                // A guarded lane computes its operation whether or not
+                // its branch is taken: nothing that can fail.
+                if in_branch && crate::ir::effects::binop_can_fail(*op, *ty, right) {
                     return None;
                 }
                 Instr::Bin {

@@ -12,6 +12,7 @@
 
 pub mod builder;
 pub mod check;
+pub mod effects;
 pub mod message;
 pub mod printer;
 pub mod syntax;

@@ -5,8 +5,7 @@ use spec::source::Span;
 use spec::value::PrimType;
 
 use super::{
-    drop_dims, internal, leaf_type, prim, unsupported, zero_of, Block, Env, LowerResult, Lowerer,
-    Values,
+    drop_dims, internal, leaf_type, unsupported, zero_of, Block, Env, LowerResult, Lowerer, Values,
 };
 use crate::core::{self, ExprKind, Intrinsic};
 use crate::ir::{
@@ -729,7 +728,7 @@ impl Lowerer {
                 for arg in args {
                     operands.extend(self.expression(env, block, arg)?);
                 }
-                self.numeric(block, prim(*module), function, operands, span)
+                self.numeric(block, *module, function, operands, span)
             }
         }
     }

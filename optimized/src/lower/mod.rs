@@ -1,7 +1,7 @@
 //! Lowering (issue 5, item 3): the first-order core (after
 //! defunctionalisation) to the SOAC IR ([`crate::ir`]).
 //!
-//! Representation decisions (ARCHITECTURE-notes.md, "Lowering"):
+//! Representation decisions:
 //!
 //! * **Flattening.** A core value is a list of IR values, the *leaves* of its
 //!   type ([`leaves`]): a primitive is one value; a record (tuples included)
@@ -40,7 +40,7 @@ use crate::ir::{
     self, Body, CmpOp, ConvOp, EntryParam, EntryPoint, Exp, ExtDim, ExtType, FunName, Lambda,
     Param, PrimValue, Statement, SubExp, VName,
 };
-pub use types::{leaves, prim, Leaf};
+pub use types::{leaves, Leaf};
 
 pub type LowerResult<T> = Result<T, Diagnostic>;
 
@@ -758,7 +758,7 @@ impl Lowerer {
         match &pat.kind {
             PatKind::Var(_) | PatKind::Wildcard => {}
             PatKind::Literal(value) => {
-                let ty = prim(core::prim_type_of(*value));
+                let ty = core::prim_type_of(*value);
                 let c = self.cmp(
                     block,
                     CmpOp::Eq,
@@ -867,8 +867,8 @@ impl Lowerer {
             ExprKind::UnOp { op, operand } => {
                 let value = self.one(env, block, operand)?;
                 let (op, ty) = match op {
-                    core::UnOp::Neg(p) => (ir::UnOp::Neg, prim(*p)),
-                    core::UnOp::Not(p) => (ir::UnOp::Not, prim(*p)),
+                    core::UnOp::Neg(p) => (ir::UnOp::Neg, *p),
+                    core::UnOp::Not(p) => (ir::UnOp::Not, *p),
                 };
                 Ok(vec![self.bind(
                     block,
@@ -1207,7 +1207,7 @@ impl Lowerer {
         span: Span,
     ) -> SubExp {
         use core::BinOp as B;
-        let ty = prim(op.operand());
+        let ty = op.operand();
         let arith = match op {
             B::Add(_) => Some(ir::BinOp::Add),
             B::Sub(_) => Some(ir::BinOp::Sub),

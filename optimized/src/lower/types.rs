@@ -21,11 +21,6 @@ pub struct Leaf {
     pub dims: Vec<Size>,
 }
 
-/// A core primitive type as the IR's.
-pub fn prim(ty: core::PrimType) -> PrimType {
-    PrimType::from_name(ty.name()).expect("the two primitive type sets agree")
-}
-
 /// The leaves of a first-order core type, in flattening order.
 pub fn leaves(ty: &core::Type, span: Span) -> Result<Vec<Leaf>, Diagnostic> {
     let mut out = Vec::new();
@@ -41,7 +36,7 @@ fn collect(
 ) -> Result<(), Diagnostic> {
     match ty {
         core::Type::Prim(p) => out.push(Leaf {
-            prim: prim(*p),
+            prim: *p,
             dims: outer.to_vec(),
         }),
         core::Type::Array { size, element } => {
@@ -122,7 +117,7 @@ pub fn payload_ranges(
 /// order as [`leaves`]).
 pub fn layout(ty: &core::Type, span: Span) -> Result<Layout, Diagnostic> {
     Ok(match ty {
-        core::Type::Prim(p) => Layout::Prim(prim(*p)),
+        core::Type::Prim(p) => Layout::Prim(*p),
         core::Type::Array { .. } => {
             let mut rank = 0;
             let mut element = ty;

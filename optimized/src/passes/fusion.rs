@@ -13,13 +13,14 @@
 //! consumer as an input array and nowhere else (its results then disappear).
 //! The consumer stays where it is; the producer's work moves there. So that
 //! the first run-time error stays the same: producer and consumer are never
-//! fused when both can fail ([`super::traverse::can_fail`]), and a producer
+//! fused when both can fail ([`crate::ir::effects::can_fail`]), and a producer
 //! that can fail is never moved past a statement that can fail. Horizontal
 //! fusion merges only maps that cannot fail.
 
 use std::collections::HashMap;
 
 use super::traverse::*;
+use crate::ir::effects::*;
 use crate::ir::*;
 
 /// The pass: fuses in every function until nothing more fuses.

@@ -4,7 +4,7 @@
 //! can leave several levels).
 //!
 //! Conservative about errors: only statements that cannot fail
-//! ([`super::traverse::can_fail`]; an array literal whose elements all have
+//! ([`crate::ir::effects::can_fail`]; an array literal whose elements all have
 //! its row type, constant or named sizes compared as written, cannot fail
 //! either) move. Such a statement may now run when
 //! the loop runs zero times or the SOAC has width zero, which costs time
@@ -16,6 +16,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::traverse::*;
+use crate::ir::effects::*;
 use crate::ir::*;
 
 /// The pass.

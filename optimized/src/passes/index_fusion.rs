@@ -12,7 +12,7 @@
 //! followed by a renamed copy of `S`. The producer is then dead (the
 //! simplifier removes it). `ys` is never materialised.
 //!
-//! Applied only when `S` cannot fail ([`super::traverse::can_fail`]), or
+//! Applied only when `S` cannot fail ([`crate::ir::effects::can_fail`]), or
 //! can fail only independently of the element: every statement of `S`
 //! that can fail is an operator at the top level of `S` whose failure
 //! depends on its right operand only (integer `/ % // %%` by zero, a
@@ -37,6 +37,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::inline::statement_count;
 use super::traverse::*;
+use crate::ir::effects::*;
 use crate::ir::*;
 
 /// The most statements (nested included) of the recomputed element body.

@@ -17,10 +17,10 @@
 //!   body is available in nested bodies, not the reverse). Merging two
 //!   equal statements that can fail is sound: the first runs first.
 //! - **Dead code**: a statement none of whose results is used goes, unless
-//!   it can fail ([`super::traverse::can_fail`]): `Assert`s, bounds-checked
+//!   it can fail ([`crate::ir::effects::can_fail`]): `Assert`s, bounds-checked
 //!   operations, loops and calls of functions that may fail stay, so
 //!   run-time errors are preserved (a call of a function whose body cannot
-//!   fail, [`super::traverse::TotalFunctions`], goes: the first-order
+//!   fail, [`crate::ir::effects::TotalFunctions`], goes: the first-order
 //!   program evaluates every top-level constant before an entry point's
 //!   body, and most of them are unused and cannot fail). Functions no
 //!   entry point reaches go.
@@ -44,6 +44,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::traverse::*;
 use crate::cpu::prim;
+use crate::ir::effects::*;
 use crate::ir::*;
 
 /// Rounds of forward simplification and dead-code elimination at most (each

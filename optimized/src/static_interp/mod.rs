@@ -15,8 +15,8 @@
 //! (declarations, module expressions, functor application and its memo),
 //! `exprs` (names in expressions, patterns and types resolved, local binders
 //! tracked), `naming` (reachability from the entry points and the final
-//! names), `totality` (the constants no entry point needs: total ones go). Invariants and measurements: `optimized/ARCHITECTURE-notes.md`,
-//! "Static interpretation".
+//! names), `totality` (the constants no entry point needs: total ones go). Invariants: ARCHITECTURE.md
+//! ("optimized/"); measurements: `benches/RESULTS.md`.
 
 pub mod env;
 mod exprs;

@@ -8,8 +8,8 @@
 //! tower each level's structure `S_i` defines a constant `value` that only
 //! the last level's is used: without this, the whole program went through
 //! elaboration, monomorphisation and defunctionalisation
-//! (`optimized/ARCHITECTURE-notes.md`, "The whole optimising pipeline on
-//! the tower").
+//! (measured in `benches/RESULTS.md`, the whole optimising pipeline on the
+//! tower).
 //!
 //! The judgement is syntactic and conservative. A declaration is *locally
 //! total* when its body uses only constructs that cannot fail: literals,

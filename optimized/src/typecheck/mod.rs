@@ -7,7 +7,7 @@
 //! arrays with sizes, lifted type variables, and TFP'18's restrictions on
 //! functions (no functions from `if`/`match`, in arrays, from loops, or at entry
 //! points), exhaustive `match` and irrefutable binding patterns. What sizes
-//! are checked is documented in ARCHITECTURE-notes.md.
+//! are checked is documented in ARCHITECTURE.md ("optimized/").
 //!
 //! The module language: structures, aliases, qualified names, `open`,
 //! `local`, `m.(e)` and functors, higher-order included (`modules`), module
@@ -113,7 +113,7 @@ pub fn check_program_with_imports(
 
 /// Language options beyond Futhark, asked for by a program in a comment line
 /// `-- runestone-options: or-conditionals` (the same pragma the reference
-/// reads; documented in ARCHITECTURE-notes.md).
+/// reads; documented in ARCHITECTURE.md).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CheckOptions {
     /// TFP'18 §7: `if` may return a function (its orderZero restriction is

@@ -17,109 +17,20 @@ pub mod printer;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use spec::syntax::ast::{FloatType, IntType, Liftedness, Name};
+use spec::syntax::ast::{Liftedness, Name};
 
-/// A primitive type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PrimType {
-    Signed(IntWidth),
-    Unsigned(IntWidth),
-    Float(FloatWidth),
-    Bool,
-}
+/// The one primitive type enum of the workspace (`spec::value::PrimType`,
+/// the IR's and the GPU kernels' too).
+pub use spec::value::PrimType;
 
-/// Width of an integer type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum IntWidth {
-    W8,
-    W16,
-    W32,
-    W64,
-}
-
-/// Width of a floating-point type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FloatWidth {
-    W32,
-    W64,
-}
-
-impl PrimType {
-    pub const I8: PrimType = PrimType::Signed(IntWidth::W8);
-    pub const I16: PrimType = PrimType::Signed(IntWidth::W16);
-    pub const I32: PrimType = PrimType::Signed(IntWidth::W32);
-    pub const I64: PrimType = PrimType::Signed(IntWidth::W64);
-    pub const U8: PrimType = PrimType::Unsigned(IntWidth::W8);
-    pub const U16: PrimType = PrimType::Unsigned(IntWidth::W16);
-    pub const U32: PrimType = PrimType::Unsigned(IntWidth::W32);
-    pub const U64: PrimType = PrimType::Unsigned(IntWidth::W64);
-    pub const F32: PrimType = PrimType::Float(FloatWidth::W32);
-    pub const F64: PrimType = PrimType::Float(FloatWidth::W64);
-
-    /// Every primitive type, in a fixed order (the bit order of [`PrimSet`]).
-    pub const ALL: [PrimType; 11] = [
-        PrimType::I8,
-        PrimType::I16,
-        PrimType::I32,
-        PrimType::I64,
-        PrimType::U8,
-        PrimType::U16,
-        PrimType::U32,
-        PrimType::U64,
-        PrimType::F32,
-        PrimType::F64,
-        PrimType::Bool,
-    ];
-
-    /// The type's name in source syntax.
-    pub fn name(self) -> &'static str {
-        match self {
-            PrimType::Signed(IntWidth::W8) => "i8",
-            PrimType::Signed(IntWidth::W16) => "i16",
-            PrimType::Signed(IntWidth::W32) => "i32",
-            PrimType::Signed(IntWidth::W64) => "i64",
-            PrimType::Unsigned(IntWidth::W8) => "u8",
-            PrimType::Unsigned(IntWidth::W16) => "u16",
-            PrimType::Unsigned(IntWidth::W32) => "u32",
-            PrimType::Unsigned(IntWidth::W64) => "u64",
-            PrimType::Float(FloatWidth::W32) => "f32",
-            PrimType::Float(FloatWidth::W64) => "f64",
-            PrimType::Bool => "bool",
-        }
-    }
-
-    /// The primitive type called `name`, if any.
-    pub fn from_name(name: &str) -> Option<PrimType> {
-        PrimType::ALL.into_iter().find(|prim| prim.name() == name)
-    }
-
-    pub fn from_int_suffix(suffix: IntType) -> PrimType {
-        match suffix {
-            IntType::I8 => PrimType::I8,
-            IntType::I16 => PrimType::I16,
-            IntType::I32 => PrimType::I32,
-            IntType::I64 => PrimType::I64,
-            IntType::U8 => PrimType::U8,
-            IntType::U16 => PrimType::U16,
-            IntType::U32 => PrimType::U32,
-            IntType::U64 => PrimType::U64,
-        }
-    }
-
-    pub fn from_float_suffix(suffix: FloatType) -> PrimType {
-        match suffix {
-            FloatType::F32 => PrimType::F32,
-            FloatType::F64 => PrimType::F64,
-        }
-    }
-
-    fn bit(self) -> u16 {
-        let index = PrimType::ALL
-            .iter()
-            .position(|prim| *prim == self)
-            .unwrap_or(0);
-        1 << index
-    }
+/// A primitive type's bit in a [`PrimSet`]: its position in
+/// [`PrimType::ALL`].
+fn bit(prim: PrimType) -> u16 {
+    let index = PrimType::ALL
+        .iter()
+        .position(|member| *member == prim)
+        .unwrap_or(0);
+    1 << index
 }
 
 /// A set of primitive types: what an overloaded literal or operator accepts.
@@ -130,7 +41,7 @@ impl PrimSet {
     pub const EMPTY: PrimSet = PrimSet(0);
 
     pub fn of(prims: &[PrimType]) -> PrimSet {
-        PrimSet(prims.iter().fold(0, |bits, prim| bits | prim.bit()))
+        PrimSet(prims.iter().fold(0, |bits, prim| bits | bit(*prim)))
     }
 
     /// The eight integer types.
@@ -154,7 +65,7 @@ impl PrimSet {
     }
 
     pub fn contains(self, prim: PrimType) -> bool {
-        self.0 & prim.bit() != 0
+        self.0 & bit(prim) != 0
     }
 
     pub fn intersection(self, other: PrimSet) -> PrimSet {

@@ -93,7 +93,7 @@ pub const PRELUDE_INTRINSIC_PREFIX: &str = "__prim_";
 /// The code of the diagnostic for a qualified name in a module-free
 /// program: [`super::pipeline::compile_with`] then sends the program
 /// through the module calculus, where the numeric modules live.
-pub const NEEDS_MODULE_CALCULUS: &str = "needs-module-calculus";
+pub const NEEDS_MODULE_CALCULUS: &str = spec::diagnostic::codes::NEEDS_MODULE_CALCULUS;
 
 fn error(span: Span, message: impl Into<String>) -> Diagnostic {
     let message = message.into();
@@ -821,7 +821,7 @@ impl Elaborator {
 
     fn needs_modules(&self, span: Span, what: &str) -> Diagnostic {
         Diagnostic::error(format!("{what} needs the module calculus"))
-            .with_code("modules")
+            .with_code(spec::diagnostic::codes::UNSUPPORTED)
             .with_primary(span, "the module-free front end (reference::core::from_surface) cannot elaborate this")
             .with_note("module-level programs run through the ICFP'18 static interpretation (reference::modules)")
     }
@@ -2247,10 +2247,10 @@ impl Elaborator {
                 );
                 Ok(let_in(iv, ic, upd, span))
             }
-            _ => Err(error(
-                span,
-                "in-place updates of slices are not supported yet",
-            )),
+            _ => Err(
+                error(span, "in-place updates of slices are not supported yet")
+                    .with_code(spec::diagnostic::codes::UNSUPPORTED),
+            ),
         }
     }
 

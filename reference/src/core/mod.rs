@@ -18,7 +18,6 @@
 //! | [`pipeline`] | §4.4 | compile (type, monomorphise, defunctionalise both ways, Theorem 1) and run (Theorem 2, Corollary 1 on every run) |
 //! | [`from_surface`] | — | the module-free front end: surface `def`/`entry`/`type` programs to core |
 //! | [`printer`] | Fig. 1b | target programs as Futhark-like text (`runestone defunc`) |
-//! | [`harness`] | — | running `-- ==` test cases (`runestone test`, the reference's tests) |
 //!
 //! # The core interface (for front ends such as the module calculus)
 //!
@@ -61,7 +60,6 @@ pub mod constant_sizes;
 pub mod defunc;
 pub mod eval;
 pub mod from_surface;
-pub mod harness;
 pub mod monomorphise;
 pub mod pipeline;
 pub mod primitive;

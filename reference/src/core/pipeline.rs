@@ -103,8 +103,8 @@ pub fn compile_with(
     let text = sources.get(file).text.clone();
     let ast = spec::syntax::parse_program(file, &text)?;
     if crate::modules::tfp18_core::has_module_constructs(&ast) {
-        let mut seen = std::collections::BTreeSet::new();
-        let ast = expand_imports(sources, file, ast, &mut seen)?;
+        let mut files = spec::imports::ImportedFiles::new();
+        let ast = expand_imports(sources, ast, &mut files)?;
         // ICFP'18: elaboration and static interpretation to core code.
         let program =
             crate::modules::tfp18_core::program_to_core_with(&ast, options.or_conditionals)?;
@@ -133,38 +133,26 @@ pub fn compile_with(
     }
 }
 
-/// `import "p"` (SPEC_NOTES ICFP18-17): the declarations of `p.fut`, resolved
-/// relative to the importing file, in place of the import, each file once.
+/// `import "p"` (SPEC_NOTES ICFP18-17): the declarations of `p.fut`, by the
+/// one file-system import rule ([`spec::imports`]), in place of the import,
+/// each file once.
 fn expand_imports(
     sources: &mut SourceMap,
-    file: FileId,
     ast: spec::syntax::ast::Program,
-    seen: &mut std::collections::BTreeSet<std::path::PathBuf>,
+    files: &mut spec::imports::ImportedFiles,
 ) -> Result<spec::syntax::ast::Program, Diagnostic> {
     use spec::syntax::ast::Dec;
-    let dir = std::path::Path::new(&sources.get(file).name)
-        .parent()
-        .map(|d| d.to_path_buf())
-        .unwrap_or_default();
     let mut decs = Vec::new();
     for dec in ast.decs {
         let Dec::Import { path, span } = &dec else {
             decs.push(dec);
             continue;
         };
-        let target = dir.join(format!("{path}.fut"));
-        let key = target.canonicalize().unwrap_or_else(|_| target.clone());
-        if !seen.insert(key) {
-            continue;
+        let imported = files.import(sources, *span, path)?;
+        if imported.first_time {
+            let expanded = expand_imports(sources, (*imported.program).clone(), files)?;
+            decs.extend(expanded.decs);
         }
-        let text = std::fs::read_to_string(&target).map_err(|e| {
-            Diagnostic::error(format!("cannot import {}: {e}", target.display()))
-                .with_primary(*span, "this import")
-        })?;
-        let imported = sources.add(target.display().to_string(), text.clone());
-        let parsed = spec::syntax::parse_program(imported, &text)?;
-        let expanded = expand_imports(sources, imported, parsed, seen)?;
-        decs.extend(expanded.decs);
     }
     Ok(spec::syntax::ast::Program { decs })
 }
@@ -180,16 +168,14 @@ pub fn compile_core(program: Program, options: Options) -> Result<Compiled, Diag
         })?;
     let mut inline = Defunctionaliser::new(Mode::Inline, &mono);
     inline.or_conditionals = options.or_conditionals;
-    let inline = inline.program(&mono).map_err(|e| {
-        e.to_diagnostic()
-            .with_note("Theorem 1 says this cannot happen")
-    })?;
+    let inline = inline
+        .program(&mono)
+        .map_err(|e| theorem_1_failure(e.to_diagnostic()))?;
     let mut lifted = Defunctionaliser::new(Mode::Lift, &mono);
     lifted.or_conditionals = options.or_conditionals;
-    let lifted = lifted.program(&mono).map_err(|e| {
-        e.to_diagnostic()
-            .with_note("Theorem 1 says this cannot happen")
-    })?;
+    let lifted = lifted
+        .program(&mono)
+        .map_err(|e| theorem_1_failure(e.to_diagnostic()))?;
     let compiled = Compiled {
         program,
         mono,
@@ -200,9 +186,24 @@ pub fn compile_core(program: Program, options: Options) -> Result<Compiled, Diag
         lambda_contexts,
     };
     compiled.check_theorem_1().map_err(|m| {
-        Diagnostic::error(format!("Theorem 1 fails: {m}")).with_code("TFP18 Theorem 1")
+        Diagnostic::error(format!("Theorem 1 fails: {m}"))
+            .with_code(spec::diagnostic::codes::TFP18_THEOREM_1)
     })?;
     Ok(compiled)
+}
+
+/// A defunctionalisation failure of a well-typed program: Theorem 1 says it
+/// cannot happen, so it is the reference's failure (code
+/// [`spec::diagnostic::codes::TFP18_THEOREM_1`]), with the rule that failed
+/// in a note.
+fn theorem_1_failure(diagnostic: Diagnostic) -> Diagnostic {
+    let rule = diagnostic.code.clone().unwrap_or_default();
+    Diagnostic {
+        code: Some(spec::diagnostic::codes::TFP18_THEOREM_1.to_string()),
+        ..diagnostic
+    }
+    .with_note(format!("the failed rule: {rule}"))
+    .with_note("Theorem 1 says this cannot happen")
 }
 
 impl Compiled {

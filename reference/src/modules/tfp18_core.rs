@@ -989,7 +989,7 @@ pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
         return Err(Diagnostic::error(format!(
             "ICFP'18 Proposition 6.1 fails for this program: {why}"
         ))
-        .with_code("ICFP18")
+        .with_code(spec::diagnostic::codes::ICFP18_PROPOSITION_6_1)
         .with_note("a bug in the reference or a defect of the paper"));
     }
     let target = checked

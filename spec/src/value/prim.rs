@@ -77,6 +77,30 @@ impl PrimType {
         )
     }
 
+    /// The type of an integer literal with suffix `suffix` (`1u8`).
+    pub fn from_int_suffix(suffix: crate::syntax::ast::IntType) -> PrimType {
+        use crate::syntax::ast::IntType;
+        match suffix {
+            IntType::I8 => PrimType::I8,
+            IntType::I16 => PrimType::I16,
+            IntType::I32 => PrimType::I32,
+            IntType::I64 => PrimType::I64,
+            IntType::U8 => PrimType::U8,
+            IntType::U16 => PrimType::U16,
+            IntType::U32 => PrimType::U32,
+            IntType::U64 => PrimType::U64,
+        }
+    }
+
+    /// The type of a float literal with suffix `suffix` (`1f32`).
+    pub fn from_float_suffix(suffix: crate::syntax::ast::FloatType) -> PrimType {
+        use crate::syntax::ast::FloatType;
+        match suffix {
+            FloatType::F32 => PrimType::F32,
+            FloatType::F64 => PrimType::F64,
+        }
+    }
+
     /// Size of one element in Futhark's binary format.
     pub fn byte_size(self) -> usize {
         match self {

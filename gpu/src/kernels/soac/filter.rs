@@ -20,14 +20,15 @@ use super::{
     GeneratedKernel,
 };
 use crate::error::{GpuError, GpuResult};
-use crate::kernels::element::{ElementType, KernelFeatures};
+use crate::kernels::element::GlslElement;
+use crate::kernels::element::{KernelFeatures, PrimType};
 use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use crate::kernels::KernelSource;
 use crate::runtime::Runtime;
 
 /// An error unless `predicate` maps `element_types` to one `bool`.
-fn check_predicate(predicate: &MapLambda, element_types: &[ElementType]) -> GpuResult<()> {
-    if predicate.parameter_types != element_types || predicate.result_types != [ElementType::Bool] {
+fn check_predicate(predicate: &MapLambda, element_types: &[PrimType]) -> GpuResult<()> {
+    if predicate.parameter_types != element_types || predicate.result_types != [PrimType::Bool] {
         return Err(GpuError::Validation {
             operation: "filter".to_owned(),
             detail: format!(
@@ -46,7 +47,7 @@ pub fn keep_flag_lambda(predicate: &MapLambda) -> MapLambda {
         .collect();
     MapLambda {
         parameter_types: predicate.parameter_types.clone(),
-        result_types: vec![ElementType::U32],
+        result_types: vec![PrimType::U32],
         body: format!(
             "bool keep; predicate_function({}, keep); y0 = keep ? 1u : 0u;",
             arguments.join(", ")
@@ -162,7 +163,7 @@ fn compact(
     if inputs.length == 0 {
         return Ok((outputs, 0));
     }
-    let add = Operator::builtin(BuiltinOperator::Add, ElementType::U32).ok_or_else(|| {
+    let add = Operator::builtin(BuiltinOperator::Add, PrimType::U32).ok_or_else(|| {
         GpuError::Validation {
             operation: OPERATION.to_owned(),
             detail: "(+) on u32".to_owned(),

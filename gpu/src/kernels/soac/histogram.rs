@@ -34,7 +34,8 @@ use super::{
     types_name_fragment, DeviceArrays, GeneratedKernel, KernelShape,
 };
 use crate::error::{GpuError, GpuResult};
-use crate::kernels::element::{ElementType, KernelFeatures};
+use crate::kernels::element::GlslElement;
+use crate::kernels::element::{KernelFeatures, PrimType};
 use crate::kernels::lambda::{BuiltinOperator, Operator};
 use crate::kernels::KernelSource;
 use crate::runtime::submission::KernelLaunch;
@@ -52,14 +53,12 @@ impl HistogramStrategy {
     /// The fastest strategy that applies to `operator`.
     pub fn best_for(operator: &Operator) -> HistogramStrategy {
         match (operator.builtin, operator.element_types.as_slice()) {
-            (Some(builtin), [ElementType::I32 | ElementType::U32])
+            (Some(builtin), [PrimType::I32 | PrimType::U32])
                 if native_atomic_function(builtin).is_some() =>
             {
                 HistogramStrategy::NativeAtomic
             }
-            (_, [ElementType::I32 | ElementType::U32 | ElementType::F32])
-                if operator.commutative =>
-            {
+            (_, [PrimType::I32 | PrimType::U32 | PrimType::F32]) if operator.commutative => {
                 HistogramStrategy::CompareAndSwap
             }
             _ => HistogramStrategy::PrivatisedPerWorkgroup,
@@ -98,7 +97,7 @@ fn native_atomic_function(builtin: BuiltinOperator) -> Option<&'static str> {
 pub fn atomic_histogram_kernel(
     operator: &Operator,
     strategy: HistogramStrategy,
-    index_type: ElementType,
+    index_type: PrimType,
     workgroup_size: u32,
 ) -> Option<GeneratedKernel> {
     if strategy == HistogramStrategy::PrivatisedPerWorkgroup || !strategy.applies_to(operator) {
@@ -117,8 +116,8 @@ pub fn atomic_histogram_kernel(
         )
     } else {
         let (from_bits, to_bits) = match element_type {
-            ElementType::F32 => ("uintBitsToFloat", "floatBitsToUint"),
-            ElementType::I32 => ("int", "uint"),
+            PrimType::F32 => ("uintBitsToFloat", "floatBitsToUint"),
+            PrimType::I32 => ("int", "uint"),
             _ => ("uint", "uint"),
         };
         (
@@ -173,7 +172,7 @@ pub fn atomic_histogram_kernel(
 /// The privatised partial-histogram kernel.
 pub fn privatised_histogram_kernel(
     operator: &Operator,
-    index_type: ElementType,
+    index_type: PrimType,
     shape: KernelShape,
 ) -> Option<GeneratedKernel> {
     let types = &operator.element_types;
@@ -383,14 +382,14 @@ pub fn reduce_by_index(
             ],
         );
     }
-    let tuple_bytes = shared_tuple_bytes(&operator.element_types) + index_type.byte_size();
+    let tuple_bytes = shared_tuple_bytes(&operator.element_types) + index_type.buffer_bytes();
     let shape = shape_fitting_shared_memory(runtime, OPERATION, tuple_bytes, 0)?;
     // Partial histograms: as many as fit one buffer, at most 64, at most one
     // per tile of input.
     let widest = operator
         .element_types
         .iter()
-        .map(|element_type| element_type.byte_size())
+        .map(|element_type| element_type.buffer_bytes())
         .max()
         .unwrap_or(1);
     let fitting =

@@ -30,10 +30,11 @@ pub mod scan;
 pub mod scatter;
 pub mod segmented;
 
-use super::element::{ElementType, HostColumn, KernelFeatures};
+use super::element::{HostColumn, KernelFeatures, PrimType};
 use super::lambda::{MapLambda, Operator};
 use super::{compiled_spirv, KernelSource};
 use crate::error::{GpuError, GpuResult};
+use crate::kernels::element::GlslElement;
 use crate::runtime::{ComputeKernel, DeviceBuffer, Runtime};
 use std::sync::Arc;
 
@@ -41,7 +42,7 @@ use std::sync::Arc;
 /// `length` elements.
 #[derive(Debug)]
 pub struct DeviceArrays {
-    pub element_types: Vec<ElementType>,
+    pub element_types: Vec<PrimType>,
     pub columns: Vec<DeviceBuffer>,
     pub length: u64,
 }
@@ -70,19 +71,18 @@ impl DeviceArrays {
     /// Uninitialised arrays of `length` elements of `element_types`.
     pub fn allocate(
         runtime: &Runtime,
-        element_types: &[ElementType],
+        element_types: &[PrimType],
         length: u64,
     ) -> GpuResult<DeviceArrays> {
         let mut columns = Vec::with_capacity(element_types.len());
         for element_type in element_types {
-            let byte_length =
-                length
-                    .checked_mul(element_type.byte_size())
-                    .ok_or(GpuError::BufferTooLarge {
-                        requested_bytes: u64::MAX,
-                        limit_bytes: u64::from(runtime.device_info().max_storage_buffer_range),
-                        limit_name: "maxStorageBufferRange",
-                    })?;
+            let byte_length = length.checked_mul(element_type.buffer_bytes()).ok_or(
+                GpuError::BufferTooLarge {
+                    requested_bytes: u64::MAX,
+                    limit_bytes: u64::from(runtime.device_info().max_storage_buffer_range),
+                    limit_name: "maxStorageBufferRange",
+                },
+            )?;
             columns.push(runtime.allocate_buffer(byte_length)?);
         }
         Ok(DeviceArrays {
@@ -108,7 +108,7 @@ impl DeviceArrays {
             return;
         }
         for (buffer, element_type) in self.columns.iter_mut().zip(&self.element_types) {
-            buffer.truncate(length * element_type.byte_size());
+            buffer.truncate(length * element_type.buffer_bytes());
         }
         self.length = length;
     }
@@ -200,7 +200,7 @@ pub fn shape_fitting_shared_memory(
 }
 
 /// Bytes one tuple of `element_types` takes in shared memory.
-pub fn shared_tuple_bytes(element_types: &[ElementType]) -> u64 {
+pub fn shared_tuple_bytes(element_types: &[PrimType]) -> u64 {
     element_types
         .iter()
         .map(|element_type| element_type.shared_byte_size())
@@ -226,7 +226,7 @@ pub fn element_count_word(element_count: u64, operation: &str) -> GpuResult<u32>
 /// An error unless every array has `element_types` and all have one length.
 pub fn check_arrays(
     operation: &str,
-    element_types: &[ElementType],
+    element_types: &[PrimType],
     arrays: &DeviceArrays,
 ) -> GpuResult<()> {
     if arrays.element_types != element_types || arrays.columns.len() != element_types.len() {
@@ -240,7 +240,7 @@ pub fn check_arrays(
         });
     }
     for (buffer, element_type) in arrays.columns.iter().zip(element_types) {
-        let expected_bytes = arrays.length * element_type.byte_size();
+        let expected_bytes = arrays.length * element_type.buffer_bytes();
         if buffer.byte_length() != expected_bytes {
             return Err(GpuError::LengthMismatch {
                 operation: "checking kernel arguments",
@@ -252,7 +252,7 @@ pub fn check_arrays(
     Ok(())
 }
 
-fn type_names(element_types: &[ElementType]) -> String {
+fn type_names(element_types: &[PrimType]) -> String {
     element_types
         .iter()
         .map(|element_type| element_type.name())
@@ -261,7 +261,7 @@ fn type_names(element_types: &[ElementType]) -> String {
 }
 
 /// A kernel-name fragment for a list of types (`u8_f64`).
-pub fn types_name_fragment(element_types: &[ElementType]) -> String {
+pub fn types_name_fragment(element_types: &[PrimType]) -> String {
     element_types
         .iter()
         .map(|element_type| element_type.name())
@@ -274,13 +274,13 @@ pub fn types_name_fragment(element_types: &[ElementType]) -> String {
 /// or none.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ElementSource {
-    pub input_types: Vec<ElementType>,
+    pub input_types: Vec<PrimType>,
     pub fused_map: Option<MapLambda>,
 }
 
 impl ElementSource {
     /// The input columns themselves.
-    pub fn columns(input_types: &[ElementType]) -> ElementSource {
+    pub fn columns(input_types: &[PrimType]) -> ElementSource {
         ElementSource {
             input_types: input_types.to_vec(),
             fused_map: None,
@@ -296,7 +296,7 @@ impl ElementSource {
     }
 
     /// The types of the elements the kernel sees.
-    pub fn element_types(&self) -> Vec<ElementType> {
+    pub fn element_types(&self) -> Vec<PrimType> {
         match &self.fused_map {
             Some(lambda) => lambda.result_types.clone(),
             None => self.input_types.clone(),
@@ -381,7 +381,7 @@ pub fn tuple_buffer_declarations(
     first_binding: u32,
     qualifier: &str,
     prefix: &str,
-    element_types: &[ElementType],
+    element_types: &[PrimType],
 ) -> String {
     element_types
         .iter()
@@ -413,7 +413,7 @@ pub fn component_list(prefix: &str, suffix: &str, count: usize) -> Vec<String> {
 }
 
 /// Declarations `S0 {prefix}0; …` of a tuple variable.
-pub fn declare_tuple(prefix: &str, element_types: &[ElementType]) -> String {
+pub fn declare_tuple(prefix: &str, element_types: &[PrimType]) -> String {
     element_types
         .iter()
         .enumerate()
@@ -460,7 +460,7 @@ pub fn store_tuple(
     prefix: &str,
     index: &str,
     values: &[String],
-    element_types: &[ElementType],
+    element_types: &[PrimType],
 ) -> String {
     values
         .iter()
@@ -476,7 +476,7 @@ pub fn store_tuple(
 }
 
 /// Expressions loading `{prefix}i[index]` as values.
-pub fn load_tuple(prefix: &str, index: &str, element_types: &[ElementType]) -> Vec<String> {
+pub fn load_tuple(prefix: &str, index: &str, element_types: &[PrimType]) -> Vec<String> {
     element_types
         .iter()
         .enumerate()
@@ -512,22 +512,16 @@ mod tests {
     /// gets a clear error naming the Vulkan feature.
     #[test]
     fn kernels_declare_the_features_their_types_need() {
-        let u32_map = map::map_kernel(&MapLambda::identity(&[ElementType::U32]), 256);
+        let u32_map = map::map_kernel(&MapLambda::identity(&[PrimType::U32]), 256);
         assert_eq!(u32_map.features, KernelFeatures::default());
-        let f64_to_u8 = MapLambda::new(
-            vec![ElementType::F64],
-            vec![ElementType::U8],
-            "y0 = uint8_t(x0);",
-        );
+        let f64_to_u8 =
+            MapLambda::new(vec![PrimType::F64], vec![PrimType::U8], "y0 = uint8_t(x0);");
         let features = map::map_kernel(&f64_to_u8, 256).features;
         assert!(features.float64 && features.int8 && features.storage_buffer_8bit);
         assert!(!features.int64 && !features.int16 && !features.subgroup_arithmetic);
-        let add_i64 = Operator::builtin(BuiltinOperator::Add, ElementType::I64).expect("applies");
-        let scan = scan::ordered_scan_kernel(
-            &ElementSource::columns(&[ElementType::I64]),
-            &add_i64,
-            shape(),
-        );
+        let add_i64 = Operator::builtin(BuiltinOperator::Add, PrimType::I64).expect("applies");
+        let scan =
+            scan::ordered_scan_kernel(&ElementSource::columns(&[PrimType::I64]), &add_i64, shape());
         assert!(scan.features.int64 && !scan.features.float64);
         let error = scan
             .features
@@ -538,16 +532,16 @@ mod tests {
                 && error.to_string().contains("scan_ordered_i64"),
             "{error}"
         );
-        let add_f32 = Operator::builtin(BuiltinOperator::Add, ElementType::F32).expect("applies");
+        let add_f32 = Operator::builtin(BuiltinOperator::Add, PrimType::F32).expect("applies");
         let subgroup = reduce::subgroup_reduce_kernel(
-            &ElementSource::columns(&[ElementType::F32]),
+            &ElementSource::columns(&[PrimType::F32]),
             &add_f32,
             256,
         )
         .expect("applies to f32 +");
         assert!(subgroup.features.subgroup_arithmetic);
         assert!(reduce::subgroup_reduce_kernel(
-            &ElementSource::columns(&[ElementType::I64]),
+            &ElementSource::columns(&[PrimType::I64]),
             &add_i64,
             256
         )

@@ -32,6 +32,7 @@ use super::{
     tuple_buffer_declarations, DeviceArrays, ElementSource, GeneratedKernel, KernelShape,
 };
 use crate::error::{GpuError, GpuResult};
+use crate::kernels::element::GlslElement;
 use crate::kernels::element::KernelFeatures;
 use crate::kernels::lambda::{MapLambda, Operator};
 use crate::kernels::KernelSource;

@@ -13,20 +13,21 @@ use super::{
     GeneratedKernel,
 };
 use crate::error::{GpuError, GpuResult};
-use crate::kernels::element::{ElementType, KernelFeatures};
+use crate::kernels::element::GlslElement;
+use crate::kernels::element::{KernelFeatures, PrimType};
 use crate::kernels::KernelSource;
 use crate::runtime::Runtime;
 
 /// The GLSL test that `index` (of `index_type`) lies in `0..length` (a
 /// `uint` expression), or `None` for index types other than `i32`/`i64`.
 pub(crate) fn glsl_index_in_bounds(
-    index_type: ElementType,
+    index_type: PrimType,
     index: &str,
     length: &str,
 ) -> Option<String> {
     match index_type {
-        ElementType::I32 => Some(format!("({index} >= 0 && uint({index}) < {length})")),
-        ElementType::I64 => Some(format!(
+        PrimType::I32 => Some(format!("({index} >= 0 && uint({index}) < {length})")),
+        PrimType::I64 => Some(format!(
             "({index} >= 0l && uint64_t({index}) < uint64_t({length}))"
         )),
         _ => None,
@@ -34,9 +35,9 @@ pub(crate) fn glsl_index_in_bounds(
 }
 
 /// An error unless `index_type` is `i32` or `i64`.
-pub(crate) fn check_index_type(operation: &str, indices: &DeviceArrays) -> GpuResult<ElementType> {
+pub(crate) fn check_index_type(operation: &str, indices: &DeviceArrays) -> GpuResult<PrimType> {
     match indices.element_types.as_slice() {
-        [index_type @ (ElementType::I32 | ElementType::I64)] => Ok(*index_type),
+        [index_type @ (PrimType::I32 | PrimType::I64)] => Ok(*index_type),
         other => Err(GpuError::Validation {
             operation: operation.to_owned(),
             detail: format!(
@@ -49,8 +50,8 @@ pub(crate) fn check_index_type(operation: &str, indices: &DeviceArrays) -> GpuRe
 
 /// The scatter kernel for `element_types` with `index_type` indices.
 pub fn scatter_kernel(
-    element_types: &[ElementType],
-    index_type: ElementType,
+    element_types: &[PrimType],
+    index_type: PrimType,
     workgroup_size: u32,
 ) -> Option<GeneratedKernel> {
     let in_bounds = glsl_index_in_bounds(index_type, "target", "parameters.destination_length")?;

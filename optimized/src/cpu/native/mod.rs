@@ -16,7 +16,7 @@
 //! kernel folds its chunk from `acc` in element order with the operator
 //! inlined; the chunk results are combined by the caller exactly as the
 //! element-wise path combines them, over the same chunks
-//! ([`super::compile::chunk_ranges`]), so results are bitwise those of the
+//! ([`super::schedule::chunk_ranges`]), so results are bitwise those of the
 //! element-wise path.
 //!
 //! A failing operation (an index out of bounds, a division by zero, a
@@ -37,7 +37,8 @@ use std::sync::{Arc, OnceLock};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Value};
 use rayon::prelude::*;
 
-use super::compile::{chunk_ranges, holds_nested_work, map_ranges, Frame};
+use super::machine::Frame;
+use super::schedule::{chunk_ranges, holds_nested_work, map_ranges};
 use super::value::{with_data, ArrayVal, Data, Val};
 use super::vector::Fallback;
 use crate::ir::{Body, Exp, Lambda, LoopForm, PrimType, PrimValue, Type, VName};

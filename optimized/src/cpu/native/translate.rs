@@ -96,13 +96,20 @@ fn select_cost(body: &Body) -> Option<usize> {
     for s in &body.statements {
         let own = match &s.expression {
             Exp::SubExp(_) | Exp::CmpOp { .. } => true,
-            Exp::BinOp { op, ty, .. } => match op {
-                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor => true,
-                BinOp::Div => ty.is_float(),
-                BinOp::LogAnd | BinOp::LogOr => true,
-                BinOp::Min | BinOp::Max => !ty.is_float(),
-                _ => false,
-            },
+            // Cheap operations that cannot fail (`ir::effects`): both
+            // branches run.
+            Exp::BinOp { op, ty, right, .. } => {
+                let cheap = match op {
+                    BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor => {
+                        true
+                    }
+                    BinOp::Div => ty.is_float(),
+                    BinOp::LogAnd | BinOp::LogOr => true,
+                    BinOp::Min | BinOp::Max => !ty.is_float(),
+                    _ => false,
+                };
+                cheap && !crate::ir::effects::binop_can_fail(*op, *ty, right)
+            }
             Exp::UnOp { op, .. } => matches!(op, UnOp::Neg | UnOp::Not),
             Exp::Index { .. } => true,
             Exp::If {

@@ -3,7 +3,7 @@
 //! (`vector::simple_operator`): tuple operators with branches, such as the
 //! segmented scan of ICFP'18 Fig. 2's `SgmScan`, or an arg-max.
 //!
-//! A chunk (`compile::chunk_ranges`) is cut into blocks of `LANES × steps`
+//! A chunk (`schedule::chunk_ranges`) is cut into blocks of `LANES × steps`
 //! consecutive elements; lane `j` owns the `steps` elements from
 //! `j × steps`. A block is laid out transposed (row `t` holds every lane's
 //! `t`th element: [`Data::transpose_block_from`]), so that one run of the

@@ -1,0 +1,32 @@
+//! The one seam between runestone's implementations and everything that
+//! runs programs (DESIGN.md, "Workspace layout": `driver/`).
+//!
+//! The CLI's `run`, `test` and `bench`, every differential oracle of `fuzz/`,
+//! the benchmarks and the corpus test harness (`tests/programs.rs`) run
+//! programs through this crate and nothing else:
+//!
+//! - [`backend`]: which implementation runs a program ([`Backend`]), and how
+//!   closely its floats must match ([`Backend::tolerance`]);
+//! - [`load`]: compiling a program for a backend ([`load::load`]) into a
+//!   [`LoadedProgram`], the one trait every backend implements, with the one
+//!   file-system import rule (`spec::imports`);
+//! - [`outcome`]: typed outcomes: a program is rejected (with its code and
+//!   rule), unsupported, out of fuel, fails at run time (with its location),
+//!   or breaks the implementation ([`LoadError`], [`RunError`]) — decided on
+//!   diagnostic codes ([`spec::diagnostic::DiagnosticKind`]), never on text;
+//! - [`discover`]: the `.fut` programs under some paths;
+//! - [`cases`]: `-- ==` test blocks executed case by case, every input form
+//!   (inline, `@ FILE`, `random input`) and every expected outcome.
+//!
+//! Adding a backend is one variant of [`Backend`], one arm of
+//! [`load::load`] and an implementation of [`LoadedProgram`].
+
+pub mod backend;
+pub mod cases;
+pub mod discover;
+pub mod load;
+pub mod outcome;
+
+pub use backend::{Backend, BackendSelection, COMPILED_FLOAT_ULPS};
+pub use load::{load, LoadOptions, LoadedProgram};
+pub use outcome::{LoadError, RunError, RunErrorKind};

@@ -1,0 +1,319 @@
+//! Compiling a program for a backend: [`load`] returns a [`LoadedProgram`],
+//! the one interface over every implementation that runs programs (entry
+//! points in, observable [`Value`]s or a [`RunError`] out).
+//!
+//! - the reference through `reference::core::pipeline` (TFP'18's Theorems
+//!   1–2 and Corollary 1 checked on every run; module programs through the
+//!   ICFP'18 module calculus, Proposition 6.1 checked);
+//! - `cpu` through `optimized::pipeline` (static interpretation,
+//!   monomorphisation, defunctionalisation, the IR and its passes, rayon);
+//! - `gpu` through the same pipeline and `gpu::driver` on the process's
+//!   Vulkan device ([`gpu_device`]), [`LoadError::Unavailable`] without one.
+//!
+//! Both implementations read `import "p"` by the one rule of
+//! [`spec::imports`]. The GPU oracle compiles once and runs the result on
+//! both compiled backends: [`compile_optimized`] and
+//! [`OptimizedProgram::on_gpu`].
+
+use crate::backend::Backend;
+use crate::outcome::{LoadError, RunError, RunErrorKind};
+use reference::core::pipeline::{compile_with, Compiled, Options, RunError as ReferenceRunError};
+use spec::source::{FileId, SourceMap, Span};
+use spec::value::Value;
+use std::sync::{Arc, OnceLock};
+
+/// Options of compilation that every backend honours.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LoadOptions {
+    /// TFP'18 §7: conditionals of function type (also enabled by a line
+    /// `-- runestone-options: or-conditionals` in the program).
+    pub or_conditionals: bool,
+    /// The reference's step limit per evaluation; `None`: its default, or
+    /// the program's `-- runestone-options: fuel=N`.
+    pub fuel: Option<u64>,
+}
+
+/// A program compiled by a backend, ready to run its entry points.
+pub trait LoadedProgram {
+    /// The backend that compiled it.
+    fn backend(&self) -> Backend;
+    /// The names of the entry points, in source order.
+    fn entry_points(&self) -> Vec<String>;
+    /// Runs `entry` on `args`; the results are the entry point's return values
+    /// (a returned tuple is several values, as Futhark prints them).
+    fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError>;
+}
+
+/// Compiles the program `file` of `sources` for `backend`. Imported files
+/// (and the reference's prelude) are added to `sources`; diagnostics and
+/// run-time errors refer to files of `sources`.
+pub fn load(
+    backend: Backend,
+    sources: &mut SourceMap,
+    file: FileId,
+    options: LoadOptions,
+) -> Result<Box<dyn LoadedProgram>, LoadError> {
+    match backend {
+        Backend::Reference => load_reference(sources, file, options),
+        Backend::Cpu => Ok(Box::new(compile_optimized(sources, file, options)?)),
+        Backend::Gpu => {
+            let device = gpu_device().map_err(|reason| LoadError::Unavailable {
+                backend: Backend::Gpu,
+                reason,
+            })?;
+            let compiled = compile_optimized(sources, file, options)?;
+            Ok(Box::new(
+                compiled.on_gpu(device.runtime.clone(), device.counters.clone())?,
+            ))
+        }
+    }
+}
+
+/// Whether `backend` can run programs here, or why not (for `gpu`: whether
+/// a Vulkan device can be opened; `RUNESTONE_DEVICE` chooses it).
+pub fn availability(backend: Backend) -> Result<(), String> {
+    match backend {
+        Backend::Reference | Backend::Cpu => Ok(()),
+        Backend::Gpu => gpu_device().map(|_| ()),
+    }
+}
+
+/// The process's one GPU runtime (opened on first use; validated when
+/// `RUNESTONE_VALIDATION=1` or `VK_INSTANCE_LAYERS` names the Khronos layer)
+/// and the driver's counters, shared by every program loaded for `gpu`.
+pub struct GpuDevice {
+    pub runtime: Arc<gpu::Runtime>,
+    pub counters: Arc<gpu::driver::DriverCounters>,
+}
+
+static GPU_DEVICE: OnceLock<Result<GpuDevice, String>> = OnceLock::new();
+
+/// The process's GPU device, opened on first use.
+pub fn gpu_device() -> Result<&'static GpuDevice, String> {
+    GPU_DEVICE
+        .get_or_init(|| {
+            gpu::Runtime::new(gpu::RuntimeOptions::default())
+                .map(|runtime| GpuDevice {
+                    runtime: Arc::new(runtime),
+                    counters: Arc::default(),
+                })
+                .map_err(|e| format!("no usable Vulkan device: {e}"))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// What the GPU driver did in this process so far, and whether the Vulkan
+/// validation layer watched it (`None` when no device was opened).
+pub fn gpu_summary() -> Option<String> {
+    match GPU_DEVICE.get() {
+        Some(Ok(device)) => {
+            let validation = if device.runtime.validation_enabled() {
+                format!(
+                    "Vulkan validation on, {} messages",
+                    device.runtime.validation_messages().len()
+                )
+            } else {
+                "Vulkan validation off".to_string()
+            };
+            Some(format!("{}; {validation}", device.counters.snapshot()))
+        }
+        _ => None,
+    }
+}
+
+/// The reference pipeline and a copy of the source map it located its code
+/// in, to describe the locations of run-time errors.
+pub struct ReferenceProgram {
+    compiled: Compiled,
+    sources: SourceMap,
+}
+
+fn load_reference(
+    sources: &mut SourceMap,
+    file: FileId,
+    options: LoadOptions,
+) -> Result<Box<dyn LoadedProgram>, LoadError> {
+    let mut reference_options = Options::from_source(&sources.get(file).text);
+    reference_options.or_conditionals |= options.or_conditionals;
+    if let Some(fuel) = options.fuel {
+        reference_options.fuel = fuel;
+    }
+    let compiled = spec::recursion::with_stack(|| compile_with(sources, file, reference_options))
+        .map_err(LoadError::from_diagnostic)?;
+    Ok(Box::new(ReferenceProgram {
+        compiled,
+        sources: sources.clone(),
+    }))
+}
+
+impl LoadedProgram for ReferenceProgram {
+    fn backend(&self) -> Backend {
+        Backend::Reference
+    }
+
+    fn entry_points(&self) -> Vec<String> {
+        self.compiled
+            .program
+            .entries
+            .iter()
+            .map(|e| e.name.clone())
+            .collect()
+    }
+
+    fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError> {
+        self.compiled.run(entry, args).map_err(|e| match e {
+            ReferenceRunError::Runtime(e) => RunError::runtime(e.message, e.span, &self.sources),
+            ReferenceRunError::Input(message) => RunError::unlocated(RunErrorKind::Input, message),
+            ReferenceRunError::OutOfFuel => RunError::unlocated(
+                RunErrorKind::OutOfFuel,
+                "evaluation ran out of fuel (step limit reached)",
+            ),
+            // The message names the theorem or lemma that failed.
+            ReferenceRunError::Violation(m) => RunError::unlocated(RunErrorKind::Internal, m),
+        })
+    }
+}
+
+/// The optimising compiler's program (run on the CPU backend) and a copy of
+/// the source map its run-time errors refer to.
+pub struct OptimizedProgram {
+    pub compiled: optimized::pipeline::CompiledProgram,
+    pub sources: SourceMap,
+}
+
+/// The optimising pipeline on file `file` of `sources` (imports are added
+/// to `sources`).
+pub fn compile_optimized(
+    sources: &mut SourceMap,
+    file: FileId,
+    options: LoadOptions,
+) -> Result<OptimizedProgram, LoadError> {
+    let text = sources.get(file).text.clone();
+    let mut pipeline_options = optimized::pipeline::PipelineOptions::from_source(&text);
+    pipeline_options.check.or_conditionals |= options.or_conditionals;
+    let program = spec::syntax::parse_program(file, &text).map_err(LoadError::from_diagnostic)?;
+    let prelude_file = optimized::pipeline::add_prelude_file(sources);
+    let mut imports = optimized::imports::FileImports::new(std::mem::take(sources));
+    let compiled = spec::recursion::with_stack(|| {
+        optimized::pipeline::compile_program(
+            &program,
+            prelude_file,
+            Some(&mut imports),
+            pipeline_options,
+        )
+    });
+    *sources = imports.into_sources();
+    let compiled = compiled.map_err(LoadError::from_diagnostics)?;
+    Ok(OptimizedProgram {
+        compiled,
+        sources: sources.clone(),
+    })
+}
+
+impl OptimizedProgram {
+    /// The same compiled program under the GPU driver on `runtime`, its work
+    /// counted in `counters`.
+    pub fn on_gpu(
+        &self,
+        runtime: Arc<gpu::Runtime>,
+        counters: Arc<gpu::driver::DriverCounters>,
+    ) -> Result<GpuProgram, LoadError> {
+        let program =
+            gpu::driver::GpuProgram::new(self.compiled.fused.clone(), runtime.clone(), counters)
+                .map_err(|e| {
+                    LoadError::Internal(
+                        spec::diagnostic::Diagnostic::error(format!(
+                            "internal error in the GPU backend: {}",
+                            e.message
+                        ))
+                        .with_code(spec::diagnostic::codes::INTERNAL)
+                        .with_primary(e.span, "while compiling this"),
+                    )
+                })?;
+        Ok(GpuProgram {
+            program,
+            runtime,
+            sources: self.sources.clone(),
+        })
+    }
+}
+
+impl LoadedProgram for OptimizedProgram {
+    fn backend(&self) -> Backend {
+        Backend::Cpu
+    }
+
+    fn entry_points(&self) -> Vec<String> {
+        self.compiled
+            .ir
+            .entry_points
+            .iter()
+            .map(|e| e.name.clone())
+            .collect()
+    }
+
+    fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError> {
+        optimized_results(self.compiled.run(entry, args), &self.sources)
+    }
+}
+
+/// The results (or error) of the optimising compiler's backends (the CPU
+/// backend and the GPU driver share their error type) as a
+/// [`LoadedProgram`] reports them.
+fn optimized_results(
+    result: Result<Value, optimized::cpu::RuntimeError>,
+    sources: &SourceMap,
+) -> Result<Vec<Value>, RunError> {
+    match result {
+        Ok(Value::Tuple(values)) if !values.is_empty() => Ok(values),
+        Ok(value) => Ok(vec![value]),
+        // The backend's input errors (no such entry point, arguments of
+        // the wrong type or shape) are located nowhere.
+        Err(e) if e.span.same_location(&Span::default()) => {
+            Err(RunError::unlocated(RunErrorKind::Input, e.message))
+        }
+        Err(e) => Err(RunError::runtime(e.message, e.span, sources)),
+    }
+}
+
+/// The optimised IR under the GPU driver, and the source map its run-time
+/// errors refer to.
+pub struct GpuProgram {
+    program: gpu::driver::GpuProgram,
+    runtime: Arc<gpu::Runtime>,
+    sources: SourceMap,
+}
+
+impl LoadedProgram for GpuProgram {
+    fn backend(&self) -> Backend {
+        Backend::Gpu
+    }
+
+    fn entry_points(&self) -> Vec<String> {
+        self.program
+            .program()
+            .entry_points
+            .iter()
+            .map(|e| e.name.clone())
+            .collect()
+    }
+
+    /// Like the CPU backend's; under validation, any message the Vulkan
+    /// validation layer records during the run makes it an internal error.
+    fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError> {
+        let messages_before = self.runtime.validation_messages().len();
+        let result = optimized_results(self.program.run_entry(entry, args), &self.sources);
+        let messages = self.runtime.validation_messages();
+        if messages.len() > messages_before {
+            return Err(RunError::unlocated(
+                RunErrorKind::Internal,
+                format!(
+                    "Vulkan validation messages during the run:\n{}",
+                    messages[messages_before..].join("\n")
+                ),
+            ));
+        }
+        result
+    }
+}
