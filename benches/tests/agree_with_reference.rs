@@ -5,7 +5,7 @@
 
 use benches::{case_count, program_cases, programs_dir, CaseSet, Kernel, KERNELS};
 use reference::core::harness::{collect_programs, test_program, Summary};
-use reference::core::pipeline::compile;
+use reference::front::pipeline::compile;
 use spec::source::SourceMap;
 use spec::value::{compare, Tolerance, Value};
 

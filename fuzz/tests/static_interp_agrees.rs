@@ -7,7 +7,8 @@
 
 use optimized::static_interp::eliminate_modules;
 use optimized::typecheck::{check_program_with_options, CheckOptions, ImportLoader};
-use reference::core::pipeline::{compile_with, Compiled, Options, RunError};
+use reference::core::theorems::RunError;
+use reference::front::pipeline::{compile_with, Compiled, Options};
 use spec::diagnostic::Diagnostic;
 use spec::source::{FileId, SourceMap, Span};
 use spec::syntax::ast::Program;

@@ -4,7 +4,7 @@
 //! arguments) to a value or an error.
 
 use reference::core::harness::collect_programs;
-use reference::core::pipeline::compile;
+use reference::front::pipeline::compile;
 use spec::source::SourceMap;
 use std::path::Path;
 

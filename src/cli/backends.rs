@@ -5,7 +5,7 @@
 //! lists its entry points and runs them on observable values
 //! ([`spec::value::Value`]), failing with a [`RunError`] (message and source
 //! location). The reference runs programs through
-//! `reference::core::pipeline` (TFP'18's theorems checked on every run); the
+//! `reference::front::pipeline` (TFP'18's theorems checked on every run); the
 //! CPU backend through `optimized::pipeline` (static interpretation,
 //! monomorphisation, defunctionalisation, the IR, rayon); `gpu` through the
 //! same pipeline and `gpu::driver` (the CPU backend with the top-level SOACs
@@ -13,7 +13,8 @@
 //! [`LoadError::Unavailable`] when no Vulkan device can be used. Plugging one
 //! in is one arm of [`load`] plus an implementation of [`LoadedProgram`].
 
-use reference::core::pipeline::{compile_with, Compiled, Options, RunError as ReferenceRunError};
+use reference::core::theorems::RunError as ReferenceRunError;
+use reference::front::pipeline::{compile_with, Compiled, Options};
 use spec::diagnostic::Diagnostic;
 use spec::source::{FileId, SourceMap};
 use spec::value::{Tolerance, Value};

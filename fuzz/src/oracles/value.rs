@@ -1,6 +1,6 @@
 //! The value oracle (issue 6, "reference vs optimised CPU"): one generated
 //! program and its arguments, compiled and run by the reference pipeline
-//! (`reference::core::pipeline`, TFP'18's theorems checked on every run)
+//! (`reference::front::pipeline`, TFP'18's theorems checked on every run)
 //! and by the optimising compiler's CPU backend (`optimized::pipeline`).
 //!
 //! Each side ends as a [`Run`]; [`compare_runs`] decides:
@@ -18,7 +18,8 @@
 //!   (stable across shrinking) and a message that shows it.
 
 use super::{construct, panic_message, Outcome};
-use reference::core::pipeline::{compile_with, Options, RunError};
+use reference::core::theorems::RunError;
+use reference::front::pipeline::{compile_with, Options};
 use spec::source::{SourceMap, Span};
 use spec::value::{compare, Tolerance, Value, COMPILED_FLOAT_ULPS};
 use std::panic::{catch_unwind, AssertUnwindSafe};

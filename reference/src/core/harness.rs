@@ -1,9 +1,10 @@
 //! Running the `-- ==` test cases of programs on the reference (the engine
 //! of `runestone test --backend reference` and of the reference's own tests):
-//! every case runs through [`super::pipeline`], so TFP'18's Theorems 1–2 and
+//! every case runs through [`crate::front::pipeline`], so TFP'18's Theorems 1–2 and
 //! Corollary 1 are checked on every program and input.
 
-use super::pipeline::{compile, RunError};
+use super::theorems::RunError;
+use crate::front::pipeline::compile;
 use spec::source::SourceMap;
 use spec::testblock::{case_expected_output, case_input, parse_test_file, BlockKind, Expected};
 use spec::value::{compare, Tolerance};
