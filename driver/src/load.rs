@@ -2,7 +2,7 @@
 //! the one interface over every implementation that runs programs (entry
 //! points in, observable [`Value`]s or a [`RunError`] out).
 //!
-//! - the reference through `reference::core::pipeline` (TFP'18's Theorems
+//! - the reference through `reference::front::pipeline` (TFP'18's Theorems
 //!   1–2 and Corollary 1 checked on every run; module programs through the
 //!   ICFP'18 module calculus, Proposition 6.1 checked);
 //! - `cpu` through `optimized::pipeline` (static interpretation,
@@ -17,7 +17,8 @@
 
 use crate::backend::Backend;
 use crate::outcome::{LoadError, RunError, RunErrorKind};
-use reference::core::pipeline::{compile_with, Compiled, Options, RunError as ReferenceRunError};
+use reference::core::theorems::RunError as ReferenceRunError;
+use reference::front::pipeline::{compile_with, Compiled, Options};
 use spec::source::{FileId, SourceMap, Span};
 use spec::value::Value;
 use std::sync::{Arc, OnceLock};

@@ -3,7 +3,7 @@
 //!
 //! - [`OracleKind::Verdict`]: even items are well-typed programs, odd items
 //!   ill-typed mutants ([`crate::gen::mutate`]); the reference
-//!   (`reference::core::from_surface` + `core::typing`) and the optimising
+//!   (`reference::front::from_surface` + `core::typing`) and the optimising
 //!   front end (`optimized::typecheck`) must give the same accept/reject
 //!   verdict, and a well-typed program must be accepted by both.
 //! - [`OracleKind::Defunc`]: well-typed programs through the reference
@@ -413,7 +413,7 @@ fn construct(message: &str) -> String {
 /// Both type checkers on one parsed program, without catching panics (the
 /// `typecheck` cargo-fuzz target calls this: a panic there is a finding).
 /// Module programs go through the reference's module calculus
-/// (`modules::tfp18_core::program_to_core`) before its core typing.
+/// (`front::tfp18_core::program_to_core`) before its core typing.
 /// `true` when the two verdicts agree (both accept, or both reject),
 /// `None` when one side does not support a construct of the program.
 pub fn both_checkers_agree(ast: &spec::syntax::ast::Program) -> Option<bool> {
@@ -426,18 +426,18 @@ pub fn both_checkers_agree(ast: &spec::syntax::ast::Program) -> Option<bool> {
 }
 
 fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
-    if reference::modules::tfp18_core::has_module_constructs(ast) {
+    if reference::front::tfp18_core::has_module_constructs(ast) {
         return reference_module_verdict(ast);
     }
     thread_local! {
         static PRELUDE: spec::syntax::ast::Program = {
             let mut sources = SourceMap::new();
-            let file = sources.add("<prelude>/toplevel.fut", reference::core::from_surface::PRELUDE);
-            reference::core::from_surface::parse_prelude(file).expect("the prelude parses")
+            let file = sources.add("<prelude>/toplevel.fut", reference::front::from_surface::PRELUDE);
+            reference::front::from_surface::parse_prelude(file).expect("the prelude parses")
         };
     }
     PRELUDE.with(
-        |prelude| match reference::core::from_surface::elaborate(ast, Some(prelude)) {
+        |prelude| match reference::front::from_surface::elaborate(ast, Some(prelude)) {
             // A module-free program naming a numeric module (`f32.u64`): the
             // numeric prelude is module-level source, so the reference's
             // pipeline sends it through the module calculus, checking its
@@ -457,14 +457,14 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
 
 /// The reference's verdict through the module calculus (ICFP'18 elaboration
 /// and static interpretation, T-ConstantSizes on the source as
-/// `core::pipeline` runs it, then TFP'18 typing of the target code).
+/// `front::pipeline` runs it, then TFP'18 typing of the target code).
 fn reference_module_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
-    match reference::modules::tfp18_core::program_to_core(ast) {
+    match reference::front::tfp18_core::program_to_core(ast) {
         Err(d) if d.kind() == DiagnosticKind::Unsupported => {
             Verdict::Unsupported(construct(&d.message))
         }
         Err(d) => Verdict::Reject(d.message),
-        Ok(core) => match reference::core::constant_sizes::check_program(ast)
+        Ok(core) => match reference::front::constant_sizes::check_program(ast)
             .map_err(|d| d.message)
             .and_then(|()| {
                 reference::core::typing::check_program(&core, false)

@@ -39,7 +39,7 @@ pub struct CannotFire {
 
 const REDUCE_BY_INDEX: &str =
     "not generated yet: the core generator has no `reduce_by_index` (typing_notes.md, \"Not generated yet\")";
-const OR_DECLARATION: &str = "not generated yet: Theorem 2's relation ⊨ v : sv is checked on top-level declarations' values only (core::pipeline), and no generated top-level declaration is function-valued, so none has an Or static value";
+const OR_DECLARATION: &str = "not generated yet: Theorem 2's relation ⊨ v : sv is checked on top-level declarations' values only (core::theorems), and no generated top-level declaration is function-valued, so none has an Or static value";
 const POLY_PAPER_CORE: &str = "not generated yet: ICFP'18 §8.1's polymorphic functions (encoded as functors) need type parameters, which the paper-core generator (GenConfig::paper_core) does not emit";
 const BOTTOM: &str = "by design: the nested generators never emit the `bottom` primitive (a deliberate failure), so the theorems compare values, not errors";
 const NESTED: &str = "not generated yet: no term of the nested generators (fuzz::nested) reaches it; it fires on the hand-written exercises (reference::nested::exercises, checked by reference/tests/rules_tidy.rs)";

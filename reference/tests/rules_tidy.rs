@@ -5,7 +5,7 @@
 //! once while the test programs run (`coverage::record`).
 //!
 //! The programs run here, per paper: Leshchinskiy — the examples
-//! (`tests/nested/*.lp`) and the coverage exercises of
+//! (`tests/nested/*.lp` and `*.lc`, read here) and the coverage exercises of
 //! `reference::nested::exercises`; ICFP'18 — every program of `tests/modules/`
 //! and `tests/modules/errors/` (a rejected program fires the rules up to the
 //! failing premise); TFP'18 — every program of `tests/programs/` and
@@ -130,9 +130,26 @@ fn rule_ids_are_unique_and_name_their_paper() {
     }
 }
 
+/// `(name, text)` of the λP and λC examples of `tests/nested`, in name order.
+fn nested_examples() -> Vec<(String, String)> {
+    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/nested");
+    let mut programs: Vec<(String, String)> = std::fs::read_dir(&directory)
+        .expect("tests/nested")
+        .map(|entry| entry.expect("directory entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "lp" || e == "lc"))
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).expect("readable example");
+            (path.display().to_string(), text)
+        })
+        .collect();
+    programs.sort();
+    programs
+}
+
 fn fired_by_test_programs() -> RuleCounts {
+    let examples = nested_examples();
     let mut counts = reference::nested::machine::with_large_stack(|| {
-        let (failures, counts) = record(reference::nested::exercises::run_all);
+        let (failures, counts) = record(|| reference::nested::exercises::run_all(examples));
         assert!(failures.is_empty(), "{}", failures.join("\n"));
         counts
     });

@@ -8,12 +8,12 @@
 //! let main = let f = let a = 5 in {g = {a = a}} in f' f 1 + f' f 2
 //! ```
 
-use reference::core::pipeline::compile;
 use reference::core::printer::print_target;
+use reference::front::pipeline::compile;
 use spec::source::SourceMap;
 use spec::value::Value;
 
-fn fig1a() -> reference::core::pipeline::Compiled {
+fn fig1a() -> reference::front::pipeline::Compiled {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../examples/paper/tfp18_fig1a.fut"

@@ -3,7 +3,7 @@
 //! to a diagnostic, and a compiled program's entry points run (on no
 //! arguments) to a value or an error.
 
-use reference::core::pipeline::compile;
+use reference::front::pipeline::compile;
 use spec::source::SourceMap;
 use std::path::Path;
 

@@ -5,10 +5,11 @@
 //! each is compiled (Theorem 1 is checked there) and run (Theorem 2 and
 //! Corollary 1, against both the inlining and the lifting translation).
 
-use reference::core::pipeline::{compile_core, Options, RunError};
 use reference::core::syntax::{
     BinOp, EntryPoint, Expr, ExprKind, Lambda, LoopForm, PrimValue, Program, Type, ValueDec,
 };
+use reference::core::theorems::RunError;
+use reference::front::pipeline::{compile_core, Options};
 use std::rc::Rc;
 
 /// A small deterministic generator (xorshift64*).

@@ -1,6 +1,6 @@
 -- The top-level functions of runestone's prelude, written in the language
 -- itself over the intrinsics of the module-free core (reference
--- `core::from_surface::INTRINSICS`: map, reduce, scan, filter, iota, ...).
+-- `front::from_surface::INTRINSICS`: map, reduce, scan, filter, iota …).
 -- The numeric modules (`i32`, `f32`, ... with the module types `numeric`,
 -- `integral`, `real`, `float`) come with the module calculus; until then
 -- `t.f` for a primitive type `t` is provided directly by the front end.

@@ -4,8 +4,8 @@
 //! Fig. 5 translation (D-App copies the function body).
 
 use super::common::{read_source, report};
-use reference::core::pipeline::{compile_with, Options};
 use reference::core::printer::print_target;
+use reference::front::pipeline::{compile_with, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -14,10 +14,13 @@
 //! | [`eval`] | §2.3, Figs. 3–4 | `Σ ⊢ e ↓ r` with `err` carrying a source span, the loop judgment, fuel |
 //! | [`defunc`] | §3, Figs. 5–6 | static values, `E ⊢ e ⇝ ⟨e', sv⟩`, `⟦sv⟧tp`, target programs (inlining or §5.3 lifting) |
 //! | [`relations`] | §4, Figs. 8–9 | `⊨ sv : τ`, `⊨ v : sv`, `⟦v⟧val`, Lemmas 2–4 |
-//! | [`monomorphise`] | §5.1 | one copy of each polymorphic declaration per instance |
-//! | [`pipeline`] | §4.4 | compile (type, monomorphise, defunctionalise both ways, Theorem 1) and run (Theorem 2, Corollary 1 on every run) |
-//! | [`from_surface`] | — | the module-free front end: surface `def`/`entry`/`type` programs to core |
+//! | [`theorems`] | §4.4 | Theorem 1 on a program's two defunctionalisations; Theorem 2, Lemmas 1 and 4, Corollary 1 on every run |
 //! | [`printer`] | Fig. 1b | target programs as Futhark-like text (`runestone defunc`) |
+//!
+//! The front end that prepares this module's input (surface programs to
+//! core, monomorphisation, §5.1) and the whole-program driver are not here:
+//! they are the crate's `front` module, which uses this one; this module
+//! never names `front` or `modules`.
 //!
 //! # The core interface (for front ends such as the module calculus)
 //!
@@ -34,13 +37,13 @@
 //! `ExprKind::Assert` nodes (the front end binds size parameters with
 //! `Intrinsic::Dim`). Tuples are records labelled `0`, `1`, …
 //!
-//! Then [`pipeline::compile_core`] type-checks the program (Fig. 2 +
-//! extensions; errors are [`typing::TypeError`]s naming the rule, turned
-//! into diagnostics), monomorphises it, defunctionalises it and checks
-//! Theorem 1; [`pipeline::Compiled::run`] runs an entry point on
-//! `spec::value::Value`s and checks Theorem 2 and Corollary 1 against both
-//! target programs. [`pipeline::compile`] does the same from surface source
-//! with [`from_surface`].
+//! Then the front end's `compile_core` type-checks the program
+//! ([`typing::check_program`], Fig. 2 + extensions; errors are
+//! [`typing::TypeError`]s naming the rule, turned into diagnostics),
+//! monomorphises it, defunctionalises it ([`defunc::Defunctionaliser`]) and
+//! checks [`theorems::theorem_1`]; each run of an entry point is
+//! [`theorems::run_checked`], which checks Theorem 2 and Corollary 1
+//! against both target programs.
 //!
 //! # Invariants
 //!
@@ -56,15 +59,12 @@
 //!   `proofs-notes/SPEC_NOTES.md`; the status of every lemma and
 //!   theorem is in `proofs-notes/tfp18.md`.
 
-pub mod constant_sizes;
 pub mod defunc;
 pub mod eval;
-pub mod from_surface;
-pub mod monomorphise;
-pub mod pipeline;
 pub mod primitive;
 pub mod printer;
 pub mod relations;
 pub mod syntax;
+pub mod theorems;
 pub mod typing;
 pub mod value;

@@ -54,9 +54,8 @@ pub enum Type {
     /// Extension (TFP'18 §5.1): a type parameter of a polymorphic top-level
     /// declaration; `'a` (unlifted: only order-zero instances) or `'^a`.
     Param(Name, Liftedness),
-    /// A unification variable of the surface elaborator
-    /// ([`super::from_surface`]); never part of a finished core program (the
-    /// typing judgment rejects it).
+    /// A unification variable of the front end's surface elaborator; never
+    /// part of a finished core program (the typing judgment rejects it).
     Meta(u32),
 }
 

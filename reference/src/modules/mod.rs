@@ -5,7 +5,9 @@
 //! * [`objects`] semantic objects (Fig. 4), tvs, substitution, α-equivalence;
 //! * [`core_interface`] the [`Core`](core_interface::Core) trait the module
 //!   rules are generic over; [`paper_core`] the paper's core (rules 9–14,
-//!   38–40, 44–48);
+//!   38–40, 44–48); the TFP'18 core instance, built on the front end's
+//!   elaborator, is `front::tfp18_core` (this module uses neither `core` nor
+//!   `front`);
 //! * [`kernel`] the kernel syntax of Fig. 1; [`derived`] eqs. (1)–(8);
 //! * [`matching`] enrichment (§4.1), instantiation (§4.2), matching;
 //! * [`elaborate`] rules 15–37; [`explication`] §7 and Proposition 7.1;
@@ -29,7 +31,6 @@ pub mod paper_core;
 pub mod print;
 pub mod relation;
 pub mod target;
-pub mod tfp18_core;
 pub mod trace;
 
 use core_interface::Core;

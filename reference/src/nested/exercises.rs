@@ -1,9 +1,10 @@
 //! The programs the rule-coverage tidy test (`reference/tests/rules_tidy.rs`)
-//! runs: every thesis example of `tests/nested/*.lp` and the coverage
-//! exercises below, which use each primitive at every association (`Unit_`,
-//! `Int_`, `Bool_`, `×_`, `+_`, `⇒_`, `τ^↑`, μ) so that every transcribed clause
-//! of App. B/C runs at least once. Each exercise is also checked like an
-//! example: both sides must agree (`exercises_agree` test below).
+//! runs: the thesis examples it reads (`tests/nested/*.lp`, given to
+//! [`run_all`]) and the coverage exercises below, which use each primitive at
+//! every association (`Unit_`, `Int_`, `Bool_`, `×_`, `+_`, `⇒_`, `τ^↑`, μ)
+//! so that every transcribed clause of App. B/C runs at least once. Each
+//! exercise is checked like an example: both sides must agree ([`run_all`]
+//! returns every disagreement).
 
 use super::constants::{Const, Prim};
 use super::flat_types::{equivalent, TypeA};
@@ -21,7 +22,6 @@ use super::types::Type;
 use super::typing_a::check_program;
 use super::typing_c;
 use spec::source::SourceMap;
-use std::path::Path;
 use std::rc::Rc;
 
 /// `(name, program, expected observation)`: none beyond the files yet; the
@@ -178,24 +178,11 @@ pub fn run_program(name: &str, text: &str) -> Result<Report, String> {
     run_file(file, name, text, &quick_options()).map_err(|rejection| format!("{rejection:?}"))
 }
 
-/// Every program of `tests/nested` and every exercise; returns failures.
-pub fn run_all() -> Vec<String> {
+/// Every program of `programs` (`(name, text)`: the caller reads them, e.g.
+/// the thesis examples of `tests/nested`) and every exercise; returns
+/// failures.
+pub fn run_all(mut programs: Vec<(String, String)>) -> Vec<String> {
     let mut failures = Vec::new();
-    let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/nested");
-    let mut programs: Vec<(String, String)> = std::fs::read_dir(&directory)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .map(|entry| entry.path())
-                .filter(|path| path.extension().is_some_and(|e| e == "lp" || e == "lc"))
-                .filter_map(|path| {
-                    let text = std::fs::read_to_string(&path).ok()?;
-                    Some((path.display().to_string(), text))
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    programs.sort();
     for (name, text, _) in EXERCISES {
         programs.push((name.to_string(), text.to_string()));
     }

@@ -1,14 +1,17 @@
 //! The richer core instance of the module calculus: the TFP'18 core
 //! ([`crate::core`]) behind [`Core`] and [`CoreType`], so that whole
 //! module-level programs run (parse → elaborate → static interpretation →
-//! core program → [`crate::core::pipeline::compile_core`]).
+//! core program → [`super::pipeline::compile_core`]). It is front end, not
+//! a transcription: it joins the calculus ([`crate::modules`], generic over
+//! its core) to the TFP'18 core through the surface elaborator; its two
+//! marked extensions of the calculus are listed in `proofs-notes/rules.toml`.
 //!
 //! * A semantic type τ is a core type scheme: written type parameters of a
 //!   polymorphic `def` (core `Param`s) over a core type in which a module
 //!   type variable t is the core `Param` named `hint#id` (never a name the
 //!   surface can write). Guesses are core `Meta`s.
 //! * Core declarations are elaborated by the module-free front end's
-//!   elaborator ([`crate::core::from_surface::Elaborator`]) after the
+//!   elaborator ([`super::from_surface::Elaborator`]) after the
 //!   prelude, with the module environment's values and types bound by their
 //!   paths (`M.x`): one elaborator for both front ends.
 //! * A target expression is the core declaration whose free variables are
@@ -16,15 +19,15 @@
 //!   core program of the prelude followed by one declaration per `val l = ex`,
 //!   and the program's `main`/`entry` values become entry points.
 
-use super::core_interface::{CompiledDec, Core, CoreType};
-use super::error::Failure;
-use super::interp_objects::{IEnv, IMod};
-use super::objects::{fresh_label, Env, Label, Mod, Substitution, TyVar, VEnv};
-use super::target::Context;
-use crate::core::from_surface::{parse_prelude, Elaborator, NUMERIC_PRELUDE};
+use super::from_surface::{parse_prelude, Elaborator, NUMERIC_PRELUDE};
 use crate::core::syntax::{EntryPoint, PrimType, Program, Type as CoreTy, TypeParam, ValueDec};
 use crate::core::typing::{Scheme, TypeEnv, Typing};
 use crate::core::value::type_name;
+use crate::modules::core_interface::{CompiledDec, Core, CoreType};
+use crate::modules::error::Failure;
+use crate::modules::interp_objects::{IEnv, IMod};
+use crate::modules::objects::{fresh_label, Env, Label, Mod, Substitution, TyVar, VEnv};
+use crate::modules::target::Context;
 use imbl::OrdMap;
 use spec::diagnostic::Diagnostic;
 use spec::source::{SourceMap, Span};
@@ -381,8 +384,8 @@ fn build_numeric_basis() -> Result<NumericBasis, Failure> {
     let file = sources.add("<prelude>/numeric.fut", NUMERIC_PRELUDE);
     let program =
         spec::syntax::parse_program(file, NUMERIC_PRELUDE).map_err(|d| diagnostic_failure(&d))?;
-    let checked = super::check_program::<Tfp18Core>(&program)?;
-    let first_fresh = super::objects::next_fresh_name();
+    let checked = crate::modules::check_program::<Tfp18Core>(&program)?;
+    let first_fresh = crate::modules::objects::next_fresh_name();
     let basis_failure = |why: String| {
         Failure::new(
             CORE_NAME,
@@ -442,7 +445,7 @@ fn same_ienv(a: &IEnv<Tfp18Core>, b: &IEnv<Tfp18Core>) -> bool {
 /// abstract types stand for (the witness found by matching against Γ, as in
 /// the target typing); `context` (Γ) is extended with their labels.
 fn code_to_decs(
-    code: &super::target::Code<Tfp18Core>,
+    code: &crate::modules::target::Code<Tfp18Core>,
     context: &mut Context<Tfp18Core>,
 ) -> Result<Vec<ValueDec>, Diagnostic> {
     let mut guesses = Guesses::default();
@@ -528,7 +531,7 @@ fn prelude_elaborator() -> Result<Elaborator, Failure> {
             return Ok(e.clone());
         }
         let mut sources = SourceMap::default();
-        let file = sources.add("<prelude>/toplevel.fut", crate::core::from_surface::PRELUDE);
+        let file = sources.add("<prelude>/toplevel.fut", super::from_surface::PRELUDE);
         let prelude = parse_prelude(file).map_err(|d| diagnostic_failure(&d))?;
         let e = Elaborator::with_prelude(&prelude).map_err(|d| diagnostic_failure(&d))?;
         *cell.borrow_mut() = Some(e.clone());
@@ -672,7 +675,7 @@ impl Core for Tfp18Core {
     const NAME: &'static str = CORE_NAME;
     const NATIVE_POLYMORPHISM: bool = true;
 
-    fn initial_basis() -> Result<super::core_interface::Basis<Tfp18Core>, Failure> {
+    fn initial_basis() -> Result<crate::modules::core_interface::Basis<Tfp18Core>, Failure> {
         // The primitive types and the top-level prelude are the core's own
         // (the elaborator after the prelude); the numeric modules and module
         // types are the numeric prelude's basis (empty while it is built).
@@ -685,7 +688,7 @@ impl Core for Tfp18Core {
     fn first_fresh_name() -> u32 {
         match numeric_basis() {
             Ok(Some(basis)) => basis.first_fresh,
-            _ => super::objects::FIRST_FRESH,
+            _ => crate::modules::objects::FIRST_FRESH,
         }
     }
 
@@ -705,7 +708,7 @@ impl Core for Tfp18Core {
         // Extension: ICFP18 tfp18-core-polymorphic-value-spec
         // `val f 'a … : ty`: τ is the scheme ∀a….ty, its parameters core
         // `Param`s (SPEC_NOTES ICFP18-16/17), matched up to renaming.
-        super::trace::fire("ICFP18 tfp18-core-polymorphic-value-spec", || {
+        crate::modules::trace::fire("ICFP18 tfp18-core-polymorphic-value-spec", || {
             "E ⊢ val f 'a… : ty : ∃∅.{f ↦ ∀a….τ}".to_string()
         });
         let mut elaborator = elaborator_for_env(env)?;
@@ -753,7 +756,7 @@ impl Core for Tfp18Core {
         Ok(CompiledDec {
             labels: vec![label.clone()],
             values,
-            code: super::target::Code::Val(
+            code: crate::modules::target::Code::Val(
                 label,
                 TargetExp {
                     dec: core,
@@ -830,7 +833,7 @@ fn instantiate(
     // The module type variables of the expression are instantiated by
     // matching its labels' compile-time types against Γ (SPEC_NOTES
     // ICFP18-17): the witness of rule 39's guessed λ types.
-    super::trace::fire("ICFP18 tfp18-core-abstract-types-from-gamma", || {
+    crate::modules::trace::fire("ICFP18 tfp18-core-abstract-types-from-gamma", || {
         format!(
             "Γ ⊢ {} : S(τ), S by matching labels against Γ",
             exp.dec.name
@@ -984,7 +987,8 @@ pub fn program_to_core_with(
 pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
     // Each program's names start afresh: so do its sealings.
     SEALED.with(|sealed| sealed.borrow_mut().clear());
-    let checked = super::check_program::<Tfp18Core>(program).map_err(|f| f.to_diagnostic())?;
+    let checked =
+        crate::modules::check_program::<Tfp18Core>(program).map_err(|f| f.to_diagnostic())?;
     if let Err(why) = &checked.verdict {
         return Err(Diagnostic::error(format!(
             "ICFP'18 Proposition 6.1 fails for this program: {why}"
@@ -1084,10 +1088,10 @@ mod tests {
                 "module type {name} is missing"
             );
         }
-        assert!(basis.first_fresh > super::super::objects::FIRST_FRESH);
+        assert!(basis.first_fresh > crate::modules::objects::FIRST_FRESH);
         assert!(basis.decs.len() >= basis.context.len());
         // A program's names start after the basis's.
-        let checked = super::super::check_program::<Tfp18Core>(
+        let checked = crate::modules::check_program::<Tfp18Core>(
             &spec::syntax::parse_program(
                 spec::source::FileId(0),
                 "def main (x: f32) : f32 = f32.sqrt x",

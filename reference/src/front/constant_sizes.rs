@@ -29,7 +29,7 @@
 //! unknown and never rejected (the run-time checks stay); it never rejects a
 //! program Futhark accepts.
 //!
-//! Module programs are examined too (`core::pipeline` runs this judgment on
+//! Module programs are examined too (`front::pipeline` runs this judgment on
 //! them after the module calculus has elaborated them): the walk follows the
 //! module-level declarations, with their scopes: structure bodies, `local`,
 //! `open` (declarations and `M.(e)`), module types, and parametric modules,

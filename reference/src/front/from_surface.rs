@@ -1,8 +1,8 @@
 //! A module-free front end: surface programs made of `def`, `entry` and
 //! `type` declarations elaborate directly into the core (TFP'18 §2 and the
-//! extensions of [`super::syntax`]). Programs with module constructs go
+//! extensions of [`crate::core::syntax`]). Programs with module constructs go
 //! through the ICFP'18 static interpretation instead
-//! ([`crate::modules::tfp18_core`]), which elaborates each core declaration
+//! ([`super::tfp18_core`]), which elaborates each core declaration
 //! with this [`Elaborator`] (after the prelude, with the module environment
 //! bound by path). Here, module constructs (`module`, `open`, `import`, `local`,
 //! qualified names other than the primitive-type stand-ins below) are
@@ -27,12 +27,12 @@
 //! `spec/prelude/toplevel.fut` (`id`, `flip`, `curry`, `all`, `foldl`, …)
 //! are elaborated before every program.
 
-use super::syntax::{
+use crate::core::syntax::{
     map_expr_types, BinOp as CoreBinOp, EntryPoint, Expr, ExprKind, Intrinsic, Lambda, LoopForm,
     MathFun, Name, Pat as CorePat, PrimType, PrimValue, Program, ReduceKind, Type, TypeParam, UnOp,
     ValueDec,
 };
-use super::value::type_name;
+use crate::core::value::type_name;
 use spec::diagnostic::Diagnostic;
 use spec::source::{FileId, Span};
 use spec::syntax::ast::{
@@ -83,7 +83,7 @@ pub const PRELUDE: &str = include_str!("../../../spec/prelude/toplevel.fut");
 /// The source of the numeric prelude: the module types `numeric`, `integral`,
 /// `real`, `float` and the modules `i8 … f64`, `bool`. Module-level source:
 /// it is the initial basis of the module calculus' TFP'18 core instance
-/// ([`crate::modules::tfp18_core`]).
+/// ([`super::tfp18_core`]).
 pub const NUMERIC_PRELUDE: &str = include_str!("../../../spec/prelude/numeric.fut");
 
 /// How the numeric prelude's intrinsics begin (the list is in the header of
@@ -169,7 +169,7 @@ pub struct Elaborator {
     entries: Vec<EntryPoint>,
     /// Values and types reached through module paths (`M.x`, `M.t`), keyed by
     /// the dotted path: bound by the module calculus' TFP'18 core instance
-    /// ([`crate::modules::tfp18_core`]).
+    /// ([`super::tfp18_core`]).
     qualified: imbl::OrdMap<String, Binding>,
     qualified_types: imbl::OrdMap<String, Type>,
     /// Whether the numeric prelude's intrinsics are bound.
@@ -822,7 +822,7 @@ impl Elaborator {
     fn needs_modules(&self, span: Span, what: &str) -> Diagnostic {
         Diagnostic::error(format!("{what} needs the module calculus"))
             .with_code(spec::diagnostic::codes::UNSUPPORTED)
-            .with_primary(span, "the module-free front end (reference::core::from_surface) cannot elaborate this")
+            .with_primary(span, "the module-free front end (reference::front::from_surface) cannot elaborate this")
             .with_note("module-level programs run through the ICFP'18 static interpretation (reference::modules)")
     }
 
@@ -1532,9 +1532,9 @@ impl Elaborator {
                     }
                 };
                 let kind = match end_kind {
-                    RangeEnd::Inclusive => super::syntax::RangeKind::Inclusive,
-                    RangeEnd::UpToExclusive => super::syntax::RangeKind::UpToExclusive,
-                    RangeEnd::DownToExclusive => super::syntax::RangeKind::DownToExclusive,
+                    RangeEnd::Inclusive => crate::core::syntax::RangeKind::Inclusive,
+                    RangeEnd::UpToExclusive => crate::core::syntax::RangeKind::UpToExclusive,
+                    RangeEnd::DownToExclusive => crate::core::syntax::RangeKind::DownToExclusive,
                 };
                 let range = Expr::new(
                     ExprKind::Intrinsic {
@@ -3114,7 +3114,7 @@ fn literal_value(lit: Literal, negative: bool, t: &Type) -> Result<PrimValue, St
                 } else {
                     value as f64
                 };
-                return Ok(super::primitive::convert(PrimValue::F64(v), p));
+                return Ok(crate::core::primitive::convert(PrimValue::F64(v), p));
             }
             let v: i128 = if negative {
                 -(value as i128)
@@ -3135,7 +3135,7 @@ fn literal_value(lit: Literal, negative: bool, t: &Type) -> Result<PrimValue, St
             if v < lo || v > hi {
                 return Err(format!("the literal {v} does not fit in {p}"));
             }
-            Ok(super::primitive::convert(PrimValue::I64(v as i64), p).pipe_u64(v, p))
+            Ok(crate::core::primitive::convert(PrimValue::I64(v as i64), p).pipe_u64(v, p))
         }
         Literal::Float { bits, .. } => {
             let v = f64::from_bits(bits);
@@ -3143,7 +3143,7 @@ fn literal_value(lit: Literal, negative: bool, t: &Type) -> Result<PrimValue, St
             if !p.is_float() {
                 return Err(format!("a float literal cannot have type {p}"));
             }
-            Ok(super::primitive::convert(PrimValue::F64(v), p))
+            Ok(crate::core::primitive::convert(PrimValue::F64(v), p))
         }
         Literal::Bool(b) => Ok(PrimValue::Bool(b)),
     }
@@ -3172,7 +3172,7 @@ fn rewrite(e: &Expr, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
     }
     // Rebuild children through the type map with an identity on types,
     // then rewrite the children.
-    super::syntax::map_children(e, &mut |child| rewrite(child, f))
+    crate::core::syntax::map_children(e, &mut |child| rewrite(child, f))
 }
 
 /// The variable of a pattern that is a variable, possibly ascribed.

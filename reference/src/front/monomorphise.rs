@@ -3,7 +3,9 @@
 //! one copy per instantiation used (`f'1`, `f'2`, …, placed where `f` was),
 //! with its type parameters substituted; uninstantiated ones disappear.
 
-use super::syntax::{map_children, map_expr_types, Expr, ExprKind, Name, Program, Type, ValueDec};
+use crate::core::syntax::{
+    map_children, map_expr_types, Expr, ExprKind, Name, Program, Type, ValueDec,
+};
 use std::collections::BTreeMap;
 
 /// The monomorphic program equivalent to `program`.
@@ -96,7 +98,7 @@ fn collect(e: &Expr, out: &mut Vec<(Name, Vec<Type>)>) {
                 out.push((name.clone(), type_args.clone()));
             }
         }
-        for child in super::defunc::children(e) {
+        for child in crate::core::defunc::children(e) {
             collect(child, out);
         }
     })
