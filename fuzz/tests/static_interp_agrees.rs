@@ -3,48 +3,17 @@
 //! module-free program static interpretation makes of it, and must get the
 //! same values (or fail on both). Programs: every program of `examples/`
 //! and `tests/programs/` with `-- ==` input/output cases, the functor tower,
-//! and generated module programs (`fuzz::gen` with `modules`).
+//! and generated module programs (`fuzz::gen` with `modules`). The
+//! reference runs through the driver's reference backend.
 
+use driver::{Backend, LoadOptions, LoadedProgram, RunErrorKind};
+use optimized::imports::FileImports;
 use optimized::static_interp::eliminate_modules;
-use optimized::typecheck::{check_program_with_options, CheckOptions, ImportLoader};
-use reference::core::theorems::RunError;
-use reference::front::pipeline::{compile_with, Compiled, Options};
-use spec::diagnostic::Diagnostic;
-use spec::source::{FileId, SourceMap, Span};
+use optimized::typecheck::{check_program_with_options, CheckOptions};
+use spec::source::{FileId, SourceMap};
 use spec::syntax::ast::Program;
 use spec::testblock::{parse_test_file, BlockKind, Expected, Input};
 use spec::value::{compare, read_values, Tolerance, Value};
-use std::collections::HashMap;
-use std::rc::Rc;
-
-/// Imports from disk, next to the importing file.
-struct DiskLoader<'a> {
-    sources: &'a mut SourceMap,
-    loaded: HashMap<std::path::PathBuf, (FileId, Rc<Program>)>,
-}
-
-impl ImportLoader for DiskLoader<'_> {
-    fn load(&mut self, from: Span, path: &str) -> Result<(FileId, Rc<Program>), Diagnostic> {
-        let importer = std::path::PathBuf::from(&self.sources.get(from.file).name);
-        let candidate = importer
-            .parent()
-            .unwrap_or(std::path::Path::new("."))
-            .join(format!("{path}.fut"));
-        if let Some(found) = self.loaded.get(&candidate) {
-            return Ok(found.clone());
-        }
-        let text = std::fs::read_to_string(&candidate).map_err(|err| {
-            Diagnostic::error(format!("cannot import \"{path}\": {err}"))
-                .with_primary(from, "this import")
-        })?;
-        let file = self
-            .sources
-            .add(candidate.display().to_string(), text.as_str());
-        let program = Rc::new(spec::syntax::parse_program(file, &text)?);
-        self.loaded.insert(candidate, (file, program.clone()));
-        Ok((file, program))
-    }
-}
 
 /// How one program compared.
 #[derive(Debug, PartialEq, Eq)]
@@ -67,25 +36,29 @@ enum Outcome {
 /// checking that the optimised type checker accepts it with the entry-point
 /// types of the original; `None` when the original does not type-check.
 fn module_free_text(sources: &mut SourceMap, file: FileId) -> Result<Option<String>, String> {
-    let text = sources.get(file).text.clone();
-    let program = spec::syntax::parse_program(file, &text).map_err(|d| d.render(sources))?;
-    let mut loader = DiskLoader {
-        sources,
-        loaded: HashMap::new(),
-    };
+    let mut loader = FileImports::new(std::mem::take(sources));
+    let result = module_free_text_with(&mut loader, file);
+    *sources = loader.into_sources();
+    result
+}
+
+fn module_free_text_with(loader: &mut FileImports, file: FileId) -> Result<Option<String>, String> {
+    let text = loader.sources.get(file).text.clone();
+    let program =
+        spec::syntax::parse_program(file, &text).map_err(|d| d.render(&loader.sources))?;
     let options = CheckOptions::from_source(&text);
     let checked = spec::recursion::with_stack(|| {
-        check_program_with_options(&program, Some(&mut loader), options)
+        check_program_with_options(&program, Some(&mut *loader), options)
     });
     let Ok(checked) = checked else {
         return Ok(None);
     };
     let (output, _) =
-        spec::recursion::with_stack(|| eliminate_modules(&program, Some(&mut loader))).map_err(
+        spec::recursion::with_stack(|| eliminate_modules(&program, Some(&mut *loader))).map_err(
             |diagnostics| {
                 diagnostics
                     .iter()
-                    .map(|d| d.render(loader.sources))
+                    .map(|d| d.render(&loader.sources))
                     .collect::<String>()
             },
         )?;
@@ -102,7 +75,7 @@ fn module_free_text(sources: &mut SourceMap, file: FileId) -> Result<Option<Stri
             .map_err(|diagnostics| {
             let rendered: String = diagnostics
                 .iter()
-                .map(|d| d.render(loader.sources))
+                .map(|d| d.render(&loader.sources))
                 .collect();
             format!("the checker rejects the module-free program:\n{rendered}\n{printed}")
         })?;
@@ -238,11 +211,11 @@ struct Run {
 
 /// One run of the module-free program alone: no theorem violation, and the
 /// expected values where known.
-fn module_free_run(module_free: &Compiled, run: &Run) -> Result<(), String> {
+fn module_free_run(module_free: &dyn LoadedProgram, run: &Run) -> Result<(), String> {
     match (module_free.run(&run.entry, &run.input), &run.expected) {
-        (Err(RunError::Violation(message)), _) => Err(format!(
-            "entry {}: the module-free program violates a theorem: {message}",
-            run.entry
+        (Err(error), _) if error.kind == RunErrorKind::Internal => Err(format!(
+            "entry {}: the module-free program violates a theorem: {}",
+            run.entry, error.message
         )),
         (Ok(actual), Some(expected)) => compare(expected, &actual, Tolerance::Exact)
             .map_err(|m| format!("entry {}: {m}", run.entry)),
@@ -253,8 +226,8 @@ fn module_free_run(module_free: &Compiled, run: &Run) -> Result<(), String> {
 
 /// One run on both programs: the same values, or an error on both.
 fn same_run(
-    original: &Compiled,
-    module_free: &Compiled,
+    original: &dyn LoadedProgram,
+    module_free: &dyn LoadedProgram,
     entry: &str,
     input: &[Value],
 ) -> Result<(), String> {
@@ -283,34 +256,45 @@ fn check(
 ) -> Result<Outcome, String> {
     let mut sources = SourceMap::new();
     let file = sources.add(name.to_string(), text);
-    let options = Options::from_source(text);
-    let original = compile_with(&mut sources, file, options);
+    // The original's options (`-- runestone-options:`) hold for its
+    // module-free version too, whose printed text has no comments.
+    let pragma = reference::front::pipeline::Options::from_source(text);
+    let options = LoadOptions {
+        or_conditionals: pragma.or_conditionals,
+        fuel: Some(pragma.fuel),
+    };
+    let original = driver::load(Backend::Reference, &mut sources, file, options);
     let Some(output) = module_free_text(&mut sources, file)? else {
         return Ok(Outcome::RejectedByChecker);
     };
     let output_file = sources.add(format!("{name}.static.fut"), output.as_str());
-    let module_free = match compile_with(&mut sources, output_file, options) {
+    let module_free = match driver::load(Backend::Reference, &mut sources, output_file, options) {
         Ok(module_free) => module_free,
         Err(_) if original.is_err() => return Ok(Outcome::BothRejected),
-        Err(d) => {
+        Err(error) => {
             return Err(format!(
                 "the reference rejects the module-free program only:\n{}\n{output}",
-                d.render(&sources)
+                error.render(&sources)
             ))
         }
     };
     let runs = runs(file, &sources);
     let original = match original {
         Ok(original) => original,
-        Err(diagnostic) => {
+        Err(error) => {
             for run in &runs {
-                module_free_run(&module_free, run).map_err(|m| format!("{m}\n{output}"))?;
+                module_free_run(module_free.as_ref(), run)
+                    .map_err(|m| format!("{m}\n{output}"))?;
             }
-            return Ok(Outcome::ModuleFreeOnly(runs.len(), diagnostic.message));
+            let message = error.diagnostic().map(|d| d.message.clone());
+            return Ok(Outcome::ModuleFreeOnly(
+                runs.len(),
+                message.unwrap_or_default(),
+            ));
         }
     };
     for run in &runs {
-        same_run(&original, &module_free, &run.entry, &run.input)
+        same_run(original.as_ref(), module_free.as_ref(), &run.entry, &run.input)
             .map_err(|m| format!("{m}\n{output}"))?;
     }
     Ok(Outcome::Agree(runs.len()))
@@ -355,27 +339,13 @@ fn test_block_runs(file: FileId, sources: &SourceMap) -> Vec<Run> {
     runs
 }
 
-fn fut_files(directory: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(directory) else {
-        return;
-    };
-    for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        if path.is_dir() {
-            fut_files(&path, found);
-        } else if path.extension().is_some_and(|ext| ext == "fut") {
-            found.push(path);
-        }
-    }
-}
 
 /// Every program of the repository with input/output cases.
 #[test]
 fn repository_programs_agree() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut files = Vec::new();
-    fut_files(&root.join("examples"), &mut files);
-    fut_files(&root.join("tests/programs"), &mut files);
+    let mut files =
+        driver::discover::programs_under(&[root.join("examples"), root.join("tests/programs")]);
     files.sort();
     let mut failures = Vec::new();
     let (mut programs, mut runs, mut module_free_only, mut skipped) = (0, 0, 0, 0);
