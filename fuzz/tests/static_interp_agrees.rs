@@ -283,8 +283,7 @@ fn check(
         Ok(original) => original,
         Err(error) => {
             for run in &runs {
-                module_free_run(module_free.as_ref(), run)
-                    .map_err(|m| format!("{m}\n{output}"))?;
+                module_free_run(module_free.as_ref(), run).map_err(|m| format!("{m}\n{output}"))?;
             }
             let message = error.diagnostic().map(|d| d.message.clone());
             return Ok(Outcome::ModuleFreeOnly(
@@ -294,8 +293,13 @@ fn check(
         }
     };
     for run in &runs {
-        same_run(original.as_ref(), module_free.as_ref(), &run.entry, &run.input)
-            .map_err(|m| format!("{m}\n{output}"))?;
+        same_run(
+            original.as_ref(),
+            module_free.as_ref(),
+            &run.entry,
+            &run.input,
+        )
+        .map_err(|m| format!("{m}\n{output}"))?;
     }
     Ok(Outcome::Agree(runs.len()))
 }
@@ -338,7 +342,6 @@ fn test_block_runs(file: FileId, sources: &SourceMap) -> Vec<Run> {
     }
     runs
 }
-
 
 /// Every program of the repository with input/output cases.
 #[test]
