@@ -21,6 +21,7 @@
 //! the statement (or `Assert`) that failed; the backend never panics on a
 //! program the IR checker accepts.
 
+pub mod columns;
 pub mod compile;
 pub mod machine;
 pub mod native;

@@ -38,6 +38,7 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
+use super::columns::OutSlice;
 use super::machine::{array_at, ArrayRef, CompiledLambda, Frame, Machine, Operand};
 use super::native::NativeKernel;
 use super::ops;
@@ -225,137 +226,6 @@ fn run_chunks<T: Send, W: Send>(
         })
         .collect();
     results.into_iter().collect()
-}
-
-/// A mutable piece of an output array.
-pub(crate) enum OutSlice<'a> {
-    I8(&'a mut [i8]),
-    I16(&'a mut [i16]),
-    I32(&'a mut [i32]),
-    I64(&'a mut [i64]),
-    U8(&'a mut [u8]),
-    U16(&'a mut [u16]),
-    U32(&'a mut [u32]),
-    U64(&'a mut [u64]),
-    F32(&'a mut [f32]),
-    F64(&'a mut [f64]),
-    Bool(&'a mut [bool]),
-}
-
-macro_rules! out_slice_cases {
-    ($m:ident) => {
-        $m!(I8, I16, I32, I64, U8, U16, U32, U64, F32, F64, Bool)
-    };
-}
-
-impl<'a> OutSlice<'a> {
-    /// Splits fresh output data into consecutive pieces of `lengths`.
-    fn split(data: &'a mut Data, lengths: &[usize]) -> Vec<OutSlice<'a>> {
-        macro_rules! split {
-            ($($v:ident),*) => {
-                match data {
-                    $(Data::$v(arc) => {
-                        let mut rest: &'a mut [_] = std::sync::Arc::get_mut(arc)
-                            .expect("fresh output data is unshared")
-                            .as_mut_slice();
-                        let mut pieces = Vec::with_capacity(lengths.len());
-                        for &n in lengths {
-                            let (piece, tail) = rest.split_at_mut(n);
-                            pieces.push(OutSlice::$v(piece));
-                            rest = tail;
-                        }
-                        pieces
-                    })*
-                }
-            };
-        }
-        out_slice_cases!(split)
-    }
-
-    /// Writes a row of `row_len` elements at row `j` of this piece.
-    #[inline]
-    pub(crate) fn write(&mut self, j: usize, row_len: usize, value: &Val) -> bool {
-        macro_rules! write {
-            ($($v:ident),*) => {
-                match (self, value) {
-                    $((OutSlice::$v(s), Val::Prim(PrimValue::$v(x))) if row_len == 1 => {
-                        s[j] = *x;
-                        true
-                    })*
-                    $((OutSlice::$v(s), Val::Array(ArrayVal { data: Data::$v(d), .. })) => {
-                        s[j * row_len..(j + 1) * row_len].copy_from_slice(d);
-                        true
-                    })*
-                    _ => false,
-                }
-            };
-        }
-        out_slice_cases!(write)
-    }
-
-    /// Stores the first `len` values of a column at `at..`.
-    pub(crate) fn store_col(&mut self, col: super::vector::Slice<'_>, at: usize, len: usize) {
-        use super::vector::Slice;
-        macro_rules! store {
-            ($($v:ident),*) => {
-                match (self, col) {
-                    $((OutSlice::$v(s), Slice::$v(c)) => s[at..at + len].copy_from_slice(&c[..len]),)*
-                    _ => unreachable!("a column of another type"),
-                }
-            };
-        }
-        out_slice_cases!(store)
-    }
-
-    /// The inverse of [`Data::transpose_block_from`] for rows
-    /// `first_row ..` of `source`: `self[at + j * steps + t] =
-    /// source[(first_row + t) * lanes + j]`.
-    pub(crate) fn store_transposed(
-        &mut self,
-        at: usize,
-        source: &Data,
-        first_row: usize,
-        lanes: usize,
-        steps: usize,
-    ) {
-        macro_rules! store {
-            ($($v:ident),*) => {
-                match (self, source) {
-                    $((OutSlice::$v(s), Data::$v(d)) => {
-                        use super::value::TRANSPOSE_TILE;
-                        let rows = &d[first_row * lanes..(first_row + steps) * lanes];
-                        let s = &mut s[at..at + lanes * steps];
-                        for j0 in (0..lanes).step_by(TRANSPOSE_TILE) {
-                            for t0 in (0..steps).step_by(TRANSPOSE_TILE) {
-                                for t in t0..(t0 + TRANSPOSE_TILE).min(steps) {
-                                    for j in j0..(j0 + TRANSPOSE_TILE).min(lanes) {
-                                        s[j * steps + t] = rows[t * lanes + j];
-                                    }
-                                }
-                            }
-                        }
-                    })*
-                    _ => unreachable!("a store between arrays of different element types"),
-                }
-            };
-        }
-        out_slice_cases!(store)
-    }
-
-    /// Copies row `i` of `source` (rows of `row_len`) to row `j` here.
-    #[inline]
-    fn copy_row(&mut self, j: usize, source: &Data, i: usize, row_len: usize) {
-        macro_rules! copy {
-            ($($v:ident),*) => {
-                match (self, source) {
-                    $((OutSlice::$v(s), Data::$v(d)) => s[j * row_len..(j + 1) * row_len]
-                        .copy_from_slice(&d[i * row_len..(i + 1) * row_len]),)*
-                    _ => unreachable!("copy between arrays of different element types"),
-                }
-            };
-        }
-        out_slice_cases!(copy)
-    }
 }
 
 /// Output arrays of `width` rows for the lambda's results `from..`.

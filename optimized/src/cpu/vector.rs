@@ -33,6 +33,7 @@
 //! operations in the same order per element, and reductions fold each block
 //! in element order.
 
+use super::columns::{OutSlice, Slice};
 use super::machine::{Frame, Operand};
 use super::prim;
 use super::value::{Data, Val};
@@ -107,77 +108,6 @@ impl Col {
             };
         }
         col_cases!(slice)
-    }
-}
-
-/// A typed view of a block's values: a register column or, for a
-/// parameter, the input array itself (parameters are never copied).
-#[derive(Clone, Copy, Debug)]
-pub enum Slice<'a> {
-    I8(&'a [i8]),
-    I16(&'a [i16]),
-    I32(&'a [i32]),
-    I64(&'a [i64]),
-    U8(&'a [u8]),
-    U16(&'a [u16]),
-    U32(&'a [u32]),
-    U64(&'a [u64]),
-    F32(&'a [f32]),
-    F64(&'a [f64]),
-    Bool(&'a [bool]),
-}
-
-impl<'a> Slice<'a> {
-    /// `data[from..from + len]`.
-    fn of_data(data: &'a Data, from: usize, len: usize) -> Slice<'a> {
-        macro_rules! of_data {
-            ($($v:ident),*) => {
-                match data {
-                    $(Data::$v(d) => Slice::$v(&d[from..from + len]),)*
-                }
-            };
-        }
-        col_cases!(of_data)
-    }
-
-    /// `data[at..at + self.len()] = self` (same types; `data` updated in
-    /// place when unshared).
-    fn store_into(self, data: &mut Data, at: usize) {
-        macro_rules! store_into {
-            ($($v:ident),*) => {
-                match (self, data) {
-                    $((Slice::$v(c), Data::$v(d)) => {
-                        std::sync::Arc::make_mut(d)[at..at + c.len()].copy_from_slice(c)
-                    })*
-                    _ => unreachable!("a store between arrays of different element types"),
-                }
-            };
-        }
-        col_cases!(store_into)
-    }
-
-    /// The first `len` values, copied.
-    fn to_data(self, len: usize) -> Data {
-        macro_rules! to_data {
-            ($($v:ident),*) => {
-                match self {
-                    $(Slice::$v(c) => Data::$v(std::sync::Arc::new(c[..len].to_vec())),)*
-                }
-            };
-        }
-        col_cases!(to_data)
-    }
-
-    #[inline]
-    fn get(&self, j: usize) -> PrimValue {
-        macro_rules! get {
-            ($($v:ident),*) => {
-                match self {
-                    $(Slice::$v(c) => PrimValue::$v(c[j]),)*
-                }
-            };
-        }
-        col_cases!(get)
     }
 }
 
@@ -805,7 +735,7 @@ impl VectorLambda {
         regs: &Registers,
         frame: &Frame,
         k: usize,
-        out: &mut super::soac::OutSlice<'_>,
+        out: &mut OutSlice<'_>,
         at: usize,
         len: usize,
     ) {
@@ -1603,11 +1533,10 @@ impl VectorLambda {
         k: usize,
         op: BinOp,
         acc: PrimValue,
-        out: &mut super::soac::OutSlice<'_>,
+        out: &mut OutSlice<'_>,
         at: usize,
         len: usize,
     ) -> PrimValue {
-        use super::soac::OutSlice;
         let a = arg(regs, frame, self.results[k]);
         macro_rules! scan {
             ($variant:ident, $f:expr) => {

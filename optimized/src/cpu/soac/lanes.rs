@@ -28,8 +28,9 @@
 
 use super::{
     all_chunks, chunk_ranges, combine, run_chunks, write_results, ArrayVal, CompiledLambda, Data,
-    Fallback, Frame, Machine, OutSlice, Outcome, Outputs, Val, VectorLambda, BLOCK,
+    Fallback, Frame, Machine, Outcome, Outputs, Val, VectorLambda, BLOCK,
 };
+use crate::cpu::columns::OutSlice;
 use crate::ir::Span;
 
 /// Lanes of a block: one vectorised run advances this many elements.
