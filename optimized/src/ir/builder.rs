@@ -1,6 +1,7 @@
 //! A small builder for IR programs in A-normal form: fresh names, statements
-//! appended to the current body, nested bodies and lambdas. Used by the
-//! tests, and meant for lowering and passes that create code.
+//! appended to the current body, nested bodies and lambdas. Used by tests and
+//! benchmarks to write IR by hand; lowering (`crate::lower`) builds its own
+//! blocks and does not use it.
 //!
 //! ```
 //! use optimized::ir::builder::{Builder, array, prim};
