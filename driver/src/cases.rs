@@ -12,7 +12,7 @@
 
 use crate::backend::Backend;
 use crate::load::{load, LoadOptions, LoadedProgram};
-use crate::outcome::{LoadError, RunErrorKind};
+use crate::outcome::{LoadError, RunError, RunErrorKind};
 use spec::diagnostic::Diagnostic;
 use spec::source::{FileId, SourceMap};
 use spec::testblock::{
@@ -100,8 +100,7 @@ pub fn test_program(path: &Path, backend: Backend, options: LoadOptions) -> Prog
     if program.blocks.is_empty() {
         return report;
     }
-    let loaded =
-        spec::recursion::with_stack(|| load(backend, &mut program.sources, program.file, options));
+    let loaded = load(backend, &mut program.sources, program.file, options);
     if let Err(LoadError::Unavailable { reason, .. }) = &loaded {
         report.fail(format!(
             "{}: {backend} is unavailable: {reason}",
@@ -186,10 +185,12 @@ pub fn test_program(path: &Path, backend: Backend, options: LoadOptions) -> Prog
     report
 }
 
-/// Whether `case` expects the reference's step limit to stop the program
-/// (`error: ... fuel ...`): a backend without fuel would loop forever.
+/// Whether `case` expects the reference's step limit to stop the program:
+/// its expected error matches the out-of-fuel error as it is reported
+/// ([`RunError::out_of_fuel`]). A backend without fuel would loop forever.
 pub fn expects_running_out_of_fuel(case: &Case) -> bool {
-    matches!(&case.expected, Expected::RuntimeError(regex) if regex.as_str().contains("fuel"))
+    let out_of_fuel = RunError::out_of_fuel().to_string();
+    matches!(&case.expected, Expected::RuntimeError(regex) if regex.matches(&out_of_fuel))
 }
 
 /// The reference's version of a program, loaded when a compiled backend

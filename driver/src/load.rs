@@ -166,10 +166,7 @@ impl LoadedProgram for ReferenceProgram {
         self.compiled.run(entry, args).map_err(|e| match e {
             ReferenceRunError::Runtime(e) => RunError::runtime(e.message, e.span, &self.sources),
             ReferenceRunError::Input(message) => RunError::unlocated(RunErrorKind::Input, message),
-            ReferenceRunError::OutOfFuel => RunError::unlocated(
-                RunErrorKind::OutOfFuel,
-                "evaluation ran out of fuel (step limit reached)",
-            ),
+            ReferenceRunError::OutOfFuel => RunError::out_of_fuel(),
             // The message names the theorem or lemma that failed.
             ReferenceRunError::Violation(m) => RunError::unlocated(RunErrorKind::Internal, m),
         })

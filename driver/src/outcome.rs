@@ -120,6 +120,14 @@ impl RunError {
         }
     }
 
+    /// The reference's step limit was reached.
+    pub fn out_of_fuel() -> RunError {
+        RunError::unlocated(
+            RunErrorKind::OutOfFuel,
+            "evaluation ran out of fuel (step limit reached)",
+        )
+    }
+
     /// A run-time error of the program at `span`.
     pub fn runtime(message: impl Into<String>, span: Span, sources: &SourceMap) -> RunError {
         RunError {

@@ -124,7 +124,7 @@ impl Diagnostic {
 /// on. Every decision between "the program is rejected", "a construct is not
 /// supported yet" and "the implementation broke" is made on these codes,
 /// through [`Diagnostic::kind`], never on a message's text (a tidy test,
-/// `driver/tests/tidy.rs`, fails on `.message.contains(` outside tests).
+/// `driver/tests/tidy.rs`, fails on a `contains` of a message outside tests).
 /// Other codes (`syntax`, `type-mismatch`, `rule 29`, `TFP18 T-App`, ...)
 /// name the class of a rejection or the paper rule that failed.
 pub mod codes {
