@@ -30,6 +30,7 @@ use super::soac;
 use super::value::{ArrayVal, Val};
 use super::vector;
 use super::RuntimeError;
+use crate::ir::visit::for_each_use_in_exp;
 use crate::ir::{
     Body, DimIndex, Exp, FunName, Function, Lambda, LoopForm, PrimValue, Program, Soac, Span,
     SubExp, Type, VName,
@@ -96,183 +97,6 @@ struct FunctionCompiler<'a> {
     /// True only while the next body compiled is the function's own.
     function_body_next: bool,
     statistics: BackendStatistics,
-}
-
-/// Calls `f` on every variable an expression mentions (nested bodies and
-/// lambdas included).
-fn names_in_exp(exp: &Exp, f: &mut impl FnMut(&VName)) {
-    let sub = |s: &SubExp, f: &mut dyn FnMut(&VName)| {
-        if let SubExp::Var(v) = s {
-            f(v)
-        }
-    };
-    match exp {
-        Exp::SubExp(s) | Exp::UnOp { operand: s, .. } | Exp::ConvOp { operand: s, .. } => sub(s, f),
-        Exp::BinOp { left, right, .. } | Exp::CmpOp { left, right, .. } => {
-            sub(left, f);
-            sub(right, f);
-        }
-        Exp::Apply { args, .. } => args.iter().for_each(|a| sub(a, f)),
-        Exp::If {
-            condition,
-            then_body,
-            else_body,
-            ..
-        } => {
-            sub(condition, f);
-            names_in_body(then_body, f);
-            names_in_body(else_body, f);
-        }
-        Exp::Loop { params, form, body } => {
-            for (p, init) in params {
-                sub(init, f);
-                p.ty.shape().iter().for_each(|d| sub(d, f));
-            }
-            match form {
-                LoopForm::For { bound, .. } => sub(bound, f),
-                LoopForm::While { condition_param } => f(condition_param),
-            }
-            names_in_body(body, f);
-        }
-        Exp::Index { array, indices } => {
-            f(array);
-            indices.iter().for_each(|i| sub(i, f));
-        }
-        Exp::Slice { array, slice } => {
-            f(array);
-            for d in slice {
-                match d {
-                    DimIndex::Fix(i) => sub(i, f),
-                    DimIndex::Range {
-                        start,
-                        length,
-                        stride,
-                    } => {
-                        sub(start, f);
-                        sub(length, f);
-                        sub(stride, f);
-                    }
-                }
-            }
-        }
-        Exp::Update {
-            array,
-            indices,
-            value,
-        } => {
-            f(array);
-            indices.iter().for_each(|i| sub(i, f));
-            sub(value, f);
-        }
-        Exp::Iota {
-            length,
-            start,
-            step,
-            ..
-        } => {
-            sub(length, f);
-            sub(start, f);
-            sub(step, f);
-        }
-        Exp::Replicate { shape, value } => {
-            shape.iter().for_each(|d| sub(d, f));
-            sub(value, f);
-        }
-        Exp::ArrayLiteral { elements, row_type } => {
-            elements.iter().for_each(|e| sub(e, f));
-            row_type.shape().iter().for_each(|d| sub(d, f));
-        }
-        Exp::Concat { arrays, length } => {
-            arrays.iter().for_each(&mut *f);
-            sub(length, f);
-        }
-        Exp::Rearrange { array, .. } | Exp::Reverse { array } | Exp::Copy { array } => f(array),
-        Exp::Reshape { shape, array } => {
-            shape.iter().for_each(|d| sub(d, f));
-            f(array);
-        }
-        Exp::Rotate { amount, array } => {
-            sub(amount, f);
-            f(array);
-        }
-        Exp::Assert {
-            condition,
-            operands,
-            ..
-        } => {
-            sub(condition, f);
-            operands.iter().for_each(|o| sub(o, f));
-        }
-        Exp::Soac(soac) => {
-            sub(soac.width(), f);
-            match soac {
-                Soac::Map { arrays, .. } | Soac::Filter { arrays, .. } => {
-                    arrays.iter().for_each(&mut *f)
-                }
-                Soac::Reduce {
-                    neutral, arrays, ..
-                }
-                | Soac::Scan {
-                    neutral, arrays, ..
-                }
-                | Soac::Redomap {
-                    neutral, arrays, ..
-                }
-                | Soac::Scanomap {
-                    neutral, arrays, ..
-                } => {
-                    neutral.iter().for_each(|n| sub(n, f));
-                    arrays.iter().for_each(&mut *f);
-                }
-                Soac::Scatter {
-                    destinations,
-                    indices,
-                    values,
-                    ..
-                } => {
-                    destinations.iter().for_each(&mut *f);
-                    f(indices);
-                    values.iter().for_each(&mut *f);
-                }
-                Soac::Hist {
-                    destinations,
-                    neutral,
-                    indices,
-                    values,
-                    ..
-                } => {
-                    destinations.iter().for_each(&mut *f);
-                    neutral.iter().for_each(|n| sub(n, f));
-                    f(indices);
-                    values.iter().for_each(&mut *f);
-                }
-            }
-            for lambda in soac.lambdas() {
-                for t in &lambda.return_types {
-                    t.shape().iter().for_each(|d| sub(d, f));
-                }
-                names_in_body(&lambda.body, f);
-            }
-        }
-    }
-}
-
-pub(crate) fn names_in_body(body: &Body, f: &mut impl FnMut(&VName)) {
-    for statement in &body.statements {
-        for p in &statement.pattern {
-            p.ty.shape().iter().for_each(|d| {
-                if let SubExp::Var(v) = d {
-                    f(v)
-                }
-            });
-        }
-        names_in_exp(&statement.expression, f);
-    }
-    for r in &body.result {
-        if let SubExp::Var(v) = r {
-            f(v)
-        }
-    }
 }
 
 /// What a body compiler knows about which arrays it may move.
@@ -345,7 +169,7 @@ impl<'a> FunctionCompiler<'a> {
         let function_body = std::mem::replace(&mut self.function_body_next, false);
         let mut last_use = HashMap::new();
         for (i, statement) in body.statements.iter().enumerate() {
-            names_in_exp(&statement.expression, &mut |v: &VName| {
+            for_each_use_in_exp(&statement.expression, |v: &VName| {
                 last_use.insert(v.clone(), i);
             });
         }
@@ -791,7 +615,7 @@ impl<'a> FunctionCompiler<'a> {
         // The other variables of the function's scope the SOAC reads (its
         // width, neutral elements, free variables of its lambdas).
         let mut free_names: Vec<VName> = Vec::new();
-        names_in_exp(expression, &mut |v: &VName| {
+        for_each_use_in_exp(expression, |v: &VName| {
             if in_scope.contains(v) && !input_names.contains(&v) && !free_names.contains(v) {
                 free_names.push(v.clone());
             }

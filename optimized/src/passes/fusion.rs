@@ -57,7 +57,7 @@ enum Fused {
 
 fn use_counts(function: &mut Function) -> HashMap<VName, usize> {
     let mut counts = UseCounts::default();
-    walk_body(&mut function.body, &mut counts);
+    shared::walk_body(&function.body, &mut counts);
     counts.counts
 }
 

@@ -121,8 +121,8 @@ fn split_invariant(
     types: &Types,
 ) -> Body {
     let mut staying = Vec::with_capacity(body.statements.len());
-    for mut statement in body.statements {
-        let used = used_in_statement(&mut statement);
+    for statement in body.statements {
+        let used = used_in_statement(&statement);
         let invariant = used.is_disjoint(&variant) && !may_fail(&statement.expression, types);
         if invariant {
             hoisted.push(statement);

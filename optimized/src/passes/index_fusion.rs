@@ -56,7 +56,7 @@ pub fn index_fusion(mut program: Program) -> Program {
             continue;
         }
         let mut counts = UseCounts::default();
-        walk_body(&mut function.body, &mut counts);
+        shared::walk_body(&function.body, &mut counts);
         let mut reads: HashMap<VName, usize> = HashMap::new();
         count_element_reads(&function.body, &producers, &mut reads);
         producers.retain(|name, producer: &mut MapNest| {
@@ -164,9 +164,8 @@ fn map_nest(statement: &Statement) -> Option<MapNest> {
     {
         return None;
     }
-    let mut copy = element.clone();
     let mut used = UsedNames::default();
-    walk_body(&mut copy, &mut used);
+    shared::walk_body(element, &mut used);
     if !used.names.is_disjoint(&outer_params) {
         return None;
     }
@@ -209,9 +208,8 @@ fn fails_independently_of(body: &Body, params: &[Param]) -> bool {
                 return false;
             }
         }
-        let mut expression = statement.expression.clone();
         let mut used = UsedNames::default();
-        walk_exp(&mut expression, &mut used);
+        shared::walk_exp(&statement.expression, &mut used);
         if !used.names.is_disjoint(&dependent) {
             dependent.extend(statement.pattern.iter().map(|p| p.name.clone()));
         }

@@ -10,7 +10,7 @@
 //! - [`fusion`]: producer–consumer fusion of SOACs (`map∘map`, `map` into
 //!   `reduce`/`scan`/`filter`) and horizontal fusion of maps;
 //! - [`hoisting`]: loop-invariant code motion out of loops and lambdas;
-//! - [`traverse`]: the traversals and the effect judgement they share.
+//! - [`traverse`]: the visitors they share (on the one walk, `ir::visit`).
 //!
 //! [`default_pipeline`] is the order the compiler uses.
 

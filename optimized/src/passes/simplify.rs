@@ -656,7 +656,7 @@ impl DeadCode<'_> {
             for nested in nested_bodies_mut(&mut statement.expression) {
                 self.eliminate(nested, live);
             }
-            live.extend(used_in_statement(&mut statement));
+            live.extend(used_in_statement(&statement));
             kept.push(statement);
         }
         kept.reverse();

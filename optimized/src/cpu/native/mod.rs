@@ -41,7 +41,7 @@ use super::machine::Frame;
 use super::schedule::{chunk_ranges, holds_nested_work, map_ranges};
 use super::value::{with_data, ArrayVal, Data, Val};
 use super::vector::Fallback;
-use crate::ir::{Body, Exp, Lambda, LoopForm, PrimType, PrimValue, Type, VName};
+use crate::ir::{Lambda, PrimType, PrimValue, Type, VName};
 use translate::{block_args, element_size, machine_type, ArrayView, Translator};
 
 /// Whether the native path is on: unless `RUNESTONE_NATIVE=0`.
@@ -128,42 +128,18 @@ pub(crate) struct NativeKernel {
     compiled: OnceLock<Option<Compiled>>,
 }
 
-/// Names bound anywhere in `body` (patterns, loop parameters and indices).
-fn bound_in_body(body: &Body, bound: &mut HashSet<VName>) {
-    for statement in &body.statements {
-        bound.extend(statement.pattern.iter().map(|p| p.name.clone()));
-        match &statement.expression {
-            Exp::If {
-                then_body,
-                else_body,
-                ..
-            } => {
-                bound_in_body(then_body, bound);
-                bound_in_body(else_body, bound);
-            }
-            Exp::Loop { params, form, body } => {
-                bound.extend(params.iter().map(|(p, _)| p.name.clone()));
-                if let LoopForm::For { index, .. } = form {
-                    bound.insert(index.clone());
-                }
-                bound_in_body(body, bound);
-            }
-            _ => {}
-        }
-    }
-}
-
 /// The variables `lambdas` read that none of them binds, in first-use order.
 fn free_variables(lambdas: &[&Lambda]) -> Vec<VName> {
     let mut bound = HashSet::new();
     for lambda in lambdas {
-        bound.extend(lambda.params.iter().map(|p| p.name.clone()));
-        bound_in_body(&lambda.body, &mut bound);
+        crate::ir::visit::for_each_binder_in_lambda(lambda, |name: &VName| {
+            bound.insert(name.clone());
+        });
     }
     let mut seen = HashSet::new();
     let mut free = Vec::new();
     for lambda in lambdas {
-        super::compile::names_in_body(&lambda.body, &mut |v: &VName| {
+        crate::ir::visit::for_each_use_in_body(&lambda.body, |v: &VName| {
             if !bound.contains(v) && seen.insert(v.clone()) {
                 free.push(v.clone());
             }

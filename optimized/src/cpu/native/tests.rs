@@ -9,7 +9,7 @@
 
 use super::*;
 use crate::cpu::prim;
-use crate::ir::{BinOp, CmpOp, ConvOp, Param, Span, Statement, SubExp, UnOp};
+use crate::ir::{BinOp, Body, CmpOp, ConvOp, Exp, Param, Span, Statement, SubExp, UnOp};
 
 /// The integer types, then the float types, of [`PrimType::ALL`].
 fn integers() -> impl Iterator<Item = PrimType> {
