@@ -258,10 +258,13 @@ impl<'ast> Elaborator<'_, 'ast> {
                         ty: function.ty(),
                     },
                 );
-                Ok(Some(Definition {
-                    entry: bind.kind == ValueBindKind::Entry || bind.name == "main",
-                    function,
-                }))
+                let entry = bind.kind == ValueBindKind::Entry || bind.name == "main";
+                let function = if entry {
+                    self.eta_expand_entry(function)
+                } else {
+                    function
+                };
+                Ok(Some(Definition { entry, function }))
             }
             Dec::Type(_) => Ok(None),
             Dec::Attr { dec, .. } => self.elaborate_dec(scope, dec),
@@ -271,6 +274,53 @@ impl<'ast> Elaborator<'_, 'ast> {
             Dec::Import { span, .. } => Err(module_construct(*span, "`import`")),
             Dec::Local { span, .. } => Err(module_construct(*span, "`local`")),
         }
+    }
+
+    /// An entry point takes every argument of its type, as in Futhark:
+    /// `entry add = map2 (u8.+)`, of type `[n]u8 -> [n]u8 -> [n]u8`, becomes
+    /// `entry add (x: [n]u8) (y: [n]u8) = map2 (u8.+) x y` (the reference's
+    /// extension `TFP18 T-EntryEtaExpansion`, SPEC_NOTES TFP18-24). A named
+    /// arrow (`(n: i64) -> [n]i32`) keeps its name, which later types use.
+    fn eta_expand_entry(&mut self, mut function: Function) -> Function {
+        let span = function.span;
+        let mut added: Vec<(VarName, Type)> = Vec::new();
+        while let Type::Arrow { param, from, to } = function.result.clone() {
+            added.push((
+                param.unwrap_or_else(|| self.names.var("eta")),
+                (*from).clone(),
+            ));
+            function.result = (*to).clone();
+        }
+        if added.is_empty() {
+            return function;
+        }
+        let args = added
+            .iter()
+            .map(|(name, ty)| Expr {
+                kind: ExprKind::Var {
+                    name: name.clone(),
+                    instance: Instance::default(),
+                },
+                ty: ty.clone(),
+                span,
+            })
+            .collect();
+        function.body = Expr {
+            kind: ExprKind::Apply {
+                function: Box::new(function.body),
+                args,
+            },
+            ty: function.result.clone(),
+            span,
+        };
+        function
+            .params
+            .extend(added.into_iter().map(|(name, ty)| Pat {
+                kind: PatKind::Var(name),
+                ty,
+                span,
+            }));
+        function
     }
 
     /// A `def` or a local `let f`: its type and size parameters (from the

@@ -427,11 +427,25 @@ impl Checker<'_> {
             .return_type
             .as_ref()
             .map_or(bind.body.span(), TypeExp::span);
+        // Futhark counts an entry point's parameters from its type: the
+        // arrows of its result are parameters too (`entry add = map2
+        // (u8.+)` takes two arrays), each of order zero; the core
+        // elaborator eta-expands it (`core::elaborate`).
+        let mut result = self.subst.resolve(&function.result_type);
+        while let Type::Arrow { from, to, .. } = result {
+            self.require_order_zero(
+                result_span,
+                PaperRule::Entry,
+                &format!("a parameter of entry point `{}`", bind.name),
+                &from,
+            )?;
+            result = self.subst.resolve(&to);
+        }
         self.require_order_zero(
             result_span,
             PaperRule::Entry,
             &format!("the result of entry point `{}`", bind.name),
-            &function.result_type,
+            &result,
         )
     }
 

@@ -27,6 +27,7 @@
 //! `spec/prelude/toplevel.fut` (`id`, `flip`, `curry`, `all`, `foldl`, …)
 //! are elaborated before every program.
 
+use super::entry_points::entry_point;
 use crate::core::syntax::{
     map_expr_types, BinOp as CoreBinOp, EntryPoint, Expr, ExprKind, Intrinsic, Lambda, LoopForm,
     MathFun, Name, Pat as CorePat, PrimType, PrimValue, Program, ReduceKind, Type, TypeParam, UnOp,
@@ -892,40 +893,29 @@ impl Elaborator {
         let value = self.finish(&value)?;
         let core_name = bind.name.clone();
         let param_count = bind.params.len();
-        if user && (bind.kind == ValueBindKind::Entry || bind.name == "main") {
-            let mut params = Vec::new();
-            let mut t = ty.clone();
-            for _ in 0..param_count {
-                match t {
-                    Type::Arrow(a, b) => {
-                        params.push(*a);
-                        t = *b;
-                    }
-                    _ => break,
-                }
-            }
-            if !type_params.is_empty() {
-                return Err(error(span, "an entry point cannot be polymorphic"));
-            }
-            self.entries.push(EntryPoint {
-                name: core_name.clone(),
-                param_types: params,
-                result_type: t,
-                span,
-            });
-        }
         self.values.insert(
             bind.name.clone(),
             Binding::Top(core_name.clone(), type_params.clone(), ty.clone()),
         );
-        self.decs.push(ValueDec {
-            name: core_name,
+        let is_entry = user && (bind.kind == ValueBindKind::Entry || bind.name == "main");
+        if is_entry && !type_params.is_empty() {
+            return Err(error(span, "an entry point cannot be polymorphic"));
+        }
+        let dec = ValueDec {
+            name: core_name.clone(),
             type_params,
             ty,
             param_count,
             value,
             span,
-        });
+        };
+        if is_entry {
+            let (dec, entry) = entry_point(dec, core_name, span);
+            self.entries.push(entry);
+            self.decs.push(dec);
+        } else {
+            self.decs.push(dec);
+        }
         Ok(())
     }
 

@@ -19,8 +19,9 @@
 //!   core program of the prelude followed by one declaration per `val l = ex`,
 //!   and the program's `main`/`entry` values become entry points.
 
+use super::entry_points::entry_point;
 use super::from_surface::{parse_prelude, Elaborator, NUMERIC_PRELUDE};
-use crate::core::syntax::{EntryPoint, PrimType, Program, Type as CoreTy, TypeParam, ValueDec};
+use crate::core::syntax::{PrimType, Program, Type as CoreTy, TypeParam, ValueDec};
 use crate::core::typing::{Scheme, TypeEnv, Typing};
 use crate::core::value::type_name;
 use crate::modules::core_interface::{CompiledDec, Core, CoreType};
@@ -1034,27 +1035,16 @@ pub fn program_to_core(program: &ast::Program) -> Result<Program, Diagnostic> {
             return Err(Diagnostic::error("an entry point cannot be polymorphic")
                 .with_primary(span, "this entry point"));
         }
-        let mut params = Vec::new();
-        let mut t = dec.ty.clone();
-        for _ in 0..dec.param_count {
-            match t {
-                CoreTy::Arrow(a, b) => {
-                    params.push(*a);
-                    t = *b;
-                }
-                _ => break,
-            }
-        }
-        decs.push(ValueDec {
-            name: name.clone(),
-            ..dec
-        });
-        entries.push(EntryPoint {
+        let (dec, entry) = entry_point(
+            ValueDec {
+                name: name.clone(),
+                ..dec
+            },
             name,
-            param_types: params,
-            result_type: t,
             span,
-        });
+        );
+        decs.push(dec);
+        entries.push(entry);
     }
     Ok(Program { decs, entries })
 }
