@@ -39,10 +39,12 @@ impl Backend {
         Backend::ALL.into_iter().find(|b| b.name() == name)
     }
 
-    /// How closely this backend's floats must match expected values. The
+    /// How closely this backend's floats must match the reference's. The
     /// reference evaluates in source order, so it must match exactly;
     /// compiled backends may reassociate `reduce`/`scan` on floats, so they
-    /// get [`COMPILED_FLOAT_ULPS`].
+    /// get [`COMPILED_FLOAT_ULPS`]. (A test block's written expected output
+    /// is compared as `futhark test` compares it instead,
+    /// `Tolerance::FutharkTest`, on every backend.)
     pub fn tolerance(self) -> Tolerance {
         match self {
             Backend::Reference => Tolerance::Exact,

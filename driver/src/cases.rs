@@ -236,7 +236,9 @@ pub fn test_case(
             let expected = case_expected_output(&case.expected, &program.dir, &mut program.sources)
                 .map_err(|d| format!("bad expected output:\n{}", rendered(d, program)))?
                 .ok_or("no expected output")?;
-            compare_results(&expected, &actual, backend.tolerance())
+            // A written expected output is compared as `futhark test`
+            // compares it, on every backend.
+            compare_results(&expected, &actual, Tolerance::FutharkTest)
         }
         (Expected::AutoOutput, Ok(actual)) if backend != Backend::Reference => {
             let expected = oracle

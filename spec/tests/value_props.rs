@@ -255,3 +255,34 @@ fn check_reader(input: &[u8]) -> Result<(), TestCaseError> {
         }
     }
 }
+
+/// `futhark test`'s comparison of an expected output: a relative difference
+/// of at most 0.2 %, both ways of the boundary, NaN and infinities.
+#[test]
+fn futhark_test_tolerance_is_relative() {
+    use spec::value::PrimValue::{F32, F64};
+    let matches = |e: PrimValue, a: PrimValue| {
+        compare(&[Value::Prim(e)], &[Value::Prim(a)], Tolerance::FutharkTest).is_ok()
+    };
+    assert!(matches(F64(0.3), F64(0.1 + 0.2)));
+    assert!(matches(F32(-1.4), F32(-1.400_000_1)));
+    assert!(matches(F64(1000.0), F64(1001.9)));
+    assert!(!matches(F64(1000.0), F64(1002.1)));
+    assert!(matches(F64(-1.0e-30), F64(-1.001e-30)));
+    assert!(!matches(F64(0.0), F64(1.0e-30)));
+    assert!(!matches(F32(1.0), F32(-1.0)));
+    assert!(matches(F32(f32::NAN), F32(f32::NAN)));
+    assert!(!matches(F32(f32::NAN), F32(1.0)));
+    assert!(matches(F64(f64::INFINITY), F64(f64::INFINITY)));
+    assert!(!matches(F64(f64::INFINITY), F64(f64::MAX)));
+    assert!(!matches(F64(f64::INFINITY), F64(f64::NEG_INFINITY)));
+    // Integers stay exact.
+    assert!(!matches(PrimValue::I32(1000), PrimValue::I32(1001)));
+    // Exact and ulps comparisons do not take the relative tolerance.
+    assert!(compare(
+        &[Value::Prim(F64(0.3))],
+        &[Value::Prim(F64(0.1 + 0.2))],
+        Tolerance::Exact
+    )
+    .is_err());
+}

@@ -19,7 +19,7 @@ use driver::cases::{case_label, read_test_program, TestProgram};
 use driver::discover::programs_under;
 use driver::{load, Backend, LoadError, LoadOptions, LoadedProgram};
 use spec::testblock::{case_expected_output, case_input, BlockKind, Case, Expected};
-use spec::value::compare;
+use spec::value::{compare, Tolerance};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -215,7 +215,7 @@ fn bench_case(
     let actual = loaded.run(entry, &input).map_err(|e| e.to_string())?;
     let warm_up = warm_up_start.elapsed();
     if let Some(expected) = &expected {
-        compare(expected, &actual, loaded.backend().tolerance())
+        compare(expected, &actual, Tolerance::FutharkTest)
             .map_err(|m| format!("wrong result: {m}"))?;
     }
     let show_progress = warm_up > Duration::from_secs(1);

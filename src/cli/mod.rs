@@ -56,7 +56,9 @@ enum Command {
     /// Run an entry point on values read from stdin (`--backend cpu`, the
     /// default; `reference`; `gpu` on a Vulkan device).
     Run(run::Args),
-    /// Run the `-- ==` test cases of programs and print `N passed, N failed`.
+    /// Run the `-- ==` test cases of programs and print `N passed, N failed`
+    /// (results compared as `futhark test` compares them: floats within a
+    /// relative 0.2 %).
     Test(test::Args),
     /// Print a program after TFP'18 defunctionalisation.
     Defunc(defunc::Args),

@@ -7,7 +7,10 @@
 //! [`Tolerance::Ulps`] two finite floats match when at most `n` representable
 //! values lie between them on the real line, so `-0.0` and `0.0` (distance 0)
 //! match; infinities match only themselves. The harness uses `Ulps` only where a
-//! backend may reassociate (reductions and scans of floats).
+//! backend may reassociate (reductions and scans of floats). A test block's
+//! expected output is compared as `futhark test` compares it, under
+//! [`Tolerance::FutharkTest`] (a relative difference of 0.2 %), on every
+//! backend.
 
 use super::array::shape_to_string;
 use super::{Array, ArrayData, PrimValue, Value, ValueType};
@@ -21,7 +24,17 @@ pub enum Tolerance {
     Exact,
     /// At most this many units in the last place apart (NaNs equal each other).
     Ulps(u64),
+    /// As `futhark test` compares a result with a test block's expected
+    /// output: a relative difference of at most
+    /// [`FUTHARK_TEST_RELATIVE_TOLERANCE`] (`|x − y| ≤ 0.002 · max(|x|,
+    /// |y|)`), NaNs equal each other, infinities only themselves.
+    FutharkTest,
 }
+
+/// The relative tolerance of [`Tolerance::FutharkTest`]: the default of
+/// futhark-data's comparison ("0.002 (0.2%) is a fine default"), which
+/// `futhark test` applies to expected outputs on every backend.
+pub const FUTHARK_TEST_RELATIVE_TOLERANCE: f64 = 0.002;
 
 /// The float tolerance of compiled backends, in units in the last place:
 /// they may reassociate `reduce`/`scan` on floats (DESIGN.md, "The
@@ -285,6 +298,7 @@ fn prims_match(x: PrimValue, y: PrimValue, tol: Tolerance) -> bool {
             p.to_bits() == q.to_bits(),
             p.is_finite() && q.is_finite(),
             || ulp_distance(ordered32(p), ordered32(q)),
+            || within_relative_tolerance(f64::from(p), f64::from(q)),
             tol,
         ),
         (PrimValue::F64(p), PrimValue::F64(q)) => floats_match(
@@ -292,6 +306,7 @@ fn prims_match(x: PrimValue, y: PrimValue, tol: Tolerance) -> bool {
             p.to_bits() == q.to_bits(),
             p.is_finite() && q.is_finite(),
             || ulp_distance(ordered64(p), ordered64(q)),
+            || within_relative_tolerance(p, q),
             tol,
         ),
         _ => x == y,
@@ -303,6 +318,7 @@ fn floats_match(
     same_bits: bool,
     finite: bool,
     distance: impl FnOnce() -> u128,
+    relative_difference_fits: impl FnOnce() -> bool,
     tol: Tolerance,
 ) -> bool {
     match nans {
@@ -313,9 +329,16 @@ fn floats_match(
                 || match tol {
                     Tolerance::Exact => false,
                     Tolerance::Ulps(n) => finite && distance() <= u128::from(n),
+                    Tolerance::FutharkTest => finite && relative_difference_fits(),
                 }
         }
     }
+}
+
+/// `|x − y| ≤ FUTHARK_TEST_RELATIVE_TOLERANCE · max(|x|, |y|)` (in `f64`,
+/// which holds every `f32` exactly).
+fn within_relative_tolerance(x: f64, y: f64) -> bool {
+    (x - y).abs() <= FUTHARK_TEST_RELATIVE_TOLERANCE * x.abs().max(y.abs())
 }
 
 /// Maps a float to an integer whose order is the real line's, with `-0.0` and

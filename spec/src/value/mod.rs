@@ -42,7 +42,10 @@ pub mod text;
 
 pub use array::{Array, ArrayBuilder, ArrayData, Element};
 pub use binary::{read_binary_value, write_binary, write_values_binary, BinaryWriteError};
-pub use compare::{compare, Mismatch, MismatchKind, Tolerance, COMPILED_FLOAT_ULPS};
+pub use compare::{
+    compare, Mismatch, MismatchKind, Tolerance, COMPILED_FLOAT_ULPS,
+    FUTHARK_TEST_RELATIVE_TOLERANCE,
+};
 pub use error::{diagnostic_text, ValueError};
 pub use prim::{PrimType, PrimValue};
 pub use print::print_values;
