@@ -87,8 +87,34 @@ impl ProgramReport {
     }
 }
 
-/// Runs every case of the program at `path` on `backend`.
+/// Runs every case of the program at `path` on `backend`. A panic of an
+/// implementation is this program's internal error, reported as its failure
+/// (the run goes on with the next program), never the end of the run.
 pub fn test_program(path: &Path, backend: Backend, options: LoadOptions) -> ProgramReport {
+    let run = std::panic::AssertUnwindSafe(|| test_program_unguarded(path, backend, options));
+    std::panic::catch_unwind(run).unwrap_or_else(|payload| {
+        let mut report = ProgramReport::default();
+        report.fail(format!(
+            "{}: internal error: the {backend} backend panicked: {}",
+            path.display(),
+            panic_message(payload.as_ref())
+        ));
+        report
+    })
+}
+
+/// The text of a panic's payload.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        text.to_string()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "(no message)".to_string()
+    }
+}
+
+fn test_program_unguarded(path: &Path, backend: Backend, options: LoadOptions) -> ProgramReport {
     let mut report = ProgramReport::default();
     let mut program = match read_test_program(path) {
         Ok(p) => p,

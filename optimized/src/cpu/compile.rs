@@ -14,7 +14,7 @@
 //! it unshared; loop and branch bodies clear their locals after their results
 //! are read, so that loop-carried arrays stay unshared between iterations.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::machine::{
@@ -104,15 +104,21 @@ struct BodyContext {
     /// The last statement index that mentions each name (`usize::MAX`: the
     /// result does).
     last_use: HashMap<VName, usize>,
+    /// Names their last statement mentions more than once (`hist` into
+    /// `{rep, rep}` after CSE): moving the first occurrence would leave the
+    /// second an emptied slot, so they are never moved.
+    used_twice_at_last_use: HashSet<VName>,
     /// Names bound by this body (its parameters and pattern elements).
-    bound_here: std::collections::HashSet<VName>,
+    bound_here: HashSet<VName>,
     /// The statement being compiled.
     current: usize,
 }
 
 impl BodyContext {
     fn movable(&self, name: &VName) -> bool {
-        self.bound_here.contains(name) && self.last_use.get(name) == Some(&self.current)
+        self.bound_here.contains(name)
+            && self.last_use.get(name) == Some(&self.current)
+            && !self.used_twice_at_last_use.contains(name)
     }
 }
 
@@ -168,10 +174,20 @@ impl<'a> FunctionCompiler<'a> {
     fn body(&mut self, body: &Body, params: &[VName]) -> CompiledBody {
         let function_body = std::mem::replace(&mut self.function_body_next, false);
         let mut last_use = HashMap::new();
+        let mut used_twice_at_last_use = HashSet::new();
         for (i, statement) in body.statements.iter().enumerate() {
+            let mut uses: HashMap<VName, usize> = HashMap::new();
             for_each_use_in_exp(&statement.expression, |v: &VName| {
-                last_use.insert(v.clone(), i);
+                *uses.entry(v.clone()).or_default() += 1;
             });
+            for (v, count) in uses {
+                if count > 1 {
+                    used_twice_at_last_use.insert(v.clone());
+                } else {
+                    used_twice_at_last_use.remove(&v);
+                }
+                last_use.insert(v, i);
+            }
         }
         for r in &body.result {
             if let SubExp::Var(v) = r {
@@ -180,6 +196,7 @@ impl<'a> FunctionCompiler<'a> {
         }
         let mut context = BodyContext {
             last_use,
+            used_twice_at_last_use,
             bound_here: params.iter().cloned().collect(),
             current: 0,
         };
