@@ -382,8 +382,18 @@ fn arrays_sizes_and_indexing() {
         ),
         (
             "def f (xs: []i32) = xs[true]",
-            "expected `i64`, found `bool`",
+            "`bool` is not an integer type (required by an index)",
             "1:24",
+        ),
+        (
+            "def f (xs: []i32) = xs[1.5f32]",
+            "`f32` is not an integer type (required by an index)",
+            "1:24",
+        ),
+        (
+            "def f (xs: []i32) (i: i32) = xs[i:2]",
+            "expected `i64`, found `i32`",
+            "1:33",
         ),
         (
             "def f (xs: []i32) = xs[0, 1]",

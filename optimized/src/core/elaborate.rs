@@ -849,7 +849,7 @@ impl<'ast> Elaborator<'_, 'ast> {
             .map(|index| {
                 Ok(match index {
                     ast::DimIndex::Index(expr) => {
-                        DimIndex::Index(self.elaborate_expr(scope, expr)?)
+                        DimIndex::Index(index_as_i64(self.elaborate_expr(scope, expr)?))
                     }
                     ast::DimIndex::Slice { start, end, stride } => {
                         let mut bound = |expr: &'ast Option<ast::Expr>| match expr {
@@ -1569,4 +1569,28 @@ fn project(record: Expr, field: FieldName, span: Span) -> ElabResult<Expr> {
         ty,
         span,
     })
+}
+
+/// An index of any integer type (Futhark accepts them all) as the `i64` the
+/// core indexes with: `i64.i32 i`, `i64.u8 i` (zero-extended), or `i` itself.
+fn index_as_i64(index: Expr) -> Expr {
+    match index.ty {
+        Type::Prim(t) if t != PrimType::I64 && t.is_integer() => {
+            let span = index.span;
+            Expr {
+                kind: ExprKind::Intrinsic {
+                    intrinsic: Intrinsic::Numeric {
+                        module: PrimType::I64,
+                        function: t.name().into(),
+                        arity: 1,
+                    },
+                    type_args: Vec::new(),
+                    args: vec![index],
+                },
+                ty: Type::Prim(PrimType::I64),
+                span,
+            }
+        }
+        _ => index,
+    }
 }

@@ -768,14 +768,20 @@ impl Checker<'_> {
         Some(Type::Record(Rc::new(updated)))
     }
 
-    /// Checks index expressions (`i64`) and says which dimensions are sliced.
+    /// Checks index expressions (of any integer type, as in Futhark; slice
+    /// bounds `i64`) and says which dimensions are sliced.
     fn check_indices(&mut self, env: &Env, indices: &[DimIndex]) -> CheckResult<Vec<IndexKind>> {
         let mut kinds = Vec::with_capacity(indices.len());
         for index in indices {
             match index {
                 DimIndex::Index(expr) => {
                     let ty = self.infer(env, expr)?;
-                    self.expect_type(expr.span(), "an index", &Type::I64, &ty)?;
+                    let integer = self.overloaded_var(
+                        PrimSet::integers(),
+                        "an index".to_string(),
+                        expr.span(),
+                    );
+                    self.expect_type(expr.span(), "an index", &integer, &ty)?;
                     kinds.push(IndexKind::Index);
                 }
                 DimIndex::Slice { start, end, stride } => {
