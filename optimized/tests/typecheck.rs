@@ -1049,7 +1049,7 @@ fn functors() {
         ("module Sum (M: Monoid) = { def sum [n] (xs: [n]M.t) : M.t = reduce M.op M.ne xs }\nmodule S = Sum(I)\ndef total (xs: []i32) = S.sum xs", "total : [n]i32 -> i32"),
         ("module Pair (A: Monoid) (B: Monoid) = { type t = (A.t, B.t)  def ne : t = (A.ne, B.ne) }\nmodule P = Pair I I\ndef z = P.ne", "z : (i32, i32)"),
         ("module T = (\\(X: Monoid) -> { def twice (x: X.t) = X.op x x }) I\ndef z = T.twice 3", "z : i32"),
-        ("module Id (X: Monoid) : Monoid = X\nmodule J = Id I\ndef z = J.op J.ne J.ne", "z : Id.t"),
+        ("module Id (X: Monoid) : Monoid = X\nmodule J = Id I\ndef z = J.op J.ne J.ne", "z : J.t"),
         ("module Sealed = (\\(X: Monoid) -> X) (I : Monoid)\ndef z = Sealed.ne", "z : Sealed.t"),
         ("module F (X: Monoid) = { module Inner = { def e = X.ne } }\nmodule G = F I\ndef z = G.Inner.e", "z : i32"),
         ("module type Monoid2 = Monoid with t = f32\nmodule G (X: Monoid2) = { def z = X.op X.ne 1.5 }\nmodule H = G { type t = f32  def ne = 0f32  def op (a: f32) (b: f32) = a * b }\ndef z = H.z", "z : f32"),

@@ -1574,6 +1574,27 @@ fn project(record: Expr, field: FieldName, span: Span) -> ElabResult<Expr> {
 /// An index of any integer type (Futhark accepts them all) as the `i64` the
 /// core indexes with: `i64.i32 i`, `i64.u8 i` (zero-extended), or `i` itself.
 fn index_as_i64(index: Expr) -> Expr {
+    // A literal index (`xs[0]`, whose type defaults to `i32`) is the `i64`
+    // literal of its value.
+    let literal_value = match index.kind {
+        ExprKind::Literal(value) => match value {
+            PrimValue::I8(x) => Some(i64::from(x)),
+            PrimValue::I16(x) => Some(i64::from(x)),
+            PrimValue::I32(x) => Some(i64::from(x)),
+            PrimValue::U8(x) => Some(i64::from(x)),
+            PrimValue::U16(x) => Some(i64::from(x)),
+            PrimValue::U32(x) => Some(i64::from(x)),
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(value) = literal_value {
+        return Expr {
+            kind: ExprKind::Literal(PrimValue::I64(value)),
+            ty: Type::Prim(PrimType::I64),
+            span: index.span,
+        };
+    }
     match index.ty {
         Type::Prim(t) if t != PrimType::I64 && t.is_integer() => {
             let span = index.span;

@@ -61,6 +61,10 @@ pub struct Functor {
     /// of `mt2`, instantiated anew whenever a functor is matched against it.
     /// Empty for a functor defined in the program.
     pub result_abstract_types: Vec<AbstractType>,
+    /// For a functor defined in the program, taking its last parameter: the
+    /// abstract types its body makes (by ascription or by applying a
+    /// functor), which each application makes anew (generativity).
+    pub generated_abstract_types: Vec<AbstractType>,
 }
 
 impl Functor {
@@ -93,6 +97,7 @@ impl Functor {
             parameter_signature: self.parameter_signature.substitute(substitution),
             result: self.result.substitute(substitution),
             result_abstract_types: self.result_abstract_types.clone(),
+            generated_abstract_types: self.generated_abstract_types.clone(),
         }
     }
 }

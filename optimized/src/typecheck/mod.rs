@@ -312,6 +312,11 @@ pub(crate) struct Checker<'loader> {
     /// Why the order-zero type variables exclude functions, by where they
     /// were created: the TFP'18 rule a diagnostic cites.
     pub(crate) order_zero_origins: rules::OrderZeroOrigins,
+    /// Every abstract type made so far by an ascription or a functor
+    /// application, in order: those a functor's body makes are made anew by
+    /// each application (functor application is generative, ICFP'18 rule 17
+    /// and Futhark).
+    pub(crate) generated_abstract_types: Vec<env::AbstractType>,
 }
 
 type CheckResult<T> = Result<T, Diagnostic>;
@@ -333,6 +338,7 @@ impl<'loader> Checker<'loader> {
             size_descriptions: std::collections::HashMap::new(),
             pending_pattern_checks: Vec::new(),
             order_zero_origins: rules::OrderZeroOrigins::default(),
+            generated_abstract_types: Vec::new(),
         }
     }
 

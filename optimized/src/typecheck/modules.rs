@@ -25,10 +25,13 @@ use spec::diagnostic::Diagnostic;
 use spec::source::Span;
 use spec::syntax::ast::{Dec, Liftedness, ModExp, ModParam, ModTypeExp, Name, QualName, TypeParam};
 
-use super::env::{AbbreviationParam, Env, Functor, ModuleValue, TypeBinding, ValueBinding};
-use super::signatures::{named_after, poisoned_signature};
+use super::env::{
+    AbbreviationParam, AbstractType, Env, Functor, ModuleValue, TypeBinding, ValueBinding,
+};
+use super::signatures::{bind_abstract, named_after, poisoned_signature, renamed};
 use super::{CheckResult, CheckedBinding, Checker};
-use crate::types::{RigidName, Scheme, Type};
+use crate::types::Scheme;
+use crate::types::{RigidName, RigidSubstitution, Type};
 
 /// Where a sequence of declarations puts what it declares.
 pub(crate) struct Declarations<'a> {
@@ -362,11 +365,18 @@ impl Checker<'_> {
         let signature = named_after(&signature, std::slice::from_ref(&first.name));
         let parameter = signature.as_module();
         let inner = scope.with_module(first.name.clone(), parameter);
+        let watermark = self.generated_abstract_types.len();
         let result = self.eval_functor(&inner, rest, result_signature, body, bindings, diagnostics);
+        let generated_abstract_types = if rest.is_empty() {
+            self.generated_abstract_types[watermark..].to_vec()
+        } else {
+            Vec::new()
+        };
         ModuleValue::Functor(Rc::new(Functor {
             parameter_signature: signature,
             result,
             result_abstract_types: Vec::new(),
+            generated_abstract_types,
         }))
     }
 
@@ -403,7 +413,15 @@ impl Checker<'_> {
             &functor_value.parameter_signature,
             argument.span(),
         ) {
-            Ok(instantiation) => functor_value.result.substitute(&instantiation),
+            Ok(instantiation) => {
+                let result = functor_value.result.substitute(&instantiation);
+                let made_anew = self.make_anew(&functor_value.generated_abstract_types);
+                if made_anew.is_empty() {
+                    result
+                } else {
+                    result.substitute(&made_anew)
+                }
+            }
             Err(mut diagnostic) => {
                 diagnostic.message = diagnostic.message.replacen(
                     "the module does not match its module type",
@@ -419,6 +437,31 @@ impl Checker<'_> {
                 ModuleValue::Poisoned
             }
         }
+    }
+
+    /// Functor application is generative (ICFP'18 rule 17; Futhark): the
+    /// abstract types the functor's body makes are made anew for this
+    /// application, so two applications' types differ. Returns the renaming
+    /// of each to a fresh rigid name.
+    fn make_anew(&mut self, generated: &[AbstractType]) -> RigidSubstitution {
+        let mut renaming = RigidSubstitution::default();
+        for abstract_type in generated {
+            // Named after the module being defined (`A.t`), so that messages
+            // tell two applications apart.
+            let mut qualified = self.module_path.clone();
+            qualified.extend(abstract_type.path.iter().cloned());
+            let fresh = self.subst.fresh_rigid(qualified.join("."));
+            bind_abstract(
+                &mut renaming,
+                abstract_type,
+                renamed(abstract_type, fresh.clone()),
+            );
+            self.generated_abstract_types.push(AbstractType {
+                name: fresh,
+                ..abstract_type.clone()
+            });
+        }
+        renaming
     }
 
     /// `module : mod_type`, reporting failures into `diagnostics`.

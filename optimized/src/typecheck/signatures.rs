@@ -191,6 +191,7 @@ impl Checker<'_> {
                         parameter_signature,
                         result,
                         result_abstract_types: result_signature.abstract_types,
+                        generated_abstract_types: Vec::new(),
                     })),
                 })
             }
@@ -381,6 +382,8 @@ impl Checker<'_> {
         // after it in messages (`o.t`), keeping their identities.
         let prefix = self.module_path.clone();
         let named = named_after(&signature, &prefix);
+        self.generated_abstract_types
+            .extend(named.abstract_types.iter().cloned());
         Ok(ModuleValue::Structure(Rc::new(named.contents)))
     }
 
@@ -760,7 +763,7 @@ pub(crate) fn named_after(signature: &Signature, prefix: &[Name]) -> Signature {
 
 /// Records in `substitution` that `abstract_type` stands for `function`
 /// (its body alone when it has no parameters).
-fn bind_abstract(
+pub(crate) fn bind_abstract(
     substitution: &mut RigidSubstitution,
     abstract_type: &AbstractType,
     function: TypeFunction,
@@ -778,7 +781,7 @@ fn bind_abstract(
 
 /// The abstract type itself under another rigid name (`fresh`), as a type
 /// function of its parameters.
-fn renamed(abstract_type: &AbstractType, fresh: RigidName) -> TypeFunction {
+pub(crate) fn renamed(abstract_type: &AbstractType, fresh: RigidName) -> TypeFunction {
     let body = if abstract_type.params.is_empty() {
         Type::Param {
             name: fresh,
