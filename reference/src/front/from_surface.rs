@@ -2968,9 +2968,11 @@ impl Elaborator {
                 (intr(Intrinsic::Scatter, vec![d, is, vs]), td)
             }
             "iota" => {
+                // Futhark's `iota : (n: i64) -> *[n]i64` (the core's `iota`
+                // takes any integer type, for `for i < n`).
                 let (n, tn) = next()?;
-                self.constrain_prims(&tn, integral(), PrimType::I64, span)?;
-                (intr(Intrinsic::Iota, vec![n]), Type::array(tn))
+                self.unify(&Type::i64(), &tn, span)?;
+                (intr(Intrinsic::Iota, vec![n]), Type::array(Type::i64()))
             }
             "replicate" => {
                 let (n, tn) = next()?;
