@@ -38,15 +38,15 @@ fn test_all_backends_reports_what_ran_and_what_was_skipped() {
     let out = runestone(&["test", "tests/programs/inputs", "--backend", "all"]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
-    assert!(stdout.contains("reference: 7 passed, 0 failed"), "{stdout}");
-    assert!(stdout.contains("cpu: 7 passed, 0 failed"), "{stdout}");
-    assert!(stdout.contains("gpu: 7 passed, 0 failed"), "{stdout}");
+    assert!(stdout.contains("reference: 9 passed, 0 failed"), "{stdout}");
+    assert!(stdout.contains("cpu: 9 passed, 0 failed"), "{stdout}");
+    assert!(stdout.contains("gpu: 9 passed, 0 failed"), "{stdout}");
     assert!(
         stdout.contains("backends run: reference, cpu, gpu; skipped: none"),
         "{stdout}"
     );
     assert!(
-        stdout.trim_end().ends_with("21 passed, 0 failed"),
+        stdout.trim_end().ends_with("27 passed, 0 failed"),
         "{stdout}"
     );
     let without_gpu = runestone_with(
@@ -60,7 +60,7 @@ fn test_all_backends_reports_what_ran_and_what_was_skipped() {
         "{stdout}"
     );
     assert!(
-        stdout.trim_end().ends_with("14 passed, 0 failed"),
+        stdout.trim_end().ends_with("18 passed, 0 failed"),
         "{stdout}"
     );
 }

@@ -421,6 +421,19 @@ mod tests {
         let rows: Vec<(&str, &str, Answer, bool)> = vec![
             ("auto_same", &auto, Ok(f32s(&[0.2, 2.0])), true),
             ("auto_wrong", &auto, Ok(f32s(&[0.2, 3.0])), false),
+            // Against the reference: the compiled backends' ulps.
+            (
+                "auto_in_tolerance",
+                &auto,
+                Ok(f32s(&[ulp_above(0.2, 64), 2.0])),
+                true,
+            ),
+            (
+                "auto_beyond",
+                &auto,
+                Ok(f32s(&[ulp_above(0.2, 65), 2.0])),
+                false,
+            ),
             (
                 "auto_shape",
                 &auto,
@@ -428,16 +441,17 @@ mod tests {
                 false,
             ),
             ("floats_exact", &floats, Ok(f32s(&[0.2, 2.0])), true),
+            // A written output: `futhark test`'s relative 0.2 %.
             (
                 "floats_in_tolerance",
                 &floats,
-                Ok(f32s(&[ulp_above(0.2, 64), 2.0])),
+                Ok(f32s(&[0.2 * 1.0019, 2.0])),
                 true,
             ),
             (
                 "floats_beyond",
                 &floats,
-                Ok(f32s(&[ulp_above(0.2, 65), 2.0])),
+                Ok(f32s(&[0.2 * 1.0021, 2.0])),
                 false,
             ),
             (

@@ -49,10 +49,6 @@ const NESTED: &str = "not generated yet: no term of the nested generators (fuzz:
 /// the reason.
 pub const CANNOT_FIRE: &[CannotFire] = &[
     CannotFire {
-        rule: "TFP18 T-ReduceByIndex",
-        reason: REDUCE_BY_INDEX,
-    },
-    CannotFire {
         rule: "TFP18 E-ReduceByIndex",
         reason: REDUCE_BY_INDEX,
     },

@@ -1062,6 +1062,10 @@ fn functors() {
         ("module F (X: Monoid) = { def x = 1 }\ndef y = F.x", "is a functor", "4:9"),
         ("module F (X: Monoid) = { def x = 1 }\nopen F", "cannot open a functor", "4:6"),
         ("module F (X: Monoid) = { def x = X.nope }", "unknown name `X.nope`", "3:34"),
+        // Generativity (tests/programs/modules/functor_application_is_generative.fut),
+        // also for an abstract type with parameters, which the reference
+        // does not elaborate yet (issue 26).
+        ("module type B = { type box 'a  val put 'a : a -> box a  val get 'a : box a -> a }\nmodule Mk (P: {}) : B = { type box 'a = (a, i32)  def put x = (x, 0i32)  def get (x, _) = x }\nmodule X = Mk {}\nmodule Y = Mk {}\ndef z = Y.get (X.put 1i32)", "expected `Y.box t0`, found `X.box i32`", "7:16"),
     ];
     let accepted: Vec<(String, &str)> = accepted
         .iter()

@@ -486,6 +486,25 @@ impl Generator {
             ]);
         }
         let result_type = env.type_exp(&result);
+        // A point-free entry point, as real programs write them (`entry f
+        // (x: t) : u -> r = \y -> e`): the last parameter becomes the
+        // body's lambda and the result an arrow; Futhark (and both
+        // implementations, SPEC_NOTES TFP18-24) takes it as a parameter.
+        let mut declared_result = result_type.clone();
+        // (Not with the higher-order mutant's extra parameter, nor when the
+        // parameter's type has a size parameter: a size parameter must be
+        // the size of one of the parameters the entry point names.)
+        let movable = params.len() >= 2
+            && params.len() == param_types.len()
+            && param_types
+                .last()
+                .is_some_and(|t| !used_sizes.iter().any(|(n, _)| t.mentions_size(n)));
+        if movable && self.choices.chance(1, 4) {
+            let last = params.pop().expect("two parameters or more");
+            let last_type = param_types[params.len()].clone();
+            declared_result = env.type_exp(&arrow(last_type, result.clone()));
+            body = lambda(vec![last], None, body);
+        }
         env.truncate(mark);
         let dec = Dec::Value(ValueBind {
             kind: ValueBindKind::Entry,
@@ -498,7 +517,7 @@ impl Generator {
                 })
                 .collect(),
             params,
-            return_type: Some(result_type.clone()),
+            return_type: Some(declared_result),
             body,
             span: span(),
         });

@@ -329,6 +329,34 @@ impl Elaborator {
         &self.decs
     }
 
+    /// Γ of every top-level core name bound so far (declarations, and the
+    /// values the module calculus bound by path), for the TFP'18 typing of
+    /// what it elaborates.
+    pub fn core_type_env(&self) -> crate::core::typing::TypeEnv {
+        let mut env = crate::core::typing::TypeEnv::new();
+        for dec in &self.decs {
+            env.insert(
+                dec.name.clone(),
+                crate::core::typing::Scheme {
+                    params: dec.type_params.clone(),
+                    ty: dec.ty.clone(),
+                },
+            );
+        }
+        for binding in self.values.values().chain(self.qualified.values()) {
+            if let Binding::Top(core, params, ty) = binding {
+                env.insert(
+                    core.clone(),
+                    crate::core::typing::Scheme {
+                        params: params.clone(),
+                        ty: ty.clone(),
+                    },
+                );
+            }
+        }
+        env
+    }
+
     /// Binds the value `path.name` (a module-level value of the module
     /// calculus) to the core name `core` with the scheme `type_params. ty`.
     pub fn bind_value(

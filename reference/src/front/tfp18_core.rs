@@ -735,6 +735,7 @@ impl Core for Tfp18Core {
     fn elaborate_dec(env: &Env<Tfp18Core>, dec: &ValueBind) -> Result<VEnv<Tfp18Core>, Failure> {
         let mut elaborator = elaborator_for_env(env)?;
         let core = elaborate_value(&mut elaborator, dec)?;
+        check_core_restrictions(&elaborator, &core)?;
         let mut ve = OrdMap::new();
         ve.insert(dec.name.clone(), scheme_of(&core));
         Ok(ve)
@@ -924,6 +925,47 @@ fn instantiate(
         ty: declared.ty,
         ..exp.dec.clone()
     })
+}
+
+/// The TFP'18 core's typing judgment `Γ ⊢ e : τ` on a declaration as it is
+/// elaborated (ICFP'18's `E ⊢ dec : ∃T.E'` for a core declaration), Γ the
+/// elaborator's, the module type variables of E rigid: the core's
+/// restrictions on functions (T-Array, T-If, T-Loop, T-Map, …) reject the
+/// declaration here, as the module-free path's TFP'18 typing does, and not
+/// only once rule 42 types a target expression, which a functor never
+/// applied has none of (SPEC_NOTES ICFP18-25).
+fn check_core_restrictions(elaborator: &Elaborator, dec: &ValueDec) -> Result<(), Failure> {
+    // Extension: ICFP18 tfp18-core-typed-elaboration
+    crate::modules::trace::fire("ICFP18 tfp18-core-typed-elaboration", || {
+        format!("Γ ⊢ {} : τ at elaboration", dec.name)
+    });
+    // ICFP'18's module type variables carry no liftedness (the instance
+    // makes them lifted, what they may stand for being unknown): here they
+    // count as unlifted, so only what is a function in every instance is
+    // rejected; a lifted abstract type (`type^ t`) instantiated with a
+    // function is still found by rule 42, as before.
+    let mut unlifted = |t: &CoreTy| match t {
+        CoreTy::Param(name, Liftedness::Lifted) if tyvar_of(name).is_some() => {
+            Some(CoreTy::Param(name.clone(), Liftedness::Unlifted))
+        }
+        _ => None,
+    };
+    let value =
+        crate::core::syntax::map_expr_types(&dec.value, &mut |t| t.map_types(&mut unlifted));
+    let env: TypeEnv = elaborator
+        .core_type_env()
+        .into_iter()
+        .map(|(name, scheme)| {
+            let ty = scheme.ty.map_types(&mut unlifted);
+            (name, Scheme { ty, ..scheme })
+        })
+        .collect();
+    let mut typing = Typing::new();
+    typing.or_conditionals = OR_CONDITIONALS.with(Cell::get);
+    typing
+        .type_of(&env, &value)
+        .map(|_| ())
+        .map_err(|e| Failure::new(e.rule, e.message, "", e.span))
 }
 
 /// Γ of the prelude's declarations.
