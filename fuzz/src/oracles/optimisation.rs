@@ -178,7 +178,7 @@ fn without_a_used_statement(program: &Program) -> Option<Program> {
         for i in 0..statements.len() {
             let defined: HashSet<_> = statements[i].pattern.iter().map(|p| &p.name).collect();
             let used_later = statements[i + 1..].iter().any(|later| {
-                used_in_statement(&mut later.clone())
+                used_in_statement(later)
                     .iter()
                     .any(|name| defined.contains(name))
             }) || function.body.result.iter().any(|r| match r {
