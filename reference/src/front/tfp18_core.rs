@@ -734,8 +734,16 @@ impl Core for Tfp18Core {
 
     fn elaborate_dec(env: &Env<Tfp18Core>, dec: &ValueBind) -> Result<VEnv<Tfp18Core>, Failure> {
         let mut elaborator = elaborator_for_env(env)?;
+        // Γ of the body: the declaration's own name means what it meant
+        // before it (a `def` is not recursive).
+        let before = elaborator.core_type_env();
         let core = elaborate_value(&mut elaborator, dec)?;
-        check_core_restrictions(&elaborator, &core)?;
+        let mut gamma = elaborator.core_type_env();
+        match before.get(&core.name) {
+            Some(scheme) => gamma.insert(core.name.clone(), scheme.clone()),
+            None => gamma.remove(&core.name),
+        };
+        check_core_restrictions(gamma, &core)?;
         let mut ve = OrdMap::new();
         ve.insert(dec.name.clone(), scheme_of(&core));
         Ok(ve)
@@ -934,7 +942,7 @@ fn instantiate(
 /// declaration here, as the module-free path's TFP'18 typing does, and not
 /// only once rule 42 types a target expression, which a functor never
 /// applied has none of (SPEC_NOTES ICFP18-25).
-fn check_core_restrictions(elaborator: &Elaborator, dec: &ValueDec) -> Result<(), Failure> {
+fn check_core_restrictions(gamma: TypeEnv, dec: &ValueDec) -> Result<(), Failure> {
     // Extension: ICFP18 tfp18-core-typed-elaboration
     crate::modules::trace::fire("ICFP18 tfp18-core-typed-elaboration", || {
         format!("Γ ⊢ {} : τ at elaboration", dec.name)
@@ -952,8 +960,7 @@ fn check_core_restrictions(elaborator: &Elaborator, dec: &ValueDec) -> Result<()
     };
     let value =
         crate::core::syntax::map_expr_types(&dec.value, &mut |t| t.map_types(&mut unlifted));
-    let env: TypeEnv = elaborator
-        .core_type_env()
+    let env: TypeEnv = gamma
         .into_iter()
         .map(|(name, scheme)| {
             let ty = scheme.ty.map_types(&mut unlifted);
