@@ -332,6 +332,33 @@ impl Elaborator {
     /// Γ of every top-level core name bound so far (declarations, and the
     /// values the module calculus bound by path), for the TFP'18 typing of
     /// what it elaborates.
+    /// The scheme `core_type_env` gives the core name `core` (without
+    /// building the whole of Γ).
+    pub fn core_scheme(&self, core: &str) -> Option<crate::core::typing::Scheme> {
+        let bound = self
+            .values
+            .values()
+            .chain(self.qualified.values())
+            .filter_map(|binding| match binding {
+                Binding::Top(name, params, ty) if name == core => Some((params, ty)),
+                _ => None,
+            })
+            .next_back();
+        let declared = || {
+            self.decs
+                .iter()
+                .rev()
+                .find(|dec| dec.name == core)
+                .map(|dec| (&dec.type_params, &dec.ty))
+        };
+        bound
+            .or_else(declared)
+            .map(|(params, ty)| crate::core::typing::Scheme {
+                params: params.clone(),
+                ty: ty.clone(),
+            })
+    }
+
     pub fn core_type_env(&self) -> crate::core::typing::TypeEnv {
         let mut env = crate::core::typing::TypeEnv::new();
         for dec in &self.decs {

@@ -736,11 +736,11 @@ impl Core for Tfp18Core {
         let mut elaborator = elaborator_for_env(env)?;
         // Γ of the body: the declaration's own name means what it meant
         // before it (a `def` is not recursive).
-        let before = elaborator.core_type_env();
+        let before = elaborator.core_scheme(&dec.name);
         let core = elaborate_value(&mut elaborator, dec)?;
         let mut gamma = elaborator.core_type_env();
-        match before.get(&core.name) {
-            Some(scheme) => gamma.insert(core.name.clone(), scheme.clone()),
+        match before.filter(|_| core.name == dec.name) {
+            Some(scheme) => gamma.insert(core.name.clone(), scheme),
             None => gamma.remove(&core.name),
         };
         check_core_restrictions(gamma, &core)?;
