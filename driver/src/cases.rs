@@ -87,11 +87,20 @@ impl ProgramReport {
     }
 }
 
-/// Runs every case of the program at `path` on `backend`. A panic of an
-/// implementation is this program's internal error, reported as its failure
-/// (the run goes on with the next program), never the end of the run.
-pub fn test_program(path: &Path, backend: Backend, options: LoadOptions) -> ProgramReport {
-    let run = std::panic::AssertUnwindSafe(|| test_program_unguarded(path, backend, options));
+/// Runs every case of the program at `path` on `backend`, but those of a
+/// block or case tagged with one of `exclude_tags` (`futhark test
+/// --exclude`). A panic of an implementation is this program's internal
+/// error, reported as its failure (the run goes on with the next program),
+/// never the end of the run.
+pub fn test_program(
+    path: &Path,
+    backend: Backend,
+    options: LoadOptions,
+    exclude_tags: &[String],
+) -> ProgramReport {
+    let run = std::panic::AssertUnwindSafe(|| {
+        test_program_unguarded(path, backend, options, exclude_tags)
+    });
     std::panic::catch_unwind(run).unwrap_or_else(|payload| {
         let mut report = ProgramReport::default();
         report.fail(format!(
@@ -114,7 +123,12 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-fn test_program_unguarded(path: &Path, backend: Backend, options: LoadOptions) -> ProgramReport {
+fn test_program_unguarded(
+    path: &Path,
+    backend: Backend,
+    options: LoadOptions,
+    exclude_tags: &[String],
+) -> ProgramReport {
     let mut report = ProgramReport::default();
     let mut program = match read_test_program(path) {
         Ok(p) => p,
@@ -136,6 +150,13 @@ fn test_program_unguarded(path: &Path, backend: Backend, options: LoadOptions) -
     }
     let mut oracle = Oracle::default();
     for block in std::mem::take(&mut program.blocks) {
+        if block
+            .tags
+            .iter()
+            .any(|tag| exclude_tags.contains(&tag.name))
+        {
+            continue;
+        }
         match &block.kind {
             BlockKind::CompileError(regex) => match &loaded {
                 Ok(_) => report.fail(format!(
@@ -169,8 +190,9 @@ fn test_program_unguarded(path: &Path, backend: Backend, options: LoadOptions) -
             )),
             BlockKind::Cases(cases) => {
                 for (index, case) in cases.iter().enumerate() {
-                    let skip =
-                        case.flags.notest || (case.flags.compiled && backend.is_interpreter());
+                    let skip = case.flags.notest
+                        || (case.flags.compiled && backend.is_interpreter())
+                        || case.flags.tags.iter().any(|tag| exclude_tags.contains(tag));
                     if skip {
                         continue;
                     }

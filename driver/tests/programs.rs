@@ -67,7 +67,7 @@ fn has_test_blocks(path: &Path) -> bool {
 
 /// One program on one backend, judged against the expected-failure list.
 fn check(path: &Path, backend: Backend, expected_to_fail: bool) -> Result<(), Failed> {
-    let report = test_program(path, backend, LoadOptions::default());
+    let report = test_program(path, backend, LoadOptions::default(), &[]);
     match (report.failures.is_empty(), expected_to_fail) {
         (true, false) | (false, true) => Ok(()),
         (true, true) => Err(format!(

@@ -173,7 +173,7 @@ fn fired_by_test_programs() -> RuleCounts {
     let ((), core_counts) = record(|| {
         for path in &core_programs {
             let options = driver::LoadOptions::default();
-            driver::cases::test_program(path, driver::Backend::Reference, options);
+            driver::cases::test_program(path, driver::Backend::Reference, options, &[]);
         }
     });
     for (rule, n) in core_counts {

@@ -142,6 +142,10 @@ impl Seen {
             SizeExp::Anonymous => self.add("SizeExp::Anonymous"),
             SizeExp::Named(_) => self.add("SizeExp::Named"),
             SizeExp::Constant(_) => self.add("SizeExp::Constant"),
+            SizeExp::Expression(expression) => {
+                self.add("SizeExp::Expression");
+                self.expr(expression);
+            }
         }
     }
 

@@ -172,6 +172,11 @@ fn bench_program(
             }
             for (index, case) in cases.iter().enumerate() {
                 let skipped = case.flags.nobench
+                    || case
+                        .flags
+                        .tags
+                        .iter()
+                        .any(|t| args.exclude_tags.contains(t))
                     || matches!(case.expected, Expected::RuntimeError(_))
                     || (case.flags.compiled && args.backend == Backend::Reference);
                 if skipped {

@@ -1,4 +1,4 @@
-//! `runestone test PATH... [--backend reference|cpu|gpu|all]`: runs every
+//! `runestone test PATH... [--backend reference|cpu|gpu|all] [--exclude-tag T]`: runs every
 //! `-- ==` case of the given programs (directories are searched recursively
 //! for `.fut` files) on the chosen backends through the driver
 //! ([`driver::cases::test_program`]), prints a diff for each failure and the
@@ -27,6 +27,10 @@ pub struct Args {
     /// program's `-- runestone-options: fuel=N`).
     #[arg(long)]
     fuel: Option<u64>,
+    /// Skip the blocks (`tags { T }`) and the cases (`T input ...`) tagged
+    /// T, as `futhark test --exclude` does; may be repeated.
+    #[arg(long = "exclude-tag", value_name = "TAG")]
+    exclude_tags: Vec<String>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -55,7 +59,7 @@ pub fn run(args: Args) -> ExitCode {
         };
         let (mut backend_passed, mut backend_failed) = (0, 0);
         for file in &files {
-            let report = test_program(file, backend, options);
+            let report = test_program(file, backend, options, &args.exclude_tags);
             for skipped in &report.skipped {
                 println!("{prefix}skipped {skipped}");
             }

@@ -556,6 +556,9 @@ pub enum Intrinsic {
     Reverse,
     Rotate,
     Copy,
+    /// `assert c e` (`spec::syntax::ast::ASSERT`): `e` once `c` holds,
+    /// else the run-time error `spec::syntax::ast::ASSERTION_FAILED`.
+    Assert,
     /// A function or constant of a numeric module: `f32.sqrt`, `i32.max`,
     /// `f64.pi`, `u8.i32` (conversion), `i32.sum`. Its type is the module's
     /// specification (`typecheck::prelude::numeric_module_signature`);
@@ -601,6 +604,7 @@ impl Intrinsic {
             "reverse" => Intrinsic::Reverse,
             "rotate" => Intrinsic::Rotate,
             "copy" => Intrinsic::Copy,
+            spec::syntax::ast::ASSERT => Intrinsic::Assert,
             _ => return None,
         })
     }
@@ -631,6 +635,7 @@ impl Intrinsic {
             Intrinsic::Reverse => "reverse".to_string(),
             Intrinsic::Rotate => "rotate".to_string(),
             Intrinsic::Copy => "copy".to_string(),
+            Intrinsic::Assert => spec::syntax::ast::ASSERT.to_string(),
             Intrinsic::Numeric {
                 module, function, ..
             } => format!("{}.{function}", module.name()),
@@ -656,6 +661,7 @@ impl Intrinsic {
             Intrinsic::Transpose | Intrinsic::Reverse => 1,
             Intrinsic::Rotate => 2,
             Intrinsic::Copy => 1,
+            Intrinsic::Assert => 2,
             Intrinsic::Numeric { arity, .. } => *arity,
         }
     }

@@ -563,6 +563,11 @@ impl Lowerer {
                 }
                 Ok(out)
             }
+            Intrinsic::Assert => {
+                let condition = self.expression(env, block, &args[0])?[0].clone();
+                self.assert(block, condition, spec::syntax::ast::ASSERTION_FAILED, span);
+                self.expression(env, block, &args[1])
+            }
             Intrinsic::Length => {
                 let values = self.expression(env, block, &args[0])?;
                 let length = values

@@ -166,6 +166,9 @@ impl Interpreter<'_> {
     fn size_exp(&mut self, size: &SizeExp, scope: &Env) -> Result<SizeExp> {
         Ok(match size {
             SizeExp::Named(name) => SizeExp::Named(self.value_name(scope, name)?),
+            SizeExp::Expression(expression) => {
+                SizeExp::Expression(Box::new(self.expr(expression, scope)?))
+            }
             other => other.clone(),
         })
     }

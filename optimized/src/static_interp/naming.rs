@@ -277,8 +277,10 @@ impl Renamer<'_> {
     }
 
     fn size(&mut self, size: &mut SizeExp) {
-        if let SizeExp::Named(name) = size {
-            self.qual_name(name);
+        match size {
+            SizeExp::Named(name) => self.qual_name(name),
+            SizeExp::Expression(expression) => self.expr(expression),
+            SizeExp::Anonymous | SizeExp::Constant(_) => {}
         }
     }
 

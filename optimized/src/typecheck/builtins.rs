@@ -54,7 +54,22 @@ pub const BUILTIN_SIGNATURE: &str = r#"{
   val reverse 't [n] : [n]t -> [n]t
   val rotate 't [n] : i64 -> [n]t -> [n]t
   val copy 't : t -> *t
+  val assert_keyword 't : bool -> t -> t
 }"#;
+
+/// The name [`BUILTIN_SIGNATURE`] gives `assert c e`'s intrinsic, which is
+/// bound as [`spec::syntax::ast::ASSERT`]: the keyword cannot be written in
+/// a specification.
+const ASSERT_IN_SIGNATURE: &str = "assert_keyword";
+
+/// The name a specification of [`BUILTIN_SIGNATURE`] binds.
+fn bound_name(specified: &str) -> &str {
+    if specified == ASSERT_IN_SIGNATURE {
+        spec::syntax::ast::ASSERT
+    } else {
+        specified
+    }
+}
 
 /// The file id given to the built-in signature; never rendered.
 const BUILTIN_FILE: FileId = FileId(u32::MAX);
@@ -98,7 +113,7 @@ pub(crate) fn initial_env(checker: &mut Checker<'_>) -> Env {
             continue;
         };
         env = env.with_value(
-            name.clone(),
+            bound_name(name).to_string(),
             ValueBinding::Polymorphic {
                 scheme: Rc::new(scheme),
                 defined_at: None,
@@ -123,7 +138,7 @@ mod tests {
         for spec in specs {
             if let Spec::Val { name, .. } = spec {
                 assert!(
-                    env.values.contains_key(&name),
+                    env.values.contains_key(bound_name(&name)),
                     "built-in `{name}` is missing"
                 );
             }

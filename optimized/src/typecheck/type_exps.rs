@@ -150,7 +150,8 @@ impl Checker<'_> {
         }
     }
 
-    /// A size in a type: `[]`, `[3]`, or `[n]` where `n` is an `i64` in scope.
+    /// A size in a type: `[]`, `[3]`, `[n]` where `n` is an `i64` in scope,
+    /// or an `i64` expression `[n+1]`.
     pub(crate) fn elaborate_size(
         &mut self,
         env: &Env,
@@ -176,6 +177,23 @@ impl Checker<'_> {
                     None => self.subst.fresh_size_var(self.level),
                 },
             }),
+            // A size expression (`[n+1]`): an `i64` expression over the
+            // names in scope, otherwise an unknown size, unchecked on both
+            // implementations (SPEC_NOTES TFP18-25).
+            SizeExp::Expression(expression) => {
+                let ty = self.infer(env, expression)?;
+                self.subst
+                    .unify(&Type::I64, &ty, super::unify::SizeMode::Check)
+                    .map_err(|_| {
+                        Diagnostic::error(format!(
+                            "a size must be an `i64`, but this expression has type `{}`",
+                            print_type(&self.resolve_deep(&ty))
+                        ))
+                        .with_code("type-mismatch")
+                        .with_primary(expression.span(), "used as a size here")
+                    })?;
+                Ok(Size::Unknown)
+            }
             SizeExp::Named(name) => {
                 if !name.qualifiers.is_empty() {
                     return Err(Checker::unsupported(

@@ -76,6 +76,9 @@ pub const INTRINSICS: &[(&str, usize)] = &[
     ("transpose", 1),
     ("reverse", 1),
     ("rotate", 2),
+    // `assert c e` (the parser's `spec::syntax::ast::ASSERT`): the core's
+    // `Assert` (TFP'18's run-time checks, E-Assert / E-AssertErr).
+    (ast::ASSERT, 2),
 ];
 
 /// The source of the top-level prelude functions.
@@ -1065,7 +1068,7 @@ impl Elaborator {
                 &mut unbound,
                 &mut bindings,
                 &mut checks,
-            );
+            )?;
             param_vars.push((x, t.clone()));
             param_types.push(t);
         }
@@ -1095,7 +1098,7 @@ impl Elaborator {
                     &mut Vec::new(),
                     &mut result_checks,
                     "the result",
-                );
+                )?;
                 if !result_checks.is_empty() {
                     let mut inner = Expr::var(r.clone(), body.span());
                     for (cond, message, s) in result_checks.into_iter().rev() {
@@ -1146,15 +1149,15 @@ impl Elaborator {
         unbound: &mut Vec<Name>,
         bindings: &mut Vec<(Name, Expr)>,
         checks: &mut Vec<(Expr, String, Span)>,
-    ) {
+    ) -> EResult<()> {
         match p {
             Pat::Ascribe { pat, ty, .. } => {
                 let what = match &**pat {
                     Pat::Var { name, .. } => format!("`{name}`"),
                     _ => "the argument".to_string(),
                 };
-                self.type_checks(ty, value.clone(), unbound, bindings, checks, &what);
-                self.size_constraints(pat, value, unbound, bindings, checks);
+                self.type_checks(ty, value.clone(), unbound, bindings, checks, &what)?;
+                self.size_constraints(pat, value, unbound, bindings, checks)
             }
             Pat::Tuple { elements, .. } => {
                 for (i, e) in elements.iter().enumerate() {
@@ -1164,8 +1167,9 @@ impl Elaborator {
                         unbound,
                         bindings,
                         checks,
-                    );
+                    )?;
                 }
+                Ok(())
             }
             Pat::Record { fields, .. } => {
                 for (l, e) in fields {
@@ -1175,11 +1179,12 @@ impl Elaborator {
                         unbound,
                         bindings,
                         checks,
-                    );
+                    )?;
                 }
+                Ok(())
             }
             Pat::Attr { pat, .. } => self.size_constraints(pat, value, unbound, bindings, checks),
-            _ => {}
+            _ => Ok(()),
         }
     }
 
@@ -1278,7 +1283,7 @@ impl Elaborator {
         bindings: &mut Vec<(Name, Expr)>,
         checks: &mut Vec<(Expr, String, Span)>,
         what: &str,
-    ) {
+    ) -> EResult<()> {
         let mut owned = te.clone();
         let mut depth = 0;
         let span = value.span;
@@ -1304,6 +1309,16 @@ impl Elaborator {
                     );
                     match size {
                         SizeExp::Anonymous => {}
+                        // Extension (SPEC_NOTES TFP18-25): a size
+                        // expression is typed as an `i64` in scope and is
+                        // otherwise an unknown size, as on the optimising
+                        // front end: no check.
+                        SizeExp::Expression(expression) => {
+                            // Extension: TFP18 T-SizeExpression
+                            crate::coverage::fire("TFP18 T-SizeExpression");
+                            let (_, expression_type) = self.expr(expression)?;
+                            self.unify(&Type::i64(), &expression_type, expression.span())?;
+                        }
                         SizeExp::Constant(c) => checks.push((
                             binop(CoreBinOp::Eq, dim, i64_lit(*c as i64, *ts), *ts),
                             format!("Size mismatch: dimension {depth} of {what} is not {c}."),
@@ -1338,9 +1353,9 @@ impl Elaborator {
                             bindings,
                             checks,
                             what,
-                        );
+                        )?;
                     }
-                    return;
+                    return Ok(());
                 }
                 TypeExp::Record { fields, .. } if depth == 0 => {
                     for (l, e) in fields {
@@ -1351,11 +1366,11 @@ impl Elaborator {
                             bindings,
                             checks,
                             what,
-                        );
+                        )?;
                     }
-                    return;
+                    return Ok(());
                 }
-                _ => return,
+                _ => return Ok(()),
             }
         }
     }
@@ -1763,7 +1778,7 @@ impl Elaborator {
                     &mut unbound,
                     &mut bindings,
                     &mut checks,
-                );
+                )?;
                 for s in sizes {
                     self.values
                         .insert(s.clone(), Binding::Local(s.clone(), Type::i64()));
@@ -1954,7 +1969,7 @@ impl Elaborator {
                     &mut Vec::new(),
                     &mut checks,
                     "the value",
-                );
+                )?;
                 if checks.is_empty() {
                     return Ok((c, t));
                 }
@@ -3105,6 +3120,22 @@ impl Elaborator {
                 self.elem_type(&ta, span)?;
                 (intr(Intrinsic::Reverse, vec![a]), ta)
             }
+            ast::ASSERT => {
+                let (condition, condition_type) = next()?;
+                let (body, body_type) = next()?;
+                self.unify(&Type::bool(), &condition_type, span)?;
+                (
+                    Expr::new(
+                        ExprKind::Assert {
+                            condition: condition.boxed(),
+                            message: ast::ASSERTION_FAILED.to_string(),
+                            body: body.boxed(),
+                        },
+                        span,
+                    ),
+                    body_type,
+                )
+            }
             "rotate" => {
                 let (r, tr) = next()?;
                 let (a, ta) = next()?;
@@ -3258,6 +3289,9 @@ fn substitute_size(size: &SizeExp, sizes: &BTreeMap<Name, SizeExp>) -> SizeExp {
         SizeExp::Named(q) if q.qualifiers.is_empty() && sizes.contains_key(&q.name) => {
             sizes[&q.name].clone()
         }
+        // A size expression of an abbreviation with size parameters may
+        // name them: it stays an unknown size (SPEC_NOTES TFP18-25).
+        SizeExp::Expression(_) if !sizes.is_empty() => SizeExp::Anonymous,
         other => other.clone(),
     }
 }

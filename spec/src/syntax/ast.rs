@@ -17,6 +17,16 @@
 
 use crate::source::Span;
 
+/// The name `assert c e` applies: the keyword itself, which no program can
+/// bind, shadow or qualify. Both implementations give it the type
+/// `bool -> t -> t` (for `t` of order zero): `e`'s value when `c` holds,
+/// else the run-time error [`ASSERTION_FAILED`] at the `assert`'s location.
+pub const ASSERT: &str = "assert";
+
+/// The message of a failed `assert`, on every implementation (Futhark's
+/// begins the same way).
+pub const ASSERTION_FAILED: &str = "Assertion is false";
+
 /// An identifier, an operator symbol (`+`, `+^`, `>>=`), or a record field
 /// (`x`, `0`).
 pub type Name = String;
@@ -255,12 +265,17 @@ pub enum Spec {
 // ---------------------------------------------------------------------------
 // Types
 
-/// An array dimension in a type: `[n]`, `[3]`, or anonymous `[]`.
+/// An array dimension in a type: `[n]`, `[3]`, anonymous `[]`, or a size
+/// expression `[n+1]`, `[i64.max n m]`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SizeExp {
     Anonymous,
     Named(QualName),
     Constant(u64),
+    /// Any other `i64` expression over the names in scope (never a bare
+    /// name or an unsuffixed integer: those are [`SizeExp::Named`] and
+    /// [`SizeExp::Constant`]).
+    Expression(Box<Expr>),
 }
 
 /// An argument of a type application: `[n]` or a type.

@@ -255,6 +255,7 @@ fn size_exp(size: &SizeExp) -> String {
         SizeExp::Anonymous => "[]".to_string(),
         SizeExp::Named(name) => format!("[{}]", qual_name(name)),
         SizeExp::Constant(n) => format!("[{n}]"),
+        SizeExp::Expression(expression) => format!("[{}]", print_expr(expression)),
     }
 }
 

@@ -26,7 +26,7 @@
 //! Items, in the order a block may hold them:
 //! - `tags { t1 t2 }` and `entry: e1 e2`, each at most once, before any case;
 //! - then exactly one of:
-//!   - cases: `["name"] [compiled] [nobench] [notest] INPUT [OUTCOME]`, where INPUT
+//!   - cases: `["name"] [compiled] [nobench] [notest] [TAG...] INPUT [OUTCOME]`, where INPUT
 //!     is `input { VALUES }`, `input @ FILE`, `random input { TYPES }`,
 //!     `script input { EXPR }` or `script input @ FILE`, and OUTCOME is
 //!     `output { VALUES }`, `output @ FILE`, `auto output` or `error: REGEX`
@@ -44,10 +44,12 @@
 //! ([`DataFile::resolve`]). Every regex is compiled when the block is parsed, so a
 //! bad regex is a located diagnostic rather than a failure at test time.
 //!
-//! Departures from `futhark test`, all on the side of rejecting more: case tags
-//! other than `compiled`, `nobench` and `notest` (Futhark's free-form run tags
-//! such as `no_opencl`) are unknown keywords, and `auto output` after
-//! `script input` (which Futhark documents as unsupported) is an error.
+//! A case's free-form tags (`no_python`, `no_opencl`: any word of letters,
+//! digits, `_` and `-` that is not a keyword) are kept in [`CaseFlags::tags`].
+//!
+//! Departure from `futhark test`, on the side of rejecting more: `auto
+//! output` after `script input` (which Futhark documents as unsupported) is
+//! an error.
 //!
 //! The entry point is [`parse_test_file`]; it never panics, whatever its input.
 //! [`data`] produces the values of a case: its arguments (inline, from a file,
@@ -133,7 +135,7 @@ pub struct Case {
 }
 
 /// The words that may precede `input`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct CaseFlags {
     /// `compiled`: never run by an interpreter (the reference).
     pub compiled: bool,
@@ -141,6 +143,10 @@ pub struct CaseFlags {
     pub nobench: bool,
     /// `notest`: only for benchmarking.
     pub notest: bool,
+    /// Free-form tags (`no_python`, `no_opencl`, ...), in source order:
+    /// `runestone test --exclude-tag` and `bench --exclude-tag` skip a
+    /// case carrying one.
+    pub tags: Vec<String>,
 }
 
 /// Where a case's arguments come from.
@@ -300,6 +306,9 @@ impl fmt::Display for Case {
             if set {
                 write!(f, "{word} ")?;
             }
+        }
+        for tag in &self.flags.tags {
+            write!(f, "{tag} ")?;
         }
         match &self.input {
             Input::Values(raw) => write!(f, "input {}", braces(raw))?,

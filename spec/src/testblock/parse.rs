@@ -19,8 +19,30 @@ const CODE: &str = "test-block";
 
 /// What a block may hold, for the note under "unknown keyword" errors.
 const KEYWORDS: &str = "expected one of `input`, `random input`, `script input`, `compiled`, \
-     `nobench`, `notest`, a quoted case name, `output`, `auto output`, `error:`, `entry:`, \
-     `tags`, `property:`, `structure`, `warning:`";
+     `nobench`, `notest`, a case tag, a quoted case name, `output`, `auto output`, `error:`, \
+     `entry:`, `tags`, `property:`, `structure`, `warning:`";
+
+/// The words of a block that are never a case's tag: the block's own
+/// keywords and those of a case's input and outcome.
+const RESERVED_WORDS: &[&str] = &[
+    "tags",
+    "entry",
+    "structure",
+    "warning",
+    "error",
+    "property",
+    "output",
+    "auto",
+    "input",
+    "random",
+    "script",
+];
+
+/// A free-form tag of a case (`no_python`, `no_opencl`, ...), written
+/// before its input as `futhark test` allows.
+fn is_case_tag(word: &str) -> bool {
+    is_tag(word) && !RESERVED_WORDS.contains(&word)
+}
 
 pub(super) fn parse(file: FileId, text: &str) -> Result<TestFile, Vec<Diagnostic>> {
     let lines = Lines::new(text);
@@ -548,6 +570,10 @@ impl<'a> Cursor<'a> {
                     let case = self.case()?;
                     add_case(&mut body, case)?;
                 }
+                _ if is_case_tag(word) => {
+                    let case = self.case()?;
+                    add_case(&mut body, case)?;
+                }
                 _ => {
                     return Err(error(format!("unknown keyword `{word}` in test block"))
                         .with_primary(span, "unknown keyword")
@@ -610,11 +636,20 @@ impl<'a> Cursor<'a> {
                     };
                     break (kind, span.to(input));
                 }
+                _ if is_case_tag(word) => {
+                    if flags.tags.iter().any(|tag| tag == word) {
+                        return Err(error(format!("tag `{word}` given twice"))
+                            .with_primary(span, "repeated here"));
+                    }
+                    flags.tags.push(word.to_string());
+                    self.pos += word.len();
+                    continue;
+                }
                 _ => {
                     return Err(error(format!("expected `input`, found `{word}`"))
                         .with_primary(span, "not a case keyword")
                         .with_note(
-                            "a case is `[\"name\"] [compiled] [nobench] [notest] \
+                            "a case is `[\"name\"] [compiled] [nobench] [notest] [TAG...] \
                              [random | script] input ...`",
                         ))
                 }

@@ -187,14 +187,24 @@ const TABLE: &[(&str, &str, &str)] = &[
     ),
     // Errors.
     (
-        "unknown keyword",
+        "a misspelt keyword reads as a case tag: located where `input` is missing",
         "-- ==\n-- inptu { 1 } output { 2 }\n",
-        "2:4: unknown keyword `inptu` in test block",
+        "2:10: expected `input`, found `{`",
     ),
     (
-        "unknown case flag",
-        "-- ==\n-- compiled slow input { 1 }\n",
-        "2:13: expected `input`, found `slow`",
+        "free-form case tags, as futhark test reads them",
+        "-- ==\n-- compiled no_python no-opencl input { 1 }\n-- \"named\" slow nobench input { 2 } output { 2 }\n",
+        "block entry: main\n  compiled no_python no-opencl input { 1 } -> success\n  \"named\" nobench slow input { 2 } -> output { 2 }",
+    ),
+    (
+        "a case tag given twice",
+        "-- ==\n-- slow slow input { 1 }\n",
+        "2:9: tag `slow` given twice",
+    ),
+    (
+        "a keyword is never a case tag",
+        "-- ==\n-- slow output { 1 }\n",
+        "2:9: expected `input`, found `output`",
     ),
     (
         "unclosed brace at end of block",
@@ -354,13 +364,13 @@ const TABLE: &[(&str, &str, &str)] = &[
     ),
     (
         "one error per block, all blocks reported",
-        "-- ==\n-- bogus\n-- input { 1 }\ndef x = 0\n-- ==\n-- output { 1 }\n",
-        "2:4: unknown keyword `bogus` in test block\n6:4: `output` without `input`",
+        "-- ==\n-- }\n-- input { 1 }\ndef x = 0\n-- ==\n-- output { 1 }\n",
+        "2:4: unmatched `}`\n6:4: `output` without `input`",
     ),
     (
         "errors are located in CRLF files",
         "-- ==\r\n-- input { 1 }\r\n-- wat\r\n",
-        "3:4: unknown keyword `wat` in test block",
+        "3:8: expected `input`, found the end of the test block",
     ),
 ];
 

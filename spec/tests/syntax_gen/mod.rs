@@ -233,6 +233,20 @@ fn size_exp() -> BoxedStrategy<SizeExp> {
         Just(SizeExp::Anonymous),
         qual(ident()).prop_map(SizeExp::Named),
         (0u64..100).prop_map(SizeExp::Constant),
+        (qual(ident()), 0u64..100).prop_map(|(name, addend)| {
+            SizeExp::Expression(bx(Expr::BinOp {
+                op: BinOp::Symbol(QualName::unqualified("+", sp())),
+                lhs: bx(Expr::Var(name)),
+                rhs: bx(Expr::Literal {
+                    literal: Literal::Int {
+                        value: addend,
+                        suffix: None,
+                    },
+                    span: sp(),
+                }),
+                span: sp(),
+            }))
+        }),
     ]
     .boxed()
 }

@@ -232,11 +232,6 @@ impl Parser {
             TokenKind::Keyword(Keyword::If | Keyword::Let | Keyword::Loop | Keyword::Match)
             | TokenKind::Backslash
             | TokenKind::HashBracket => self.nested(|p| p.open_ended()),
-            TokenKind::Keyword(Keyword::Assert) => Err(crate::diagnostic::Diagnostic::error(
-                "`assert` is not supported by runestone",
-            )
-            .with_code("syntax")
-            .with_primary(self.span(), "unsupported")),
             _ => self.expr_apply(),
         }
     }
@@ -367,12 +362,15 @@ impl Parser {
                     span: self.span_from(start),
                 }
             }
+            // `assert c e` is the application of the intrinsic named by the
+            // keyword (`spec::syntax::ast::ASSERT`): no program can bind or
+            // shadow that name.
             TokenKind::Keyword(Keyword::Assert) => {
-                return Err(crate::diagnostic::Diagnostic::error(
-                    "`assert` is not supported by runestone",
-                )
-                .with_code("syntax")
-                .with_primary(self.span(), "unsupported"))
+                self.advance();
+                Expr::Var(QualName::unqualified(
+                    crate::syntax::ast::ASSERT.to_string(),
+                    self.span_from(start),
+                ))
             }
             _ => return Err(self.expected("an expression")),
         };

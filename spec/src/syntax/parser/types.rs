@@ -7,7 +7,7 @@
 //! atoms.
 
 use super::{PResult, Parser};
-use crate::syntax::ast::{QualName, SizeExp, SumConstructor, TypeArg, TypeExp};
+use crate::syntax::ast::{Expr, Literal, QualName, SizeExp, SumConstructor, TypeArg, TypeExp};
 use crate::syntax::lexer::TokenKind;
 
 impl Parser {
@@ -111,9 +111,10 @@ impl Parser {
                 span: self.span_from(start),
             });
         }
-        if self.eat(&TokenKind::LBracket) {
+        if self.at(&TokenKind::LBracket) {
+            let open = self.advance().span;
             let size = self.size_exp()?;
-            self.expect(&TokenKind::RBracket, "`]` after the array size")?;
+            self.expect_closing(&TokenKind::RBracket, open, "`]` after the array size")?;
             let element = self.nested(|p| p.type_prefix())?;
             return Ok(TypeExp::Array {
                 size,
@@ -140,26 +141,34 @@ impl Parser {
     }
 
     /// The contents of `[…]` in a type: a name, a constant, or nothing.
+    /// What stands between the brackets of an array type or a size
+    /// argument: nothing, a name, an unsuffixed integer, or any other
+    /// expression (Futhark's size expressions, `[n+1]`, `[n*m]`).
     fn size_exp(&mut self) -> PResult<SizeExp> {
-        match self.peek().clone() {
-            TokenKind::RBracket => Ok(SizeExp::Anonymous),
-            TokenKind::Int {
-                value,
-                suffix: None,
-            } => {
-                self.advance();
-                Ok(SizeExp::Constant(value))
-            }
-            TokenKind::Ident(_) => Ok(SizeExp::Named(self.qual_name("a size name")?)),
-            _ => Err(self.expected("a size (a name, a constant) or `]`")),
+        if self.at(&TokenKind::RBracket) {
+            return Ok(SizeExp::Anonymous);
         }
+        let expression = self.nested(|p| p.expr())?;
+        Ok(match expression {
+            Expr::Var(name) => SizeExp::Named(name),
+            Expr::Literal {
+                literal:
+                    Literal::Int {
+                        value,
+                        suffix: None,
+                    },
+                ..
+            } => SizeExp::Constant(value),
+            other => SizeExp::Expression(Box::new(other)),
+        })
     }
 
     fn type_arg(&mut self) -> PResult<TypeArg> {
         let start = self.span();
-        if self.eat(&TokenKind::LBracket) {
+        if self.at(&TokenKind::LBracket) {
+            let open = self.advance().span;
             let size = self.size_exp()?;
-            self.expect(&TokenKind::RBracket, "`]` after the size argument")?;
+            self.expect_closing(&TokenKind::RBracket, open, "`]` after the size argument")?;
             return Ok(TypeArg::Size {
                 size,
                 span: self.span_from(start),

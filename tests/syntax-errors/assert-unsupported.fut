@@ -1,1 +1,0 @@
-def main (x: i32) = assert (x > 0) x
