@@ -23,7 +23,12 @@ fn main() {
     let mut generated = String::from("&[\n");
     for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        // Named as the reference names them (`<prelude>/toplevel.fut`), so
+        // a run-time error in the prelude has one location on both.
+        let name = format!(
+            "<prelude>/{}",
+            path.file_name().unwrap_or_default().to_string_lossy()
+        );
         generated.push_str(&format!(
             "    ({name:?}, include_str!({:?})),\n",
             path.canonicalize()

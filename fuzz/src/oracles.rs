@@ -47,6 +47,7 @@
 //! reason, counted in the summary). Disagreements are shrunk through the
 //! generator's choice sequence and written as `-- ==` test programs.
 
+pub mod corpus;
 pub mod gpu;
 pub mod gpu_programs;
 pub mod optimisation;

@@ -133,11 +133,12 @@ pub fn compile(
     compile_with_clock(&program, prelude_file, loader, options, clock)
 }
 
-/// Adds `spec/prelude/toplevel.fut` to `sources` (the file the prelude's
-/// declarations are parsed from for module-free programs).
+/// Adds `spec/prelude/toplevel.fut` to `sources`, named
+/// `<prelude>/toplevel.fut` as the reference names it (the file the
+/// prelude's declarations are parsed from for module-free programs).
 pub fn add_prelude_file(sources: &mut SourceMap) -> FileId {
     sources.add(
-        "spec/prelude/toplevel.fut".to_string(),
+        "<prelude>/toplevel.fut".to_string(),
         crate::typecheck::prelude::TOPLEVEL_PRELUDE,
     )
 }

@@ -39,7 +39,7 @@ fn check(name: &str, text: &str) -> Outcome {
     let mut sources = SourceMap::new();
     let file = sources.add(name.to_string(), text);
     let prelude_file = sources.add(
-        "spec/prelude/toplevel.fut".to_string(),
+        "<prelude>/toplevel.fut".to_string(),
         optimized::typecheck::prelude::TOPLEVEL_PRELUDE,
     );
     let program = match spec::syntax::parse_program(file, text) {

@@ -17,6 +17,14 @@
 //! that ran a kernel, kernel runs, validation messages, modules checked by
 //! `spirv-val`.
 //!
+//! `--oracle corpus PATH...`: the corpus oracle (`fuzz::oracles::corpus`)
+//! on every `.fut` program under the paths (directories searched
+//! recursively): the reference and the optimising compiler's CPU backend
+//! must give each program the same verdict, and each of its `-- ==` cases
+//! the same values or the same run-time error. Prints each difference, a
+//! progress line every 50 programs and a summary (programs agreeing,
+//! differing, discarded, by reason); exit 1 on any difference.
+//!
 //! `--emit-tower N`: print the functor-tower benchmark (`fuzz::tower`) with
 //! about N functor applications.
 
@@ -36,9 +44,12 @@ pub struct Args {
     /// run-time errors, no validation message, every SPIR-V module passes
     /// `spirv-val`), `optimisation` (the optimising compiler's own output:
     /// constant folding complete, its IR and core checkers rejecting a
-    /// broken form of the program).
+    /// broken form of the program), `corpus` (reference vs optimized CPU on
+    /// the programs under PATH... and their `-- ==` cases).
     #[arg(long, required_unless_present = "emit_tower")]
     oracle: Option<String>,
+    /// Programs or directories (`--oracle corpus` only).
+    paths: Vec<PathBuf>,
     /// Print the functor-tower benchmark program with about N functor
     /// applications (`fuzz::tower`) on stdout, and nothing else.
     #[arg(long, value_name = "N")]
@@ -94,10 +105,17 @@ pub fn run(args: Args) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let oracle_name = args.oracle.clone().unwrap_or_default();
+    if oracle_name == "corpus" {
+        return run_corpus(&args.paths);
+    }
+    if !args.paths.is_empty() {
+        eprintln!("runestone fuzz: only `--oracle corpus` takes paths");
+        return ExitCode::from(2);
+    }
     let oracle = fuzz::oracles::OracleKind::from_name(&oracle_name);
     if oracle_name != "nested" && oracle.is_none() {
         eprintln!(
-            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc, modules, value, gpu, optimisation).",
+            "runestone fuzz: the `{}` oracle is not implemented yet (available: nested, verdict, defunc, modules, value, gpu, optimisation, corpus).",
             oracle_name
         );
         return ExitCode::from(2);
@@ -313,4 +331,60 @@ fn run_oracle(
     }
     println!("\ncounterexamples written to {}", out.display());
     ExitCode::from(1)
+}
+
+/// `--oracle corpus PATH...`.
+fn run_corpus(paths: &[PathBuf]) -> ExitCode {
+    if paths.is_empty() {
+        eprintln!("runestone fuzz: `--oracle corpus` needs the programs or directories to examine");
+        return ExitCode::from(2);
+    }
+    let programs = driver::discover::programs_under(paths);
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    println!(
+        "corpus oracle: {} programs under {} (reference vs optimized CPU)",
+        programs.len(),
+        shown.join(", ")
+    );
+    let started = std::time::Instant::now();
+    let (mut agreeing, mut differing, mut cases) = (0usize, 0usize, 0usize);
+    let mut discards: std::collections::BTreeMap<String, usize> = Default::default();
+    for (index, path) in programs.iter().enumerate() {
+        let verdict = fuzz::oracles::corpus::examine_program(path);
+        cases += verdict.agreed + verdict.differences.len();
+        for reason in verdict.discards {
+            *discards.entry(reason).or_default() += 1;
+        }
+        if verdict.differences.is_empty() {
+            agreeing += 1;
+        } else {
+            differing += 1;
+            for difference in &verdict.differences {
+                println!("DIFFER {}: {difference}", path.display());
+            }
+        }
+        if (index + 1) % 50 == 0 {
+            println!(
+                "[{:>6.0}s] {} of {} programs, {} differ",
+                started.elapsed().as_secs_f64(),
+                index + 1,
+                programs.len(),
+                differing
+            );
+        }
+    }
+    println!(
+        "\nsummary: {} programs in {:.1}s: {agreeing} agree, {differing} differ; {cases} cases and verdicts compared; {} set aside",
+        programs.len(),
+        started.elapsed().as_secs_f64(),
+        discards.values().sum::<usize>()
+    );
+    for (reason, count) in &discards {
+        println!("  set aside {count:>5}  {reason}");
+    }
+    if differing == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }

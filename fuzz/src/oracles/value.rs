@@ -201,9 +201,15 @@ pub fn run_main(program: &dyn LoadedProgram, arguments: &[Value]) -> Run {
     ran(program.run("main", arguments))
 }
 
-/// The verdict on the two sides' runs of one program.
+/// The verdict on the two sides' runs of one program, floats compared
+/// within the CLI's tolerance for a compiled backend.
 pub fn compare_runs(reference: &Run, optimized: &Run) -> Outcome {
-    let tolerance = Tolerance::Ulps(COMPILED_FLOAT_ULPS);
+    compare_runs_within(reference, optimized, Tolerance::Ulps(COMPILED_FLOAT_ULPS))
+}
+
+/// The verdict on the two sides' runs of one program, floats compared
+/// within `tolerance`.
+pub fn compare_runs_within(reference: &Run, optimized: &Run, tolerance: Tolerance) -> Outcome {
     match (reference, optimized) {
         (Run::OutOfFuel, _) => Outcome::Discard("the reference runs out of fuel".into()),
         (Run::Unsupported(c), _) => Outcome::Discard(format!("unsupported by the reference: {c}")),

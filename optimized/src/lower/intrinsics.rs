@@ -12,6 +12,14 @@ use crate::ir::{
     self, Body, CmpOp, Exp, ExtDim, ExtType, Lambda, Param, PrimValue, Soac, SubExp, VName,
 };
 
+/// The run-time error of `zip` (and of `map2` … `map5`, which zip their
+/// arrays) over arrays of different sizes: the reference's wording.
+const ZIP_SIZES_DIFFER: &str = "Sizes [{number}] and [{number}] do not match in zip.";
+
+/// The run-time error of arrays of one SOAC argument (the leaves of one
+/// value) with different outer sizes, which a checked program never has.
+const SIZES_DIFFER: &str = "Sizes [{number}] and [{number}] do not match.";
+
 /// A lambda lowered without its return types: parameters, statements,
 /// results.
 struct LoweredLambda {
@@ -22,7 +30,7 @@ struct LoweredLambda {
     mark: u32,
 }
 
-fn var_name(value: &SubExp, span: Span) -> LowerResult<VName> {
+pub(crate) fn var_name(value: &SubExp, span: Span) -> LowerResult<VName> {
     value
         .as_var()
         .cloned()
@@ -272,11 +280,16 @@ impl Lowerer {
     }
 
     /// The arrays of a SOAC, each made `width` long (checked).
+    /// The arrays of a SOAC's argument groups with their outer dimension
+    /// made the first array's: each other array's is checked against it,
+    /// failing with `template`, whose two `{number}` placeholders
+    /// ([`ir::message`]) receive the first array's size and the
+    /// mismatching one's (the reference's wording names both).
     fn soac_arrays(
         &mut self,
         block: &mut Block,
         groups: Vec<Values>,
-        message: &str,
+        template: &str,
         span: Span,
     ) -> LowerResult<(SubExp, Vec<Vec<SubExp>>)> {
         let width = groups
@@ -288,9 +301,31 @@ impl Lowerer {
         for group in groups {
             let mut arrays = Vec::new();
             for array in group {
-                let mut shape = self.type_of(&array).shape().to_vec();
+                let ty = self.type_of(&array);
+                let actual = ty.shape()[0].clone();
+                if actual == width {
+                    arrays.push(array);
+                    continue;
+                }
+                let same = self.cmp(
+                    block,
+                    CmpOp::Eq,
+                    PrimType::I64,
+                    actual.clone(),
+                    width.clone(),
+                    span,
+                );
+                self.assert_with_values(block, same, template, vec![width.clone(), actual], span);
+                let mut shape = ty.shape().to_vec();
                 shape[0] = width.clone();
-                arrays.push(self.coerce_shape(block, array, &shape, message, span));
+                let name = var_name(&array, span)?;
+                arrays.push(self.bind(
+                    block,
+                    "reshaped",
+                    leaf_type(ty.element(), shape.clone()),
+                    Exp::Reshape { shape, array: name },
+                    span,
+                ));
             }
             out.push(arrays);
         }
@@ -325,8 +360,7 @@ impl Lowerer {
                 for arg in &args[1..=*arity] {
                     groups.push(self.expression(env, block, arg)?);
                 }
-                let (width, groups) =
-                    self.soac_arrays(block, groups, "Sizes do not match in map.", span)?;
+                let (width, groups) = self.soac_arrays(block, groups, ZIP_SIZES_DIFFER, span)?;
                 let row_groups: Vec<Vec<ir::Type>> =
                     groups.iter().map(|g| self.row_types(g)).collect();
                 let lowered = self.lower_lambda(env, &args[0], &row_groups)?;
@@ -352,8 +386,7 @@ impl Lowerer {
             Intrinsic::Reduce | Intrinsic::ReduceComm | Intrinsic::Scan => {
                 let neutral = self.expression(env, block, &args[1])?;
                 let arrays = self.expression(env, block, &args[2])?;
-                let (width, groups) =
-                    self.soac_arrays(block, vec![arrays], "Sizes do not match.", span)?;
+                let (width, groups) = self.soac_arrays(block, vec![arrays], SIZES_DIFFER, span)?;
                 let arrays = groups.into_iter().next().unwrap_or_default();
                 let rows = self.row_types(&arrays);
                 let neutral = self.coerce_all(block, neutral, &rows, span);
@@ -409,7 +442,7 @@ impl Lowerer {
                 let (width, groups) = self.soac_arrays(
                     block,
                     vec![indices, values],
-                    "Sizes of indices and values do not match in scatter.",
+                    "Sizes of indices ({number}) and values ({number}) do not match in scatter.",
                     span,
                 )?;
                 let indices = var_name(&groups[0][0], span)?;
@@ -439,7 +472,7 @@ impl Lowerer {
                 let (width, groups) = self.soac_arrays(
                     block,
                     vec![indices, values],
-                    "Sizes of indices and values do not match.",
+                    "Sizes of indices ({number}) and values ({number}) do not match.",
                     span,
                 )?;
                 let rows = self.row_types(&destinations);
@@ -546,8 +579,7 @@ impl Lowerer {
                 for arg in args {
                     groups.push(self.expression(env, block, arg)?);
                 }
-                let (_, groups) =
-                    self.soac_arrays(block, groups, "Sizes do not match in zip.", span)?;
+                let (_, groups) = self.soac_arrays(block, groups, ZIP_SIZES_DIFFER, span)?;
                 Ok(groups.concat())
             }
             Intrinsic::Unzip { .. } | Intrinsic::Copy => {
@@ -662,10 +694,32 @@ impl Lowerer {
                         ty.shape()[0].clone(),
                         span,
                     );
-                    self.assert(
+                    let mut valid = same;
+                    for factor in [&n, &m] {
+                        let non_negative = self.cmp(
+                            block,
+                            CmpOp::Ge,
+                            PrimType::I64,
+                            factor.clone(),
+                            SubExp::Constant(PrimValue::I64(0)),
+                            span,
+                        );
+                        valid = self.binop(
+                            block,
+                            ir::BinOp::LogAnd,
+                            PrimType::Bool,
+                            valid,
+                            non_negative,
+                            span,
+                        );
+                    }
+                    // The reference's wording (its `E-UnflattenErr`).
+                    self.assert_with_values(
                         block,
-                        same,
-                        "Cannot unflatten array: the sizes do not match.",
+                        valid,
+                        "Cannot unflatten array of shape [{number}] to array of shape \
+                         [{number}][{number}].",
+                        vec![ty.shape()[0].clone(), n.clone(), m.clone()],
                         span,
                     );
                     let mut shape = vec![n.clone(), m.clone()];
@@ -775,7 +829,7 @@ impl Lowerer {
         negated: bool,
         span: Span,
     ) -> LowerResult<Values> {
-        let (width, groups) = self.soac_arrays(block, vec![arrays], "Sizes do not match.", span)?;
+        let (width, groups) = self.soac_arrays(block, vec![arrays], SIZES_DIFFER, span)?;
         let arrays = groups.into_iter().next().unwrap_or_default();
         let rows = self.row_types(&arrays);
         let mut lowered = self.lower_lambda(env, predicate, std::slice::from_ref(&rows))?;

@@ -27,6 +27,8 @@
 //!   flattened values back to surface values.
 
 pub mod intrinsics;
+
+use intrinsics::var_name;
 pub mod types;
 
 use std::collections::{HashMap, HashSet};
@@ -998,16 +1000,17 @@ impl Lowerer {
             } => {
                 let arrays = self.expression(env, block, target)?;
                 let new = self.expression(env, block, value)?;
+                if let Some(position) = indices
+                    .iter()
+                    .position(|index| matches!(index, core::DimIndex::Slice { .. }))
+                {
+                    return self.slice_update(env, block, arrays, new, indices, position, span);
+                }
                 let mut fixed = Vec::new();
                 for index in indices {
-                    match index {
-                        core::DimIndex::Index(i) => {
-                            let i = self.one(env, block, i)?;
-                            fixed.push(self.convert(block, i, PrimType::I64, span));
-                        }
-                        core::DimIndex::Slice { .. } => {
-                            return Err(unsupported(span, "an update of a slice"))
-                        }
+                    if let core::DimIndex::Index(i) = index {
+                        let i = self.one(env, block, i)?;
+                        fixed.push(self.convert(block, i, PrimType::I64, span));
                     }
                 }
                 let mut out = Vec::new();
@@ -1617,6 +1620,147 @@ impl Lowerer {
         };
         let all = self.bind_ext(block, &types, exp, span);
         Ok(all[sizes..sizes + count].to_vec())
+    }
+
+    /// `target with [p1, …, slice, r1, …] = value` (the first slice at
+    /// `position`; SPEC_NOTES TFP18-27): the indices the slice selects are
+    /// those of `iota n` sliced (bounds checked as the slice of the array
+    /// is), `value` must have one row per index and the updated part's
+    /// shape, and a loop writes each row. Only one slice is supported.
+    #[allow(clippy::too_many_arguments)]
+    fn slice_update(
+        &mut self,
+        env: &Env,
+        block: &mut Block,
+        arrays: Values,
+        new: Values,
+        indices: &[core::DimIndex],
+        position: usize,
+        span: Span,
+    ) -> LowerResult<Values> {
+        let mut prefix = Vec::new();
+        let mut rest = Vec::new();
+        for (k, index) in indices.iter().enumerate() {
+            match index {
+                core::DimIndex::Index(i) => {
+                    let i = self.one(env, block, i)?;
+                    let i = self.convert(block, i, PrimType::I64, span);
+                    if k < position {
+                        prefix.push(i);
+                    } else {
+                        rest.push(i);
+                    }
+                }
+                core::DimIndex::Slice { .. } if k == position => {}
+                core::DimIndex::Slice { .. } => {
+                    return Err(unsupported(span, "an update of more than one slice"))
+                }
+            }
+        }
+        let Some(first) = arrays.first() else {
+            return Err(unsupported(span, "an update of a slice of empty records"));
+        };
+        let Some(dimension) = self.type_of(first).shape().get(position).cloned() else {
+            return Err(internal(span, "a slice past the array's rank"));
+        };
+        let all = self.bind(
+            block,
+            "all_indices",
+            leaf_type(PrimType::I64, vec![dimension.clone()]),
+            Exp::Iota {
+                length: dimension,
+                start: i64c(0),
+                step: i64c(1),
+                element: PrimType::I64,
+            },
+            span,
+        );
+        let selected = self
+            .index(env, block, vec![all], &indices[position..=position], span)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| internal(span, "a slice of one array gave no array"))?;
+        let Some(count) = self.outer(&selected) else {
+            return Err(internal(span, "a slice that is not an array"));
+        };
+        let selected_name = var_name(&selected, span)?;
+        let mut out = Vec::new();
+        for (array, value) in arrays.into_iter().zip(new) {
+            let ty = self.type_of(&array);
+            let mut expected = vec![count.clone()];
+            expected.extend(ty.shape()[position + 1 + rest.len()..].iter().cloned());
+            let value = self.coerce_shape(
+                block,
+                value,
+                &expected,
+                "Size mismatch: the new value's shape does not match the updated part.",
+                span,
+            );
+            let value_name = var_name(&value, span)?;
+            let value_row = self
+                .type_of(&value)
+                .row_type()
+                .ok_or_else(|| internal(span, "the rows of a slice update's value"))?;
+            let accumulator = self.param("updated", ty.clone());
+            let index = self.fresh("k");
+            self.types
+                .insert(index.clone(), ir::Type::Prim(PrimType::I64));
+            let mut body = Block::new();
+            let at = self.bind(
+                &mut body,
+                "index",
+                ir::Type::Prim(PrimType::I64),
+                Exp::Index {
+                    array: selected_name.clone(),
+                    indices: vec![SubExp::Var(index.clone())],
+                },
+                span,
+            );
+            let row = self.bind(
+                &mut body,
+                "row",
+                value_row,
+                Exp::Index {
+                    array: value_name,
+                    indices: vec![SubExp::Var(index.clone())],
+                },
+                span,
+            );
+            let mut written_at = prefix.clone();
+            written_at.push(at);
+            written_at.extend(rest.iter().cloned());
+            let written = self.bind(
+                &mut body,
+                "written",
+                ty.clone(),
+                Exp::Update {
+                    array: accumulator.name.clone(),
+                    indices: written_at,
+                    value: row,
+                },
+                span,
+            );
+            let result_type = match &ty {
+                ir::Type::Prim(t) => ExtType::Prim(*t),
+                ir::Type::Array { element, shape } => ExtType::Array {
+                    element: *element,
+                    shape: shape.iter().cloned().map(ExtDim::Free).collect(),
+                },
+            };
+            let exp = Exp::Loop {
+                params: vec![(accumulator, array)],
+                form: ir::LoopForm::For {
+                    index,
+                    bound: count.clone(),
+                },
+                body: Body {
+                    statements: body,
+                    result: vec![written],
+                },
+            };
+            out.extend(self.bind_ext(block, &[result_type], exp, span));
+        }
+        Ok(out)
     }
 
     fn array_literal(

@@ -227,6 +227,11 @@ fn all_prims() -> BTreeSet<PrimType> {
     PrimType::ALL.into_iter().collect()
 }
 
+/// The run-time error of a slice update whose new value does not have one
+/// row per selected index (the optimising compiler's wording).
+const SLICE_UPDATE_SHAPE_MISMATCH: &str =
+    "Size mismatch: the new value's shape does not match the updated part.";
+
 fn lit_expr(p: PrimValue, span: Span) -> Expr {
     Expr::new(ExprKind::Literal(p), span)
 }
@@ -2272,46 +2277,141 @@ impl Elaborator {
         tv: &Type,
         span: Span,
     ) -> EResult<Expr> {
-        let elem = self.elem_type(t, span)?;
         match indices {
-            [DimIndex::Index(i)] => {
-                self.unify(&elem, tv, span)?;
+            [DimIndex::Index(i), rest @ ..] => {
                 let ic = self.index_expr(i)?;
-                Ok(Expr::new(
-                    ExprKind::Update {
-                        array: a.boxed(),
-                        index: ic.boxed(),
-                        value: v.boxed(),
+                self.update_at_index(a, t, ic, rest, v, tv, span)
+            }
+            [DimIndex::Slice { start, end, stride }, rest @ ..] => {
+                // Extension: TFP18 E-SliceUpdate
+                crate::coverage::fire("TFP18 E-SliceUpdate");
+                // `a with [i:j:s, rest] = v` (SPEC_NOTES TFP18-27): the
+                // indices the slice selects are those of `iota (length a)`
+                // (bounds checked as the slice of `a` is), `v` has one row
+                // per index, and each row is written by a loop.
+                self.elem_type(t, span)?;
+                let value_row = self.meta(span);
+                self.unify(&Type::array(value_row.clone()), tv, span)?;
+                let array = self.fresh("array");
+                let values = self.fresh("values");
+                let selected = self.fresh("indices");
+                let k = self.fresh("k");
+                let iota_of_length = |of: &Name| {
+                    Expr::new(
+                        ExprKind::Intrinsic {
+                            op: Intrinsic::Iota,
+                            args: vec![Expr::new(
+                                ExprKind::Length(Expr::var(of.clone(), span).boxed()),
+                                span,
+                            )],
+                        },
+                        span,
+                    )
+                };
+                let selection = Expr::new(
+                    ExprKind::Slice {
+                        array: iota_of_length(&array).boxed(),
+                        start: self.slice_part(start)?,
+                        end: self.slice_part(end)?,
+                        stride: self.slice_part(stride)?,
                     },
+                    span,
+                );
+                let at = |of: &Name| {
+                    Expr::new(
+                        ExprKind::Index {
+                            array: Expr::var(of.clone(), span).boxed(),
+                            index: Expr::var(k.clone(), span).boxed(),
+                        },
+                        span,
+                    )
+                };
+                let write_row = self.update_at_index(
+                    Expr::var(array.clone(), span),
+                    t,
+                    at(&selected),
+                    rest,
+                    at(&values),
+                    &value_row,
+                    span,
+                )?;
+                let rows = Expr::new(
+                    ExprKind::Loop {
+                        param: array.clone(),
+                        init: Expr::var(array.clone(), span).boxed(),
+                        form: LoopForm::ForIn {
+                            var: k.clone(),
+                            array: iota_of_length(&selected).boxed(),
+                        },
+                        body: write_row.boxed(),
+                    },
+                    span,
+                );
+                let length = |of: &Name| {
+                    Expr::new(ExprKind::Length(Expr::var(of.clone(), span).boxed()), span)
+                };
+                let checked = Expr::new(
+                    ExprKind::Assert {
+                        condition: binop(CoreBinOp::Eq, length(&selected), length(&values), span)
+                            .boxed(),
+                        message: SLICE_UPDATE_SHAPE_MISMATCH.to_string(),
+                        body: rows.boxed(),
+                    },
+                    span,
+                );
+                Ok(let_in(
+                    array,
+                    a,
+                    let_in(values, v, let_in(selected, selection, checked, span), span),
                     span,
                 ))
             }
-            [DimIndex::Index(i), rest @ ..] => {
-                let ic = self.index_expr(i)?;
-                let iv = self.fresh("i");
-                let row = Expr::new(
-                    ExprKind::Index {
-                        array: a.clone().boxed(),
-                        index: Expr::var(iv.clone(), span).boxed(),
-                    },
-                    span,
-                );
-                let new_row = self.update_path(row, &elem, rest, v, tv, span)?;
-                let upd = Expr::new(
-                    ExprKind::Update {
-                        array: a.boxed(),
-                        index: Expr::var(iv.clone(), span).boxed(),
-                        value: new_row.boxed(),
-                    },
-                    span,
-                );
-                Ok(let_in(iv, ic, upd, span))
-            }
-            _ => Err(
-                error(span, "in-place updates of slices are not supported yet")
-                    .with_code(spec::diagnostic::codes::UNSUPPORTED),
-            ),
+            [] => Err(error(span, "an update without an index")),
         }
+    }
+
+    /// `a with [i, rest] = v` with the index `i` elaborated.
+    #[allow(clippy::too_many_arguments)]
+    fn update_at_index(
+        &mut self,
+        a: Expr,
+        t: &Type,
+        i: Expr,
+        rest: &[DimIndex],
+        v: Expr,
+        tv: &Type,
+        span: Span,
+    ) -> EResult<Expr> {
+        let elem = self.elem_type(t, span)?;
+        if rest.is_empty() {
+            self.unify(&elem, tv, span)?;
+            return Ok(Expr::new(
+                ExprKind::Update {
+                    array: a.boxed(),
+                    index: i.boxed(),
+                    value: v.boxed(),
+                },
+                span,
+            ));
+        }
+        let iv = self.fresh("i");
+        let row = Expr::new(
+            ExprKind::Index {
+                array: a.clone().boxed(),
+                index: Expr::var(iv.clone(), span).boxed(),
+            },
+            span,
+        );
+        let new_row = self.update_path(row, &elem, rest, v, tv, span)?;
+        let upd = Expr::new(
+            ExprKind::Update {
+                array: a.boxed(),
+                index: Expr::var(iv.clone(), span).boxed(),
+                value: new_row.boxed(),
+            },
+            span,
+        );
+        Ok(let_in(iv, i, upd, span))
     }
 
     fn loop_expr(
