@@ -72,15 +72,39 @@ pub struct ProgramReport {
     pub skipped: Vec<String>,
 }
 
-impl ProgramReport {
-    fn pass(&mut self) {
+/// What testing a program reports as it goes, case by case: collected
+/// into a [`ProgramReport`] in process, or streamed to `runestone test`'s
+/// supervising process by its worker. Every report (`what`) begins with the
+/// program's name.
+pub trait CaseObserver {
+    /// A case begins: `entry main case #2` (without the program's name).
+    fn case_started(&mut self, case: &str);
+    /// A case (or an expected compile error) passed.
+    fn passed(&mut self);
+    /// A case failed, or the program could not be tested: the failure's
+    /// first line and its details, without `FAIL `.
+    fn failed(&mut self, what: String);
+    /// A case was not run on this backend, and why.
+    fn skipped(&mut self, what: String);
+}
+
+impl CaseObserver for ProgramReport {
+    fn case_started(&mut self, _case: &str) {}
+
+    fn passed(&mut self) {
         self.passed += 1;
     }
 
-    fn fail(&mut self, what: String) {
+    fn failed(&mut self, what: String) {
         self.failures.push(format!("FAIL {what}"));
     }
 
+    fn skipped(&mut self, what: String) {
+        self.skipped.push(what);
+    }
+}
+
+impl ProgramReport {
     /// Whether the program has at least one case that ran.
     pub fn ran_anything(&self) -> bool {
         self.passed > 0 || !self.failures.is_empty()
@@ -91,25 +115,40 @@ impl ProgramReport {
 /// block or case tagged with one of `exclude_tags` (`futhark test
 /// --exclude`). A panic of an implementation is this program's internal
 /// error, reported as its failure (the run goes on with the next program),
-/// never the end of the run.
+/// never the end of the run. In this process: `runestone test` also
+/// survives crashes and infinite loops by running each program in a worker
+/// process ([`test_program_observed`], [`crate::isolation`]).
 pub fn test_program(
     path: &Path,
     backend: Backend,
     options: LoadOptions,
     exclude_tags: &[String],
 ) -> ProgramReport {
+    let mut report = ProgramReport::default();
+    test_program_observed(path, backend, options, exclude_tags, &mut report);
+    report
+}
+
+/// [`test_program`], telling `observer` of every case as it starts and
+/// ends. A panic is the failure of the program (what was observed before
+/// it stays), and the end of its cases.
+pub fn test_program_observed(
+    path: &Path,
+    backend: Backend,
+    options: LoadOptions,
+    exclude_tags: &[String],
+    observer: &mut dyn CaseObserver,
+) {
     let run = std::panic::AssertUnwindSafe(|| {
-        test_program_unguarded(path, backend, options, exclude_tags)
+        test_program_unguarded(path, backend, options, exclude_tags, &mut *observer)
     });
-    std::panic::catch_unwind(run).unwrap_or_else(|payload| {
-        let mut report = ProgramReport::default();
-        report.fail(format!(
+    if let Err(payload) = std::panic::catch_unwind(run) {
+        observer.failed(format!(
             "{}: internal error: the {backend} backend panicked: {}",
             path.display(),
             panic_message(payload.as_ref())
         ));
-        report
-    })
+    }
 }
 
 /// The text of a panic's payload.
@@ -128,25 +167,25 @@ fn test_program_unguarded(
     backend: Backend,
     options: LoadOptions,
     exclude_tags: &[String],
-) -> ProgramReport {
-    let mut report = ProgramReport::default();
+    observer: &mut dyn CaseObserver,
+) {
     let mut program = match read_test_program(path) {
         Ok(p) => p,
         Err(why) => {
-            report.fail(why);
-            return report;
+            observer.failed(why);
+            return;
         }
     };
     if program.blocks.is_empty() {
-        return report;
+        return;
     }
     let loaded = load(backend, &mut program.sources, program.file, options);
     if let Err(LoadError::Unavailable { reason, .. }) = &loaded {
-        report.fail(format!(
+        observer.failed(format!(
             "{}: {backend} is unavailable: {reason}",
             program.name
         ));
-        return report;
+        return;
     }
     let mut oracle = Oracle::default();
     for block in std::mem::take(&mut program.blocks) {
@@ -159,7 +198,7 @@ fn test_program_unguarded(
         }
         match &block.kind {
             BlockKind::CompileError(regex) => match &loaded {
-                Ok(_) => report.fail(format!(
+                Ok(_) => observer.failed(format!(
                     "{}: expected a compile error matching /{}/, but it compiled",
                     program.name,
                     regex.as_str()
@@ -167,16 +206,16 @@ fn test_program_unguarded(
                 Err(LoadError::Rejected(d)) => {
                     let message = d.render(&program.sources);
                     if regex.matches(&message) {
-                        report.pass();
+                        observer.passed();
                     } else {
-                        report.fail(format!(
+                        observer.failed(format!(
                             "{}: the compile error does not match /{}/:\n{message}",
                             program.name,
                             regex.as_str()
                         ));
                     }
                 }
-                Err(other) => report.fail(format!(
+                Err(other) => observer.failed(format!(
                     "{}: expected a compile error matching /{}/, but the {backend} backend gives \
                      no verdict:\n{}",
                     program.name,
@@ -184,7 +223,7 @@ fn test_program_unguarded(
                     other.render(&program.sources)
                 )),
             },
-            BlockKind::Properties(_) => report.fail(format!(
+            BlockKind::Properties(_) => observer.failed(format!(
                 "{}: property tests are not supported yet",
                 program.name
             )),
@@ -197,7 +236,7 @@ fn test_program_unguarded(
                         continue;
                     }
                     if !backend.has_fuel() && expects_running_out_of_fuel(case) {
-                        report.skipped.push(format!(
+                        observer.skipped(format!(
                             "{}: case #{index} expects the reference's step limit (fuel), which \
                              the {backend} backend does not have (it would not terminate)",
                             program.name
@@ -205,7 +244,9 @@ fn test_program_unguarded(
                         continue;
                     }
                     for entry in &block.entries {
-                        let what = format!("{}: entry {} case #{index}", program.name, entry.name);
+                        let case_name = format!("entry {} case #{index}", entry.name);
+                        observer.case_started(&case_name);
+                        let what = format!("{}: {case_name}", program.name);
                         match &loaded {
                             Ok(compiled) => {
                                 let verdict = test_case(
@@ -216,11 +257,11 @@ fn test_program_unguarded(
                                     case,
                                 );
                                 match verdict {
-                                    Ok(()) => report.pass(),
-                                    Err(why) => report.fail(format!("{what}: {why}")),
+                                    Ok(()) => observer.passed(),
+                                    Err(why) => observer.failed(format!("{what}: {why}")),
                                 }
                             }
-                            Err(e) => report.fail(format!(
+                            Err(e) => observer.failed(format!(
                                 "{what}: does not compile:\n{}",
                                 e.render(&program.sources)
                             )),
@@ -230,7 +271,6 @@ fn test_program_unguarded(
             }
         }
     }
-    report
 }
 
 /// Whether `case` expects the reference's step limit to stop the program:

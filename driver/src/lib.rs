@@ -16,7 +16,10 @@
 //!   diagnostic codes ([`spec::diagnostic::DiagnosticKind`]), never on text;
 //! - [`discover`]: the `.fut` programs under some paths;
 //! - [`cases`]: `-- ==` test blocks executed case by case, every input form
-//!   (inline, `@ FILE`, `random input`) and every expected outcome.
+//!   (inline, `@ FILE`, `random input`) and every expected outcome;
+//! - [`isolation`] and [`worker_events`]: a program tested in a worker
+//!   process that streams its cases' events, so that a crash or a timeout is
+//!   the program's failure (`runestone test`).
 //!
 //! Adding a backend is one variant of [`Backend`], one arm of
 //! [`load::load`] and an implementation of [`LoadedProgram`].
@@ -24,8 +27,10 @@
 pub mod backend;
 pub mod cases;
 pub mod discover;
+pub mod isolation;
 pub mod load;
 pub mod outcome;
+pub mod worker_events;
 
 pub use backend::{Backend, BackendSelection, COMPILED_FLOAT_ULPS};
 pub use load::{load, LoadOptions, LoadedProgram};

@@ -104,23 +104,64 @@ pub fn gpu_device() -> Result<&'static GpuDevice, String> {
         .map_err(Clone::clone)
 }
 
+/// What the GPU driver did and what the Vulkan validation layer said about
+/// it: one process's share ([`gpu_usage`]), or several summed
+/// ([`GpuUsage::merge`], `runestone test`'s workers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GpuUsage {
+    pub statistics: gpu::driver::DriverStatistics,
+    /// The validation messages recorded; `None` when validation was off.
+    pub validation_messages: Option<u64>,
+}
+
+impl GpuUsage {
+    /// The usage of both: counters summed; validation on when it was on in
+    /// either, with the messages of both.
+    pub fn merge(self, other: GpuUsage) -> GpuUsage {
+        let validation_messages = match (self.validation_messages, other.validation_messages) {
+            (None, None) => None,
+            (mine, theirs) => Some(mine.unwrap_or(0) + theirs.unwrap_or(0)),
+        };
+        GpuUsage {
+            statistics: self.statistics + other.statistics,
+            validation_messages,
+        }
+    }
+}
+
+/// `N SOAC statement runs on the GPU as kernels, ...; Vulkan validation on,
+/// N messages` (or `off`).
+impl std::fmt::Display for GpuUsage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.validation_messages {
+            Some(messages) => write!(
+                f,
+                "{}; Vulkan validation on, {messages} messages",
+                self.statistics
+            ),
+            None => write!(f, "{}; Vulkan validation off", self.statistics),
+        }
+    }
+}
+
 /// What the GPU driver did in this process so far, and whether the Vulkan
 /// validation layer watched it (`None` when no device was opened).
-pub fn gpu_summary() -> Option<String> {
+pub fn gpu_usage() -> Option<GpuUsage> {
     match GPU_DEVICE.get() {
-        Some(Ok(device)) => {
-            let validation = if device.runtime.validation_enabled() {
-                format!(
-                    "Vulkan validation on, {} messages",
-                    device.runtime.validation_messages().len()
-                )
-            } else {
-                "Vulkan validation off".to_string()
-            };
-            Some(format!("{}; {validation}", device.counters.snapshot()))
-        }
+        Some(Ok(device)) => Some(GpuUsage {
+            statistics: device.counters.snapshot(),
+            validation_messages: device
+                .runtime
+                .validation_enabled()
+                .then(|| device.runtime.validation_messages().len() as u64),
+        }),
         _ => None,
     }
+}
+
+/// [`gpu_usage`] as one line.
+pub fn gpu_summary() -> Option<String> {
+    gpu_usage().map(|usage| usage.to_string())
 }
 
 /// The reference pipeline and a copy of the source map it located its code

@@ -19,6 +19,7 @@ mod nested;
 mod parse;
 mod run;
 mod test;
+mod test_worker;
 mod values;
 
 /// Static interpretation of higher-order modules, defunctionalisation and
@@ -58,8 +59,13 @@ enum Command {
     Run(run::Args),
     /// Run the `-- ==` test cases of programs and print `N passed, N failed`
     /// (results compared as `futhark test` compares them: floats within a
-    /// relative 0.2 %).
+    /// relative 0.2 %); each program runs in a worker process, so a crash or
+    /// a timeout (`--timeout`) is its failure, not the end of the run.
     Test(test::Args),
+    /// One program on one backend, its cases' events on stdout: what `test`
+    /// runs in each worker process.
+    #[command(hide = true)]
+    TestWorker(test_worker::Args),
     /// Print a program after TFP'18 defunctionalisation.
     Defunc(defunc::Args),
     /// Time the entry points of programs on their `-- ==` cases
@@ -79,6 +85,7 @@ pub fn main() -> ExitCode {
         Command::Check(args) => check::run(args),
         Command::Run(args) => run::run(args),
         Command::Test(args) => test::run(args),
+        Command::TestWorker(args) => test_worker::run(args),
         Command::Defunc(args) => defunc::run(args),
         Command::Bench(args) => bench::run(args),
     }

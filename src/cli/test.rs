@@ -1,20 +1,30 @@
-//! `runestone test PATH... [--backend reference|cpu|gpu|all] [--exclude-tag T]`: runs every
-//! `-- ==` case of the given programs (directories are searched recursively
-//! for `.fut` files) on the chosen backends through the driver
-//! ([`driver::cases::test_program`]), prints a diff for each failure and the
-//! line `N passed, N failed`; exits 1 on any failure. With `--backend all`,
-//! every available backend runs, each with its own summary line, and the
-//! backends that cannot run programs are listed as skipped. The gpu backend
-//! also prints what its driver did: how many SOAC statement runs went to
-//! the device as kernels.
+//! `runestone test PATH... [--backend reference|cpu|gpu|all] [--exclude-tag T]
+//! [--timeout SECONDS]`: runs every `-- ==` case of the given programs
+//! (directories are searched recursively for `.fut` files) on the chosen
+//! backends through the driver ([`driver::cases::test_program`]), prints a
+//! diff for each failure and the line `N passed, N failed`; exits 1 on any
+//! failure. With `--backend all`, every available backend runs, each with
+//! its own summary line, and the backends that cannot run programs are
+//! listed as skipped. The gpu backend also prints what its driver did: how
+//! many SOAC statement runs went to the device as kernels.
+//!
+//! Each program runs on each backend in a worker process: this binary again,
+//! as the hidden `runestone test-worker` ([`super::test_worker`]), which
+//! streams its cases' events to this process ([`driver::isolation`]). A
+//! panic, a crash (a stack overflow, any signal, an abnormal exit) or, with
+//! `--timeout`, a case that runs too long is that program's failure
+//! (`FAIL p.fut: internal error: the cpu backend crashed ...`, `FAIL p.fut:
+//! entry main case #2: timed out after 2 s`): the run goes on with the next
+//! program. The gpu summary adds up the workers' counters.
 
 use super::common::unavailable_exit;
-use driver::cases::test_program;
 use driver::discover::programs_under;
-use driver::load::{availability, gpu_summary};
-use driver::{Backend, BackendSelection, LoadOptions};
-use std::path::PathBuf;
-use std::process::ExitCode;
+use driver::isolation::test_program_in_worker;
+use driver::load::{availability, gpu_usage, GpuUsage};
+use driver::{Backend, BackendSelection};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -31,14 +41,34 @@ pub struct Args {
     /// T, as `futhark test --exclude` does; may be repeated.
     #[arg(long = "exclude-tag", value_name = "TAG")]
     exclude_tags: Vec<String>,
+    /// Stop a case that runs longer than this many seconds (an integer or a
+    /// decimal number: `10`, `0.5`; also the limit for loading a program)
+    /// and fail it as timed out, as `futhark test --timeout` does; the run
+    /// goes on with the next program (default: no limit).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+}
+
+/// `--timeout`'s value: a positive number of seconds.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Err(format!("{text:?} is not a positive number of seconds"));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|error| format!("{text:?}: {error}"))
 }
 
 pub fn run(args: Args) -> ExitCode {
     let selected = args.backend.backends();
     let single = selected.len() == 1;
-    let options = LoadOptions {
-        or_conditionals: false,
-        fuel: args.fuel,
+    let executable = match std::env::current_exe() {
+        Ok(path) => path,
+        Err(error) => {
+            eprintln!("runestone test: cannot find its own executable to run workers: {error}");
+            return ExitCode::from(2);
+        }
     };
     let files = programs_under(&args.paths);
     let (mut passed, mut failed) = (0, 0);
@@ -58,8 +88,13 @@ pub fn run(args: Args) -> ExitCode {
             format!("[{backend}] ")
         };
         let (mut backend_passed, mut backend_failed) = (0, 0);
+        // This process opened the device to see whether it is available.
+        let mut backend_gpu_usage = gpu_usage().filter(|_| backend == Backend::Gpu);
         for file in &files {
-            let report = test_program(file, backend, options, &args.exclude_tags);
+            let worker = worker_command(&executable, file, backend, &args);
+            let name = file.display().to_string();
+            let outcome = test_program_in_worker(worker, &name, backend, args.timeout);
+            let report = outcome.report;
             for skipped in &report.skipped {
                 println!("{prefix}skipped {skipped}");
             }
@@ -68,11 +103,13 @@ pub fn run(args: Args) -> ExitCode {
             }
             backend_passed += report.passed;
             backend_failed += report.failures.len();
+            backend_gpu_usage = [backend_gpu_usage, outcome.gpu_usage]
+                .into_iter()
+                .flatten()
+                .reduce(GpuUsage::merge);
         }
-        if backend == Backend::Gpu {
-            if let Some(summary) = gpu_summary() {
-                println!("gpu: {summary}");
-            }
+        if let Some(usage) = backend_gpu_usage {
+            println!("gpu: {usage}");
         }
         if !single {
             println!("{backend}: {backend_passed} passed, {backend_failed} failed");
@@ -95,4 +132,19 @@ pub fn run(args: Args) -> ExitCode {
     } else {
         ExitCode::from(1)
     }
+}
+
+/// `runestone test-worker --backend B [--fuel N] [--exclude-tag T]... --
+/// PROGRAM`: one program on one backend, in a child process.
+fn worker_command(executable: &Path, program: &Path, backend: Backend, args: &Args) -> Command {
+    let mut worker = Command::new(executable);
+    worker.args(["test-worker", "--backend", backend.name()]);
+    if let Some(fuel) = args.fuel {
+        worker.arg("--fuel").arg(fuel.to_string());
+    }
+    for tag in &args.exclude_tags {
+        worker.arg("--exclude-tag").arg(tag);
+    }
+    worker.arg("--").arg(program);
+    worker
 }

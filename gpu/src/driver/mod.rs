@@ -91,6 +91,23 @@ impl DriverCounters {
     }
 }
 
+/// The work of two runs (two processes' counters summed, as `runestone
+/// test` sums its workers').
+impl std::ops::Add for DriverStatistics {
+    type Output = DriverStatistics;
+
+    fn add(self, other: DriverStatistics) -> DriverStatistics {
+        DriverStatistics {
+            statements_planned: self.statements_planned + other.statements_planned,
+            statements_on_host: self.statements_on_host + other.statements_on_host,
+            kernel_runs: self.kernel_runs + other.kernel_runs,
+            handed_back: self.handed_back + other.handed_back,
+            inputs_resident: self.inputs_resident + other.inputs_resident,
+            inputs_uploaded: self.inputs_uploaded + other.inputs_uploaded,
+        }
+    }
+}
+
 impl std::fmt::Display for DriverStatistics {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
