@@ -74,7 +74,7 @@ const SHORT: Budget = Budget {
     structured_arguments: 100,
     extra_mutations: 200,
     abstract_types_mixed: 400,
-    optimisation: 40,
+    optimisation: 100,
     value_dependent_sizes: 100,
 };
 

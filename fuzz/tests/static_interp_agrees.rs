@@ -376,7 +376,7 @@ fn repository_programs_agree() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert_eq!(
         (programs, module_free_only, runs, skipped),
-        (264, 2, 533, 46),
+        (266, 2, 538, 46),
         "programs compared, programs only the module-free version of which the reference \
          compiles, runs, programs rejected by the checker (error tests) or by the reference both ways"
     );
@@ -443,7 +443,7 @@ fn generated_module_programs_agree() {
     // (`gen_programs::no_generated_type_is_named_after_a_primitive_type`).
     assert_eq!(
         (agreed, by_reference, by_checker),
-        (196, 104, 0),
+        (212, 88, 0),
         "programs agreed, only the module-free version of which the reference \
          compiles (why, first words: {reasons:#?}), rejected by the checker or by the \
          reference both ways"

@@ -79,6 +79,8 @@ pub const PROMISED: &[&str] = &[
     "loop for-in",
     "loop while",
     "update",
+    "slice update",
+    "assert",
     "record update",
     "type ascription",
     "coercion",
@@ -361,6 +363,7 @@ impl Walker {
                     self.add("qualified variable");
                 }
                 let library = match name.name.as_str() {
+                    spec::syntax::ast::ASSERT => Some("assert"),
                     "map" => Some("map"),
                     "map2" => Some("map2"),
                     "reduce" => Some("reduce"),
@@ -571,6 +574,12 @@ impl Walker {
                 ..
             } => {
                 self.add("update");
+                if indices
+                    .iter()
+                    .any(|index| matches!(index, DimIndex::Slice { .. }))
+                {
+                    self.add("slice update");
+                }
                 self.expr(target);
                 self.dim_indices(indices);
                 self.expr(value);

@@ -235,3 +235,76 @@ fn as_run(side: SideRun) -> Run {
         Err(panic) => Run::Broken(format!("panic: {panic}")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The oracle on small programs written to a temporary directory, and
+    //! its verdicts on what the two sides did.
+
+    use super::*;
+
+    /// Examines `source` as the program `name.fut`.
+    fn examine(name: &str, source: &str) -> ProgramVerdict {
+        let dir = std::env::temp_dir().join(format!(
+            "runestone-corpus-oracle-{}-{name}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let path = dir.join(format!("{name}.fut"));
+        std::fs::write(&path, source).expect("a temporary program");
+        let verdict = examine_program(&path);
+        std::fs::remove_dir_all(&dir).ok();
+        verdict
+    }
+
+    #[test]
+    fn every_case_of_an_accepted_program_is_compared() {
+        let verdict = examine(
+            "cases",
+            "-- ==\n-- input { [1, 2, 3] } output { 6 }\n-- input { [1] }\n\
+             -- compiled input { [4] }\n-- notest input { [5] }\n\
+             -- input { [1, 2] 3 }\n\
+             entry main (xs: []i32) : i32 = reduce (+) 0 xs\n",
+        );
+        // Two cases run on both sides; `compiled` and `notest` ones are
+        // not run; arguments that fit no entry point are set aside.
+        assert_eq!(verdict.agreed, 2, "{verdict:?}");
+        assert!(verdict.differences.is_empty(), "{verdict:?}");
+        assert_eq!(
+            verdict.discards,
+            vec!["the case's arguments do not fit the entry point".to_string()]
+        );
+    }
+
+    #[test]
+    fn the_same_run_time_error_agrees_and_a_program_both_reject_agrees() {
+        let failing = examine(
+            "failing",
+            "-- ==\n-- input { [1, 2] 5i64 } error: out of bounds\n\
+             entry main (xs: []i32) (i: i64) : i32 = xs[i]\n",
+        );
+        assert_eq!((failing.agreed, failing.differences.len()), (1, 0));
+        let rejected = examine("rejected", "entry main (x: i32) : bool = x\n");
+        assert_eq!((rejected.agreed, rejected.differences.len()), (1, 0));
+    }
+
+    #[test]
+    fn one_side_rejecting_differs_and_unsupported_is_set_aside() {
+        let rejects = Run::Rejected {
+            code: None,
+            message: "mismatched types".into(),
+        };
+        let accepts = Run::Values(Vec::new());
+        match compare_verdicts(&rejects, &accepts) {
+            Outcome::Disagree { check, .. } => {
+                assert_eq!(check, "reference rejects, optimized accepts")
+            }
+            other => panic!("expected a difference, got {other:?}"),
+        }
+        let unsupported = Run::Unsupported("a local `open`".into());
+        assert!(matches!(
+            compare_verdicts(&unsupported, &accepts),
+            Outcome::Discard(_)
+        ));
+    }
+}

@@ -35,6 +35,7 @@ use spec::value::PrimType;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Alt {
     Leaf,
+    Assert,
     Let,
     LetDestructure,
     LetFun,
@@ -124,6 +125,13 @@ impl Generator {
     fn build_alternative(&mut self, env: &mut Env, ty: &Ty, alt: Alt, d: u32) -> Expr {
         match alt {
             Alt::Leaf => self.leaf(env, ty),
+            // `assert c e`: `e` when the generated condition holds, else a
+            // run-time error (SPEC_NOTES TFP18-26).
+            Alt::Assert => {
+                let condition = self.condition(env, d);
+                let body = self.expr(env, ty, d);
+                call(spec::syntax::ast::ASSERT, vec![condition, body])
+            }
             Alt::Let => self.let_expr(env, ty, d),
             Alt::LetDestructure => self.let_destructure(env, ty, d),
             Alt::LetFun => self.let_fun(env, ty, d),
@@ -147,14 +155,18 @@ impl Generator {
                     && !ty.has_unknown_size()
                     && !ty.has_opaque_part()
                     && !self.config.paper_core;
+                let mut written = env.type_exp(ty);
+                if !self.config.paper_core && self.choices.chance(1, 4) {
+                    written = outer_size_as_expression(written);
+                }
                 if coercible && self.choices.chance(1, 3) {
                     Expr::Coerce {
                         expr: Box::new(inner),
-                        ty: env.type_exp(ty),
+                        ty: written,
                         span: span(),
                     }
                 } else {
-                    ascribe(inner, env.type_exp(ty))
+                    ascribe(inner, written)
                 }
             }
             Alt::OpenIn => self.open_in(env, ty, d),
@@ -304,6 +316,24 @@ impl Generator {
                 let target = self.expr(env, ty, d);
                 // `may_fail`: the position may be one or two past the end.
                 let slack = if self.config.may_fail { 2 } else { 0 };
+                if self.choices.chance(1, 3) {
+                    // `target with [start:end] = value` (SPEC_NOTES
+                    // TFP18-27), the value with one row per index.
+                    let end = u64::from(self.choices.below(*k as u32 + 1 + slack));
+                    let start = u64::from(self.choices.below(end.min(*k) as u32 + 1));
+                    let rows = end.saturating_sub(start);
+                    let value = self.expr(env, &array(Size::Const(rows), (**element).clone()), d);
+                    return Expr::Update {
+                        target: Box::new(target),
+                        indices: vec![DimIndex::Slice {
+                            start: Some(i64_literal(start)),
+                            end: Some(i64_literal(end)),
+                            stride: None,
+                        }],
+                        value: Box::new(value),
+                        span: span(),
+                    };
+                }
                 let position = u64::from(self.choices.below(*k as u32 + slack));
                 let value = self.expr(env, element, d);
                 Expr::Update {
@@ -445,6 +475,7 @@ impl Generator {
         alts.push((1, Alt::LetFun));
         let order_zero = ty.order_zero();
         if order_zero {
+            alts.push((1, Alt::Assert));
             alts.push((w.branch, Alt::If));
             alts.push((w.branch / 2 + 1, Alt::Match));
             if !ty.has_unknown_size() {
@@ -592,6 +623,23 @@ impl Generator {
             return literal(PrimType::I32, 1);
         }
         condition
+    }
+}
+
+/// `[k]t` written with the size expression `[(k - 1) + 1]t` (SPEC_NOTES
+/// TFP18-25: typed, otherwise an unknown size); any other type unchanged.
+fn outer_size_as_expression(ty: TypeExp) -> TypeExp {
+    match ty {
+        TypeExp::Array {
+            size: SizeExp::Constant(k),
+            element,
+            span: at,
+        } if k >= 1 => TypeExp::Array {
+            size: SizeExp::Expression(Box::new(binop("+", i64_literal(k - 1), i64_literal(1)))),
+            element,
+            span: at,
+        },
+        other => other,
     }
 }
 
