@@ -81,9 +81,7 @@ pub fn examine_program(path: &Path) -> ProgramVerdict {
             optimized,
         },
         (reference, optimized) => {
-            let reference = reference.err().unwrap_or(Run::Values(Vec::new()));
-            let optimized = optimized.err().unwrap_or(Run::Values(Vec::new()));
-            let outcome = compare_verdicts(&reference, &optimized);
+            let outcome = compare_verdicts(reference.err().as_ref(), optimized.err().as_ref());
             verdict.record("verdict", outcome);
             return verdict;
         }
@@ -130,16 +128,16 @@ fn load_side(backend: Backend, program: &mut TestProgram) -> Result<Box<dyn Load
 }
 
 /// The verdicts of two sides, at least one of which did not load the
-/// program (the other's `Run::Values(vec![])` stands for "loaded").
-fn compare_verdicts(reference: &Run, optimized: &Run) -> Outcome {
+/// program (`None`: the side loaded it).
+fn compare_verdicts(reference: Option<&Run>, optimized: Option<&Run>) -> Outcome {
     match (reference, optimized) {
-        (Run::Unsupported(construct), _) => {
+        (Some(Run::Unsupported(construct)), _) => {
             Outcome::Discard(format!("unsupported by the reference: {construct}"))
         }
-        (_, Run::Unsupported(construct)) => {
+        (_, Some(Run::Unsupported(construct))) => {
             Outcome::Discard(format!("unsupported by optimized: {construct}"))
         }
-        (Run::Rejected { .. }, Run::Rejected { .. }) => Outcome::Agree { valid: false },
+        (Some(Run::Rejected { .. }), Some(Run::Rejected { .. })) => Outcome::Agree { valid: false },
         _ => Outcome::Disagree {
             check: format!(
                 "reference {}, optimized {}",
@@ -155,18 +153,12 @@ fn compare_verdicts(reference: &Run, optimized: &Run) -> Outcome {
     }
 }
 
-fn loading_what(run: &Run) -> &'static str {
-    match run {
-        Run::Values(_) => "accepts",
-        other => other.what(),
-    }
+fn loading_what(run: Option<&Run>) -> &'static str {
+    run.map_or("accepts", Run::what)
 }
 
-fn loading_describe(run: &Run) -> String {
-    match run {
-        Run::Values(_) => "accepts it".to_string(),
-        other => other.describe(),
-    }
+fn loading_describe(run: Option<&Run>) -> String {
+    run.map_or_else(|| "accepts it".to_string(), Run::describe)
 }
 
 /// One case on one entry point, run by both sides on the same arguments.
@@ -294,8 +286,7 @@ mod tests {
             code: None,
             message: "mismatched types".into(),
         };
-        let accepts = Run::Values(Vec::new());
-        match compare_verdicts(&rejects, &accepts) {
+        match compare_verdicts(Some(&rejects), None) {
             Outcome::Disagree { check, .. } => {
                 assert_eq!(check, "reference rejects, optimized accepts")
             }
@@ -303,7 +294,7 @@ mod tests {
         }
         let unsupported = Run::Unsupported("a local `open`".into());
         assert!(matches!(
-            compare_verdicts(&unsupported, &accepts),
+            compare_verdicts(Some(&unsupported), None),
             Outcome::Discard(_)
         ));
     }

@@ -713,7 +713,7 @@ impl Lowerer {
                             span,
                         );
                     }
-                    // The reference's wording (its `E-UnflattenErr`).
+                    // The reference's wording (`core::eval`, `Intrinsic::Unflatten`).
                     self.assert_with_values(
                         block,
                         valid,

@@ -1740,13 +1740,7 @@ impl Lowerer {
                 },
                 span,
             );
-            let result_type = match &ty {
-                ir::Type::Prim(t) => ExtType::Prim(*t),
-                ir::Type::Array { element, shape } => ExtType::Array {
-                    element: *element,
-                    shape: shape.iter().cloned().map(ExtDim::Free).collect(),
-                },
-            };
+            let result_type = ty.to_ext();
             let exp = Exp::Loop {
                 params: vec![(accumulator, array)],
                 form: ir::LoopForm::For {

@@ -2296,14 +2296,14 @@ impl Elaborator {
                 let values = self.fresh("values");
                 let selected = self.fresh("indices");
                 let k = self.fresh("k");
+                let length = |of: &Name| {
+                    Expr::new(ExprKind::Length(Expr::var(of.clone(), span).boxed()), span)
+                };
                 let iota_of_length = |of: &Name| {
                     Expr::new(
                         ExprKind::Intrinsic {
                             op: Intrinsic::Iota,
-                            args: vec![Expr::new(
-                                ExprKind::Length(Expr::var(of.clone(), span).boxed()),
-                                span,
-                            )],
+                            args: vec![length(of)],
                         },
                         span,
                     )
@@ -2347,9 +2347,6 @@ impl Elaborator {
                     },
                     span,
                 );
-                let length = |of: &Name| {
-                    Expr::new(ExprKind::Length(Expr::var(of.clone(), span).boxed()), span)
-                };
                 let checked = Expr::new(
                     ExprKind::Assert {
                         condition: binop(CoreBinOp::Eq, length(&selected), length(&values), span)
