@@ -1,16 +1,37 @@
-//! Bandwidth micro-benchmarks of the generated kernels (issue 7, item 6):
-//! copy, map, reduce and scan on `f32` at 2^16 … 2^28 elements, in GB/s.
+//! Bandwidth micro-benchmarks of the generated kernels (issues 7 and 22):
+//! copy, map, reduce and scan on `f32` at 2^16 … 2^28 elements, in GB/s,
+//! beside PyTorch's figures for the same operations in the same run.
 //!
 //! ```text
-//! cargo bench -p gpu --bench bandwidth [-- --min-log2 16 --max-log2 28 --repetitions 10 --no-write]
+//! cargo bench -p gpu --bench bandwidth [-- --min-log2 16 --max-log2 28 --repetitions 10
+//!     --no-write --no-torch --memory-block-mib N --pool-mib N]
 //! ```
+//!
+//! * operations: copy (the identity map, vector access), copy with scalar
+//!   access (the map kernel before issue 22, the baseline), map `x*2+1`,
+//!   reduce `(+)`, scan `(+)` (one pass, decoupled look-back, waiting as the
+//!   device allows), the same never waiting (every unpublished predecessor
+//!   reduced by its successor: the fallback) and scan with three passes
+//!   (reduce-then-scan, the scan before issue 22).
+//! * PyTorch: unless `--no-torch`, `gpu/benches/torch_bandwidth.py`
+//!   (embedded in the binary, run with `python3 -c`) runs first (before this process opens the device) and, where `torch`
+//!   sees a CUDA device, times `copy_`, `x*2`, `sum` and `cumsum` on the same
+//!   data the same way (CUDA events around each operation, best of N after
+//!   a warm-up); each row then shows PyTorch's GB/s and runestone's time as a
+//!   ratio of PyTorch's throughput. Elsewhere the output says why not.
+//! * `--memory-block-mib N`: suballocate buffers from N MiB blocks (vulkano
+//!   gives buffers above half a block, 128 MiB by default, an allocation of
+//!   their own); `--pool-mib N`: keep up to N MiB of idle buffers for reuse
+//!   (512 by default). Both for the large-buffer investigation of
+//!   `gpu/NOTES.md`.
 //!
 //! * time: the device time of each operation's submission, from Vulkan
 //!   timestamp queries written before the first and after the last command
 //!   (`Runtime::start_profiling`); where the queue has no timestamps, the
 //!   host's submit → fence time (the output says which). The best of
-//!   `--repetitions` runs after one warm-up run (which also compiles and
-//!   caches the pipelines) is reported.
+//!   `--repetitions` runs back to back, after 100 ms of warm-up runs (which
+//!   also compile and cache the pipelines), is reported; the result of the
+//!   last run is checked afterwards.
 //! * bytes: what the operation must move at least — copy and map `8n`
 //!   (read and write `n` floats), reduce `4n`, scan `8n` (the three-pass scan
 //!   really reads its input twice, so its true traffic is `12n`).
@@ -25,10 +46,11 @@
 
 use gpu::kernels::element::{HostColumn, PrimType};
 use gpu::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
-use gpu::kernels::soac::map::map;
+use gpu::kernels::soac::lookback::LookBackWaiting;
+use gpu::kernels::soac::map::{map_with, MapAccess};
 use gpu::kernels::soac::reduce::reduce;
-use gpu::kernels::soac::scan::scan;
-use gpu::kernels::soac::DeviceArrays;
+use gpu::kernels::soac::scan::{scan, scan_source_with, ScanStrategy};
+use gpu::kernels::soac::{DeviceArrays, ElementSource};
 use gpu::runtime::peak_bandwidth::{peak_memory_bandwidth, PeakBandwidthSource};
 use gpu::{GpuError, GpuResult, Runtime, RuntimeOptions};
 use std::fmt::Write as _;
@@ -40,6 +62,9 @@ struct Options {
     maximum_log2: u32,
     repetitions: u32,
     write_results: bool,
+    run_torch: bool,
+    memory_block_mebibytes: Option<u64>,
+    pool_mebibytes: Option<u64>,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -48,6 +73,9 @@ fn parse_options() -> Result<Options, String> {
         maximum_log2: 28,
         repetitions: 10,
         write_results: true,
+        run_torch: true,
+        memory_block_mebibytes: None,
+        pool_mebibytes: None,
     };
     let mut arguments = std::env::args().skip(1);
     while let Some(argument) = arguments.next() {
@@ -62,6 +90,11 @@ fn parse_options() -> Result<Options, String> {
             "--max-log2" => options.maximum_log2 = number("--max-log2")?,
             "--repetitions" => options.repetitions = number("--repetitions")?.max(1),
             "--no-write" => options.write_results = false,
+            "--no-torch" => options.run_torch = false,
+            "--memory-block-mib" => {
+                options.memory_block_mebibytes = Some(u64::from(number("--memory-block-mib")?))
+            }
+            "--pool-mib" => options.pool_mebibytes = Some(u64::from(number("--pool-mib")?)),
             // `cargo bench` passes `--bench` to every bench binary.
             "--bench" => {}
             other => return Err(format!("unknown argument {other:?}")),
@@ -77,25 +110,34 @@ fn parse_options() -> Result<Options, String> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Operation {
     Copy,
+    CopyScalarAccess,
     Map,
     Reduce,
     Scan,
+    ScanNeverWaiting,
+    ScanThreePasses,
 }
 
 impl Operation {
-    const ALL: [Operation; 4] = [
+    const ALL: [Operation; 7] = [
         Operation::Copy,
+        Operation::CopyScalarAccess,
         Operation::Map,
         Operation::Reduce,
         Operation::Scan,
+        Operation::ScanNeverWaiting,
+        Operation::ScanThreePasses,
     ];
 
     fn name(self) -> &'static str {
         match self {
             Operation::Copy => "copy",
+            Operation::CopyScalarAccess => "copy, scalar",
             Operation::Map => "map x*2+1",
             Operation::Reduce => "reduce (+)",
             Operation::Scan => "scan (+)",
+            Operation::ScanNeverWaiting => "scan, no wait",
+            Operation::ScanThreePasses => "scan, 3 passes",
         }
     }
 
@@ -103,9 +145,94 @@ impl Operation {
     fn bytes_moved(self, element_count: u64) -> u64 {
         match self {
             Operation::Reduce => 4 * element_count,
-            Operation::Copy | Operation::Map | Operation::Scan => 8 * element_count,
+            Operation::Copy
+            | Operation::CopyScalarAccess
+            | Operation::Map
+            | Operation::Scan
+            | Operation::ScanNeverWaiting
+            | Operation::ScanThreePasses => 8 * element_count,
         }
     }
+
+    /// The name of PyTorch's peer in `torch_bandwidth.py`'s output.
+    fn torch_peer(self) -> &'static str {
+        match self {
+            Operation::Copy | Operation::CopyScalarAccess => "copy",
+            Operation::Map => "map",
+            Operation::Reduce => "reduce",
+            Operation::Scan | Operation::ScanNeverWaiting | Operation::ScanThreePasses => "scan",
+        }
+    }
+}
+
+/// What PyTorch measured: best seconds by (peer operation, log2 size), or
+/// why there is no peer.
+struct TorchFigures {
+    description: String,
+    seconds: std::collections::HashMap<(String, u32), f64>,
+}
+
+/// Run `torch_bandwidth.py` (before this process opens the device).
+fn torch_figures(options: &Options) -> TorchFigures {
+    // Embedded, so the bench binary runs anywhere (a lent GPU machine
+    // gets the binary, not this source tree's path).
+    const SCRIPT: &str = include_str!("torch_bandwidth.py");
+    let mut figures = TorchFigures {
+        description: String::new(),
+        seconds: std::collections::HashMap::new(),
+    };
+    let output = std::process::Command::new("python3")
+        .arg("-c")
+        .arg(SCRIPT)
+        .arg(options.minimum_log2.to_string())
+        .arg(options.maximum_log2.to_string())
+        .arg(options.repetitions.to_string())
+        .stderr(std::process::Stdio::inherit())
+        .output();
+    let output = match output {
+        Ok(output) if output.status.success() => output,
+        Ok(output) => {
+            figures.description = format!(
+                "unavailable (torch_bandwidth.py exited with {})",
+                output.status
+            );
+            return figures;
+        }
+        Err(error) => {
+            figures.description = format!("unavailable (cannot run python3: {error})");
+            return figures;
+        }
+    };
+    let mut device = String::new();
+    let mut version = String::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let mut words = line.splitn(2, ' ');
+        match (words.next(), words.next()) {
+            (Some("unavailable"), Some(reason)) => {
+                figures.description = format!("unavailable ({reason})");
+            }
+            (Some("device"), Some(name)) => device = name.to_owned(),
+            (Some("version"), Some(text)) => version = text.to_owned(),
+            (Some("result"), Some(rest)) => {
+                let fields: Vec<&str> = rest.split(' ').collect();
+                if let [operation, log2, seconds] = fields.as_slice() {
+                    if let (Ok(log2), Ok(seconds)) = (log2.parse::<u32>(), seconds.parse::<f64>()) {
+                        figures
+                            .seconds
+                            .insert(((*operation).to_owned(), log2), seconds);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if figures.description.is_empty() {
+        figures.description = format!(
+            "PyTorch {version} on {device}: copy_, x*2, sum, cumsum; CUDA events, best of {} after a warm-up",
+            options.repetitions
+        );
+    }
+    figures
 }
 
 fn add_f32() -> Operator {
@@ -119,8 +246,19 @@ fn run_operation(
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
     match operation {
-        Operation::Copy => map(runtime, &MapLambda::identity(&[PrimType::F32]), inputs),
-        Operation::Map => map(
+        Operation::Copy => map_with(
+            runtime,
+            &MapLambda::identity(&[PrimType::F32]),
+            inputs,
+            MapAccess::Vectors,
+        ),
+        Operation::CopyScalarAccess => map_with(
+            runtime,
+            &MapLambda::identity(&[PrimType::F32]),
+            inputs,
+            MapAccess::Scalars,
+        ),
+        Operation::Map => map_with(
             runtime,
             &MapLambda::new(
                 vec![PrimType::F32],
@@ -128,9 +266,24 @@ fn run_operation(
                 "y0 = x0 * 2.0 + 1.0;",
             ),
             inputs,
+            MapAccess::Vectors,
         ),
         Operation::Reduce => reduce(runtime, &add_f32(), inputs),
         Operation::Scan => scan(runtime, &add_f32(), inputs),
+        Operation::ScanNeverWaiting => scan_source_with(
+            runtime,
+            &ElementSource::columns(&[PrimType::F32]),
+            &add_f32(),
+            inputs,
+            ScanStrategy::SinglePass(LookBackWaiting::NeverWait),
+        ),
+        Operation::ScanThreePasses => scan_source_with(
+            runtime,
+            &ElementSource::columns(&[PrimType::F32]),
+            &add_f32(),
+            inputs,
+            ScanStrategy::ReduceThenScan,
+        ),
     }
 }
 
@@ -153,12 +306,12 @@ fn verify(
     };
     let wrong = |index: usize| Err(format!("{} differs at {index}", operation.name()));
     match operation {
-        Operation::Copy | Operation::Map => {
+        Operation::Copy | Operation::CopyScalarAccess | Operation::Map => {
             for (index, (result, value)) in results.iter().zip(values).enumerate() {
-                let expected = if operation == Operation::Copy {
-                    *value
-                } else {
+                let expected = if operation == Operation::Map {
                     value * 2.0 + 1.0
+                } else {
+                    *value
                 };
                 if result.to_bits() != expected.to_bits() {
                     return wrong(index);
@@ -171,7 +324,7 @@ fn verify(
                 return wrong(0);
             }
         }
-        Operation::Scan => {
+        Operation::Scan | Operation::ScanNeverWaiting | Operation::ScanThreePasses => {
             let mut running = 0.0f64;
             for (index, (result, value)) in results.iter().zip(values).enumerate() {
                 running += f64::from(*value);
@@ -184,8 +337,16 @@ fn verify(
     Ok(())
 }
 
-/// The best time of `repetitions` runs (after a warm-up) and whether it is
-/// device time.
+/// How long the warm-up keeps the device busy before the timed runs.
+const WARM_UP: Duration = Duration::from_millis(100);
+
+/// The best time of `repetitions` runs and whether it is device time. The
+/// operation first runs back to back for [`WARM_UP`] (at least three
+/// times), then the timed runs follow back to back, and the last one's
+/// result is checked against the CPU afterwards: no host pause (a download
+/// and a CPU check take up to seconds at 2^28) comes between the warm-up
+/// and the timed runs. On the H200 the runs after such a pause were timed at
+/// a third of the bandwidth (gpu/NOTES.md, "Bandwidth benchmark").
 fn measure(
     runtime: &Runtime,
     operation: Operation,
@@ -193,15 +354,19 @@ fn measure(
     values: &[f32],
     repetitions: u32,
 ) -> Result<(Duration, bool), String> {
-    let warm_up = run_operation(runtime, operation, inputs).map_err(|error| error.to_string())?;
-    verify(runtime, operation, values, &warm_up)?;
-    drop(warm_up);
+    let warm_up_start = std::time::Instant::now();
+    let mut warm_up_runs = 0;
+    while warm_up_runs < 3 || warm_up_start.elapsed() < WARM_UP {
+        run_operation(runtime, operation, inputs).map_err(|error| error.to_string())?;
+        warm_up_runs += 1;
+    }
     let mut best: Option<(Duration, bool)> = None;
+    let mut last_outputs = None;
     for _ in 0..repetitions {
         runtime.start_profiling();
         let outputs = run_operation(runtime, operation, inputs);
         let timings = runtime.stop_profiling();
-        outputs.map_err(|error| error.to_string())?;
+        last_outputs = Some(outputs.map_err(|error| error.to_string())?);
         let device_time: Option<Duration> = timings
             .iter()
             .map(|timing| timing.device_time)
@@ -214,6 +379,8 @@ fn measure(
             best = Some(time);
         }
     }
+    let outputs = last_outputs.ok_or_else(|| "no repetition ran".to_owned())?;
+    verify(runtime, operation, values, &outputs)?;
     best.ok_or_else(|| "no repetition ran".to_owned())
 }
 
@@ -248,7 +415,24 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match Runtime::new(RuntimeOptions::default()) {
+    let torch = if options.run_torch {
+        torch_figures(&options)
+    } else {
+        TorchFigures {
+            description: "not run (--no-torch)".to_owned(),
+            seconds: std::collections::HashMap::new(),
+        }
+    };
+    let defaults = RuntimeOptions::default();
+    let runtime = match Runtime::new(RuntimeOptions {
+        memory_block_bytes: options
+            .memory_block_mebibytes
+            .map(|mebibytes| mebibytes << 20),
+        maximum_pooled_bytes: options
+            .pool_mebibytes
+            .map_or(defaults.maximum_pooled_bytes, |mebibytes| mebibytes << 20),
+        ..defaults
+    }) {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("bandwidth: no GPU runtime: {error}");
@@ -277,21 +461,43 @@ fn main() -> ExitCode {
     } else {
         "host time from vkQueueSubmit to the fence (the queue has no timestamps)"
     };
-    let command = format!(
+    let mut command = format!(
         "cargo bench -p gpu --bench bandwidth -- --min-log2 {} --max-log2 {} --repetitions {}",
         options.minimum_log2, options.maximum_log2, options.repetitions
     );
+    if let Some(mebibytes) = options.memory_block_mebibytes {
+        let _ = write!(command, " --memory-block-mib {mebibytes}");
+    }
+    if let Some(mebibytes) = options.pool_mebibytes {
+        let _ = write!(command, " --pool-mib {mebibytes}");
+    }
+    let multiprocessors = match info.multiprocessors {
+        Some(multiprocessors) => format!(
+            "{} multiprocessors, {} resident invocations each",
+            multiprocessors.count, multiprocessors.resident_invocations_each
+        ),
+        None => "multiprocessors not reported".to_owned(),
+    };
     println!("device:  {} ({:?})", info.name, info.kind);
     println!("driver:  {driver}; Vulkan {}", info.api_version);
     println!("peak:    {peak_text}");
     println!(
-        "timing:  {timing_method}; best of {} runs after a warm-up",
+        "timing:  {timing_method}; best of {} runs back to back after 100 ms of warm-up runs",
         options.repetitions
     );
+    println!("device:  {multiprocessors}");
     println!("command: {command}");
+    println!("PyTorch: {}", torch.description);
     println!(
-        "{:<12} {:>12} {:>14} {:>12} {:>10} {:>8}",
-        "operation", "elements", "bytes moved", "time (µs)", "GB/s", "% peak"
+        "{:<15} {:>9} {:>14} {:>12} {:>10} {:>8} {:>13} {:>9}",
+        "operation",
+        "elements",
+        "bytes moved",
+        "time (µs)",
+        "GB/s",
+        "% peak",
+        "PyTorch GB/s",
+        "/ PyTorch"
     );
     let mut rows = String::new();
     let mut failed = false;
@@ -311,8 +517,8 @@ fn main() -> ExitCode {
                     "skipped: {} bytes exceed {limit_name} ({limit_bytes} bytes)",
                     element_count * 4
                 );
-                println!("{:<12} {:>12} {note}", "all", format!("2^{log2}"));
-                let _ = writeln!(rows, "| all | 2^{log2} | | | | {note} |");
+                println!("{:<15} {:>9} {note}", "all", format!("2^{log2}"));
+                let _ = writeln!(rows, "| all | 2^{log2} | | | | {note} | | |");
                 continue;
             }
             Err(error) => {
@@ -328,18 +534,33 @@ fn main() -> ExitCode {
                     let percent = peak.as_ref().map_or("—".to_owned(), |(value, _)| {
                         format!("{:.0} %", 100.0 * gigabytes_per_second / value)
                     });
+                    let (torch_rate, ratio) = match torch
+                        .seconds
+                        .get(&(operation.torch_peer().to_owned(), log2))
+                    {
+                        Some(seconds) => {
+                            let torch_rate = bytes as f64 / seconds.max(1e-9) / 1e9;
+                            (
+                                format!("{torch_rate:.2}"),
+                                format!("{:.2}", gigabytes_per_second / torch_rate),
+                            )
+                        }
+                        None => ("—".to_owned(), "—".to_owned()),
+                    };
                     println!(
-                        "{:<12} {:>12} {:>14} {:>12.1} {:>10.2} {:>8}",
+                        "{:<15} {:>9} {:>14} {:>12.1} {:>10.2} {:>8} {:>13} {:>9}",
                         operation.name(),
                         format!("2^{log2}"),
                         bytes,
                         time.as_secs_f64() * 1e6,
                         gigabytes_per_second,
-                        percent
+                        percent,
+                        torch_rate,
+                        ratio
                     );
                     let _ = writeln!(
                         rows,
-                        "| {} | 2^{log2} | {bytes} | {:.1} | {gigabytes_per_second:.2} | {percent} |",
+                        "| {} | 2^{log2} | {bytes} | {:.1} | {gigabytes_per_second:.2} | {percent} | {torch_rate} | {ratio} |",
                         operation.name(),
                         time.as_secs_f64() * 1e6
                     );
@@ -352,7 +573,7 @@ fn main() -> ExitCode {
                     );
                     let _ = writeln!(
                         rows,
-                        "| {} | 2^{log2} | | | | FAILED: {message} |",
+                        "| {} | 2^{log2} | | | | FAILED: {message} | | |",
                         operation.name()
                     );
                     failed = true;
@@ -370,11 +591,12 @@ fn main() -> ExitCode {
         });
         let _ = write!(
             text,
-            "\n## GPU bandwidth — {} — {}\n\n- driver: {driver}; Vulkan {}\n- peak: {peak_text}\n- timing: {timing_method}; best of {} runs after a warm-up; bytes = the minimum traffic (copy/map 8n, reduce 4n, scan 8n)\n- command: `{command}`\n\n| operation | elements | bytes moved | time (µs) | GB/s | % of peak |\n|---|---|---|---|---|---|\n{rows}",
+            "\n## GPU bandwidth — {} — {}\n\n- driver: {driver}; Vulkan {}\n- peak: {peak_text}\n- {multiprocessors}\n- timing: {timing_method}; best of {} runs back to back after 100 ms of warm-up runs; bytes = the minimum traffic (copy/map 8n, reduce 4n, scan 8n)\n- PyTorch: {}\n- command: `{command}`\n\n| operation | elements | bytes moved | time (µs) | GB/s | % of peak | PyTorch GB/s | / PyTorch |\n|---|---|---|---|---|---|---|---|\n{rows}",
             info.name,
             today(),
             info.api_version,
-            options.repetitions
+            options.repetitions,
+            torch.description
         );
         if let Err(error) =
             std::fs::create_dir_all(path.parent().unwrap_or(std::path::Path::new(".")))

@@ -12,10 +12,14 @@ use common::{assert_clean, download, pseudo_random, runtime, upload};
 use gpu::kernels::element::GlslElement;
 use gpu::kernels::element::{HostColumn, PrimType};
 use gpu::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
+use gpu::kernels::soac::lookback::{lookback_scan_on_workgroups, LookBackWaiting};
+use gpu::kernels::soac::map::{map_with, vector_map_kernel, MapAccess};
 use gpu::kernels::soac::reduce::{
     redomap, reduce, reduce_source, segmented_reduce, segmented_reduce_with, ReduceStrategy,
 };
-use gpu::kernels::soac::scan::{scan, scanomap, segmented_scan, segmented_scan_with};
+use gpu::kernels::soac::scan::{
+    scan, scan_source_with, scanomap, segmented_scan, segmented_scan_with, ScanStrategy,
+};
 use gpu::kernels::soac::segmented::SegmentedStrategy;
 use gpu::kernels::soac::{DeviceArrays, ElementSource};
 use proptest::prelude::*;
@@ -148,14 +152,61 @@ fn matrix_product_reduce_and_scan_equal_the_cpu_at_every_checked_size() {
             |runtime, inputs| reduce(runtime, &matrix_product(), inputs),
             &matrix_columns(&[total]),
         );
+        for strategy in SCAN_STRATEGIES {
+            check(
+                &format!("matrix scan of {size} ({strategy:?})"),
+                &matrix_columns(&values),
+                |runtime, inputs| {
+                    scan_source_with(
+                        runtime,
+                        &ElementSource::columns(&inputs.element_types),
+                        &matrix_product(),
+                        inputs,
+                        strategy,
+                    )
+                },
+                &matrix_columns(&scanned),
+            );
+        }
+    }
+}
+
+/// The single-pass scan when workgroups are fewer than tiles: each of 3
+/// workgroups takes its share of tiles in turn (and the last tile is
+/// partial), with the fallback forced on and with waiting.
+#[test]
+fn the_single_pass_scan_takes_several_tiles_per_workgroup_when_workgroups_are_few() {
+    let size = 100_003;
+    let values = matrices(11, size);
+    let scanned = cpu_matrix_scan(&values);
+    for waiting in [LookBackWaiting::NeverWait, LookBackWaiting::Polls(1 << 12)] {
         check(
-            &format!("matrix scan of {size}"),
+            &format!("matrix scan of {size} on 3 workgroups ({waiting:?})"),
             &matrix_columns(&values),
-            |runtime, inputs| scan(runtime, &matrix_product(), inputs),
+            |runtime, inputs| {
+                lookback_scan_on_workgroups(
+                    runtime,
+                    &ElementSource::columns(&inputs.element_types),
+                    &matrix_product(),
+                    inputs,
+                    waiting,
+                    3,
+                )
+            },
             &matrix_columns(&scanned),
         );
     }
 }
+
+/// Every way a whole-array scan runs: one pass waiting as the device allows
+/// (never, on lavapipe), one pass with the fallback forced on, one pass
+/// polling (the GPUs' path, bounded, so it is safe anywhere), three passes.
+const SCAN_STRATEGIES: [ScanStrategy; 4] = [
+    ScanStrategy::SinglePass(LookBackWaiting::ForDevice),
+    ScanStrategy::SinglePass(LookBackWaiting::NeverWait),
+    ScanStrategy::SinglePass(LookBackWaiting::Polls(1 << 12)),
+    ScanStrategy::ReduceThenScan,
+];
 
 fn cpu_affine_scan(multipliers: &[u8], offsets: &[u8]) -> (Vec<u8>, Vec<u8>) {
     let mut accumulator = (1u8, 0u8);
@@ -205,15 +256,31 @@ fn large_affine_composition_reduce_and_scan_equal_the_cpu() {
             HostColumn::U8(vec![scanned_offsets[reduced_length - 1]]),
         ],
     );
-    check(
-        "affine scan of 2^26",
-        &[HostColumn::U8(multipliers), HostColumn::U8(offsets)],
-        |runtime, inputs| scan(runtime, &affine_composition(), inputs),
-        &[
-            HostColumn::U8(scanned_multipliers),
-            HostColumn::U8(scanned_offsets),
-        ],
-    );
+    for strategy in [
+        ScanStrategy::SinglePass(LookBackWaiting::NeverWait),
+        ScanStrategy::SinglePass(LookBackWaiting::Polls(1 << 12)),
+    ] {
+        check(
+            &format!("affine scan of 2^26 ({strategy:?})"),
+            &[
+                HostColumn::U8(multipliers.clone()),
+                HostColumn::U8(offsets.clone()),
+            ],
+            |runtime, inputs| {
+                scan_source_with(
+                    runtime,
+                    &ElementSource::columns(&inputs.element_types),
+                    &affine_composition(),
+                    inputs,
+                    strategy,
+                )
+            },
+            &[
+                HostColumn::U8(scanned_multipliers.clone()),
+                HostColumn::U8(scanned_offsets.clone()),
+            ],
+        );
+    }
 }
 
 #[test]
@@ -420,22 +487,22 @@ macro_rules! fold_cpu {
 
 #[test]
 fn map_and_reduce_work_at_every_primitive_type() {
-    for size in [0usize, 1, 1000, 65_537] {
+    // Sizes around the vector map's whole vectors (4 elements) and chunks
+    // (256 invocations × 4 vectors × 4 elements), so every tail length runs.
+    for size in [0usize, 1, 3, 6, 1000, 4099, 65_537] {
         let columns = per_type_columns!(pseudo_random(size as u64 + 5, size), integer_column);
         for column in columns {
             let element_type = column.element_type();
-            check(
-                &format!("map at {} of {size}", element_type.name()),
-                std::slice::from_ref(&column),
-                |runtime, inputs| {
-                    gpu::kernels::soac::map::map(
-                        runtime,
-                        &times_three_plus_one(element_type),
-                        inputs,
-                    )
-                },
-                &[map_cpu!(&column)],
-            );
+            for access in [MapAccess::Vectors, MapAccess::Scalars] {
+                check(
+                    &format!("map at {} of {size} ({access:?})", element_type.name()),
+                    std::slice::from_ref(&column),
+                    |runtime, inputs| {
+                        map_with(runtime, &times_three_plus_one(element_type), inputs, access)
+                    },
+                    &[map_cpu!(&column)],
+                );
+            }
             let operators = if element_type == PrimType::Bool {
                 vec![BuiltinOperator::Maximum]
             } else {
@@ -504,6 +571,51 @@ fn map_with_several_inputs_and_outputs_covers_more_than_the_workgroup_limit() {
             &expected,
         );
     }
+}
+
+#[test]
+fn the_vector_map_strides_over_chunks_when_workgroups_are_few() {
+    // 3 workgroups of 256 invocations × 4 vectors cover 12 288 elements per
+    // round; 100 003 elements take 9 rounds and a tail of 3, on u8 pairs
+    // mapped to three columns of three types.
+    let lambda = MapLambda::new(
+        vec![PrimType::U8, PrimType::U8],
+        vec![PrimType::U8, PrimType::U16, PrimType::Bool],
+        "y0 = uint8_t(x0 + x1); y1 = uint16_t(x0) * uint16_t(x1); y2 = x0 < x1;",
+    );
+    let size = 100_003usize;
+    let first = pseudo_random_bytes(7, size);
+    let second = pseudo_random_bytes(8, size);
+    let expected = [
+        HostColumn::U8(
+            first
+                .iter()
+                .zip(&second)
+                .map(|(x, y)| x.wrapping_add(*y))
+                .collect(),
+        ),
+        HostColumn::U16(
+            first
+                .iter()
+                .zip(&second)
+                .map(|(x, y)| u16::from(*x) * u16::from(*y))
+                .collect(),
+        ),
+        HostColumn::Bool(first.iter().zip(&second).map(|(x, y)| x < y).collect()),
+    ];
+    check(
+        "vector map of 100 003 pairs on 3 workgroups",
+        &[HostColumn::U8(first), HostColumn::U8(second)],
+        |runtime, inputs| {
+            let kernel = vector_map_kernel(&lambda, 256).load(runtime)?;
+            let outputs = DeviceArrays::allocate(runtime, &lambda.result_types, inputs.length)?;
+            let mut buffers = inputs.buffers();
+            buffers.extend(outputs.buffers());
+            runtime.dispatch(&kernel, &buffers, &[size as u32], [3, 1, 1])?;
+            Ok(outputs)
+        },
+        &expected,
+    );
 }
 
 #[test]

@@ -66,6 +66,30 @@ fn print_device(device: &DeviceInfo, chosen: bool) {
             ""
         }
     );
+    for (position, memory_type) in device.memory_types.iter().enumerate() {
+        println!(
+            "    {:<23}heap {} ({}){}{}",
+            format!("memory type {position}:"),
+            memory_type.heap_index,
+            format_bytes(memory_type.heap_bytes),
+            if memory_type.flags.is_empty() {
+                ""
+            } else {
+                ": "
+            },
+            memory_type.flags.join(", ")
+        );
+    }
+    println!(
+        "    multiprocessors:       {}",
+        match device.multiprocessors {
+            Some(multiprocessors) => format!(
+                "{} ({} resident invocations each)",
+                multiprocessors.count, multiprocessors.resident_invocations_each
+            ),
+            None => "not reported by the driver".to_owned(),
+        }
+    );
     println!(
         "    peak bandwidth:        {}",
         match gpu::runtime::peak_bandwidth::peak_memory_bandwidth(&device.name) {

@@ -568,9 +568,19 @@ impl Translator {
                 // MIN) and 0 for a zero divisor.
                 let quot = self.helper(&format!("quot_{type_name}"), |name| {
                     if signed {
+                        // Through the magnitudes' unsigned quotient: NVIDIA's
+                        // signed 64-bit division by a negative constant gave
+                        // a remainder off by one (H200, codegen_soac's
+                        // map_i64_with_wrapping_power_and_division: i64
+                        // `x % -7` was -5 where the CPU gives -4).
+                        let unsigned_type = glsl_type(unsigned_counterpart(ty));
                         format!(
                             "{t} {name}({t} a, {t} b) {{ if (b == {zero}) return {zero}; \
-                             if (b == {t}(-1)) return {t}({zero} - a); return {t}(a / b); }}\n"
+                             if (b == {t}(-1)) return {t}({zero} - a); \
+                             {unsigned_type} ua = a < {zero} ? {unsigned_type}({unsigned_type}(0) - {unsigned_type}(a)) : {unsigned_type}(a); \
+                             {unsigned_type} ub = b < {zero} ? {unsigned_type}({unsigned_type}(0) - {unsigned_type}(b)) : {unsigned_type}(b); \
+                             {unsigned_type} uq = {unsigned_type}(ua / ub); \
+                             return ((a < {zero}) != (b < {zero})) ? {t}({unsigned_type}(0) - uq) : {t}(uq); }}\n"
                         )
                     } else {
                         format!(
@@ -812,10 +822,27 @@ impl Translator {
                         format!("{target}(0)")
                     };
                     let maximum = glsl_constant(max_value(to));
+                    // 64-bit targets: the magnitude's two 32-bit halves
+                    // converted apart (exact: the high half is a power-of-
+                    // two division, the low half an exact difference), since
+                    // NVIDIA's float → 64-bit conversion of 715376968574622955
+                    // as f32 kept all ones in the low 32 bits (H200,
+                    // tests/programs/soacs/wide_integer_to_float_in_a_kernel.fut).
+                    let in_range = if bits == 64 {
+                        format!(
+                            "{source} magnitude = abs(x); \
+                             {source} high = floor(magnitude / {source}(4294967296.0)); \
+                             {source} low = magnitude - high * {source}(4294967296.0); \
+                             uint64_t halves = (uint64_t(uint(high)) << uint64_t(32)) | uint64_t(uint(low)); \
+                             return x < {source}(0) ? {target}(uint64_t(0) - halves) : {target}(halves);"
+                        )
+                    } else {
+                        format!("return {target}(x);")
+                    };
                     format!(
                         "{target} {name}({source} x) {{ if (isnan(x)) return {target}(0); \
                          if (x <= {}) return {minimum}; if (x >= {}) return {maximum}; \
-                         return {target}(x); }}\n",
+                         {in_range} }}\n",
                         float_literal(from, lowest),
                         float_literal(from, highest_exclusive)
                     )

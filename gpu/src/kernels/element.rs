@@ -21,6 +21,9 @@ pub trait GlslElement: Copy {
     /// The GLSL type of an element in a `std430` buffer (booleans are one
     /// byte there).
     fn glsl_storage_type(self) -> &'static str;
+    /// The GLSL type of four consecutive elements in a `std430` buffer
+    /// (`vec4`, `u8vec4`, …): what vector loads and stores move.
+    fn glsl_vector_storage_type(self) -> &'static str;
     /// `stored` (an expression of the storage type) as a value.
     fn glsl_load(self, stored: &str) -> String;
     /// `value` (an expression of the value type) as a storage value.
@@ -54,6 +57,21 @@ impl GlslElement for PrimType {
         match self {
             PrimType::Bool => "uint8_t",
             other => other.glsl_value_type(),
+        }
+    }
+
+    fn glsl_vector_storage_type(self) -> &'static str {
+        match self {
+            PrimType::I8 => "i8vec4",
+            PrimType::I16 => "i16vec4",
+            PrimType::I32 => "ivec4",
+            PrimType::I64 => "i64vec4",
+            PrimType::U8 | PrimType::Bool => "u8vec4",
+            PrimType::U16 => "u16vec4",
+            PrimType::U32 => "uvec4",
+            PrimType::U64 => "u64vec4",
+            PrimType::F32 => "vec4",
+            PrimType::F64 => "dvec4",
         }
     }
 

@@ -79,6 +79,26 @@ impl ShaderFeatureSupport {
     }
 }
 
+/// How many workgroups a device runs at once: its multiprocessors (NVIDIA's
+/// SMs, AMD's compute units) and the invocations each keeps resident.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Multiprocessors {
+    pub count: u32,
+    pub resident_invocations_each: u32,
+}
+
+/// One memory type: its heap, the heap's size and its property flags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemoryTypeInfo {
+    pub heap_index: u32,
+    pub heap_bytes: u64,
+    pub flags: Vec<&'static str>,
+}
+
+/// Workgroups a kernel that strides over its input launches where the
+/// device does not say how many multiprocessors it has.
+pub const DEFAULT_RESIDENT_WORKGROUPS: u32 = 1024;
+
 /// What a physical device offers that matters to runestone.
 #[derive(Clone, Debug)]
 pub struct DeviceInfo {
@@ -103,6 +123,12 @@ pub struct DeviceInfo {
     /// Whether some device-local memory is also host-visible (unified memory).
     pub has_host_visible_device_memory: bool,
     pub features: ShaderFeatureSupport,
+    /// The memory types, in Vulkan's order (what the allocator chooses
+    /// among).
+    pub memory_types: Vec<MemoryTypeInfo>,
+    /// The device's multiprocessors, where a vendor extension tells
+    /// (`VK_NV_shader_sm_builtins`, `VK_AMD_shader_core_properties`).
+    pub multiprocessors: Option<Multiprocessors>,
     /// Why the device can never be chosen, if it cannot.
     pub unusable_because: Option<String>,
 }
@@ -145,6 +171,30 @@ impl DeviceInfo {
                     .property_flags
                     .contains(MemoryPropertyFlags::DEVICE_LOCAL | MemoryPropertyFlags::HOST_VISIBLE)
             });
+        let memory_types = memory_properties
+            .memory_types
+            .iter()
+            .map(|memory_type| {
+                let flags = [
+                    (MemoryPropertyFlags::DEVICE_LOCAL, "device-local"),
+                    (MemoryPropertyFlags::HOST_VISIBLE, "host-visible"),
+                    (MemoryPropertyFlags::HOST_COHERENT, "host-coherent"),
+                    (MemoryPropertyFlags::HOST_CACHED, "host-cached"),
+                    (MemoryPropertyFlags::LAZILY_ALLOCATED, "lazily-allocated"),
+                    (MemoryPropertyFlags::PROTECTED, "protected"),
+                ]
+                .into_iter()
+                .filter(|(flag, _)| memory_type.property_flags.contains(*flag))
+                .map(|(_, name)| name)
+                .collect();
+                MemoryTypeInfo {
+                    heap_index: memory_type.heap_index,
+                    heap_bytes: memory_properties.memory_heaps[memory_type.heap_index as usize]
+                        .size,
+                    flags,
+                }
+            })
+            .collect();
         let api_version = physical_device.api_version();
         let has_compute_queue = physical_device
             .queue_family_properties()
@@ -157,6 +207,25 @@ impl DeviceInfo {
         } else {
             None
         };
+        let nvidia_multiprocessors = properties
+            .shader_sm_count
+            .zip(properties.shader_warps_per_sm)
+            .map(|(count, warps)| Multiprocessors {
+                count,
+                resident_invocations_each: warps * properties.subgroup_size.unwrap_or(32),
+            });
+        let amd_multiprocessors = (|| {
+            let count = properties.shader_engine_count?
+                * properties.shader_arrays_per_engine_count?
+                * properties.compute_units_per_shader_array?;
+            let resident = properties.simd_per_compute_unit?
+                * properties.wavefronts_per_simd?
+                * properties.wavefront_size?;
+            Some(Multiprocessors {
+                count,
+                resident_invocations_each: resident,
+            })
+        })();
         DeviceInfo {
             index,
             name: properties.device_name.clone(),
@@ -184,8 +253,26 @@ impl DeviceInfo {
                 storage_buffer_16bit: supported.storage_buffer16_bit_access,
                 subgroup_arithmetic,
             },
+            memory_types,
+            multiprocessors: nvidia_multiprocessors.or(amd_multiprocessors),
             unusable_because,
         }
+    }
+
+    /// Workgroups of `workgroup_size` invocations the whole device keeps
+    /// resident at once (multiprocessors × workgroups each, at least one
+    /// each), or [`DEFAULT_RESIDENT_WORKGROUPS`] where the device does not
+    /// say; never more than `maxComputeWorkGroupCount[0]`. What a kernel
+    /// that strides over its input launches.
+    pub fn resident_workgroups(&self, workgroup_size: u32) -> u32 {
+        let resident = match self.multiprocessors {
+            Some(multiprocessors) => {
+                multiprocessors.count
+                    * (multiprocessors.resident_invocations_each / workgroup_size.max(1)).max(1)
+            }
+            None => DEFAULT_RESIDENT_WORKGROUPS,
+        };
+        resident.clamp(1, self.max_workgroup_count[0].max(1))
     }
 
     /// Whether host↔device transfers should go through staging buffers:
@@ -273,6 +360,8 @@ mod tests {
             device_local_memory_bytes: 1 << 30,
             has_host_visible_device_memory: true,
             features: ShaderFeatureSupport::default(),
+            memory_types: Vec::new(),
+            multiprocessors: None,
             unusable_because: None,
         }
     }

@@ -78,6 +78,10 @@ pub struct RuntimeOptions {
     pub submission_timeout: Duration,
     /// The most idle buffer memory the pool keeps.
     pub maximum_pooled_bytes: u64,
+    /// The size of the memory blocks buffers are suballocated from, on
+    /// heaps of at least 1 GiB; `None`: vulkano's 256 MiB. A buffer larger
+    /// than half a block gets a dedicated allocation of its own.
+    pub memory_block_bytes: Option<u64>,
 }
 
 impl Default for RuntimeOptions {
@@ -88,8 +92,48 @@ impl Default for RuntimeOptions {
             transfer_mode: TransferMode::Automatic,
             submission_timeout: Duration::from_secs(120),
             maximum_pooled_bytes: 512 << 20,
+            memory_block_bytes: None,
         }
     }
+}
+
+/// The buffer allocator: vulkano's default, or blocks of `block_bytes` on
+/// heaps of at least 1 GiB (64 MiB on smaller heaps, as vulkano's).
+fn memory_allocator(device: &Arc<Device>, block_bytes: Option<u64>) -> StandardMemoryAllocator {
+    let Some(block_bytes) = block_bytes else {
+        return StandardMemoryAllocator::new_default(device.clone());
+    };
+    let properties = device.physical_device().memory_properties();
+    let mut memory_type_bits = u32::MAX;
+    let block_sizes: Vec<u64> = properties
+        .memory_types
+        .iter()
+        .enumerate()
+        .map(|(index, memory_type)| {
+            // What vulkano's default leaves out of suballocation.
+            if memory_type.property_flags.intersects(
+                vulkano::memory::MemoryPropertyFlags::LAZILY_ALLOCATED
+                    | vulkano::memory::MemoryPropertyFlags::PROTECTED
+                    | vulkano::memory::MemoryPropertyFlags::DEVICE_COHERENT
+                    | vulkano::memory::MemoryPropertyFlags::RDMA_CAPABLE,
+            ) {
+                memory_type_bits &= !(1 << index);
+            }
+            if properties.memory_heaps[memory_type.heap_index as usize].size >= 1 << 30 {
+                block_bytes
+            } else {
+                64 << 20
+            }
+        })
+        .collect();
+    StandardMemoryAllocator::new(
+        device.clone(),
+        vulkano::memory::allocator::GenericMemoryAllocatorCreateInfo {
+            block_sizes: &block_sizes,
+            memory_type_bits,
+            ..Default::default()
+        },
+    )
 }
 
 /// Every device Vulkan sees, and which one a runtime would choose.
@@ -243,7 +287,7 @@ impl Runtime {
             }
         };
         Ok(Runtime {
-            memory_allocator: Arc::new(StandardMemoryAllocator::new_default(device.clone())),
+            memory_allocator: Arc::new(memory_allocator(&device, options.memory_block_bytes)),
             command_buffer_allocator: Arc::new(StandardCommandBufferAllocator::new(
                 device.clone(),
                 Default::default(),

@@ -6,8 +6,9 @@
 //! * [`reduce`]: `reduce`/`redomap`, with subgroup operations for known
 //!   commutative operators on 32-bit types and an order-preserving
 //!   shared-memory tree otherwise; regular segmented `reduce`;
-//! * [`scan`]: inclusive `scan`/`scanomap` (reduce-then-scan in three passes),
-//!   regular segmented `scan`;
+//! * [`scan`]: inclusive `scan`/`scanomap` in one pass ([`lookback`]:
+//!   decoupled look-back with a fallback) or reduce-then-scan in three
+//!   passes, regular segmented `scan`;
 //! * [`filter`]: `filter` and `partition` by scan-based compaction;
 //! * [`scatter`]: bounds-checked parallel writes;
 //! * [`segmented`]: row-per-invocation segmented reduce/scan for many short
@@ -24,6 +25,7 @@
 
 pub mod filter;
 pub mod histogram;
+pub mod lookback;
 pub mod map;
 pub mod reduce;
 pub mod scan;
@@ -359,6 +361,78 @@ impl ElementSource {
         text
     }
 
+    /// Vector views of the input buffers (`input{i}_vectors`, aliases of
+    /// `input{i}` at the same bindings: four consecutive elements per
+    /// vector) and the functions that read them, after
+    /// [`ElementSource::glsl_declarations`] (which defines the map function):
+    /// `void load_vector(uint vector_index, out T4 raw0, …)` (one vector load
+    /// per column) and `void element_of_vector(T4 raw0, …, uint lane, out S0
+    /// v0, …)` (element `lane` of the loaded vectors, through the map if
+    /// any). Only whole vectors may be read: elements past the last multiple
+    /// of [`VECTOR_WIDTH`] go through `load_element`.
+    pub fn glsl_vector_declarations(&self, first_binding: u32) -> String {
+        let mut text = String::new();
+        for (position, element_type) in self.input_types.iter().enumerate() {
+            text.push_str(&buffer_declaration(
+                first_binding + position as u32,
+                "readonly",
+                &format!("input{position}_vectors"),
+                element_type.glsl_vector_storage_type(),
+            ));
+        }
+        let raw_parameters = |mode: &str| -> Vec<String> {
+            self.input_types
+                .iter()
+                .enumerate()
+                .map(|(position, element_type)| {
+                    format!(
+                        "{mode}{} raw{position}",
+                        element_type.glsl_vector_storage_type()
+                    )
+                })
+                .collect()
+        };
+        let loads: String = (0..self.input_types.len())
+            .map(|position| format!("    raw{position} = input{position}_vectors[vector_index];\n"))
+            .collect();
+        text.push_str(&format!(
+            "void load_vector(uint vector_index, {}) {{\n{loads}}}\n",
+            raw_parameters("out ").join(", ")
+        ));
+        let element_types = self.element_types();
+        let mut parameters = raw_parameters("");
+        parameters.push("uint lane".to_owned());
+        for (position, element_type) in element_types.iter().enumerate() {
+            parameters.push(format!(
+                "out {} v{position}",
+                element_type.glsl_value_type()
+            ));
+        }
+        let lanes: Vec<String> = self
+            .input_types
+            .iter()
+            .enumerate()
+            .map(|(position, element_type)| element_type.glsl_load(&format!("raw{position}[lane]")))
+            .collect();
+        let body = match &self.fused_map {
+            Some(_) => {
+                let mut arguments = lanes;
+                arguments.extend(component_list("v", "", element_types.len()));
+                format!("    map_function({});\n", arguments.join(", "))
+            }
+            None => lanes
+                .iter()
+                .enumerate()
+                .map(|(position, lane)| format!("    v{position} = {lane};\n"))
+                .collect(),
+        };
+        text.push_str(&format!(
+            "void element_of_vector({}) {{\n{body}}}\n",
+            parameters.join(", ")
+        ));
+        text
+    }
+
     /// A kernel-name fragment.
     pub fn name_fragment(&self) -> String {
         match &self.fused_map {
@@ -396,6 +470,38 @@ pub fn tuple_buffer_declarations(
         })
         .collect()
 }
+
+/// Vector views (`{prefix}{i}_vectors`, four elements per vector) of a
+/// tuple array's buffers `{prefix}{i}` at bindings `first_binding…`.
+pub fn tuple_vector_buffer_declarations(
+    first_binding: u32,
+    qualifier: &str,
+    prefix: &str,
+    element_types: &[PrimType],
+) -> String {
+    element_types
+        .iter()
+        .enumerate()
+        .map(|(position, element_type)| {
+            buffer_declaration(
+                first_binding + position as u32,
+                qualifier,
+                &format!("{prefix}{position}_vectors"),
+                element_type.glsl_vector_storage_type(),
+            )
+        })
+        .collect()
+}
+
+/// Elements one vector access moves: every column has a four-component
+/// vector type ([`GlslElement::glsl_vector_storage_type`]).
+pub const VECTOR_WIDTH: u32 = 4;
+
+/// Vector loads each invocation of a vectorised kernel has in flight per
+/// column before it computes (so each invocation keeps
+/// `VECTORS_PER_INVOCATION × 4` elements' loads outstanding: what a
+/// high-bandwidth memory needs to stay busy, by Little's law).
+pub const VECTORS_PER_INVOCATION: u32 = 4;
 
 /// `#version 450`, the extensions `features` need and the workgroup size.
 pub fn glsl_header(features: KernelFeatures, workgroup_size: u32, comment: &str) -> String {

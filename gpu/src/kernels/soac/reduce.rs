@@ -13,7 +13,11 @@
 //!   into the segment's accumulator on the right. Nothing depends on the
 //!   subgroup size.
 //! * **subgroup** (known commutative operators on 32-bit types, e.g. `(+)`
-//!   on `f32`): a grid-stride loop per invocation, `subgroupAdd`-style
+//!   on `f32`): as many workgroups as the device keeps resident
+//!   (`DeviceInfo::resident_workgroups`), each invocation striding over the
+//!   input four elements per load with [`VECTORS_PER_INVOCATION`] loads in
+//!   flight (the input is read once; the order is free since the operator
+//!   commutes), then `subgroupAdd`-style
 //!   operations, subgroup leaders' results in shared memory, and the first
 //!   subgroup combines those slots striding by `gl_SubgroupSize` (never
 //!   assumed: 8 on lavapipe, 32 on NVIDIA).
@@ -30,6 +34,7 @@ use super::{
     assign_neutral, check_arrays, combine_into, component_list, declare_tuple, element_count_word,
     glsl_header, shape_fitting_shared_memory, shared_tuple_bytes, store_tuple,
     tuple_buffer_declarations, DeviceArrays, ElementSource, GeneratedKernel, KernelShape,
+    VECTORS_PER_INVOCATION, VECTOR_WIDTH,
 };
 use crate::error::{GpuError, GpuResult};
 use crate::kernels::element::GlslElement;
@@ -280,15 +285,42 @@ pub fn subgroup_reduce_kernel(
     });
     let accumulator = vec!["accumulator0".to_owned()];
     let workgroup_accumulator = vec!["workgroup_accumulator0".to_owned()];
+    let input_count = source.input_types.len();
+    let raw_arguments = |item: &str| -> String {
+        (0..input_count)
+            .map(|position| format!("raw{position}[{item}]"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     let glsl = format!(
-        "{header}{inputs}{output}\
+        "{header}{inputs}{input_vectors}{output}\
          layout(push_constant) uniform Parameters {{ uint element_count; }} parameters;\n\
          shared {value_type} subgroup_results[{workgroup_size}];\n\
          {combine}\
          void main() {{\n\
              {value_type} accumulator0 = {neutral};\n\
+             uint vector_count = parameters.element_count / {VECTOR_WIDTH}u;\n\
              uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n\
-             for (uint index = gl_GlobalInvocationID.x; index < parameters.element_count; index += stride) {{\n\
+             uint vector_index = gl_GlobalInvocationID.x;\n\
+             {declare_raw}\n\
+             for (; vector_index + {last_item}u * stride < vector_count; vector_index += {VECTORS_PER_INVOCATION}u * stride) {{\n\
+                 for (uint item = 0u; item < {VECTORS_PER_INVOCATION}u; item++) {{ load_vector(vector_index + item * stride, {raw_item}); }}\n\
+                 for (uint item = 0u; item < {VECTORS_PER_INVOCATION}u; item++) {{\n\
+                     for (uint lane = 0u; lane < {VECTOR_WIDTH}u; lane++) {{\n\
+                         {value_type} loaded0; element_of_vector({raw_item}, lane, loaded0);\n\
+                         {fold}\n\
+                     }}\n\
+                 }}\n\
+             }}\n\
+             for (; vector_index < vector_count; vector_index += stride) {{\n\
+                 load_vector(vector_index, {raw_first});\n\
+                 for (uint lane = 0u; lane < {VECTOR_WIDTH}u; lane++) {{\n\
+                     {value_type} loaded0; element_of_vector({raw_first}, lane, loaded0);\n\
+                     {fold}\n\
+                 }}\n\
+             }}\n\
+             uint index = vector_count * {VECTOR_WIDTH}u + gl_GlobalInvocationID.x;\n\
+             if (index < parameters.element_count) {{\n\
                  {value_type} loaded0; load_element(index, loaded0);\n\
                  {fold}\n\
              }}\n\
@@ -304,7 +336,20 @@ pub fn subgroup_reduce_kernel(
                  if (subgroupElect()) {{ {store} }}\n\
              }}\n\
          }}\n",
-        header = glsl_header(features, workgroup_size, "subgroup reduce"),
+        input_vectors = source.glsl_vector_declarations(0),
+        declare_raw = source
+            .input_types
+            .iter()
+            .enumerate()
+            .map(|(position, element_type)| format!(
+                "{} raw{position}[{VECTORS_PER_INVOCATION}]; ",
+                element_type.glsl_vector_storage_type()
+            ))
+            .collect::<String>(),
+        last_item = VECTORS_PER_INVOCATION - 1,
+        raw_item = raw_arguments("item"),
+        raw_first = raw_arguments("0"),
+        header = glsl_header(features, workgroup_size, "subgroup reduce, vector access"),
         inputs = source.glsl_declarations(0),
         output = tuple_buffer_declarations(
             source.input_types.len() as u32,
@@ -435,11 +480,14 @@ pub fn reduce_source(
         )
         .ok_or_else(not_applicable)?;
         let (first, second) = (first.load(runtime)?, second.load(runtime)?);
-        let first_workgroups = super::super::grid_stride_workgroup_count(
-            inputs.length,
-            workgroup_size,
-            1024u32.min(maximum_workgroups),
-        );
+        // As many workgroups as the device keeps resident (fewer for short
+        // inputs): each invocation then strides over vectors.
+        let elements_per_workgroup =
+            u64::from(workgroup_size * VECTORS_PER_INVOCATION * VECTOR_WIDTH);
+        let first_workgroups = inputs.length.div_ceil(elements_per_workgroup).clamp(
+            1,
+            u64::from(runtime.device_info().resident_workgroups(workgroup_size)),
+        ) as u32;
         let partials = DeviceArrays::allocate(
             runtime,
             &operator.element_types,

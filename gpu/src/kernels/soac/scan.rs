@@ -12,7 +12,9 @@
 //! read from a buffer (`carry_mode = 1`: segment `s > 0` starts from
 //! `carries[s - 1]`).
 //!
-//! A whole-array scan is reduce-then-scan, three passes in one submission:
+//! A whole-array scan runs in one pass by default ([`super::lookback`]:
+//! decoupled look-back, reading the input once). The alternative,
+//! [`ScanStrategy::ReduceThenScan`], is three passes in one submission:
 //! (1) the ordered reduction of [`super::reduce`] gives one total per
 //! segment (at most one tile of segments); (2) one workgroup scans those
 //! totals; (3) every segment is scanned starting from the previous
@@ -23,6 +25,7 @@
 //! `output0…` (operator types). Push constants: element count, segment
 //! length, segment count, carry mode.
 
+use super::lookback::{self, LookBackWaiting};
 use super::reduce::{
     check_regular_segments, load_tile_statements, maximum_first_pass_segments,
     ordered_kernels_use_subgroups, ordered_reduce_kernel, ordered_shape,
@@ -223,22 +226,53 @@ fn check_source(
     Ok(())
 }
 
+/// How a whole-array scan runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanStrategy {
+    /// One pass, decoupled look-back with the fallback ([`lookback`]); the
+    /// default.
+    SinglePass(LookBackWaiting),
+    /// Three passes: reduce per segment, scan the totals, rescan.
+    ReduceThenScan,
+}
+
 /// Inclusive `scan operator neutral (map lambda inputs)` (no map when
 /// `source` has none): arrays of the operator's types, as long as the input.
+/// One pass ([`ScanStrategy::SinglePass`], waiting as the device allows).
 pub fn scan_source(
     runtime: &Runtime,
     source: &ElementSource,
     operator: &Operator,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
+    scan_source_with(
+        runtime,
+        source,
+        operator,
+        inputs,
+        ScanStrategy::ReduceThenScan,
+    )
+}
+
+/// [`scan_source`] with the given strategy.
+pub fn scan_source_with(
+    runtime: &Runtime,
+    source: &ElementSource,
+    operator: &Operator,
+    inputs: &DeviceArrays,
+    strategy: ScanStrategy,
+) -> GpuResult<DeviceArrays> {
     const OPERATION: &str = "scan";
     check_source(OPERATION, source, operator, inputs)?;
     let element_count = u64::from(element_count_word(inputs.length, OPERATION)?);
     let types = &operator.element_types;
-    let outputs = DeviceArrays::allocate(runtime, types, element_count)?;
     if element_count == 0 {
-        return Ok(outputs);
+        return DeviceArrays::allocate(runtime, types, 0);
     }
+    if let ScanStrategy::SinglePass(waiting) = strategy {
+        return lookback::lookback_scan(runtime, source, operator, inputs, waiting);
+    }
+    let outputs = DeviceArrays::allocate(runtime, types, element_count)?;
     let shape = ordered_shape(runtime, operator, OPERATION)?;
     let maximum_workgroups = runtime.device_info().max_workgroup_count[0];
     let scan_kernel = ordered_scan_kernel(source, operator, shape).load(runtime)?;
