@@ -326,6 +326,9 @@ pub struct Progress {
 #[derive(Clone, Debug, Default)]
 pub struct Summary {
     pub progress: Progress,
+    /// Programs still being examined when the time (and its grace period)
+    /// ran out: not counted in `progress`.
+    pub abandoned: u64,
     /// Per kind of program (`well-typed`, `mutant: <premise>`): (agree,
     /// discard, disagree).
     pub kinds: BTreeMap<String, (u64, u64, u64)>,
@@ -1136,10 +1139,11 @@ pub fn run_campaign(
         count: config.count,
         time: config.time,
         jobs: config.jobs,
+        grace_after_time: crate::campaign::GRACE_AFTER_TIME,
     };
     let summary = RefCell::new(Summary::default());
     let worker_config = config.clone();
-    let elapsed = run_pool(
+    let end = run_pool(
         limits,
         interval,
         move |index| run_one(index, &worker_config),
@@ -1151,6 +1155,7 @@ pub fn run_campaign(
         },
     );
     let mut summary = summary.into_inner();
-    summary.progress.elapsed = elapsed;
+    summary.progress.elapsed = end.elapsed;
+    summary.abandoned = end.abandoned;
     summary
 }

@@ -60,7 +60,9 @@ pub struct Args {
     /// Number of terms.
     #[arg(long, conflicts_with = "time")]
     count: Option<u64>,
-    /// Duration, e.g. `30s`, `5m`.
+    /// Duration, e.g. `30s`, `5m`. The run ends at most 5 s after it:
+    /// programs still being examined then (a slow program, a long shrink)
+    /// are abandoned and counted apart in the summary.
     #[arg(long)]
     time: Option<String>,
     /// Worker threads.
@@ -182,6 +184,7 @@ pub fn run(args: Args) -> ExitCode {
         progress.ill_typed,
         progress.violations
     );
+    print_abandoned(summary.abandoned, "terms");
     println!(
         "\n{:<50} {:>8} {:>8} {:>8}",
         "check", "holds", "unknown", "violated"
@@ -283,6 +286,7 @@ fn run_oracle(
         println!("[{:>6.0}s] {}", p.elapsed.as_secs_f64(), line(p))
     });
     println!("\nsummary: {}", line(&summary.progress));
+    print_abandoned(summary.abandoned, "programs");
     if let Some(sizes) = summary.size_distribution() {
         println!(
             "program sizes (lines): median {}, p90 {}, max {}",
@@ -386,5 +390,16 @@ fn run_corpus(paths: &[PathBuf]) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// The items a timed campaign left unfinished when its time and grace
+/// period ran out (`fuzz::campaign::GRACE_AFTER_TIME`), if any.
+fn print_abandoned(abandoned: u64, items: &str) {
+    if abandoned > 0 {
+        println!(
+            "{abandoned} {items} still being examined {}s after the time ran out were abandoned (not counted above)",
+            fuzz::campaign::GRACE_AFTER_TIME.as_secs()
+        );
     }
 }
