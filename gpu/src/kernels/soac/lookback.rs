@@ -51,10 +51,12 @@
 //! [`ZERO_STATUS_KERNEL`] in the same submission). Push constants: element
 //! count, tile count, spin limit, tiles per workgroup.
 
+use super::reduce::{load_tile_statements_into, shared_declarations_with_tile_slots};
+use super::scan::{assignments, tile_scan_statements};
 use super::{
     assign_neutral, combine_into, component_list, declare_tuple, glsl_header,
-    preferred_workgroup_size, shared_tuple_bytes, tuple_buffer_declarations, DeviceArrays,
-    ElementSource, GeneratedKernel, KernelShape,
+    shape_fitting_shared_memory_with, shared_memory_budget, shared_tuple_bytes,
+    tuple_buffer_declarations, DeviceArrays, ElementSource, GeneratedKernel, KernelShape,
 };
 use crate::error::{GpuError, GpuResult};
 use crate::kernels::element::{GlslElement, KernelFeatures};
@@ -128,12 +130,11 @@ pub fn lookback_scan_kernel(
     let workgroup = shape.workgroup_size;
     let items = shape.items_per_invocation;
     let invocation_accumulator = component_list("invocation_accumulator", "", count);
+    // The tile has one padding slot after every 32 (`padded(i) = i + i /
+    // 32`), so the per-invocation passes over consecutive items (a stride of
+    // `items_per_invocation` between invocations) spread over the banks.
     let tile_element = component_list("tile", "[padded(local_index)]", count);
     let my_partial = component_list("partial", "[invocation]", count);
-    let previous_partial = component_list("partial", "[source_half + invocation - offset]", count);
-    let source_partial = component_list("partial", "[source_half + invocation]", count);
-    let destination_partial = component_list("partial", "[destination_half + invocation]", count);
-    let step_value = component_list("step_value", "", count);
     let local_exclusive = component_list("local_exclusive", "", count);
     let tile_total = component_list("tile_total", "", count);
     let exclusive = component_list("shared_exclusive", "", count);
@@ -167,22 +168,7 @@ pub fn lookback_scan_kernel(
                  uint segment_end = min(tile_start + {tile}u, parameters.element_count);\n\
                  {load_tile}\
                  barrier();\n\
-                 {declare_invocation}{neutral_invocation}\n\
-                 for (uint item = 0u; item < {items}u; item++) {{\n\
-                     uint local_index = invocation * {items}u + item;\n\
-                     if (tile_start + local_index < segment_end) {{ {fold_item} {write_back} }}\n\
-                 }}\n\
-                 {store_partial}\n\
-                 barrier();\n\
-                 uint source_half = 0u;\n\
-                 for (uint offset = 1u; offset < {workgroup}u; offset *= 2u) {{\n\
-                     uint destination_half = {workgroup}u - source_half;\n\
-                     {declare_step}{read_step}\n\
-                     if (invocation >= offset) {step}\n\
-                     {write_step}\n\
-                     barrier();\n\
-                     source_half = destination_half;\n\
-                 }}\n\
+                 {scan_tile}\
                  {declare_local_exclusive}{neutral_local_exclusive}\n\
                  if (invocation > 0u) {{ {read_local_exclusive} }}\n\
                  {declare_tile_total}{read_tile_total}\n\
@@ -265,21 +251,20 @@ pub fn lookback_scan_kernel(
         outputs = tuple_buffer_declarations(output_bindings, "writeonly", "output", types),
         aggregates = tuple_buffer_declarations(aggregate_bindings, "coherent", "aggregate", types),
         prefixes = tuple_buffer_declarations(prefix_bindings, "coherent", "prefix_of_tile", types),
-        shared = padded_shared_declarations(operator, shape),
+        shared = shared_declarations_with_tile_slots(
+            operator,
+            shape,
+            shape.tile_size() + shape.tile_size() / 32
+        ),
         shared_exclusive = shared_tuple("shared_exclusive", operator),
         shared_found = shared_tuple("shared_found", operator),
         combine = operator.glsl_function("combine"),
         tile = shape.tile_size(),
-        load_tile = padded_load_tile_statements(operator, shape),
+        load_tile = load_tile_statements_into(operator, shape, "padded(local_index)"),
         declare_invocation = declare_tuple("invocation_accumulator", types),
         neutral_invocation = assign_neutral(&invocation_accumulator, operator),
-        fold_item = combine_into(operator, &invocation_accumulator, &tile_element, &invocation_accumulator),
-        write_back = assignments(&tile_element, &invocation_accumulator),
+        scan_tile = tile_scan_statements(operator, shape, &tile_element),
         store_partial = assignments(&my_partial, &invocation_accumulator),
-        declare_step = declare_tuple("step_value", types),
-        read_step = assignments(&step_value, &source_partial),
-        step = combine_into(operator, &previous_partial, &step_value, &step_value),
-        write_step = assignments(&destination_partial, &step_value),
         declare_local_exclusive = declare_tuple("local_exclusive", types),
         neutral_local_exclusive = assign_neutral(&local_exclusive, operator),
         read_local_exclusive = assignments(
@@ -330,55 +315,6 @@ pub fn lookback_scan_kernel(
     }
 }
 
-/// The tile in shared memory with one padding slot after every 32
-/// (`padded(i) = i + i / 32`), so the per-invocation passes over
-/// consecutive items (a stride of `items_per_invocation` between
-/// invocations) do not all fall in one bank; and the invocations' partials.
-fn padded_shared_declarations(operator: &Operator, shape: KernelShape) -> String {
-    let tile = shape.tile_size();
-    operator
-        .element_types
-        .iter()
-        .enumerate()
-        .map(|(position, element_type)| {
-            let value_type = element_type.glsl_value_type();
-            format!(
-                "shared {value_type} tile{position}[{}];\nshared {value_type} partial{position}[{}];\n",
-                tile + tile / 32,
-                2 * shape.workgroup_size
-            )
-        })
-        .collect()
-}
-
-/// Coalesced loads of tile elements `tile_start…` (below `segment_end`)
-/// into the padded tile.
-fn padded_load_tile_statements(operator: &Operator, shape: KernelShape) -> String {
-    let count = operator.element_types.len();
-    let values = component_list("loaded", "", count);
-    let slots = component_list("tile", "[padded(local_index)]", count);
-    format!(
-        "for (uint item = 0u; item < {items}u; item++) {{\n\
-             uint local_index = item * {workgroup}u + invocation;\n\
-             uint global_index = tile_start + local_index;\n\
-             if (global_index < segment_end) {{ {declarations}load_element(global_index, {values}); {assignments}}}\n\
-         }}\n",
-        items = shape.items_per_invocation,
-        workgroup = shape.workgroup_size,
-        declarations = declare_tuple("loaded", &operator.element_types),
-        values = values.join(", "),
-        assignments = assignments(&slots, &values),
-    )
-}
-
-fn assignments(targets: &[String], values: &[String]) -> String {
-    targets
-        .iter()
-        .zip(values)
-        .map(|(target, value)| format!("{target} = {value}; "))
-        .collect()
-}
-
 /// `shared T{i} {name}{i};` for each component.
 fn shared_tuple(name: &str, operator: &Operator) -> String {
     operator
@@ -412,29 +348,23 @@ const ITEMS_PER_INVOCATION_CHOICES: [u32; 4] = [8, 4, 2, 1];
 /// size (halved while needed) and the most items per invocation whose padded
 /// tile and partials fit in three quarters of shared memory (at most 24 KiB).
 pub fn lookback_shape(runtime: &Runtime, operator: &Operator) -> GpuResult<KernelShape> {
-    let budget = (u64::from(runtime.device_info().max_shared_memory_bytes) * 3 / 4).min(24 << 10);
     let tuple_bytes = shared_tuple_bytes(&operator.element_types);
-    let mut workgroup_size = preferred_workgroup_size(runtime);
-    while workgroup_size >= 32 {
-        for items_per_invocation in ITEMS_PER_INVOCATION_CHOICES {
-            let tile = u64::from(workgroup_size * items_per_invocation);
-            let needed = (tile + tile / 32) * tuple_bytes
-                + 2 * u64::from(workgroup_size) * tuple_bytes
+    shape_fitting_shared_memory_with(
+        runtime,
+        &ITEMS_PER_INVOCATION_CHOICES,
+        |tile, workgroup_size| {
+            // The padded tile, the partials, three tuples and two words.
+            (tile + tile / 32) * tuple_bytes
+                + 2 * workgroup_size * tuple_bytes
                 + 3 * tuple_bytes
-                + 8;
-            if needed <= budget {
-                return Ok(KernelShape {
-                    workgroup_size,
-                    items_per_invocation,
-                });
-            }
-        }
-        workgroup_size /= 2;
-    }
-    Err(GpuError::Unsupported {
+                + 8
+        },
+    )
+    .ok_or_else(|| GpuError::Unsupported {
         what: format!(
-            "single-pass scan: the tuple ({tuple_bytes} bytes per element) is too wide for \
-             {budget} bytes of shared memory"
+            "single-pass scan: the tuple ({tuple_bytes} bytes per element) is too wide for {} \
+             bytes of shared memory",
+            shared_memory_budget(runtime)
         ),
     })
 }

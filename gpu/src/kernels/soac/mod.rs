@@ -170,22 +170,47 @@ pub fn preferred_workgroup_size(runtime: &Runtime) -> u32 {
 
 /// A shape whose shared memory (`bytes_per_tile_element` per tile element
 /// plus `bytes_per_invocation` per invocation) fits in three quarters of the
-/// device's shared memory (at most 24 KiB, leaving room for the compiler).
+/// device's shared memory (at most 24 KiB, leaving room for the compiler):
+/// 4, 2 or 1 items per invocation.
 pub fn shape_fitting_shared_memory(
     runtime: &Runtime,
     kernel_name: &str,
     bytes_per_tile_element: u64,
     bytes_per_invocation: u64,
 ) -> GpuResult<KernelShape> {
-    let budget = (u64::from(runtime.device_info().max_shared_memory_bytes) * 3 / 4).min(24 << 10);
+    shape_fitting_shared_memory_with(runtime, &[4, 2, 1], |tile, workgroup_size| {
+        tile * bytes_per_tile_element + workgroup_size * bytes_per_invocation
+    })
+    .ok_or_else(|| GpuError::Unsupported {
+        what: format!(
+            "kernel `{kernel_name}`: the tuple ({bytes_per_tile_element} bytes per element) is too \
+             wide for {} bytes of shared memory",
+            shared_memory_budget(runtime)
+        ),
+    })
+}
+
+/// The shared memory a kernel may take: three quarters of the device's, at
+/// most 24 KiB.
+pub fn shared_memory_budget(runtime: &Runtime) -> u64 {
+    (u64::from(runtime.device_info().max_shared_memory_bytes) * 3 / 4).min(24 << 10)
+}
+
+/// The first shape, from the preferred workgroup size down to 32 and from
+/// the first of `items_choices` to the last, whose `bytes_needed(tile,
+/// workgroup size)` fits in [`shared_memory_budget`].
+pub fn shape_fitting_shared_memory_with(
+    runtime: &Runtime,
+    items_choices: &[u32],
+    bytes_needed: impl Fn(u64, u64) -> u64,
+) -> Option<KernelShape> {
+    let budget = shared_memory_budget(runtime);
     let mut workgroup_size = preferred_workgroup_size(runtime);
     while workgroup_size >= 32 {
-        for items_per_invocation in [4u32, 2, 1] {
+        for &items_per_invocation in items_choices {
             let tile = u64::from(workgroup_size * items_per_invocation);
-            let needed =
-                tile * bytes_per_tile_element + u64::from(workgroup_size) * bytes_per_invocation;
-            if needed <= budget {
-                return Ok(KernelShape {
+            if bytes_needed(tile, u64::from(workgroup_size)) <= budget {
+                return Some(KernelShape {
                     workgroup_size,
                     items_per_invocation,
                 });
@@ -193,12 +218,7 @@ pub fn shape_fitting_shared_memory(
         }
         workgroup_size /= 2;
     }
-    Err(GpuError::Unsupported {
-        what: format!(
-            "kernel `{kernel_name}`: the tuple ({bytes_per_tile_element} bytes per element) is too \
-             wide for {budget} bytes of shared memory"
-        ),
-    })
+    None
 }
 
 /// Bytes one tuple of `element_types` takes in shared memory.
@@ -457,18 +477,14 @@ pub fn tuple_buffer_declarations(
     prefix: &str,
     element_types: &[PrimType],
 ) -> String {
-    element_types
-        .iter()
-        .enumerate()
-        .map(|(position, element_type)| {
-            buffer_declaration(
-                first_binding + position as u32,
-                qualifier,
-                &format!("{prefix}{position}"),
-                element_type.glsl_storage_type(),
-            )
-        })
-        .collect()
+    column_declarations(
+        first_binding,
+        qualifier,
+        prefix,
+        "",
+        element_types,
+        |element_type| element_type.glsl_storage_type(),
+    )
 }
 
 /// Vector views (`{prefix}{i}_vectors`, four elements per vector) of a
@@ -479,6 +495,26 @@ pub fn tuple_vector_buffer_declarations(
     prefix: &str,
     element_types: &[PrimType],
 ) -> String {
+    column_declarations(
+        first_binding,
+        qualifier,
+        prefix,
+        "_vectors",
+        element_types,
+        |element_type| element_type.glsl_vector_storage_type(),
+    )
+}
+
+/// One buffer `{prefix}{i}{suffix}` of `storage_type(column type)` per
+/// column, at bindings `first_binding…`.
+fn column_declarations(
+    first_binding: u32,
+    qualifier: &str,
+    prefix: &str,
+    suffix: &str,
+    element_types: &[PrimType],
+    storage_type: impl Fn(PrimType) -> &'static str,
+) -> String {
     element_types
         .iter()
         .enumerate()
@@ -486,8 +522,8 @@ pub fn tuple_vector_buffer_declarations(
             buffer_declaration(
                 first_binding + position as u32,
                 qualifier,
-                &format!("{prefix}{position}_vectors"),
-                element_type.glsl_vector_storage_type(),
+                &format!("{prefix}{position}{suffix}"),
+                storage_type(*element_type),
             )
         })
         .collect()

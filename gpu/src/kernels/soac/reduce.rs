@@ -71,12 +71,21 @@ pub fn ordered_shape(
 /// The shared-memory and per-tile code common to the ordered reduce and
 /// scan kernels: declarations of `tile{i}[TILE]` and `partial{i}[2·WG]`.
 pub(crate) fn ordered_shared_declarations(operator: &Operator, shape: KernelShape) -> String {
+    shared_declarations_with_tile_slots(operator, shape, shape.tile_size())
+}
+
+/// `tile{i}[tile_slots]` and `partial{i}[2·WG]` (the single-pass scan pads
+/// its tile, so it has more slots than elements).
+pub(crate) fn shared_declarations_with_tile_slots(
+    operator: &Operator,
+    shape: KernelShape,
+    tile_slots: u32,
+) -> String {
     let mut text = String::new();
     for (position, element_type) in operator.element_types.iter().enumerate() {
         let value_type = element_type.glsl_value_type();
         text.push_str(&format!(
-            "shared {value_type} tile{position}[{}];\nshared {value_type} partial{position}[{}];\n",
-            shape.tile_size(),
+            "shared {value_type} tile{position}[{tile_slots}];\nshared {value_type} partial{position}[{}];\n",
             2 * shape.workgroup_size
         ));
     }
@@ -86,9 +95,19 @@ pub(crate) fn ordered_shared_declarations(operator: &Operator, shape: KernelShap
 /// GLSL statements loading tile elements `tile_start…` (below `segment_end`)
 /// into `tile{i}` with coalesced reads.
 pub(crate) fn load_tile_statements(operator: &Operator, shape: KernelShape) -> String {
+    load_tile_statements_into(operator, shape, "local_index")
+}
+
+/// [`load_tile_statements`] into slots `tile{i}[slot]` (`slot` an
+/// expression of `local_index`: the single-pass scan pads its tile).
+pub(crate) fn load_tile_statements_into(
+    operator: &Operator,
+    shape: KernelShape,
+    slot: &str,
+) -> String {
     let count = operator.element_types.len();
     let values = component_list("loaded", "", count);
-    let tile_slots = component_list("tile", "[local_index]", count);
+    let tile_slots = component_list("tile", &format!("[{slot}]"), count);
     let assignments: String = tile_slots
         .iter()
         .zip(&values)

@@ -57,13 +57,7 @@ pub fn ordered_scan_kernel(
     let types = &operator.element_types;
     let input_count = source.input_types.len() as u32;
     let carry = component_list("carry", "", count);
-    let invocation_accumulator = component_list("invocation_accumulator", "", count);
     let tile_element = component_list("tile", "[local_index]", count);
-    let my_partial = component_list("partial", "[invocation]", count);
-    let previous_partial = component_list("partial", "[source_half + invocation - offset]", count);
-    let source_partial = component_list("partial", "[source_half + invocation]", count);
-    let destination_partial = component_list("partial", "[destination_half + invocation]", count);
-    let step_value = component_list("step_value", "", count);
     let prefix = component_list("prefix", "", count);
     let last_partial = component_list(
         "partial",
@@ -85,22 +79,7 @@ pub fn ordered_scan_kernel(
                  for (uint tile_start = segment_start; tile_start < segment_end; tile_start += {tile}u) {{\n\
                      {load_tile}\
                      barrier();\n\
-                     {declare_invocation}{neutral_invocation}\n\
-                     for (uint item = 0u; item < {items}u; item++) {{\n\
-                         uint local_index = invocation * {items}u + item;\n\
-                         if (tile_start + local_index < segment_end) {{ {fold_item} {write_back} }}\n\
-                     }}\n\
-                     {store_partial}\n\
-                     barrier();\n\
-                     uint source_half = 0u;\n\
-                     for (uint offset = 1u; offset < {workgroup}u; offset *= 2u) {{\n\
-                         uint destination_half = {workgroup}u - source_half;\n\
-                         {declare_step}{read_step}\n\
-                         if (invocation >= offset) {step}\n\
-                         {write_step}\n\
-                         barrier();\n\
-                         source_half = destination_half;\n\
-                     }}\n\
+                     {scan_tile}\
                      {declare_prefix}{prefix_from_carry}\n\
                      if (invocation > 0u) {prefix_step}\n\
                      for (uint item = 0u; item < {items}u; item++) {{\n\
@@ -133,17 +112,9 @@ pub fn ordered_scan_kernel(
             .collect::<String>(),
         tile = shape.tile_size(),
         load_tile = load_tile_statements(operator, shape),
-        declare_invocation = declare_tuple("invocation_accumulator", types),
-        neutral_invocation = assign_neutral(&invocation_accumulator, operator),
+        scan_tile = tile_scan_statements(operator, shape, &tile_element),
         items = shape.items_per_invocation,
-        fold_item = combine_into(operator, &invocation_accumulator, &tile_element, &invocation_accumulator),
-        write_back = assignments(&tile_element, &invocation_accumulator),
-        store_partial = assignments(&my_partial, &invocation_accumulator),
         workgroup = shape.workgroup_size,
-        declare_step = declare_tuple("step_value", types),
-        read_step = assignments(&step_value, &source_partial),
-        step = combine_into(operator, &previous_partial, &step_value, &step_value),
-        write_step = assignments(&destination_partial, &step_value),
         declare_prefix = declare_tuple("prefix", types),
         prefix_from_carry = assignments(&prefix, &carry),
         prefix_step = combine_into(
@@ -165,7 +136,64 @@ pub fn ordered_scan_kernel(
     }
 }
 
-fn assignments(targets: &[String], values: &[String]) -> String {
+/// GLSL scanning the tile staged in shared memory (`tile_element`: the
+/// slots `tile{i}[…]` of element `local_index`; elements `tile_start…`
+/// below `segment_end`): each invocation scans its `items_per_invocation`
+/// consecutive elements in place, then a Hillis–Steele scan over the
+/// invocations' totals ping-pongs between the halves of `partial{i}` (one
+/// barrier per step). Afterwards `partial{i}[source_half + k]` is the
+/// inclusive total of invocations `0..=k`. Shared by the ordered and the
+/// single-pass ([`super::lookback`]) scans.
+pub(crate) fn tile_scan_statements(
+    operator: &Operator,
+    shape: KernelShape,
+    tile_element: &[String],
+) -> String {
+    let count = operator.element_types.len();
+    let types = &operator.element_types;
+    let invocation_accumulator = component_list("invocation_accumulator", "", count);
+    let my_partial = component_list("partial", "[invocation]", count);
+    let previous_partial = component_list("partial", "[source_half + invocation - offset]", count);
+    let source_partial = component_list("partial", "[source_half + invocation]", count);
+    let destination_partial = component_list("partial", "[destination_half + invocation]", count);
+    let step_value = component_list("step_value", "", count);
+    format!(
+        "{declare_invocation}{neutral_invocation}\n\
+         for (uint item = 0u; item < {items}u; item++) {{\n\
+             uint local_index = invocation * {items}u + item;\n\
+             if (tile_start + local_index < segment_end) {{ {fold_item} {write_back} }}\n\
+         }}\n\
+         {store_partial}\n\
+         barrier();\n\
+         uint source_half = 0u;\n\
+         for (uint offset = 1u; offset < {workgroup}u; offset *= 2u) {{\n\
+             uint destination_half = {workgroup}u - source_half;\n\
+             {declare_step}{read_step}\n\
+             if (invocation >= offset) {step}\n\
+             {write_step}\n\
+             barrier();\n\
+             source_half = destination_half;\n\
+         }}\n",
+        declare_invocation = declare_tuple("invocation_accumulator", types),
+        neutral_invocation = assign_neutral(&invocation_accumulator, operator),
+        items = shape.items_per_invocation,
+        fold_item = combine_into(
+            operator,
+            &invocation_accumulator,
+            tile_element,
+            &invocation_accumulator
+        ),
+        write_back = assignments(tile_element, &invocation_accumulator),
+        store_partial = assignments(&my_partial, &invocation_accumulator),
+        workgroup = shape.workgroup_size,
+        declare_step = declare_tuple("step_value", types),
+        read_step = assignments(&step_value, &source_partial),
+        step = combine_into(operator, &previous_partial, &step_value, &step_value),
+        write_step = assignments(&destination_partial, &step_value),
+    )
+}
+
+pub(crate) fn assignments(targets: &[String], values: &[String]) -> String {
     targets
         .iter()
         .zip(values)
