@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! cargo bench -p gpu --bench bandwidth [-- --min-log2 16 --max-log2 28 --repetitions 10
-//!     --no-write --no-torch --memory-block-mib N --pool-mib N]
+//!     --no-write --no-torch --memory-block-mib N --pool-mib N --warm-up-ms N]
 //! ```
 //!
 //! * operations: copy (the identity map, vector access), copy with scalar
@@ -29,9 +29,13 @@
 //!   timestamp queries written before the first and after the last command
 //!   (`Runtime::start_profiling`); where the queue has no timestamps, the
 //!   host's submit → fence time (the output says which). The best of
-//!   `--repetitions` runs back to back, after 100 ms of warm-up runs (which
-//!   also compile and cache the pipelines), is reported; the result of the
-//!   last run is checked afterwards.
+//!   `--repetitions` runs back to back, after 100 ms (`--warm-up-ms`) of
+//!   warm-up runs (which also compile and cache the pipelines), is reported;
+//!   the result of the last run is checked afterwards. Each printed row ends
+//!   with the time of day it was verified, to be read beside a log of the
+//!   device's clocks: on the H200 the SM clock sat at 450–840 MHz for
+//!   seconds while the bench alternated short bursts with CPU checks
+//!   (`gpu/NOTES.md`, "On an NVIDIA H200").
 //! * bytes: what the operation must move at least — copy and map `8n`
 //!   (read and write `n` floats), reduce `4n`, scan `8n` (the three-pass scan
 //!   really reads its input twice, so its true traffic is `12n`).
@@ -65,6 +69,7 @@ struct Options {
     run_torch: bool,
     memory_block_mebibytes: Option<u64>,
     pool_mebibytes: Option<u64>,
+    warm_up: Duration,
 }
 
 fn parse_options() -> Result<Options, String> {
@@ -76,6 +81,7 @@ fn parse_options() -> Result<Options, String> {
         run_torch: true,
         memory_block_mebibytes: None,
         pool_mebibytes: None,
+        warm_up: DEFAULT_WARM_UP,
     };
     let mut arguments = std::env::args().skip(1);
     while let Some(argument) = arguments.next() {
@@ -95,6 +101,9 @@ fn parse_options() -> Result<Options, String> {
                 options.memory_block_mebibytes = Some(u64::from(number("--memory-block-mib")?))
             }
             "--pool-mib" => options.pool_mebibytes = Some(u64::from(number("--pool-mib")?)),
+            "--warm-up-ms" => {
+                options.warm_up = Duration::from_millis(u64::from(number("--warm-up-ms")?))
+            }
             // `cargo bench` passes `--bench` to every bench binary.
             "--bench" => {}
             other => return Err(format!("unknown argument {other:?}")),
@@ -337,11 +346,12 @@ fn verify(
     Ok(())
 }
 
-/// How long the warm-up keeps the device busy before the timed runs.
-const WARM_UP: Duration = Duration::from_millis(100);
+/// How long the warm-up keeps the device busy before the timed runs, unless
+/// `--warm-up-ms` says otherwise.
+const DEFAULT_WARM_UP: Duration = Duration::from_millis(100);
 
 /// The best time of `repetitions` runs and whether it is device time. The
-/// operation first runs back to back for [`WARM_UP`] (at least three
+/// operation first runs back to back for `warm_up` (at least three
 /// times), then the timed runs follow back to back, and the last one's
 /// result is checked against the CPU afterwards: no host pause (a download
 /// and a CPU check take up to seconds at 2^28) comes between the warm-up
@@ -353,10 +363,11 @@ fn measure(
     inputs: &DeviceArrays,
     values: &[f32],
     repetitions: u32,
+    warm_up: Duration,
 ) -> Result<(Duration, bool), String> {
     let warm_up_start = std::time::Instant::now();
     let mut warm_up_runs = 0;
-    while warm_up_runs < 3 || warm_up_start.elapsed() < WARM_UP {
+    while warm_up_runs < 3 || warm_up_start.elapsed() < warm_up {
         run_operation(runtime, operation, inputs).map_err(|error| error.to_string())?;
         warm_up_runs += 1;
     }
@@ -382,6 +393,23 @@ fn measure(
     let outputs = last_outputs.ok_or_else(|| "no repetition ran".to_owned())?;
     verify(runtime, operation, values, &outputs)?;
     best.ok_or_else(|| "no repetition ran".to_owned())
+}
+
+/// The time of day (UTC) as `HH:MM:SS.mmm`: printed after each row, so the
+/// rows can be read beside a clock log (`nvidia-smi --query-gpu=timestamp,
+/// clocks.sm,… -lms 100`, as `gpu/scripts/device-checks.sh` samples it).
+fn utc_time_of_day() -> String {
+    let since_epoch = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let milliseconds_today = since_epoch.as_millis() % 86_400_000;
+    format!(
+        "{:02}:{:02}:{:02}.{:03}",
+        milliseconds_today / 3_600_000,
+        milliseconds_today / 60_000 % 60,
+        milliseconds_today / 1000 % 60,
+        milliseconds_today % 1000
+    )
 }
 
 /// Today's date (UTC) as `YYYY-MM-DD`.
@@ -471,6 +499,9 @@ fn main() -> ExitCode {
     if let Some(mebibytes) = options.pool_mebibytes {
         let _ = write!(command, " --pool-mib {mebibytes}");
     }
+    if options.warm_up != DEFAULT_WARM_UP {
+        let _ = write!(command, " --warm-up-ms {}", options.warm_up.as_millis());
+    }
     let multiprocessors = match info.multiprocessors {
         Some(multiprocessors) => format!(
             "{} multiprocessors, {} resident invocations each",
@@ -482,14 +513,15 @@ fn main() -> ExitCode {
     println!("driver:  {driver}; Vulkan {}", info.api_version);
     println!("peak:    {peak_text}");
     println!(
-        "timing:  {timing_method}; best of {} runs back to back after 100 ms of warm-up runs",
-        options.repetitions
+        "timing:  {timing_method}; best of {} runs back to back after {} ms of warm-up runs",
+        options.repetitions,
+        options.warm_up.as_millis()
     );
     println!("device:  {multiprocessors}");
     println!("command: {command}");
     println!("PyTorch: {}", torch.description);
     println!(
-        "{:<15} {:>9} {:>14} {:>12} {:>10} {:>8} {:>13} {:>9}",
+        "{:<15} {:>9} {:>14} {:>12} {:>10} {:>8} {:>13} {:>9}  verified at (UTC)",
         "operation",
         "elements",
         "bytes moved",
@@ -527,7 +559,14 @@ fn main() -> ExitCode {
             }
         };
         for operation in Operation::ALL {
-            match measure(&runtime, operation, &inputs, &values, options.repetitions) {
+            match measure(
+                &runtime,
+                operation,
+                &inputs,
+                &values,
+                options.repetitions,
+                options.warm_up,
+            ) {
                 Ok((time, _)) => {
                     let bytes = operation.bytes_moved(element_count);
                     let gigabytes_per_second = bytes as f64 / time.as_secs_f64().max(1e-9) / 1e9;
@@ -548,7 +587,7 @@ fn main() -> ExitCode {
                         None => ("—".to_owned(), "—".to_owned()),
                     };
                     println!(
-                        "{:<15} {:>9} {:>14} {:>12.1} {:>10.2} {:>8} {:>13} {:>9}",
+                        "{:<15} {:>9} {:>14} {:>12.1} {:>10.2} {:>8} {:>13} {:>9}  {}",
                         operation.name(),
                         format!("2^{log2}"),
                         bytes,
@@ -556,7 +595,8 @@ fn main() -> ExitCode {
                         gigabytes_per_second,
                         percent,
                         torch_rate,
-                        ratio
+                        ratio,
+                        utc_time_of_day()
                     );
                     let _ = writeln!(
                         rows,
@@ -591,11 +631,12 @@ fn main() -> ExitCode {
         });
         let _ = write!(
             text,
-            "\n## GPU bandwidth — {} — {}\n\n- driver: {driver}; Vulkan {}\n- peak: {peak_text}\n- {multiprocessors}\n- timing: {timing_method}; best of {} runs back to back after 100 ms of warm-up runs; bytes = the minimum traffic (copy/map 8n, reduce 4n, scan 8n)\n- PyTorch: {}\n- command: `{command}`\n\n| operation | elements | bytes moved | time (µs) | GB/s | % of peak | PyTorch GB/s | / PyTorch |\n|---|---|---|---|---|---|---|---|\n{rows}",
+            "\n## GPU bandwidth — {} — {}\n\n- driver: {driver}; Vulkan {}\n- peak: {peak_text}\n- {multiprocessors}\n- timing: {timing_method}; best of {} runs back to back after {} ms of warm-up runs; bytes = the minimum traffic (copy/map 8n, reduce 4n, scan 8n)\n- PyTorch: {}\n- command: `{command}`\n\n| operation | elements | bytes moved | time (µs) | GB/s | % of peak | PyTorch GB/s | / PyTorch |\n|---|---|---|---|---|---|---|---|\n{rows}",
             info.name,
             today(),
             info.api_version,
             options.repetitions,
+            options.warm_up.as_millis(),
             torch.description
         );
         if let Err(error) =

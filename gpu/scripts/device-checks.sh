@@ -16,10 +16,13 @@
 #            loader finds no driver;
 #         1. `runestone devices` (memory types, multiprocessors);
 #         2. the bandwidth benchmark with PyTorch beside it, 2^20 ... 2^28 in
-#            one process; then the large-buffer variants at 2^24 ... 2^28
-#            (--memory-block-mib 4096: no dedicated allocations up to 2 GiB;
+#            one process, nvidia-smi sampling the clocks every 100 ms (rows
+#            carry their time of day, to be read beside clocks.log); then
+#            variants at 2^24 ... 2^28 (--warm-up-ms 2000: two seconds of
+#            back-to-back runs before timing, for the SM clock;
+#            --memory-block-mib 4096: no dedicated allocations up to 2 GiB;
 #            --pool-mib 16384: idle large buffers kept) and 2^26, 2^27,
-#            2^28 one process each (gpu/NOTES.md, "Bandwidth");
+#            2^28 one process each (gpu/NOTES.md, "On an NVIDIA H200");
 #         3. the test programs on the GPU (`runestone test --backend gpu`)
 #            and the `gpu` test binaries under the validation layer, side
 #            by side (after the timings, so they do not disturb them);
@@ -99,10 +102,10 @@ run)
   echo "== bandwidth (PyTorch beside), 2^20 ... 2^28 in one process"
   timeout 240 bandwidth --min-log2 20 --max-log2 28 --repetitions 10 --no-write > "$out/bandwidth.log" 2>&1
   echo "exit $?"
-  echo "== large-buffer variants, 2^24 ... 2^28"
-  for variant in "--memory-block-mib 4096" "--pool-mib 16384"; do
+  echo "== variants, 2^24 ... 2^28"
+  for variant in "--warm-up-ms 2000" "--memory-block-mib 4096" "--pool-mib 16384"; do
     # shellcheck disable=SC2086
-    timeout 120 bandwidth --min-log2 24 --max-log2 28 --repetitions 10 --no-write --no-torch $variant > "$out/bandwidth_${variant// /_}.log" 2>&1
+    timeout 180 bandwidth --min-log2 24 --max-log2 28 --repetitions 10 --no-write --no-torch $variant > "$out/bandwidth_${variant// /_}.log" 2>&1
     echo "$variant: exit $?"
   done
   for k in 26 27 28; do
