@@ -125,6 +125,30 @@ run)
   grep -E '^(device|driver|PyTorch|copy|map|reduce|scan)' "$out/bandwidth.log"
   for log in "$out"/bandwidth_--*.log; do echo "-- $(basename "$log")"; grep -E '^(copy|map|reduce|scan)' "$log"; done
   echo "-- alone"; cat "$out/bandwidth_alone.log"
+  echo "-- each bandwidth row beside the SM clock sampled just before it was verified"
+  python3 - "$out/clocks.log" "$out"/bandwidth*.log <<'PYTHON' > "$out/rows_with_clocks.log" 2>&1
+import bisect, re, sys
+samples = []
+for line in open(sys.argv[1]):
+    fields = [field.strip() for field in line.split(",")]
+    match = re.match(r"\d+/\d+/\d+ (\d+):(\d+):([\d.]+)", fields[0])
+    if match and len(fields) > 3:
+        hours, minutes, seconds = match.groups()
+        samples.append((int(hours) * 3600 + int(minutes) * 60 + float(seconds), fields[3]))
+samples.sort()
+times = [time for time, _ in samples]
+for path in sys.argv[2:]:
+    print("--", path.rsplit("/", 1)[-1])
+    for line in open(path):
+        match = re.search(r"(\d\d):(\d\d):(\d\d\.\d+)\s*$", line)
+        if not match or not samples:
+            continue
+        hours, minutes, seconds = match.groups()
+        at = int(hours) * 3600 + int(minutes) * 60 + float(seconds)
+        position = max(bisect.bisect_right(times, at) - 1, 0)
+        print(f"{line.rstrip()}  SM {samples[position][1]}")
+PYTHON
+  cat "$out/rows_with_clocks.log"
   echo "-- clocks (memory MHz, SM MHz: how often each was seen)"
   cut -d, -f3 "$out/clocks.log" | sort | uniq -c | sort -rn | head -n 5
   cut -d, -f4 "$out/clocks.log" | sort | uniq -c | sort -rn | head -n 5
