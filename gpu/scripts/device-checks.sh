@@ -17,7 +17,8 @@
 #         1. `runestone devices` (memory types, multiprocessors);
 #         2. the bandwidth benchmark with PyTorch beside it, 2^20 ... 2^28 in
 #            one process, nvidia-smi sampling the clocks every 100 ms (rows
-#            carry their time of day, to be read beside clocks.log); then
+#            carry their time of day; rows_with_clocks.log puts each beside
+#            the SM clock sampled just before it); then
 #            variants at 2^24 ... 2^28 (--warm-up-ms 2000: two seconds of
 #            back-to-back runs before timing, for the SM clock;
 #            --memory-block-mib 4096: no dedicated allocations up to 2 GiB;
