@@ -12,7 +12,9 @@
 //!   reduce `(+)`, scan `(+)` (one pass, decoupled look-back, waiting as the
 //!   device allows), the same never waiting (every unpublished predecessor
 //!   reduced by its successor: the fallback) and scan with three passes
-//!   (reduce-then-scan, the scan before issue 22).
+//!   (reduce-then-scan, the scan before issue 22); the scan of every row of
+//!   1 024 elements (`map (scan (+) 0)`), a workgroup per row against one
+//!   pass with decoupled look-back (PyTorch: `cumsum` along the rows).
 //! * PyTorch: unless `--no-torch`, `gpu/benches/torch_bandwidth.py`
 //!   (embedded in the binary, run with `python3 -c`) runs first (before this process opens the device) and, where `torch`
 //!   sees a CUDA device, times `copy_`, `x*2`, `sum` and `cumsum` on the same
@@ -53,7 +55,8 @@ use gpu::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use gpu::kernels::soac::lookback::LookBackWaiting;
 use gpu::kernels::soac::map::{map_with, MapAccess};
 use gpu::kernels::soac::reduce::reduce;
-use gpu::kernels::soac::scan::{scan, scan_source_with, ScanStrategy};
+use gpu::kernels::soac::scan::{scan, scan_source_with, segmented_scan_with, ScanStrategy};
+use gpu::kernels::soac::segmented::SegmentedStrategy;
 use gpu::kernels::soac::{DeviceArrays, ElementSource};
 use gpu::runtime::peak_bandwidth::{peak_memory_bandwidth, PeakBandwidthSource};
 use gpu::{GpuError, GpuResult, Runtime, RuntimeOptions};
@@ -125,10 +128,15 @@ enum Operation {
     Scan,
     ScanNeverWaiting,
     ScanThreePasses,
+    RowScanWorkgroupPerRow,
+    RowScanSinglePass,
 }
 
+/// The row length of the segmented scans (`map (scan (+) 0)` over rows).
+const ROW_LENGTH: u64 = 1024;
+
 impl Operation {
-    const ALL: [Operation; 7] = [
+    const ALL: [Operation; 9] = [
         Operation::Copy,
         Operation::CopyScalarAccess,
         Operation::Map,
@@ -136,6 +144,8 @@ impl Operation {
         Operation::Scan,
         Operation::ScanNeverWaiting,
         Operation::ScanThreePasses,
+        Operation::RowScanWorkgroupPerRow,
+        Operation::RowScanSinglePass,
     ];
 
     fn name(self) -> &'static str {
@@ -147,6 +157,8 @@ impl Operation {
             Operation::Scan => "scan (+)",
             Operation::ScanNeverWaiting => "scan, no wait",
             Operation::ScanThreePasses => "scan, 3 passes",
+            Operation::RowScanWorkgroupPerRow => "rows, wg/row",
+            Operation::RowScanSinglePass => "rows, 1 pass",
         }
     }
 
@@ -159,7 +171,9 @@ impl Operation {
             | Operation::Map
             | Operation::Scan
             | Operation::ScanNeverWaiting
-            | Operation::ScanThreePasses => 8 * element_count,
+            | Operation::ScanThreePasses
+            | Operation::RowScanWorkgroupPerRow
+            | Operation::RowScanSinglePass => 8 * element_count,
         }
     }
 
@@ -170,6 +184,7 @@ impl Operation {
             Operation::Map => "map",
             Operation::Reduce => "reduce",
             Operation::Scan | Operation::ScanNeverWaiting | Operation::ScanThreePasses => "scan",
+            Operation::RowScanWorkgroupPerRow | Operation::RowScanSinglePass => "rowscan",
         }
     }
 }
@@ -293,6 +308,18 @@ fn run_operation(
             inputs,
             ScanStrategy::ReduceThenScan,
         ),
+        Operation::RowScanWorkgroupPerRow | Operation::RowScanSinglePass => segmented_scan_with(
+            runtime,
+            &add_f32(),
+            inputs,
+            inputs.length / ROW_LENGTH,
+            ROW_LENGTH,
+            if operation == Operation::RowScanSinglePass {
+                SegmentedStrategy::SinglePass
+            } else {
+                SegmentedStrategy::WorkgroupPerRow
+            },
+        ),
     }
 }
 
@@ -336,6 +363,18 @@ fn verify(
         Operation::Scan | Operation::ScanNeverWaiting | Operation::ScanThreePasses => {
             let mut running = 0.0f64;
             for (index, (result, value)) in results.iter().zip(values).enumerate() {
+                running += f64::from(*value);
+                if !close(*result, running) {
+                    return wrong(index);
+                }
+            }
+        }
+        Operation::RowScanWorkgroupPerRow | Operation::RowScanSinglePass => {
+            let mut running = 0.0f64;
+            for (index, (result, value)) in results.iter().zip(values).enumerate() {
+                if index as u64 % ROW_LENGTH == 0 {
+                    running = 0.0;
+                }
                 running += f64::from(*value);
                 if !close(*result, running) {
                     return wrong(index);
@@ -559,6 +598,13 @@ fn main() -> ExitCode {
             }
         };
         for operation in Operation::ALL {
+            let by_rows = matches!(
+                operation,
+                Operation::RowScanWorkgroupPerRow | Operation::RowScanSinglePass
+            );
+            if by_rows && element_count < ROW_LENGTH {
+                continue;
+            }
             match measure(
                 &runtime,
                 operation,

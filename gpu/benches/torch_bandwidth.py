@@ -5,7 +5,9 @@
 The same operations on the same f32 data (i % 7 - 3) at 2^MIN_LOG2 ...
 2^MAX_LOG2 elements on the first CUDA device: copy (`y.copy_(x)`), map
 (`torch.mul(x, 2.0, out=y)`: one read and one write, as runestone's
-`x*2+1`), reduce (`torch.sum(x)`) and scan (`torch.cumsum(x, 0, out=y)`).
+`x*2+1`), reduce (`torch.sum(x)`), scan (`torch.cumsum(x, 0, out=y)`) and
+the scan of every row of 1 024 (`cumsum` along dimension 1 of the array
+viewed as rows).
 Each runs back to back for 100 ms first (as the Rust side warms up), then
 is timed with CUDA events around the one operation, best of REPETITIONS
 back to back, as the Rust side times one submission with timestamp
@@ -15,10 +17,31 @@ queries. Output, one line each (what bandwidth.rs reads):
     device NAME
     version TORCH_VERSION
     result OPERATION LOG2 SECONDS
+    failed OPERATION LOG2 REASON
 """
 
 import sys
 import time
+
+
+def best_seconds(torch, operation, repetitions):
+    """The best of REPETITIONS timed runs after 100 ms of warm-up runs."""
+    warm_up_start = time.perf_counter()
+    warm_up_runs = 0
+    while warm_up_runs < 3 or time.perf_counter() - warm_up_start < 0.1:
+        operation()
+        torch.cuda.synchronize()
+        warm_up_runs += 1
+    best = float("inf")
+    for _ in range(repetitions):
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        operation()
+        end.record()
+        end.synchronize()
+        best = min(best, start.elapsed_time(end) / 1000.0)
+    return best
 
 
 def main():
@@ -43,23 +66,14 @@ def main():
             "map": lambda: torch.mul(x, 2.0, out=y),
             "reduce": lambda: torch.sum(x),
             "scan": lambda: torch.cumsum(x, 0, out=y),
+            "rowscan": lambda: torch.cumsum(x.view(-1, 1024), 1, out=y.view(-1, 1024)),
         }
         for name, operation in operations.items():
-            warm_up_start = time.perf_counter()
-            warm_up_runs = 0
-            while warm_up_runs < 3 or time.perf_counter() - warm_up_start < 0.1:
-                operation()
-                torch.cuda.synchronize()
-                warm_up_runs += 1
-            best = float("inf")
-            for _ in range(repetitions):
-                start = torch.cuda.Event(enable_timing=True)
-                end = torch.cuda.Event(enable_timing=True)
-                start.record()
-                operation()
-                end.record()
-                end.synchronize()
-                best = min(best, start.elapsed_time(end) / 1000.0)
+            try:
+                best = best_seconds(torch, operation, repetitions)
+            except Exception as error:  # noqa: BLE001 - one operation's failure is reported, the rest go on
+                print(f"failed {name} {log2} {error}", flush=True)
+                continue
             print(f"result {name} {log2} {best:.9f}", flush=True)
         del x, y
         torch.cuda.empty_cache()

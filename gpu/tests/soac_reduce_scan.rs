@@ -191,10 +191,45 @@ fn the_single_pass_scan_takes_several_tiles_per_workgroup_when_workgroups_are_fe
                     inputs,
                     waiting,
                     3,
+                    None,
                 )
             },
             &matrix_columns(&scanned),
         );
+    }
+}
+
+/// The single-pass scan by rows on 3 workgroups (several tiles each, rows
+/// crossing tile boundaries), with the fallback forced on and with waiting.
+#[test]
+fn the_single_pass_scan_by_rows_agrees_with_the_cpu_on_few_workgroups() {
+    for (rows, row_length) in [(1000u64, 3u64), (37, 1000), (3, 5000), (4099, 1)] {
+        let size = (rows * row_length) as usize;
+        let values = matrices(rows + 7 * row_length, size);
+        let mut scanned = Vec::new();
+        for row in values.chunks(row_length as usize) {
+            scanned.extend(cpu_matrix_scan(row));
+        }
+        for waiting in [LookBackWaiting::NeverWait, LookBackWaiting::Polls(1 << 12)] {
+            check(
+                &format!(
+                    "matrix scan of {rows}×{row_length} by rows on 3 workgroups ({waiting:?})"
+                ),
+                &matrix_columns(&values),
+                |runtime, inputs| {
+                    lookback_scan_on_workgroups(
+                        runtime,
+                        &ElementSource::columns(&inputs.element_types),
+                        &matrix_product(),
+                        inputs,
+                        waiting,
+                        3,
+                        Some(row_length),
+                    )
+                },
+                &matrix_columns(&scanned),
+            );
+        }
     }
 }
 
@@ -682,6 +717,7 @@ fn segmented_reduce_and_scan_equal_the_cpu_per_row() {
         for strategy in [
             SegmentedStrategy::WorkgroupPerRow,
             SegmentedStrategy::InvocationPerRow,
+            SegmentedStrategy::SinglePass,
         ] {
             check(
                 &format!("segmented reduce of {rows}×{row_length} ({strategy:?})"),

@@ -49,7 +49,13 @@
 //! (operator types, one per tile), `status` (`uint`, word 0 the tile
 //! counter, word `1 + t` tile `t`'s status; zeroed by
 //! [`ZERO_STATUS_KERNEL`] in the same submission). Push constants: element
-//! count, tile count, spin limit, tiles per workgroup.
+//! count, tile count, spin limit, tiles per workgroup, row length.
+//!
+//! **By rows** ([`ScanExtent::Rows`], the segmented scan of a regular array
+//! given flat): the same kernel scans `(row start, value)` pairs under the
+//! lifted operator of [`row_operator`] (Blelloch's segmented-scan operator),
+//! the row start computed from the index and the row length, and stores the
+//! values alone.
 
 use super::reduce::{load_tile_statements_into, shared_declarations_with_tile_slots};
 use super::scan::{assignments, tile_scan_statements};
@@ -59,7 +65,7 @@ use super::{
     tuple_buffer_declarations, DeviceArrays, ElementSource, GeneratedKernel, KernelShape,
 };
 use crate::error::{GpuError, GpuResult};
-use crate::kernels::element::{GlslElement, KernelFeatures};
+use crate::kernels::element::{GlslElement, KernelFeatures, PrimType};
 use crate::kernels::lambda::Operator;
 use crate::kernels::KernelSource;
 use crate::runtime::device_choice::{DeviceInfo, DeviceKind};
@@ -115,17 +121,102 @@ pub const ZERO_STATUS_KERNEL: &str = "#version 450\n\
         }\n\
     }\n";
 
-/// The single-pass scan kernel of `operator` over `source` at `shape`.
+/// What a single-pass scan scans.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScanExtent {
+    /// The whole array.
+    WholeArray,
+    /// Every row of a regular array given flat (the row length is a push
+    /// constant): the scan restarts where a row starts.
+    Rows,
+}
+
+/// `operator` lifted to rows: on `(starts_row: u32, values…)` pairs,
+/// `(f, a) ⊕ (g, b) = (f | g, g ≠ 0 ? b : a ⊕ b)` — associative whenever ⊕
+/// is (Blelloch's segmented scan operator), with neutral `(0, neutral)`.
+pub fn row_operator(operator: &Operator) -> Operator {
+    let count = operator.element_types.len();
+    let shifted = |prefix: &str| -> Vec<String> {
+        (1..=count)
+            .map(|position| format!("{prefix}{position}"))
+            .collect()
+    };
+    let mut arguments = shifted("a");
+    arguments.extend(shifted("b"));
+    arguments.extend(shifted("r"));
+    let copy_right: String = shifted("r")
+        .iter()
+        .zip(shifted("b"))
+        .map(|(target, value)| format!("{target} = {value}; "))
+        .collect();
+    let mut element_types = vec![PrimType::U32];
+    element_types.extend(operator.element_types.iter().copied());
+    let mut neutral = vec!["0u".to_owned()];
+    neutral.extend(operator.neutral.iter().cloned());
+    Operator {
+        element_types,
+        neutral,
+        body: format!(
+            "r0 = a0 | b0; if (b0 != 0u) {{ {copy_right}}} else {{ combine_within_rows({}); }}",
+            arguments.join(", ")
+        ),
+        helper_functions: operator.glsl_function("combine_within_rows"),
+        builtin: None,
+        commutative: false,
+    }
+}
+
+/// The single-pass scan kernel of `operator` over `source` at `shape`, over
+/// the whole array or row by row.
 pub fn lookback_scan_kernel(
     source: &ElementSource,
     operator: &Operator,
     shape: KernelShape,
+    extent: ScanExtent,
 ) -> GeneratedKernel {
+    // Row by row, the kernel scans (row start, value) pairs with the lifted
+    // operator and stores only the values.
+    let lifted;
+    let (operator, value_offset) = match extent {
+        ScanExtent::WholeArray => (operator, 0),
+        ScanExtent::Rows => {
+            lifted = row_operator(operator);
+            (&lifted, 1)
+        }
+    };
     let features = source
         .features()
         .union(KernelFeatures::for_element_types(&operator.element_types));
     let count = operator.element_types.len();
     let types = &operator.element_types;
+    let output_types = &types[value_offset..];
+    let loader = match extent {
+        ScanExtent::WholeArray => "load_element",
+        ScanExtent::Rows => "load_row_element",
+    };
+    let source_types = source.element_types();
+    let row_loader = match extent {
+        ScanExtent::WholeArray => String::new(),
+        ScanExtent::Rows => {
+            let mut parameters = vec!["out uint v0".to_owned()];
+            parameters.extend(
+                source_types
+                    .iter()
+                    .enumerate()
+                    .map(|(position, element_type)| {
+                        format!("out {} v{}", element_type.glsl_value_type(), position + 1)
+                    }),
+            );
+            let values: Vec<String> = (1..=source_types.len())
+                .map(|position| format!("v{position}"))
+                .collect();
+            format!(
+                "void load_row_element(uint index, {}) {{ v0 = (index % parameters.segment_length == 0u) ? 1u : 0u; load_element(index, {}); }}\n",
+                parameters.join(", "),
+                values.join(", ")
+            )
+        }
+    };
     let input_count = source.input_types.len() as u32;
     let workgroup = shape.workgroup_size;
     let items = shape.items_per_invocation;
@@ -144,13 +235,14 @@ pub fn lookback_scan_kernel(
     let first_partial = component_list("partial", "[0]", count);
     let fallback_element = component_list("fallback_element", "", count);
     let output_bindings = input_count;
-    let aggregate_bindings = output_bindings + count as u32;
+    let aggregate_bindings = output_bindings + output_types.len() as u32;
     let prefix_bindings = aggregate_bindings + count as u32;
     let status_binding = prefix_bindings + count as u32;
     let glsl = format!(
         "{header}{inputs}{outputs}{aggregates}{prefixes}\
          layout(std430, set = 0, binding = {status_binding}) coherent buffer Buffer_status {{ uint status[]; }};\n\
-         layout(push_constant) uniform Parameters {{ uint element_count; uint tile_count; uint spin_limit; uint tiles_per_workgroup; }} parameters;\n\
+         layout(push_constant) uniform Parameters {{ uint element_count; uint tile_count; uint spin_limit; uint tiles_per_workgroup; uint segment_length; }} parameters;\n\
+         {row_loader}\
          {shared}\
          shared uint shared_tile;\n\
          shared uint shared_status;\n\
@@ -210,7 +302,7 @@ pub fn lookback_scan_kernel(
                          uint fallback_start = predecessor * {tile}u;\n\
                          {declare_invocation}{neutral_invocation}\n\
                          for (uint item = 0u; item < {items}u; item++) {{\n\
-                             {declare_fallback_element}load_element(fallback_start + invocation * {items}u + item, {fallback_list});\n\
+                             {declare_fallback_element}{loader}(fallback_start + invocation * {items}u + item, {fallback_list});\n\
                              {fold_fallback}\n\
                          }}\n\
                          {store_partial}\n\
@@ -248,7 +340,7 @@ pub fn lookback_scan_kernel(
          }}\n",
         header = glsl_header(features, workgroup, "single-pass scan, decoupled look-back with fallback"),
         inputs = source.glsl_declarations(0),
-        outputs = tuple_buffer_declarations(output_bindings, "writeonly", "output", types),
+        outputs = tuple_buffer_declarations(output_bindings, "writeonly", "output", output_types),
         aggregates = tuple_buffer_declarations(aggregate_bindings, "coherent", "aggregate", types),
         prefixes = tuple_buffer_declarations(prefix_bindings, "coherent", "prefix_of_tile", types),
         shared = shared_declarations_with_tile_slots(
@@ -260,7 +352,7 @@ pub fn lookback_scan_kernel(
         shared_found = shared_tuple("shared_found", operator),
         combine = operator.glsl_function("combine"),
         tile = shape.tile_size(),
-        load_tile = load_tile_statements_into(operator, shape, "padded(local_index)"),
+        load_tile = load_tile_statements_into(operator, shape, "padded(local_index)", loader),
         declare_invocation = declare_tuple("invocation_accumulator", types),
         neutral_invocation = assign_neutral(&invocation_accumulator, operator),
         scan_tile = tile_scan_statements(operator, shape, &tile_element),
@@ -304,11 +396,19 @@ pub fn lookback_scan_kernel(
         ),
         prefix_step = combine_into(operator, &prefix, &local_exclusive, &prefix),
         apply_prefix = combine_into(operator, &prefix, &tile_element, &tile_element),
-        store_output = super::store_tuple("output", "global_index", &tile_element, types),
+        store_output = super::store_tuple(
+            "output",
+            "global_index",
+            &tile_element[value_offset..],
+            output_types
+        ),
     );
     GeneratedKernel {
         source: KernelSource {
-            name: format!("scan_lookback_{}", source.name_fragment()),
+            name: match extent {
+                ScanExtent::WholeArray => format!("scan_lookback_{}", source.name_fragment()),
+                ScanExtent::Rows => format!("scan_lookback_rows_{}", source.name_fragment()),
+            },
             glsl,
         },
         features,
@@ -389,11 +489,36 @@ pub(crate) fn lookback_scan(
         inputs,
         waiting,
         maximum_workgroups,
+        None,
     )
 }
 
-/// [`lookback_scan`] on at most `workgroup_limit` workgroups (tests use a
-/// small limit so that workgroups take several tiles each).
+/// The inclusive scan of every row of `row_length` elements of `inputs`
+/// (a regular array given flat), in one pass: the scan of (row start,
+/// value) pairs under [`row_operator`].
+pub(crate) fn lookback_row_scan(
+    runtime: &Runtime,
+    source: &ElementSource,
+    operator: &Operator,
+    inputs: &DeviceArrays,
+    row_length: u64,
+    waiting: LookBackWaiting,
+) -> GpuResult<DeviceArrays> {
+    let maximum_workgroups = u64::from(runtime.device_info().max_workgroup_count[0].max(1));
+    lookback_scan_on_workgroups(
+        runtime,
+        source,
+        operator,
+        inputs,
+        waiting,
+        maximum_workgroups,
+        Some(row_length),
+    )
+}
+
+/// [`lookback_scan`] (`row_length` `None`) or [`lookback_row_scan`] on at
+/// most `workgroup_limit` workgroups (tests use a small limit so that
+/// workgroups take several tiles each).
 pub fn lookback_scan_on_workgroups(
     runtime: &Runtime,
     source: &ElementSource,
@@ -401,15 +526,20 @@ pub fn lookback_scan_on_workgroups(
     inputs: &DeviceArrays,
     waiting: LookBackWaiting,
     workgroup_limit: u64,
+    row_length: Option<u64>,
 ) -> GpuResult<DeviceArrays> {
     const OPERATION: &str = "scan";
-    let types = &operator.element_types;
+    let (extent, working_operator) = match row_length {
+        None => (ScanExtent::WholeArray, operator.clone()),
+        Some(_) => (ScanExtent::Rows, row_operator(operator)),
+    };
+    let working_types = &working_operator.element_types;
     let element_count = inputs.length;
-    let shape = lookback_shape(runtime, operator)?;
+    let shape = lookback_shape(runtime, &working_operator)?;
     let tile_count = element_count.div_ceil(u64::from(shape.tile_size())).max(1);
-    let outputs = DeviceArrays::allocate(runtime, types, element_count)?;
-    let aggregates = DeviceArrays::allocate(runtime, types, tile_count)?;
-    let prefixes = DeviceArrays::allocate(runtime, types, tile_count)?;
+    let outputs = DeviceArrays::allocate(runtime, &operator.element_types, element_count)?;
+    let aggregates = DeviceArrays::allocate(runtime, working_types, tile_count)?;
+    let prefixes = DeviceArrays::allocate(runtime, working_types, tile_count)?;
     let status_words = 1 + tile_count;
     let status = runtime.allocate_buffer(status_words * 4)?;
     let zero_kernel = GeneratedKernel {
@@ -420,7 +550,7 @@ pub fn lookback_scan_on_workgroups(
         features: KernelFeatures::default(),
     }
     .load(runtime)?;
-    let scan_kernel = lookback_scan_kernel(source, operator, shape).load(runtime)?;
+    let scan_kernel = lookback_scan_kernel(source, operator, shape, extent).load(runtime)?;
     let maximum_workgroups =
         u64::from(runtime.device_info().max_workgroup_count[0].max(1)).min(workgroup_limit.max(1));
     let workgroups = tile_count.min(maximum_workgroups);
@@ -448,6 +578,7 @@ pub fn lookback_scan_on_workgroups(
                 tile_count as u32,
                 spin_limit_for(runtime.device_info(), waiting),
                 tile_count.div_ceil(workgroups) as u32,
+                row_length.unwrap_or(0) as u32,
             ],
             workgroup_counts: [workgroups as u32, 1, 1],
         },

@@ -95,15 +95,18 @@ pub(crate) fn shared_declarations_with_tile_slots(
 /// GLSL statements loading tile elements `tile_start…` (below `segment_end`)
 /// into `tile{i}` with coalesced reads.
 pub(crate) fn load_tile_statements(operator: &Operator, shape: KernelShape) -> String {
-    load_tile_statements_into(operator, shape, "local_index")
+    load_tile_statements_into(operator, shape, "local_index", "load_element")
 }
 
 /// [`load_tile_statements`] into slots `tile{i}[slot]` (`slot` an
-/// expression of `local_index`: the single-pass scan pads its tile).
+/// expression of `local_index`: the single-pass scan pads its tile) through
+/// the GLSL function `loader` (`load_element`, or the row-flagging one of a
+/// scan by rows).
 pub(crate) fn load_tile_statements_into(
     operator: &Operator,
     shape: KernelShape,
     slot: &str,
+    loader: &str,
 ) -> String {
     let count = operator.element_types.len();
     let values = component_list("loaded", "", count);
@@ -117,7 +120,7 @@ pub(crate) fn load_tile_statements_into(
         "for (uint item = 0u; item < {items}u; item++) {{\n\
              uint local_index = item * {workgroup}u + invocation;\n\
              uint global_index = tile_start + local_index;\n\
-             if (global_index < segment_end) {{ {declarations}load_element(global_index, {values}); {assignments}}}\n\
+             if (global_index < segment_end) {{ {declarations}{loader}(global_index, {values}); {assignments}}}\n\
          }}\n",
         items = shape.items_per_invocation,
         workgroup = shape.workgroup_size,

@@ -444,9 +444,18 @@ pub fn segmented_scan_with(
         return Ok(outputs);
     }
     let workgroup_size = super::preferred_workgroup_size(runtime);
-    if strategy.resolve(segment_count, segment_length, workgroup_size)
-        == SegmentedStrategy::InvocationPerRow
-    {
+    let resolved = strategy.resolve(segment_count, segment_length, workgroup_size);
+    if resolved == SegmentedStrategy::SinglePass {
+        return lookback::lookback_row_scan(
+            runtime,
+            &source,
+            operator,
+            inputs,
+            segment_length,
+            LookBackWaiting::ForDevice,
+        );
+    }
+    if resolved == SegmentedStrategy::InvocationPerRow {
         let kernel =
             row_per_invocation_kernel(&source, operator, RowOperation::Scan, workgroup_size)
                 .load(runtime)?;

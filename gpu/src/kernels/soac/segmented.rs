@@ -25,6 +25,12 @@ pub enum SegmentedStrategy {
     Automatic,
     WorkgroupPerRow,
     InvocationPerRow,
+    /// Scans only: one pass over the whole flat array with decoupled
+    /// look-back, the scan restarting at every row
+    /// ([`super::lookback::ScanExtent::Rows`]); any row shape uses the whole
+    /// device. Not chosen automatically until measured on a GPU. A
+    /// reduction given it uses a workgroup per row.
+    SinglePass,
 }
 
 /// The longest rows the automatic strategy gives one invocation each.
