@@ -569,36 +569,40 @@ fn map_and_reduce_work_at_every_primitive_type() {
     }
 }
 
+/// `\x y -> (x + y, u16 x * u16 y, x < y)` on `u8` pairs: three results of
+/// three types from two inputs.
+fn pair_lambda() -> MapLambda {
+    MapLambda::new(
+        vec![PrimType::U8, PrimType::U8],
+        vec![PrimType::U8, PrimType::U16, PrimType::Bool],
+        "y0 = uint8_t(x0 + x1); y1 = uint16_t(x0) * uint16_t(x1); y2 = x0 < x1;",
+    )
+}
+
+/// [`pair_lambda`] on the CPU.
+fn cpu_pair_map(first: &[u8], second: &[u8]) -> [HostColumn; 3] {
+    let pairs = || first.iter().zip(second);
+    [
+        HostColumn::U8(pairs().map(|(x, y)| x.wrapping_add(*y)).collect()),
+        HostColumn::U16(
+            pairs()
+                .map(|(x, y)| u16::from(*x) * u16::from(*y))
+                .collect(),
+        ),
+        HostColumn::Bool(pairs().map(|(x, y)| x < y).collect()),
+    ]
+}
+
 #[test]
 fn map_with_several_inputs_and_outputs_covers_more_than_the_workgroup_limit() {
     // map (\x y -> (x + y, x * y, x < y)) on u8 pairs, at sizes around and
     // past 65 535 workgroups × 256 invocations (the grid-stride loop takes
     // the rest).
-    let lambda = MapLambda::new(
-        vec![PrimType::U8, PrimType::U8],
-        vec![PrimType::U8, PrimType::U16, PrimType::Bool],
-        "y0 = uint8_t(x0 + x1); y1 = uint16_t(x0) * uint16_t(x1); y2 = x0 < x1;",
-    );
+    let lambda = pair_lambda();
     for size in [0usize, 5, 65_535 * 256, 65_535 * 256 + 3] {
         let first = pseudo_random_bytes(size as u32, size);
         let second = pseudo_random_bytes(size as u32 + 1, size);
-        let expected = [
-            HostColumn::U8(
-                first
-                    .iter()
-                    .zip(&second)
-                    .map(|(x, y)| x.wrapping_add(*y))
-                    .collect(),
-            ),
-            HostColumn::U16(
-                first
-                    .iter()
-                    .zip(&second)
-                    .map(|(x, y)| u16::from(*x) * u16::from(*y))
-                    .collect(),
-            ),
-            HostColumn::Bool(first.iter().zip(&second).map(|(x, y)| x < y).collect()),
-        ];
+        let expected = cpu_pair_map(&first, &second);
         check(
             &format!("map of {size} pairs"),
             &[HostColumn::U8(first), HostColumn::U8(second)],
@@ -613,31 +617,11 @@ fn the_vector_map_strides_over_chunks_when_workgroups_are_few() {
     // 3 workgroups of 256 invocations × 4 vectors cover 12 288 elements per
     // round; 100 003 elements take 9 rounds and a tail of 3, on u8 pairs
     // mapped to three columns of three types.
-    let lambda = MapLambda::new(
-        vec![PrimType::U8, PrimType::U8],
-        vec![PrimType::U8, PrimType::U16, PrimType::Bool],
-        "y0 = uint8_t(x0 + x1); y1 = uint16_t(x0) * uint16_t(x1); y2 = x0 < x1;",
-    );
+    let lambda = pair_lambda();
     let size = 100_003usize;
     let first = pseudo_random_bytes(7, size);
     let second = pseudo_random_bytes(8, size);
-    let expected = [
-        HostColumn::U8(
-            first
-                .iter()
-                .zip(&second)
-                .map(|(x, y)| x.wrapping_add(*y))
-                .collect(),
-        ),
-        HostColumn::U16(
-            first
-                .iter()
-                .zip(&second)
-                .map(|(x, y)| u16::from(*x) * u16::from(*y))
-                .collect(),
-        ),
-        HostColumn::Bool(first.iter().zip(&second).map(|(x, y)| x < y).collect()),
-    ];
+    let expected = cpu_pair_map(&first, &second);
     check(
         "vector map of 100 003 pairs on 3 workgroups",
         &[HostColumn::U8(first), HostColumn::U8(second)],

@@ -471,15 +471,18 @@ pub fn lookback_shape(runtime: &Runtime, operator: &Operator) -> GpuResult<Kerne
 
 /// Inclusive `scan operator neutral (map lambda inputs)` in one pass over
 /// `inputs` (which the caller checked: element types, lengths, at least one
-/// element, a count below 2^32): one workgroup per tile where the device's
-/// workgroup limit allows, else each takes `⌈tiles / workgroups⌉` tiles in
-/// turn.
+/// element, a count below 2^32), over the whole array (`row_length` `None`)
+/// or restarting at every row of `row_length` elements (a regular array
+/// given flat: the scan of (row start, value) pairs under
+/// [`row_operator`]): one workgroup per tile where the device's workgroup
+/// limit allows, else each takes `⌈tiles / workgroups⌉` tiles in turn.
 pub(crate) fn lookback_scan(
     runtime: &Runtime,
     source: &ElementSource,
     operator: &Operator,
     inputs: &DeviceArrays,
     waiting: LookBackWaiting,
+    row_length: Option<u64>,
 ) -> GpuResult<DeviceArrays> {
     let maximum_workgroups = u64::from(runtime.device_info().max_workgroup_count[0].max(1));
     lookback_scan_on_workgroups(
@@ -489,35 +492,11 @@ pub(crate) fn lookback_scan(
         inputs,
         waiting,
         maximum_workgroups,
-        None,
+        row_length,
     )
 }
 
-/// The inclusive scan of every row of `row_length` elements of `inputs`
-/// (a regular array given flat), in one pass: the scan of (row start,
-/// value) pairs under [`row_operator`].
-pub(crate) fn lookback_row_scan(
-    runtime: &Runtime,
-    source: &ElementSource,
-    operator: &Operator,
-    inputs: &DeviceArrays,
-    row_length: u64,
-    waiting: LookBackWaiting,
-) -> GpuResult<DeviceArrays> {
-    let maximum_workgroups = u64::from(runtime.device_info().max_workgroup_count[0].max(1));
-    lookback_scan_on_workgroups(
-        runtime,
-        source,
-        operator,
-        inputs,
-        waiting,
-        maximum_workgroups,
-        Some(row_length),
-    )
-}
-
-/// [`lookback_scan`] (`row_length` `None`) or [`lookback_row_scan`] on at
-/// most `workgroup_limit` workgroups (tests use a small limit so that
+/// [`lookback_scan`] on at most `workgroup_limit` workgroups (tests use a small limit so that
 /// workgroups take several tiles each).
 pub fn lookback_scan_on_workgroups(
     runtime: &Runtime,

@@ -170,10 +170,7 @@ pub fn vector_map_kernel(lambda: &MapLambda, workgroup_size: u32) -> GeneratedKe
             "output",
             &lambda.result_types
         ),
-        raw_list = (0..parameter_count)
-            .map(|position| format!("raw{position}[item]"))
-            .collect::<Vec<_>>()
-            .join(", "),
+        raw_list = raw.join(", "),
         declarations = super::declare_tuple("v", &lambda.result_types),
         element_arguments = element_arguments.join(", "),
         results_list = results.join(", "),

@@ -298,7 +298,7 @@ pub fn scan_source_with(
         return DeviceArrays::allocate(runtime, types, 0);
     }
     if let ScanStrategy::SinglePass(waiting) = strategy {
-        return lookback::lookback_scan(runtime, source, operator, inputs, waiting);
+        return lookback::lookback_scan(runtime, source, operator, inputs, waiting, None);
     }
     let outputs = DeviceArrays::allocate(runtime, types, element_count)?;
     let shape = ordered_shape(runtime, operator, OPERATION)?;
@@ -439,22 +439,22 @@ pub fn segmented_scan_with(
     check_regular_segments(OPERATION, inputs.length, segment_count, segment_length)?;
     let element_count = u64::from(element_count_word(inputs.length, OPERATION)?);
     let types = &operator.element_types;
-    let outputs = DeviceArrays::allocate(runtime, types, element_count)?;
     if element_count == 0 {
-        return Ok(outputs);
+        return DeviceArrays::allocate(runtime, types, 0);
     }
     let workgroup_size = super::preferred_workgroup_size(runtime);
     let resolved = strategy.resolve(segment_count, segment_length, workgroup_size);
     if resolved == SegmentedStrategy::SinglePass {
-        return lookback::lookback_row_scan(
+        return lookback::lookback_scan(
             runtime,
             &source,
             operator,
             inputs,
-            segment_length,
             LookBackWaiting::ForDevice,
+            Some(segment_length),
         );
     }
+    let outputs = DeviceArrays::allocate(runtime, types, element_count)?;
     if resolved == SegmentedStrategy::InvocationPerRow {
         let kernel =
             row_per_invocation_kernel(&source, operator, RowOperation::Scan, workgroup_size)
