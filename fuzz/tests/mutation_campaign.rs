@@ -331,7 +331,8 @@ fn value_campaigns_with_numeric_functions_find_no_disagreement() {
 }
 
 /// `GenConfig::numeric_functions` puts each numeric-module function and
-/// constant in some of 300 programs, and without it none appears.
+/// constant it generates (the bit-level and special functions among them)
+/// in some of 10 000 programs, and without it none appears.
 #[test]
 fn numeric_functions_appear_only_when_asked_for() {
     let plain = GenConfig {
@@ -343,14 +344,34 @@ fn numeric_functions_appear_only_when_asked_for() {
         ..plain.clone()
     };
     let sources = |config: &GenConfig| -> Vec<String> {
-        (0..300)
+        (0..10_000)
             .map(|seed| generate(seed, config).source())
             .collect()
     };
     let (with, without) = (sources(&numeric), sources(&plain));
 
     for name in [
-        ".lowest", ".highest", ".abs ", ".min ", ".max ", ".isnan ", ".isinf ", ".+", ".-", ".*",
+        ".lowest",
+        ".highest",
+        ".abs ",
+        ".min ",
+        ".max ",
+        ".isnan ",
+        ".isinf ",
+        ".+",
+        ".-",
+        ".*",
+        ".mul_hi ",
+        ".mad_hi ",
+        ".set_bit ",
+        ".get_bit ",
+        ".popc ",
+        ".clz ",
+        ".ctz ",
+        ".to_bits ",
+        ".nextafter ",
+        ".recip ",
+        ".mad ",
     ] {
         assert!(
             with.iter().any(|s| s.contains(name)),

@@ -25,10 +25,20 @@
 --                      on any numeric type (float `min`/`max` return the
 --                      operand that is not NaN)
 --   __prim_F x         for F in sqrt exp log log2 log10 sin cos tan asin acos
---                      atan sinh cosh tanh floor ceil round trunc (floats;
---                      `round` rounds half to even)
+--                      atan sinh cosh tanh asinh acosh atanh floor ceil
+--                      round trunc cbrt log1p gamma lgamma erf erfc
+--                      (floats; `round` rounds half to even, `lgamma` is
+--                      log |Γ|)
 --   __prim_atan2 y x   (floats)
 --   __prim_isnan x, __prim_isinf x   (floats, to bool)
+--   __prim_popc x, __prim_clz x, __prim_ctz x
+--                      (integers, to i32: one bits, leading and trailing
+--                      zero bits; `num_bits` for 0)
+--   __prim_mul_hi x y  (integers: the high half of the double-width
+--                      product, signed for signed types)
+--   __prim_reinterpret_T x   for T in u32 u64 f32 f64: the bits of x, a
+--                      float or unsigned integer of T's width and the other
+--                      kind, read as a T (`to_bits`, `from_bits`)
 --
 -- In the reference each is a core intrinsic (`core::syntax::Intrinsic::
 -- Convert`/`Math`); in the optimised checker each is a polymorphic built-in
@@ -90,12 +100,21 @@ module type integral = {
   val (>>>) : t -> t -> t
   val not : t -> t
   val num_bits : i32
+  val get_bit : i32 -> t -> i32
+  val set_bit : i32 -> t -> i32 -> t
+  val popc : t -> i32
+  val mul_hi : t -> t -> t
+  val mad_hi : t -> t -> t -> t
+  val clz : t -> i32
+  val ctz : t -> i32
 }
 
 module type real = {
   include numeric
+  val recip : t -> t
   val from_fraction : i64 -> i64 -> t
   val sqrt : t -> t
+  val cbrt : t -> t
   val exp : t -> t
   val log : t -> t
   val log2 : t -> t
@@ -109,6 +128,15 @@ module type real = {
   val sinh : t -> t
   val cosh : t -> t
   val tanh : t -> t
+  val asinh : t -> t
+  val acosh : t -> t
+  val atanh : t -> t
+  val gamma : t -> t
+  val lgamma : t -> t
+  val erf : t -> t
+  val erfc : t -> t
+  val log1p : t -> t
+  val mad : t -> t -> t -> t
   val floor : t -> t
   val ceil : t -> t
   val round : t -> t
@@ -126,8 +154,14 @@ module type real = {
 
 module type float = {
   include real
+  type int_t
+  val from_bits : int_t -> t
+  val to_bits : t -> int_t
   val epsilon : t
   val num_bits : i32
+  val get_bit : i32 -> t -> i32
+  val set_bit : i32 -> t -> i32 -> t
+  val nextafter : t -> t -> t
 }
 
 module i8 : integral with t = i8 = {
@@ -178,6 +212,14 @@ module i8 : integral with t = i8 = {
   def (>>>) (x: t) (y: t) : t = x >>> y
   def not (x: t) : t = x ^ -1i8
   def num_bits : i32 = 8
+  def get_bit (bit: i32) (x: t) : i32 = __prim_to_i32 ((x >> __prim_to_i8 bit) & 1i8)
+  def set_bit (bit: i32) (x: t) (b: i32) : t =
+    (x & not (1i8 << __prim_to_i8 bit)) | (__prim_to_i8 b << __prim_to_i8 bit)
+  def popc (x: t) : i32 = __prim_popc x
+  def mul_hi (x: t) (y: t) : t = __prim_mul_hi x y
+  def mad_hi (a: t) (b: t) (c: t) : t = __prim_mul_hi a b + c
+  def clz (x: t) : i32 = __prim_clz x
+  def ctz (x: t) : i32 = __prim_ctz x
 }
 
 module i16 : integral with t = i16 = {
@@ -228,6 +270,14 @@ module i16 : integral with t = i16 = {
   def (>>>) (x: t) (y: t) : t = x >>> y
   def not (x: t) : t = x ^ -1i16
   def num_bits : i32 = 16
+  def get_bit (bit: i32) (x: t) : i32 = __prim_to_i32 ((x >> __prim_to_i16 bit) & 1i16)
+  def set_bit (bit: i32) (x: t) (b: i32) : t =
+    (x & not (1i16 << __prim_to_i16 bit)) | (__prim_to_i16 b << __prim_to_i16 bit)
+  def popc (x: t) : i32 = __prim_popc x
+  def mul_hi (x: t) (y: t) : t = __prim_mul_hi x y
+  def mad_hi (a: t) (b: t) (c: t) : t = __prim_mul_hi a b + c
+  def clz (x: t) : i32 = __prim_clz x
+  def ctz (x: t) : i32 = __prim_ctz x
 }
 
 module i32 : integral with t = i32 = {
@@ -278,6 +328,14 @@ module i32 : integral with t = i32 = {
   def (>>>) (x: t) (y: t) : t = x >>> y
   def not (x: t) : t = x ^ -1i32
   def num_bits : i32 = 32
+  def get_bit (bit: i32) (x: t) : i32 = __prim_to_i32 ((x >> __prim_to_i32 bit) & 1i32)
+  def set_bit (bit: i32) (x: t) (b: i32) : t =
+    (x & not (1i32 << __prim_to_i32 bit)) | (__prim_to_i32 b << __prim_to_i32 bit)
+  def popc (x: t) : i32 = __prim_popc x
+  def mul_hi (x: t) (y: t) : t = __prim_mul_hi x y
+  def mad_hi (a: t) (b: t) (c: t) : t = __prim_mul_hi a b + c
+  def clz (x: t) : i32 = __prim_clz x
+  def ctz (x: t) : i32 = __prim_ctz x
 }
 
 module i64 : integral with t = i64 = {
@@ -328,6 +386,14 @@ module i64 : integral with t = i64 = {
   def (>>>) (x: t) (y: t) : t = x >>> y
   def not (x: t) : t = x ^ -1i64
   def num_bits : i32 = 64
+  def get_bit (bit: i32) (x: t) : i32 = __prim_to_i32 ((x >> __prim_to_i64 bit) & 1i64)
+  def set_bit (bit: i32) (x: t) (b: i32) : t =
+    (x & not (1i64 << __prim_to_i64 bit)) | (__prim_to_i64 b << __prim_to_i64 bit)
+  def popc (x: t) : i32 = __prim_popc x
+  def mul_hi (x: t) (y: t) : t = __prim_mul_hi x y
+  def mad_hi (a: t) (b: t) (c: t) : t = __prim_mul_hi a b + c
+  def clz (x: t) : i32 = __prim_clz x
+  def ctz (x: t) : i32 = __prim_ctz x
 }
 
 module u8 : integral with t = u8 = {
@@ -378,6 +444,14 @@ module u8 : integral with t = u8 = {
   def (>>>) (x: t) (y: t) : t = x >>> y
   def not (x: t) : t = x ^ 255u8
   def num_bits : i32 = 8
+  def get_bit (bit: i32) (x: t) : i32 = __prim_to_i32 ((x >> __prim_to_u8 bit) & 1u8)
+  def set_bit (bit: i32) (x: t) (b: i32) : t =
+    (x & not (1u8 << __prim_to_u8 bit)) | (__prim_to_u8 b << __prim_to_u8 bit)
+  def popc (x: t) : i32 = __prim_popc x
+  def mul_hi (x: t) (y: t) : t = __prim_mul_hi x y
+  def mad_hi (a: t) (b: t) (c: t) : t = __prim_mul_hi a b + c
+  def clz (x: t) : i32 = __prim_clz x
+  def ctz (x: t) : i32 = __prim_ctz x
 }
 
 module u16 : integral with t = u16 = {
@@ -428,6 +502,14 @@ module u16 : integral with t = u16 = {
   def (>>>) (x: t) (y: t) : t = x >>> y
   def not (x: t) : t = x ^ 65535u16
   def num_bits : i32 = 16
+  def get_bit (bit: i32) (x: t) : i32 = __prim_to_i32 ((x >> __prim_to_u16 bit) & 1u16)
+  def set_bit (bit: i32) (x: t) (b: i32) : t =
+    (x & not (1u16 << __prim_to_u16 bit)) | (__prim_to_u16 b << __prim_to_u16 bit)
+  def popc (x: t) : i32 = __prim_popc x
+  def mul_hi (x: t) (y: t) : t = __prim_mul_hi x y
+  def mad_hi (a: t) (b: t) (c: t) : t = __prim_mul_hi a b + c
+  def clz (x: t) : i32 = __prim_clz x
+  def ctz (x: t) : i32 = __prim_ctz x
 }
 
 module u32 : integral with t = u32 = {
@@ -478,6 +560,14 @@ module u32 : integral with t = u32 = {
   def (>>>) (x: t) (y: t) : t = x >>> y
   def not (x: t) : t = x ^ 4294967295u32
   def num_bits : i32 = 32
+  def get_bit (bit: i32) (x: t) : i32 = __prim_to_i32 ((x >> __prim_to_u32 bit) & 1u32)
+  def set_bit (bit: i32) (x: t) (b: i32) : t =
+    (x & not (1u32 << __prim_to_u32 bit)) | (__prim_to_u32 b << __prim_to_u32 bit)
+  def popc (x: t) : i32 = __prim_popc x
+  def mul_hi (x: t) (y: t) : t = __prim_mul_hi x y
+  def mad_hi (a: t) (b: t) (c: t) : t = __prim_mul_hi a b + c
+  def clz (x: t) : i32 = __prim_clz x
+  def ctz (x: t) : i32 = __prim_ctz x
 }
 
 module u64 : integral with t = u64 = {
@@ -528,10 +618,19 @@ module u64 : integral with t = u64 = {
   def (>>>) (x: t) (y: t) : t = x >>> y
   def not (x: t) : t = x ^ 18446744073709551615u64
   def num_bits : i32 = 64
+  def get_bit (bit: i32) (x: t) : i32 = __prim_to_i32 ((x >> __prim_to_u64 bit) & 1u64)
+  def set_bit (bit: i32) (x: t) (b: i32) : t =
+    (x & not (1u64 << __prim_to_u64 bit)) | (__prim_to_u64 b << __prim_to_u64 bit)
+  def popc (x: t) : i32 = __prim_popc x
+  def mul_hi (x: t) (y: t) : t = __prim_mul_hi x y
+  def mad_hi (a: t) (b: t) (c: t) : t = __prim_mul_hi a b + c
+  def clz (x: t) : i32 = __prim_clz x
+  def ctz (x: t) : i32 = __prim_ctz x
 }
 
-module f32 : float with t = f32 = {
+module f32 : float with t = f32 with int_t = u32 = {
   type t = f32
+  type int_t = u32
   def inf : t = 1f32 / 0f32
   def nan : t = 0f32 / 0f32
   def highest : t = inf
@@ -547,6 +646,23 @@ module f32 : float with t = f32 = {
   def f32 (x: f32) : t = __prim_to_f32 x
   def f64 (x: f64) : t = __prim_to_f32 x
   def bool (x: bool) : t = __prim_to_f32 x
+  -- The bit-level functions come before this module's operators, which
+  -- are defined on `t` alone, so they use the language's.
+  def to_bits (x: t) : int_t = __prim_reinterpret_u32 x
+  def from_bits (x: int_t) : t = __prim_reinterpret_f32 x
+  def get_bit (bit: i32) (x: t) : i32 = __prim_to_i32 ((to_bits x >> __prim_to_u32 bit) & 1u32)
+  def set_bit (bit: i32) (x: t) (b: i32) : t =
+    from_bits ((to_bits x & (__prim_to_u32 (-1i32) ^ (1u32 << __prim_to_u32 bit)))
+               | (__prim_to_u32 b << __prim_to_u32 bit))
+  -- The neighbour of x towards y: one step of x's bits away from zero when
+  -- y is further from zero on x's side, towards zero otherwise (NaN is the
+  -- only value unequal to itself).
+  def nextafter (x: t) (y: t) : t =
+    if x != x || y != y then x + y
+    else if x == y then y
+    else if x == 0f32 then (if y > 0f32 then from_bits 1u32 else from_bits 2147483649u32)
+    else if (x < y) == (x > 0f32) then from_bits (to_bits x + 1u32)
+    else from_bits (to_bits x - 1u32)
   def (+) (x: t) (y: t) : t = x + y
   def (-) (x: t) (y: t) : t = x - y
   def (*) (x: t) (y: t) : t = x * y
@@ -598,10 +714,22 @@ module f32 : float with t = f32 = {
   def e : t = 2.718281828459045f32
   def epsilon : t = 1.1920929e-7f32
   def num_bits : i32 = 32
+  def recip (x: t) : t = 1f32 / x
+  def cbrt (x: t) : t = __prim_cbrt x
+  def asinh (x: t) : t = __prim_asinh x
+  def acosh (x: t) : t = __prim_acosh x
+  def atanh (x: t) : t = __prim_atanh x
+  def gamma (x: t) : t = __prim_gamma x
+  def lgamma (x: t) : t = __prim_lgamma x
+  def erf (x: t) : t = __prim_erf x
+  def erfc (x: t) : t = __prim_erfc x
+  def log1p (x: t) : t = __prim_log1p x
+  def mad (a: t) (b: t) (c: t) : t = a * b + c
 }
 
-module f64 : float with t = f64 = {
+module f64 : float with t = f64 with int_t = u64 = {
   type t = f64
+  type int_t = u64
   def inf : t = 1f64 / 0f64
   def nan : t = 0f64 / 0f64
   def highest : t = inf
@@ -617,6 +745,23 @@ module f64 : float with t = f64 = {
   def f32 (x: f32) : t = __prim_to_f64 x
   def f64 (x: f64) : t = __prim_to_f64 x
   def bool (x: bool) : t = __prim_to_f64 x
+  -- The bit-level functions come before this module's operators, which
+  -- are defined on `t` alone, so they use the language's.
+  def to_bits (x: t) : int_t = __prim_reinterpret_u64 x
+  def from_bits (x: int_t) : t = __prim_reinterpret_f64 x
+  def get_bit (bit: i32) (x: t) : i32 = __prim_to_i32 ((to_bits x >> __prim_to_u64 bit) & 1u64)
+  def set_bit (bit: i32) (x: t) (b: i32) : t =
+    from_bits ((to_bits x & (__prim_to_u64 (-1i32) ^ (1u64 << __prim_to_u64 bit)))
+               | (__prim_to_u64 b << __prim_to_u64 bit))
+  -- The neighbour of x towards y: one step of x's bits away from zero when
+  -- y is further from zero on x's side, towards zero otherwise (NaN is the
+  -- only value unequal to itself).
+  def nextafter (x: t) (y: t) : t =
+    if x != x || y != y then x + y
+    else if x == y then y
+    else if x == 0f64 then (if y > 0f64 then from_bits 1u64 else from_bits 9223372036854775809u64)
+    else if (x < y) == (x > 0f64) then from_bits (to_bits x + 1u64)
+    else from_bits (to_bits x - 1u64)
   def (+) (x: t) (y: t) : t = x + y
   def (-) (x: t) (y: t) : t = x - y
   def (*) (x: t) (y: t) : t = x * y
@@ -668,6 +813,17 @@ module f64 : float with t = f64 = {
   def e : t = 2.718281828459045f64
   def epsilon : t = 2.220446049250313e-16f64
   def num_bits : i32 = 64
+  def recip (x: t) : t = 1f64 / x
+  def cbrt (x: t) : t = __prim_cbrt x
+  def asinh (x: t) : t = __prim_asinh x
+  def acosh (x: t) : t = __prim_acosh x
+  def atanh (x: t) : t = __prim_atanh x
+  def gamma (x: t) : t = __prim_gamma x
+  def lgamma (x: t) : t = __prim_lgamma x
+  def erf (x: t) : t = __prim_erf x
+  def erfc (x: t) : t = __prim_erfc x
+  def log1p (x: t) : t = __prim_log1p x
+  def mad (a: t) (b: t) (c: t) : t = a * b + c
 }
 
 module bool : from_prim with t = bool = {

@@ -105,7 +105,9 @@ pub struct GenConfig {
     pub long_arrays: bool,
     /// Also use the numeric modules' functions, operators and constants
     /// (`T.min`, `T.max`, `T.abs`, `(T.-)`, `a T.* b`, `T.lowest`,
-    /// `T.highest`, `f32.isnan`, `f64.isinf`, …) in arithmetic and in conversions to `bool`: the mutation campaign
+    /// `T.highest`, `f32.isnan`, `f64.isinf`, the bit-level and special
+    /// functions `T.mul_hi`, `T.set_bit`, `S.popc`, `F.to_bits`,
+    /// `T.nextafter`, …) in arithmetic and in conversions to `bool`: the mutation campaign
     /// found the optimising compiler's lowering of them unchecked
     /// (`fuzz/findings/mutation_score.md`). Off by default, so the programs
     /// of every other campaign and seed stay as they were.

@@ -645,7 +645,21 @@ impl Translator {
                     ),
                 }
             }
-            BinOp::Atan2 | BinOp::LogAnd | BinOp::LogOr => {
+            BinOp::MulHi if bits == 32 => {
+                let extended = if signed {
+                    "imulExtended"
+                } else {
+                    "umulExtended"
+                };
+                let name = self.helper(&format!("mul_hi_{type_name}"), |name| {
+                    format!(
+                        "{t} {name}({t} a, {t} b) {{ {t} high; {t} low; \
+                         {extended}(a, b, high, low); return high; }}\n"
+                    )
+                });
+                format!("{name}({left}, {right})")
+            }
+            BinOp::MulHi | BinOp::Atan2 | BinOp::LogAnd | BinOp::LogOr => {
                 return Err(CodegenError::unsupported(format!("{op:?} on {type_name}")))
             }
         })
@@ -689,6 +703,10 @@ impl Translator {
                 "({out_of_range} ? ({left} < {zero} ? {t}(-1) : {zero}) : {})",
                 narrow_integer(ty, &format!("{wide}({left}) >> {wide}({right})"))
             ),
+            // The exact product of two 8- or 16-bit values fits in 32 bits.
+            BinOp::MulHi => {
+                narrow_integer(ty, &format!("({wide}({left}) * {wide}({right})) >> {bits}"))
+            }
             BinOp::Shr | BinOp::UShr => {
                 // The bits of the narrow value alone, shifted as unsigned.
                 let mask = (1u64 << bits) - 1;
@@ -738,9 +756,19 @@ impl Translator {
                 UnOp::Trunc => simple("trunc"),
                 UnOp::IsNan => simple("isnan"),
                 UnOp::IsInf => simple("isinf"),
-                UnOp::Not | UnOp::Popc | UnOp::Clz | UnOp::Ctz => {
-                    Err(CodegenError::unsupported(format!("{op:?} on {type_name}")))
-                }
+                UnOp::ToBits if !double => simple("floatBitsToUint"),
+                UnOp::Not
+                | UnOp::Popc
+                | UnOp::Clz
+                | UnOp::Ctz
+                | UnOp::ToBits
+                | UnOp::FromBits
+                | UnOp::Cbrt
+                | UnOp::Log1p
+                | UnOp::Gamma
+                | UnOp::Lgamma
+                | UnOp::Erf
+                | UnOp::Erfc => Err(CodegenError::unsupported(format!("{op:?} on {type_name}"))),
                 _ if double => Err(CodegenError::unsupported(format!(
                     "{op:?} on f64 (GLSL has no double-precision transcendental functions)"
                 ))),
@@ -761,6 +789,9 @@ impl Translator {
                 UnOp::Acosh => simple("acosh"),
                 UnOp::Atanh => simple("atanh"),
             };
+        }
+        if op == UnOp::FromBits && ty == PrimType::U32 {
+            return Ok(format!("uintBitsToFloat({x})"));
         }
         let zero = format!("{t}(0)");
         let signed = is_signed(ty);

@@ -1002,6 +1002,15 @@ impl<'ast> Elaborator<'_, 'ast> {
                 if spec::syntax::operators::is_operator_name(&name.name) {
                     return Ok(Head::PrimOperator(name.name.clone(), module));
                 }
+                if crate::lower::intrinsics::numeric_primitive(module, &name.name).is_none() {
+                    // Defined in the prelude's language (`f32.lerp`,
+                    // `i32.get_bit`, …): static interpretation brings its
+                    // definition.
+                    return Err(module_construct(
+                        span,
+                        &format!("the prelude definition `{}.{}`", first, name.name),
+                    ));
+                }
                 let arity = match self.typed.expr_type_of_name(name) {
                     Some(ty) => arrow_count(ty),
                     None => 0,
@@ -1046,17 +1055,26 @@ impl<'ast> Elaborator<'_, 'ast> {
                 ))
             }
         };
-        let (module, function, arity) =
-            match primitive.strip_prefix("to_").and_then(PrimType::from_name) {
-                Some(target) => (target, operand.name(), 1),
-                None => {
-                    let arity = match primitive {
-                        "min" | "max" | "atan2" => 2,
-                        _ => 1,
-                    };
-                    (operand, primitive, arity)
-                }
-            };
+        let reinterpret_target = primitive
+            .strip_prefix("reinterpret_")
+            .and_then(PrimType::from_name);
+        let (module, function, arity) = match (
+            primitive.strip_prefix("to_").and_then(PrimType::from_name),
+            reinterpret_target,
+        ) {
+            (Some(target), _) => (target, operand.name(), 1),
+            // `__prim_reinterpret_T` is `F.to_bits` or `F.from_bits` for
+            // the float type F among the operand and T.
+            (None, Some(target)) if target.is_float() => (target, "from_bits", 1),
+            (None, Some(_)) => (operand, "to_bits", 1),
+            (None, None) => {
+                let arity = match primitive {
+                    "min" | "max" | "atan2" | "mul_hi" => 2,
+                    _ => 1,
+                };
+                (operand, primitive, arity)
+            }
+        };
         if crate::typecheck::numeric_module_scheme(module.name(), function).is_none() {
             return Err(internal(
                 span,

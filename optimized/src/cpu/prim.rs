@@ -96,6 +96,12 @@ macro_rules! int_binop {
                     ((a as $uty) >> s) as $ty
                 }
             }
+            BinOp::MulHi => {
+                // The double-width product's high half: the wrapped 128-bit
+                // product has the exact product's low 128 bits, and the
+                // exact product of two 64-bit operands fits in them.
+                ((a as i128).wrapping_mul(b as i128) >> $bits) as $ty
+            }
             BinOp::Atan2 | BinOp::LogAnd | BinOp::LogOr => return Err("ill-typed operation"),
         })
     }};
@@ -176,6 +182,7 @@ binop_fns! {
     min: BinOp::Min;
     max: BinOp::Max;
     atan2: BinOp::Atan2;
+    mul_hi: BinOp::MulHi;
     and: BinOp::And;
     or: BinOp::Or;
     xor: BinOp::Xor;
@@ -258,6 +265,7 @@ pub fn binop_fn(op: BinOp, ty: PrimType) -> BinFn {
         (BinOp::Min, _) => min,
         (BinOp::Max, _) => max,
         (BinOp::Atan2, _) => atan2,
+        (BinOp::MulHi, _) => mul_hi,
         (BinOp::And, _) => and,
         (BinOp::Or, _) => or,
         (BinOp::Xor, _) => xor,
@@ -299,15 +307,62 @@ macro_rules! float_unop {
             UnOp::Asinh => $variant(x.asinh()),
             UnOp::Acosh => $variant(x.acosh()),
             UnOp::Atanh => $variant(x.atanh()),
+            UnOp::Cbrt => $variant(x.cbrt()),
+            UnOp::Log1p => $variant(x.ln_1p()),
+            UnOp::Gamma => $variant(x.gamma_function()),
+            UnOp::Lgamma => $variant(x.log_gamma()),
+            UnOp::Erf => $variant(x.error_function()),
+            UnOp::Erfc => $variant(x.complementary_error_function()),
             UnOp::Floor => $variant(x.floor()),
             UnOp::Ceil => $variant(x.ceil()),
             UnOp::Round => $variant(x.round_ties_even()),
             UnOp::Trunc => $variant(x.trunc()),
             UnOp::IsNan => Bool(x.is_nan()),
             UnOp::IsInf => Bool(x.is_infinite()),
-            UnOp::Not | UnOp::Popc | UnOp::Clz | UnOp::Ctz => return Err("ill-typed operation"),
+            UnOp::Not | UnOp::Popc | UnOp::Clz | UnOp::Ctz | UnOp::ToBits | UnOp::FromBits => {
+                return Err("ill-typed operation")
+            }
         })
     }};
+}
+
+/// The special functions Rust's standard library lacks, from the `libm`
+/// crate (a port of musl's), at both float widths.
+trait SpecialFunctions: Copy {
+    fn gamma_function(self) -> Self;
+    fn log_gamma(self) -> Self;
+    fn error_function(self) -> Self;
+    fn complementary_error_function(self) -> Self;
+}
+
+impl SpecialFunctions for f32 {
+    fn gamma_function(self) -> f32 {
+        libm::tgammaf(self)
+    }
+    fn log_gamma(self) -> f32 {
+        libm::lgammaf(self)
+    }
+    fn error_function(self) -> f32 {
+        libm::erff(self)
+    }
+    fn complementary_error_function(self) -> f32 {
+        libm::erfcf(self)
+    }
+}
+
+impl SpecialFunctions for f64 {
+    fn gamma_function(self) -> f64 {
+        libm::tgamma(self)
+    }
+    fn log_gamma(self) -> f64 {
+        libm::lgamma(self)
+    }
+    fn error_function(self) -> f64 {
+        libm::erf(self)
+    }
+    fn complementary_error_function(self) -> f64 {
+        libm::erfc(self)
+    }
 }
 
 macro_rules! int_unop {
@@ -337,6 +392,14 @@ macro_rules! int_unop {
 /// `op x`.
 pub fn unop(op: UnOp, x: PrimValue) -> Result<PrimValue, &'static str> {
     use PrimValue::*;
+    match (op, x) {
+        (UnOp::ToBits, F32(x)) => return Ok(U32(x.to_bits())),
+        (UnOp::ToBits, F64(x)) => return Ok(U64(x.to_bits())),
+        (UnOp::FromBits, U32(x)) => return Ok(F32(f32::from_bits(x))),
+        (UnOp::FromBits, U64(x)) => return Ok(F64(f64::from_bits(x))),
+        (UnOp::ToBits | UnOp::FromBits, _) => return Err("ill-typed operation"),
+        _ => {}
+    }
     match x {
         F32(x) => float_unop!(op, x, F32),
         F64(x) => float_unop!(op, x, F64),

@@ -666,6 +666,7 @@ impl Checker<'_> {
             | BinOp::Rem => ty != PrimType::Bool,
             BinOp::Shl | BinOp::Shr | BinOp::UShr => ty.is_integer(),
             BinOp::Atan2 => ty.is_float(),
+            BinOp::MulHi => ty.is_integer(),
             BinOp::And | BinOp::Or | BinOp::Xor => !ty.is_float(),
             BinOp::LogAnd | BinOp::LogOr => ty == PrimType::Bool,
         };
@@ -677,17 +678,8 @@ impl Checker<'_> {
 
     /// The result type of `op` at `ty`.
     fn check_unop(&self, op: UnOp, ty: PrimType) -> CheckResult<PrimType> {
-        let (ok, result) = match op {
-            UnOp::Neg | UnOp::Abs | UnOp::Signum => (ty != PrimType::Bool, ty),
-            UnOp::Not => (!ty.is_float(), ty),
-            UnOp::IsNan | UnOp::IsInf => (ty.is_float(), PrimType::Bool),
-            UnOp::Popc | UnOp::Clz | UnOp::Ctz => (ty.is_integer(), PrimType::I32),
-            _ => (ty.is_float(), ty),
-        };
-        if !ok {
-            return Err(self.error(format!("{} is not defined on {ty}", op.name())));
-        }
-        Ok(result)
+        op.result_type(ty)
+            .ok_or_else(|| self.error(format!("{} is not defined on {ty}", op.name())))
     }
 
     fn check_apply(

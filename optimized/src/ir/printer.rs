@@ -189,6 +189,7 @@ impl BinOp {
             BinOp::Min => "min",
             BinOp::Max => "max",
             BinOp::Atan2 => "atan2",
+            BinOp::MulHi => "mul_hi",
             BinOp::And => "and",
             BinOp::Or => "or",
             BinOp::Xor => "xor",
@@ -234,6 +235,14 @@ impl UnOp {
             UnOp::Popc => "popc",
             UnOp::Clz => "clz",
             UnOp::Ctz => "ctz",
+            UnOp::Cbrt => "cbrt",
+            UnOp::Log1p => "log1p",
+            UnOp::Gamma => "gamma",
+            UnOp::Lgamma => "lgamma",
+            UnOp::Erf => "erf",
+            UnOp::Erfc => "erfc",
+            UnOp::ToBits => "to_bits",
+            UnOp::FromBits => "from_bits",
         }
     }
 }

@@ -331,6 +331,9 @@ pub enum BinOp {
     Max,
     /// `f.atan2 y x` (floats only).
     Atan2,
+    /// `t.mul_hi x y` (integers only): the high half of the double-width
+    /// product, signed for signed types.
+    MulHi,
     /// Bitwise on integers (`&`, `|`, `^`), logical on `bool`.
     And,
     Or,
@@ -345,9 +348,10 @@ pub enum BinOp {
     LogOr,
 }
 
-/// Unary operators and math functions at one primitive type (operand and
-/// result have it, except `IsNan`/`IsInf`, which return `bool`, and
-/// `Popc`/`Clz`/`Ctz`, which return `i32`).
+/// Unary operators and math functions at one primitive type, the
+/// operand's; the result has it too, except as [`UnOp::result_type`] says
+/// (`IsNan`/`IsInf` return `bool`, `Popc`/`Clz`/`Ctz` return `i32`,
+/// `ToBits`/`FromBits` the type of the other kind of the same width).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum UnOp {
     /// Arithmetic negation (wrapping on integers).
@@ -374,6 +378,15 @@ pub enum UnOp {
     Asinh,
     Acosh,
     Atanh,
+    Cbrt,
+    /// `log (1 + x)`, accurate for small `x`.
+    Log1p,
+    /// Γ.
+    Gamma,
+    /// log |Γ|.
+    Lgamma,
+    Erf,
+    Erfc,
     Floor,
     Ceil,
     /// Round half to even (Futhark's `round`).
@@ -384,6 +397,36 @@ pub enum UnOp {
     Popc,
     Clz,
     Ctz,
+    /// A float's bits as the unsigned integer of its width (`f32.to_bits`).
+    ToBits,
+    /// An unsigned integer's bits as the float of its width
+    /// (`f32.from_bits`); the operand type is the integer's.
+    FromBits,
+}
+
+impl UnOp {
+    /// The type of `op x` for `x: operand`, or `None` where `op` is not
+    /// defined on `operand`.
+    pub fn result_type(self, operand: PrimType) -> Option<PrimType> {
+        let (defined, result) = match self {
+            UnOp::Neg | UnOp::Abs | UnOp::Signum => (operand != PrimType::Bool, operand),
+            UnOp::Not => (!operand.is_float(), operand),
+            UnOp::IsNan | UnOp::IsInf => (operand.is_float(), PrimType::Bool),
+            UnOp::Popc | UnOp::Clz | UnOp::Ctz => (operand.is_integer(), PrimType::I32),
+            UnOp::ToBits => match operand {
+                PrimType::F32 => (true, PrimType::U32),
+                PrimType::F64 => (true, PrimType::U64),
+                _ => (false, operand),
+            },
+            UnOp::FromBits => match operand {
+                PrimType::U32 => (true, PrimType::F32),
+                PrimType::U64 => (true, PrimType::F64),
+                _ => (false, operand),
+            },
+            _ => (operand.is_float(), operand),
+        };
+        defined.then_some(result)
+    }
 }
 
 /// Comparisons at one primitive type; the result is `bool`. Floats compare

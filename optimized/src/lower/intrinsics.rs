@@ -872,7 +872,8 @@ impl Lowerer {
         Ok(values[1..].to_vec())
     }
 
-    /// A function or constant of a numeric module.
+    /// A function or constant of a numeric module that is a primitive of
+    /// the IR ([`numeric_primitive`]).
     fn numeric(
         &mut self,
         block: &mut Block,
@@ -881,137 +882,193 @@ impl Lowerer {
         operands: Values,
         span: Span,
     ) -> LowerResult<Values> {
-        use ir::BinOp as B;
-        use ir::UnOp as U;
         let t = module;
-        if PrimType::from_name(function).is_some() {
-            return Ok(vec![self.convert(block, operands[0].clone(), t, span)]);
-        }
-        if let Some(target) = function.strip_prefix("to_").and_then(PrimType::from_name) {
-            return Ok(vec![self.convert(block, operands[0].clone(), target, span)]);
-        }
-        let unary = match function {
-            "abs" => Some(U::Abs),
-            "sgn" | "signum" => Some(U::Signum),
-            "sqrt" => Some(U::Sqrt),
-            "exp" => Some(U::Exp),
-            "log" => Some(U::Log),
-            "log2" => Some(U::Log2),
-            "log10" => Some(U::Log10),
-            "sin" => Some(U::Sin),
-            "cos" => Some(U::Cos),
-            "tan" => Some(U::Tan),
-            "asin" => Some(U::Asin),
-            "acos" => Some(U::Acos),
-            "atan" => Some(U::Atan),
-            "sinh" => Some(U::Sinh),
-            "cosh" => Some(U::Cosh),
-            "tanh" => Some(U::Tanh),
-            "asinh" => Some(U::Asinh),
-            "acosh" => Some(U::Acosh),
-            "atanh" => Some(U::Atanh),
-            "floor" => Some(U::Floor),
-            "ceil" => Some(U::Ceil),
-            "round" => Some(U::Round),
-            "trunc" => Some(U::Trunc),
-            "isnan" => Some(U::IsNan),
-            "isinf" => Some(U::IsInf),
-            "popc" => Some(U::Popc),
-            "clz" => Some(U::Clz),
-            "ctz" => Some(U::Ctz),
-            "neg" => Some(U::Neg),
-            "not" => Some(U::Not),
-            _ => None,
-        };
-        if let Some(op) = unary {
-            let result = match op {
-                U::IsNan | U::IsInf => PrimType::Bool,
-                U::Popc | U::Clz | U::Ctz => PrimType::I32,
-                _ => t,
-            };
-            return Ok(vec![self.bind(
-                block,
-                "u",
-                ir::Type::Prim(result),
-                Exp::UnOp {
-                    op,
-                    ty: t,
-                    operand: operands[0].clone(),
-                },
+        let Some(primitive) = numeric_primitive(t, function) else {
+            return Err(unsupported(
                 span,
-            )]);
-        }
-        // Operators (`T.+`, `T.==`, …) never come here: elaboration makes
-        // them primitive operators (`Head::PrimOperator`).
-        let binary = match function {
-            "max" => Some(B::Max),
-            "min" => Some(B::Min),
-            "atan2" => Some(B::Atan2),
-            "pow" => Some(B::Pow),
-            _ => None,
+                &format!("the numeric function `{}.{function}`", t.name()),
+            ));
         };
-        if let Some(op) = binary {
-            return Ok(vec![self.binop(
+        match primitive {
+            NumericPrimitive::Convert { to } => {
+                Ok(vec![self.convert(block, operands[0].clone(), to, span)])
+            }
+            NumericPrimitive::Unary(op) => {
+                // The operand has the module's type, except `T.from_bits`'s,
+                // an unsigned integer of T's width.
+                let operand_type = match self.type_of(&operands[0]) {
+                    ir::Type::Prim(operand_type) => operand_type,
+                    _ => t,
+                };
+                let Some(result) = op.result_type(operand_type) else {
+                    return Err(unsupported(
+                        span,
+                        &format!("`{}.{function}` on {operand_type}", t.name()),
+                    ));
+                };
+                Ok(vec![self.bind(
+                    block,
+                    "u",
+                    ir::Type::Prim(result),
+                    Exp::UnOp {
+                        op,
+                        ty: operand_type,
+                        operand: operands[0].clone(),
+                    },
+                    span,
+                )])
+            }
+            // Operators (`T.+`, `T.==`, …) never come here: elaboration
+            // makes them primitive operators (`Head::PrimOperator`).
+            NumericPrimitive::Binary(op) => Ok(vec![self.binop(
                 block,
                 op,
                 t,
                 operands[0].clone(),
                 operands[1].clone(),
                 span,
-            )]);
+            )]),
+            NumericPrimitive::Constant(value) => Ok(vec![SubExp::Constant(value)]),
+            NumericPrimitive::Reduction { operator, neutral } => {
+                let array = operands[0].clone();
+                let ty = self.type_of(&array);
+                let width = ty.shape()[0].clone();
+                let x = self.param("x", ir::Type::Prim(t));
+                let y = self.param("y", ir::Type::Prim(t));
+                let mut lambda_block = Block::new();
+                let r = self.binop(
+                    &mut lambda_block,
+                    operator,
+                    t,
+                    SubExp::Var(x.name.clone()),
+                    SubExp::Var(y.name.clone()),
+                    span,
+                );
+                let lambda = Lambda {
+                    params: vec![x, y],
+                    body: Body {
+                        statements: lambda_block,
+                        result: vec![r],
+                    },
+                    return_types: vec![ir::Type::Prim(t)],
+                };
+                let arrays = vec![var_name(&array, span)?];
+                Ok(vec![self.bind(
+                    block,
+                    "red",
+                    drop_dims(&ty, 1),
+                    Exp::Soac(Soac::Reduce {
+                        width,
+                        lambda,
+                        neutral: vec![SubExp::Constant(neutral)],
+                        arrays,
+                    }),
+                    span,
+                )])
+            }
         }
-        if let Some(value) = numeric_constant(t, function) {
-            return Ok(vec![SubExp::Constant(value)]);
-        }
-        let reduction = match function {
-            "sum" => Some((B::Add, numeric_constant(t, "zero"))),
-            "product" => Some((B::Mul, numeric_constant(t, "one"))),
-            "maximum" => Some((B::Max, numeric_constant(t, "lowest"))),
-            "minimum" => Some((B::Min, numeric_constant(t, "highest"))),
-            _ => None,
-        };
-        if let Some((op, Some(neutral))) = reduction {
-            let array = operands[0].clone();
-            let ty = self.type_of(&array);
-            let width = ty.shape()[0].clone();
-            let x = self.param("x", ir::Type::Prim(t));
-            let y = self.param("y", ir::Type::Prim(t));
-            let mut lambda_block = Block::new();
-            let r = self.binop(
-                &mut lambda_block,
-                op,
-                t,
-                SubExp::Var(x.name.clone()),
-                SubExp::Var(y.name.clone()),
-                span,
-            );
-            let lambda = Lambda {
-                params: vec![x, y],
-                body: Body {
-                    statements: lambda_block,
-                    result: vec![r],
-                },
-                return_types: vec![ir::Type::Prim(t)],
-            };
-            let arrays = vec![var_name(&array, span)?];
-            return Ok(vec![self.bind(
-                block,
-                "red",
-                drop_dims(&ty, 1),
-                Exp::Soac(Soac::Reduce {
-                    width,
-                    lambda,
-                    neutral: vec![SubExp::Constant(neutral)],
-                    arrays,
-                }),
-                span,
-            )]);
-        }
-        Err(unsupported(
-            span,
-            &format!("the numeric function `{}.{function}`", t.name()),
-        ))
     }
+}
+
+/// What a numeric module's function `T.function` is in the IR, where it is
+/// one of its primitives; the others (`T.lerp`, `T.get_bit`, …) are
+/// definitions of `spec/prelude/numeric.fut` in the language, which reach
+/// the compiler through static interpretation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum NumericPrimitive {
+    /// `T.S x` (x: S) converts to T; `T.to_S x` converts to S.
+    Convert {
+        to: PrimType,
+    },
+    Unary(ir::UnOp),
+    Binary(ir::BinOp),
+    Constant(PrimValue),
+    /// `T.sum` & co.: a `reduce` with this operator and neutral element.
+    Reduction {
+        operator: ir::BinOp,
+        neutral: PrimValue,
+    },
+}
+
+/// `T.function` as a primitive of the IR, if it is one.
+pub(crate) fn numeric_primitive(t: PrimType, function: &str) -> Option<NumericPrimitive> {
+    use ir::BinOp as B;
+    use ir::UnOp as U;
+    if PrimType::from_name(function).is_some() {
+        return Some(NumericPrimitive::Convert { to: t });
+    }
+    if let Some(target) = function.strip_prefix("to_").and_then(PrimType::from_name) {
+        return Some(NumericPrimitive::Convert { to: target });
+    }
+    let unary = match function {
+        "abs" => Some(U::Abs),
+        "sgn" | "signum" => Some(U::Signum),
+        "sqrt" => Some(U::Sqrt),
+        "exp" => Some(U::Exp),
+        "log" => Some(U::Log),
+        "log2" => Some(U::Log2),
+        "log10" => Some(U::Log10),
+        "sin" => Some(U::Sin),
+        "cos" => Some(U::Cos),
+        "tan" => Some(U::Tan),
+        "asin" => Some(U::Asin),
+        "acos" => Some(U::Acos),
+        "atan" => Some(U::Atan),
+        "sinh" => Some(U::Sinh),
+        "cosh" => Some(U::Cosh),
+        "tanh" => Some(U::Tanh),
+        "asinh" => Some(U::Asinh),
+        "acosh" => Some(U::Acosh),
+        "atanh" => Some(U::Atanh),
+        "cbrt" => Some(U::Cbrt),
+        "log1p" => Some(U::Log1p),
+        "gamma" => Some(U::Gamma),
+        "lgamma" => Some(U::Lgamma),
+        "erf" => Some(U::Erf),
+        "erfc" => Some(U::Erfc),
+        "to_bits" => Some(U::ToBits),
+        "from_bits" => Some(U::FromBits),
+        "floor" => Some(U::Floor),
+        "ceil" => Some(U::Ceil),
+        "round" => Some(U::Round),
+        "trunc" => Some(U::Trunc),
+        "isnan" => Some(U::IsNan),
+        "isinf" => Some(U::IsInf),
+        "popc" => Some(U::Popc),
+        "clz" => Some(U::Clz),
+        "ctz" => Some(U::Ctz),
+        "neg" => Some(U::Neg),
+        "not" => Some(U::Not),
+        _ => None,
+    };
+    if let Some(op) = unary {
+        return Some(NumericPrimitive::Unary(op));
+    }
+    let binary = match function {
+        "max" => Some(B::Max),
+        "min" => Some(B::Min),
+        "atan2" => Some(B::Atan2),
+        "mul_hi" => Some(B::MulHi),
+        "pow" => Some(B::Pow),
+        _ => None,
+    };
+    if let Some(op) = binary {
+        return Some(NumericPrimitive::Binary(op));
+    }
+    if let Some(value) = numeric_constant(t, function) {
+        return Some(NumericPrimitive::Constant(value));
+    }
+    let (operator, neutral) = match function {
+        "sum" => (B::Add, "zero"),
+        "product" => (B::Mul, "one"),
+        "maximum" => (B::Max, "lowest"),
+        "minimum" => (B::Min, "highest"),
+        _ => return None,
+    };
+    Some(NumericPrimitive::Reduction {
+        operator,
+        neutral: numeric_constant(t, neutral)?,
+    })
 }
 
 /// The numeric modules' constants.

@@ -93,17 +93,25 @@ pub fn prelude_intrinsics_signature() -> String {
     for name in ["abs", "sgn"] {
         specs.push(format!("val __prim_{name} 'a : a -> a"));
     }
-    for name in ["min", "max", "atan2"] {
+    for target in [PrimType::U32, PrimType::U64, PrimType::F32, PrimType::F64] {
+        let t = target.name();
+        specs.push(format!("val __prim_reinterpret_{t} 'a : a -> {t}"));
+    }
+    for name in ["min", "max", "atan2", "mul_hi"] {
         specs.push(format!("val __prim_{name} 'a : a -> a -> a"));
     }
     for name in [
         "sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
-        "cosh", "tanh", "floor", "ceil", "round", "trunc",
+        "cosh", "tanh", "asinh", "acosh", "atanh", "floor", "ceil", "round", "trunc", "cbrt",
+        "log1p", "gamma", "lgamma", "erf", "erfc",
     ] {
         specs.push(format!("val __prim_{name} 'a : a -> a"));
     }
     for name in ["isnan", "isinf"] {
         specs.push(format!("val __prim_{name} 'a : a -> bool"));
+    }
+    for name in ["popc", "clz", "ctz"] {
+        specs.push(format!("val __prim_{name} 'a : a -> i32"));
     }
     format!("{{\n  {}\n}}", specs.join("\n  "))
 }

@@ -970,6 +970,13 @@ impl Evaluator {
                 let p = self.prim(&next()?, span)?;
                 Value::Prim(primitive::convert(p, *to))
             }
+            Intrinsic::Reinterpret(to) => {
+                let p = self.prim(&next()?, span)?;
+                match primitive::reinterpret(p, *to) {
+                    Ok(v) => Value::Prim(v),
+                    Err(m) => return fail(m),
+                }
+            }
             Intrinsic::Math(f) => {
                 let mut ps = Vec::new();
                 for _ in 0..f.arity() {

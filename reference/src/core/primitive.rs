@@ -194,6 +194,86 @@ pub fn unary(op: UnOp, v: PrimValue) -> PrimResult {
     })
 }
 
+/// The bits of `v` read as `to`, a primitive type of the same width and the
+/// other kind (f32 ↔ u32, f64 ↔ u64).
+pub fn reinterpret(v: PrimValue, to: PrimType) -> PrimResult {
+    use PrimValue::*;
+    Ok(match (v, to) {
+        (F32(x), PrimType::U32) => U32(x.to_bits()),
+        (F64(x), PrimType::U64) => U64(x.to_bits()),
+        (U32(x), PrimType::F32) => F32(f32::from_bits(x)),
+        (U64(x), PrimType::F64) => F64(f64::from_bits(x)),
+        (v, to) => {
+            return Err(format!(
+                "the bits of {} cannot be read as {to}",
+                v.prim_type()
+            ))
+        }
+    })
+}
+
+/// Whether [`reinterpret`] reads a `from` as a `to`.
+pub fn reinterpretable(from: PrimType, to: PrimType) -> bool {
+    matches!(
+        (from, to),
+        (PrimType::F32, PrimType::U32)
+            | (PrimType::F64, PrimType::U64)
+            | (PrimType::U32, PrimType::F32)
+            | (PrimType::U64, PrimType::F64)
+    )
+}
+
+/// The special functions Rust's standard library lacks, from the `libm`
+/// crate (a port of musl's), at both float widths.
+mod special {
+    pub trait Special: Copy {
+        fn gamma_function(self) -> Self;
+        fn log_gamma(self) -> Self;
+        fn error_function(self) -> Self;
+        fn complementary_error_function(self) -> Self;
+    }
+    impl Special for f32 {
+        fn gamma_function(self) -> f32 {
+            libm::tgammaf(self)
+        }
+        fn log_gamma(self) -> f32 {
+            libm::lgammaf(self)
+        }
+        fn error_function(self) -> f32 {
+            libm::erff(self)
+        }
+        fn complementary_error_function(self) -> f32 {
+            libm::erfcf(self)
+        }
+    }
+    impl Special for f64 {
+        fn gamma_function(self) -> f64 {
+            libm::tgamma(self)
+        }
+        fn log_gamma(self) -> f64 {
+            libm::lgamma(self)
+        }
+        fn error_function(self) -> f64 {
+            libm::erf(self)
+        }
+        fn complementary_error_function(self) -> f64 {
+            libm::erfc(self)
+        }
+    }
+    pub fn gamma<T: Special>(x: T) -> T {
+        x.gamma_function()
+    }
+    pub fn lgamma<T: Special>(x: T) -> T {
+        x.log_gamma()
+    }
+    pub fn erf<T: Special>(x: T) -> T {
+        x.error_function()
+    }
+    pub fn erfc<T: Special>(x: T) -> T {
+        x.complementary_error_function()
+    }
+}
+
 /// The value as a wide integer (floats truncated and saturated; NaN is 0).
 fn as_i128(v: PrimValue) -> i128 {
     use PrimValue::*;
@@ -278,6 +358,15 @@ pub fn math(f: MathFun, args: &[PrimValue]) -> PrimResult {
                 MathFun::Sinh => $variant(x.sinh()),
                 MathFun::Cosh => $variant(x.cosh()),
                 MathFun::Tanh => $variant(x.tanh()),
+                MathFun::Asinh => $variant(x.asinh()),
+                MathFun::Acosh => $variant(x.acosh()),
+                MathFun::Atanh => $variant(x.atanh()),
+                MathFun::Cbrt => $variant(x.cbrt()),
+                MathFun::Log1p => $variant(x.ln_1p()),
+                MathFun::Gamma => $variant(special::gamma(x)),
+                MathFun::Lgamma => $variant(special::lgamma(x)),
+                MathFun::Erf => $variant(special::erf(x)),
+                MathFun::Erfc => $variant(special::erfc(x)),
                 MathFun::Trunc => $variant(x.trunc()),
                 MathFun::Sin => $variant(x.sin()),
                 MathFun::Cos => $variant(x.cos()),
@@ -295,7 +384,7 @@ pub fn math(f: MathFun, args: &[PrimValue]) -> PrimResult {
                 }),
                 MathFun::IsNan => Bool(x.is_nan()),
                 MathFun::IsInf => Bool(x.is_infinite()),
-                other => return Err(format!("{} takes two arguments", other.name())),
+                other => return Err(format!("{} is not defined on floats", other.name())),
             })
         }};
     }
@@ -322,6 +411,26 @@ pub fn math(f: MathFun, args: &[PrimValue]) -> PrimResult {
                     }
                 }
             })
+        }
+        (MathFun::Popc | MathFun::Clz | MathFun::Ctz, [v]) if v.prim_type().is_integer() => {
+            let width = v.prim_type().byte_size() as u32 * 8;
+            // The bits of `v`, zero-extended.
+            let bits = (as_i128(*v) as u128) & (u128::MAX >> (128 - width));
+            Ok(I32(match f {
+                MathFun::Popc => bits.count_ones(),
+                MathFun::Clz => bits.leading_zeros() - (128 - width),
+                _ => bits.trailing_zeros().min(width),
+            } as i32))
+        }
+        (MathFun::MulHi, [a, b])
+            if a.prim_type().is_integer() && a.prim_type() == b.prim_type() =>
+        {
+            // The exact product of the two values (signed or unsigned by the
+            // type) fits in 128 bits; its high half is the product shifted
+            // right by the width, wrapped to the type.
+            let width = a.prim_type().byte_size() as u32 * 8;
+            let product = as_i128(*a).wrapping_mul(as_i128(*b));
+            Ok(convert(I64((product >> width) as i64), a.prim_type()))
         }
         (MathFun::Atan2, [F32(y), F32(x)]) => Ok(F32(y.atan2(*x))),
         (MathFun::Atan2, [F64(y), F64(x)]) => Ok(F64(y.atan2(*x))),

@@ -263,6 +263,10 @@ pub enum Intrinsic {
     Convert(PrimType),
     /// A primitive function of `Math`.
     Math(MathFun),
+    /// Extension: the bits of a float or unsigned integer read as the
+    /// primitive type of the same width and the other kind (`f32.to_bits`,
+    /// `f32.from_bits`: f32 ↔ u32, f64 ↔ u64).
+    Reinterpret(PrimType),
 }
 
 /// How a range ends: `...` (inclusive), `..<`, `..>` (exclusive).
@@ -290,6 +294,17 @@ pub enum MathFun {
     Sinh,
     Cosh,
     Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Cbrt,
+    Log1p,
+    /// Γ.
+    Gamma,
+    /// log |Γ|.
+    Lgamma,
+    Erf,
+    Erfc,
     Trunc,
     Atan2,
     Floor,
@@ -301,6 +316,24 @@ pub enum MathFun {
     Max,
     IsNan,
     IsInf,
+    /// The number of one bits (integers, to `i32`).
+    Popc,
+    /// Leading zero bits (integers, to `i32`; the width for 0).
+    Clz,
+    /// Trailing zero bits (integers, to `i32`; the width for 0).
+    Ctz,
+    /// The high half of the double-width product (integers; signed for
+    /// signed types).
+    MulHi,
+}
+
+/// The primitive types a [`MathFun`] is defined on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MathDomain {
+    Floats,
+    Integers,
+    /// Integers and floats.
+    Numbers,
 }
 
 impl MathFun {
@@ -317,6 +350,15 @@ impl MathFun {
             MathFun::Sinh => "sinh",
             MathFun::Cosh => "cosh",
             MathFun::Tanh => "tanh",
+            MathFun::Asinh => "asinh",
+            MathFun::Acosh => "acosh",
+            MathFun::Atanh => "atanh",
+            MathFun::Cbrt => "cbrt",
+            MathFun::Log1p => "log1p",
+            MathFun::Gamma => "gamma",
+            MathFun::Lgamma => "lgamma",
+            MathFun::Erf => "erf",
+            MathFun::Erfc => "erfc",
             MathFun::Trunc => "trunc",
             MathFun::Sin => "sin",
             MathFun::Cos => "cos",
@@ -331,13 +373,18 @@ impl MathFun {
             MathFun::Max => "max",
             MathFun::IsNan => "isnan",
             MathFun::IsInf => "isinf",
+            MathFun::Popc => "popc",
+            MathFun::Clz => "clz",
+            MathFun::Ctz => "ctz",
+            MathFun::MulHi => "mul_hi",
         }
     }
     pub fn from_name(name: &str) -> Option<MathFun> {
         use MathFun::*;
         [
-            Sqrt, Exp, Log, Log2, Log10, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Trunc,
-            Atan2, Floor, Ceil, Round, Abs, Signum, Min, Max, IsNan, IsInf,
+            Sqrt, Exp, Log, Log2, Log10, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Asinh,
+            Acosh, Atanh, Cbrt, Log1p, Gamma, Lgamma, Erf, Erfc, Trunc, Atan2, Floor, Ceil, Round,
+            Abs, Signum, Min, Max, IsNan, IsInf, Popc, Clz, Ctz, MulHi,
         ]
         .into_iter()
         .find(|f| f.name() == name)
@@ -345,16 +392,25 @@ impl MathFun {
     /// How many arguments it takes.
     pub fn arity(self) -> usize {
         match self {
-            MathFun::Atan2 | MathFun::Min | MathFun::Max => 2,
+            MathFun::Atan2 | MathFun::Min | MathFun::Max | MathFun::MulHi => 2,
             _ => 1,
         }
     }
-    /// Whether it is defined only on floats.
-    pub fn float_only(self) -> bool {
-        !matches!(
-            self,
-            MathFun::Abs | MathFun::Signum | MathFun::Min | MathFun::Max
-        )
+    /// The primitive types it is defined on.
+    pub fn domain(self) -> MathDomain {
+        match self {
+            MathFun::Abs | MathFun::Signum | MathFun::Min | MathFun::Max => MathDomain::Numbers,
+            MathFun::Popc | MathFun::Clz | MathFun::Ctz | MathFun::MulHi => MathDomain::Integers,
+            _ => MathDomain::Floats,
+        }
+    }
+    /// Its result type on arguments of type `operand`.
+    pub fn result_type(self, operand: PrimType) -> PrimType {
+        match self {
+            MathFun::IsNan | MathFun::IsInf => PrimType::Bool,
+            MathFun::Popc | MathFun::Clz | MathFun::Ctz => PrimType::I32,
+            _ => operand,
+        }
     }
 }
 
@@ -377,6 +433,7 @@ impl Intrinsic {
             Intrinsic::Range(RangeKind::UpToExclusive) => "range_upto".into(),
             Intrinsic::Range(RangeKind::DownToExclusive) => "range_downto".into(),
             Intrinsic::Convert(t) => format!("{t}.convert"),
+            Intrinsic::Reinterpret(t) => format!("{t}.reinterpret"),
             Intrinsic::Math(f) => f.name().into(),
         }
     }

@@ -973,7 +973,8 @@ pub fn intrinsic_type(op: &Intrinsic, args: &[Type]) -> Result<Type, String> {
         | Intrinsic::Reverse
         | Intrinsic::Unzip(_)
         | Intrinsic::Dim(_)
-        | Intrinsic::Convert(_) => 1,
+        | Intrinsic::Convert(_)
+        | Intrinsic::Reinterpret(_) => 1,
         Intrinsic::Replicate | Intrinsic::Concat | Intrinsic::Rotate => 2,
         Intrinsic::Unflatten | Intrinsic::Scatter | Intrinsic::Range(_) => 3,
         Intrinsic::Zip(k) => *k,
@@ -1092,9 +1093,23 @@ pub fn intrinsic_type(op: &Intrinsic, args: &[Type]) -> Result<Type, String> {
             Type::Prim(_) => Ok(Type::Prim(*to)),
             other => Err(format!("conversion of {}", type_name(other))),
         },
+        Intrinsic::Reinterpret(to) => match &args[0] {
+            Type::Prim(from) if super::primitive::reinterpretable(*from, *to) => {
+                Ok(Type::Prim(*to))
+            }
+            other => Err(format!(
+                "the bits of {} cannot be read as {to}",
+                type_name(other)
+            )),
+        },
         Intrinsic::Math(f) => {
+            let in_domain = |t: PrimType| match f.domain() {
+                super::syntax::MathDomain::Floats => t.is_float(),
+                super::syntax::MathDomain::Integers => t.is_integer(),
+                super::syntax::MathDomain::Numbers => t != PrimType::Bool,
+            };
             let t = match &args[0] {
-                Type::Prim(t) if *t != PrimType::Bool && (t.is_float() || !f.float_only()) => *t,
+                Type::Prim(t) if in_domain(*t) => *t,
                 other => {
                     return Err(format!(
                         "{} is not defined on {}",
@@ -1106,10 +1121,7 @@ pub fn intrinsic_type(op: &Intrinsic, args: &[Type]) -> Result<Type, String> {
             if args.iter().any(|a| *a != Type::Prim(t)) {
                 return Err(format!("{}: arguments of different types", f.name()));
             }
-            Ok(match f {
-                super::syntax::MathFun::IsNan | super::syntax::MathFun::IsInf => Type::bool(),
-                _ => Type::Prim(t),
-            })
+            Ok(Type::Prim(f.result_type(t)))
         }
     }
 }

@@ -30,8 +30,8 @@
 use super::entry_points::entry_point;
 use crate::core::syntax::{
     map_expr_types, BinOp as CoreBinOp, EntryPoint, Expr, ExprKind, Intrinsic, Lambda, LoopForm,
-    MathFun, Name, Pat as CorePat, PrimType, PrimValue, Program, ReduceKind, Type, TypeParam, UnOp,
-    ValueDec,
+    MathDomain, MathFun, Name, Pat as CorePat, PrimType, PrimValue, Program, ReduceKind, Type,
+    TypeParam, UnOp, ValueDec,
 };
 use crate::core::value::type_name;
 use spec::diagnostic::Diagnostic;
@@ -2697,12 +2697,40 @@ impl Elaborator {
                 Type::arrow(from, Type::Prim(target)),
             )));
         }
+        if let Some(target) = rest
+            .strip_prefix("reinterpret_")
+            .and_then(PrimType::from_name)
+        {
+            // Extension: the bits of a float or unsigned integer of the
+            // target's width and the other kind, read as the target.
+            let x = self.fresh("x");
+            let from = self.meta(span);
+            let sources: BTreeSet<PrimType> = PrimType::ALL
+                .into_iter()
+                .filter(|source| crate::core::primitive::reinterpretable(*source, target))
+                .collect();
+            let &default = sources.first()?;
+            if let Err(e) = self.constrain_prims(&from, sources, default, span) {
+                return Some(Err(e));
+            }
+            let body = Expr::new(
+                ExprKind::Intrinsic {
+                    op: Intrinsic::Reinterpret(target),
+                    args: vec![Expr::var(x.clone(), span)],
+                },
+                span,
+            );
+            return Some(Ok((
+                lambda(x, from.clone(), body, span),
+                Type::arrow(from, Type::Prim(target)),
+            )));
+        }
         let f = MathFun::from_name(rest)?;
         let operand = self.meta(span);
-        let (domain, default) = if f.float_only() {
-            (floats(), PrimType::F64)
-        } else {
-            (numeric(), PrimType::I32)
+        let (domain, default) = match f.domain() {
+            MathDomain::Floats => (floats(), PrimType::F64),
+            MathDomain::Integers => (integral(), PrimType::I32),
+            MathDomain::Numbers => (numeric(), PrimType::I32),
         };
         if let Err(e) = self.constrain_prims(&operand, domain, default, span) {
             return Some(Err(e));
@@ -2715,10 +2743,10 @@ impl Elaborator {
             },
             span,
         );
-        let mut t = if matches!(f, MathFun::IsNan | MathFun::IsInf) {
-            Type::bool()
-        } else {
-            operand.clone()
+        let mut t = match f {
+            MathFun::IsNan | MathFun::IsInf => Type::bool(),
+            MathFun::Popc | MathFun::Clz | MathFun::Ctz => Type::Prim(PrimType::I32),
+            _ => operand.clone(),
         };
         for n in names.into_iter().rev() {
             body = lambda(n, operand.clone(), body, span);

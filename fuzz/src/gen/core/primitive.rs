@@ -45,7 +45,8 @@ impl Generator {
     fn numeric_function(&mut self, env: &mut Env, prim: PrimType, depth: u32) -> Expr {
         let module = [prim.name().to_string()];
         let ty = Ty::Prim(prim);
-        match self.choices.below(8) {
+        match self.choices.below(11) {
+            8..=10 => self.bit_or_special_function(env, prim, depth),
             5..=7 => {
                 // The module's operators as functions: `(T.-) a b`, `a T.* b`.
                 let op = ["+", "-", "*"][self.choices.below(3) as usize];
@@ -71,6 +72,75 @@ impl Generator {
                 apply_all(qualified_var(&module, name), arguments)
             }
         }
+    }
+
+    /// A bit-level or special function of a numeric module with a result
+    /// of type `prim`: `T.mul_hi`, `T.mad_hi`, `T.set_bit`, `S.popc`,
+    /// `S.clz`, `S.ctz`, `S.get_bit` (to `i32`, for any integer type `S`),
+    /// `F.to_bits` (to `u32`/`u64`), `T.nextafter`, `T.recip`, `T.mad`.
+    fn bit_or_special_function(&mut self, env: &mut Env, prim: PrimType, depth: u32) -> Expr {
+        let module = [prim.name().to_string()];
+        let ty = Ty::Prim(prim);
+        let bits = (prim.byte_size() * 8) as u64;
+        let which = self.choices.below(3);
+        if prim == PrimType::I32 && which != 2 {
+            let integers = [
+                PrimType::I8,
+                PrimType::I16,
+                PrimType::I32,
+                PrimType::I64,
+                PrimType::U8,
+                PrimType::U16,
+                PrimType::U32,
+                PrimType::U64,
+            ];
+            let source = integers[self.choices.below(integers.len() as u32) as usize];
+            let source_module = [source.name().to_string()];
+            let argument = self.expr(env, &Ty::Prim(source), depth);
+            let source_bits = (source.byte_size() * 8) as u64;
+            return match self.choices.below(4) {
+                0 => apply(qualified_var(&source_module, "popc"), argument),
+                1 => apply(qualified_var(&source_module, "clz"), argument),
+                2 => apply(qualified_var(&source_module, "ctz"), argument),
+                _ => {
+                    let bit = literal(PrimType::I32, self.choices.below(source_bits as u32) as u64);
+                    apply_all(
+                        qualified_var(&source_module, "get_bit"),
+                        vec![bit, argument],
+                    )
+                }
+            };
+        }
+        if matches!(prim, PrimType::U32 | PrimType::U64) && which == 0 {
+            let float = if prim == PrimType::U32 {
+                PrimType::F32
+            } else {
+                PrimType::F64
+            };
+            let argument = self.expr(env, &Ty::Prim(float), depth);
+            return apply(
+                qualified_var(&[float.name().to_string()], "to_bits"),
+                argument,
+            );
+        }
+        if which == 1 {
+            let bit = literal(PrimType::I32, self.choices.below(bits as u32) as u64);
+            let value = literal(PrimType::I32, self.choices.below(2) as u64);
+            let argument = self.expr(env, &ty, depth);
+            return apply_all(
+                qualified_var(&module, "set_bit"),
+                vec![bit, argument, value],
+            );
+        }
+        let (name, arity) = match (prim.is_float(), self.choices.below(2)) {
+            (false, 0) => ("mul_hi", 2),
+            (false, _) => ("mad_hi", 3),
+            (true, 0) => ("nextafter", 2),
+            (true, _) if self.choices.chance(1, 2) => ("recip", 1),
+            (true, _) => ("mad", 3),
+        };
+        let arguments = (0..arity).map(|_| self.expr(env, &ty, depth)).collect();
+        apply_all(qualified_var(&module, name), arguments)
     }
 
     /// `f32.isnan x`, `f64.isinf x`, … ([`super::super::GenConfig::numeric_functions`]).

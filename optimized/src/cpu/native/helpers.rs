@@ -14,7 +14,7 @@ use crate::cpu::prim;
 use crate::ir::{BinOp, ConvOp, PrimType, PrimValue, UnOp};
 
 /// Every binary operator, in the order of their codes.
-pub const BINOPS: [BinOp; 19] = [
+pub const BINOPS: [BinOp; 20] = [
     BinOp::Add,
     BinOp::Sub,
     BinOp::Mul,
@@ -34,10 +34,11 @@ pub const BINOPS: [BinOp; 19] = [
     BinOp::UShr,
     BinOp::LogAnd,
     BinOp::LogOr,
+    BinOp::MulHi,
 ];
 
 /// Every unary operator, in the order of their codes.
-pub const UNOPS: [UnOp; 30] = [
+pub const UNOPS: [UnOp; 38] = [
     UnOp::Neg,
     UnOp::Not,
     UnOp::Abs,
@@ -68,6 +69,14 @@ pub const UNOPS: [UnOp; 30] = [
     UnOp::Popc,
     UnOp::Clz,
     UnOp::Ctz,
+    UnOp::Cbrt,
+    UnOp::Log1p,
+    UnOp::Gamma,
+    UnOp::Lgamma,
+    UnOp::Erf,
+    UnOp::Erfc,
+    UnOp::ToBits,
+    UnOp::FromBits,
 ];
 
 /// The code of `t` (its index in [`PrimType::ALL`]).

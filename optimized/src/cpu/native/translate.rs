@@ -755,7 +755,7 @@ impl<'a, 'f> Translator<'a, 'f> {
             }
             BinOp::Div | BinOp::Mod | BinOp::Quot | BinOp::Rem => self.division(op, t, a, b),
             BinOp::Shl | BinOp::Shr | BinOp::UShr => self.shift(op, t, a, b),
-            BinOp::Pow => self.binop_helper(op, t, a, b),
+            BinOp::Pow | BinOp::MulHi => self.binop_helper(op, t, a, b),
             BinOp::Atan2 | BinOp::LogAnd | BinOp::LogOr => return None,
         })
     }
@@ -846,11 +846,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 _ => None,
             };
         }
-        let result_type = match op {
-            UnOp::IsNan | UnOp::IsInf => PrimType::Bool,
-            UnOp::Popc | UnOp::Clz | UnOp::Ctz => PrimType::I32,
-            _ => t,
-        };
+        let result_type = op.result_type(t)?;
         if t.is_float() {
             let ins = self.builder.ins();
             let v = match op {
@@ -862,7 +858,7 @@ impl<'a, 'f> Translator<'a, 'f> {
                 UnOp::Trunc => ins.trunc(a),
                 UnOp::Round => ins.nearest(a),
                 UnOp::IsNan => ins.fcmp(FloatCC::Unordered, a, a),
-                UnOp::Not | UnOp::Popc | UnOp::Clz | UnOp::Ctz => return None,
+                UnOp::Not | UnOp::Popc | UnOp::Clz | UnOp::Ctz | UnOp::FromBits => return None,
                 _ => self.unary_helper(
                     helpers::unop,
                     (helpers::unop_code(op), helpers::type_code(t)),
@@ -877,13 +873,14 @@ impl<'a, 'f> Translator<'a, 'f> {
         let v = match op {
             UnOp::Neg => ins.ineg(a),
             UnOp::Not => ins.bnot(a),
-            UnOp::Abs | UnOp::Signum | UnOp::Popc | UnOp::Clz | UnOp::Ctz => self.unary_helper(
-                helpers::unop,
-                (helpers::unop_code(op), helpers::type_code(t)),
-                t,
-                result_type,
-                a,
-            ),
+            UnOp::Abs | UnOp::Signum | UnOp::Popc | UnOp::Clz | UnOp::Ctz | UnOp::FromBits => self
+                .unary_helper(
+                    helpers::unop,
+                    (helpers::unop_code(op), helpers::type_code(t)),
+                    t,
+                    result_type,
+                    a,
+                ),
             _ => return None,
         };
         Some((v, result_type))
