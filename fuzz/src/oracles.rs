@@ -179,7 +179,6 @@ impl DefuncItem {
             },
             DefuncItem::Modules => GenConfig {
                 modules: true,
-                local_open: false,
                 ..core
             },
             DefuncItem::MayFail => GenConfig {

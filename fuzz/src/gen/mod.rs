@@ -86,9 +86,8 @@ pub struct GenConfig {
     /// ascription), so the module-level programs can be checked by the
     /// reference's module elaborator before the full core exists there.
     pub paper_core: bool,
-    /// Generate local opens `M.(e)` (the reference's TFP'18 core instance of
-    /// the module calculus does not support them yet; campaigns that run
-    /// module programs on the reference switch them off).
+    /// Generate local opens `M.(e)` (both implementations elaborate them;
+    /// the reference since issue 26, SPEC_NOTES ICFP18-26).
     pub local_open: bool,
     /// TFP'18 §7's extension (`Options::or_conditionals` of the reference
     /// pipeline): `if` may also return functions. Programs generated with it

@@ -220,6 +220,16 @@ fn integral() -> BTreeSet<PrimType> {
         .filter(|t| t.is_integer())
         .collect()
 }
+/// `m.n` as written.
+fn long_module_name(name: &QualName) -> String {
+    name.qualifiers
+        .iter()
+        .chain(std::iter::once(&name.name))
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(".")
+}
+
 fn floats() -> BTreeSet<PrimType> {
     [PrimType::F32, PrimType::F64].into_iter().collect()
 }
@@ -881,6 +891,85 @@ impl Elaborator {
             Dec::Import { span, .. } => Err(self.needs_modules(*span, "`import`")),
             Dec::Local { span, .. } => Err(self.needs_modules(*span, "`local`")),
         }
+    }
+
+    /// Extension (SPEC_NOTES ICFP18-26): `m.(e)`, Futhark's local open, is
+    /// `e` elaborated with what the module path `m` reaches bound as the
+    /// module calculus bound it by path (`m.x` as `x`, `m.n.y` as `n.y`,
+    /// types alike), shadowing the names around it, as `open m` shadows
+    /// at the top level. Outside the module calculus nothing is bound by
+    /// path: the program needs it (for the numeric modules' paths too).
+    fn open_in(
+        &mut self,
+        module: &QualName,
+        body: &ast::Expr,
+        span: Span,
+    ) -> EResult<(Expr, Type)> {
+        let prefix: String = module
+            .qualifiers
+            .iter()
+            .chain(std::iter::once(&module.name))
+            .map(|part| format!("{part}."))
+            .collect();
+        let opened_values: Vec<(String, Binding)> = self
+            .qualified
+            .iter()
+            .filter_map(|(key, binding)| {
+                key.strip_prefix(&prefix)
+                    .map(|rest| (rest.to_string(), binding.clone()))
+            })
+            .collect();
+        let opened_types: Vec<(String, Type)> = self
+            .qualified_types
+            .iter()
+            .filter_map(|(key, ty)| {
+                key.strip_prefix(&prefix)
+                    .map(|rest| (rest.to_string(), ty.clone()))
+            })
+            .collect();
+        if opened_values.is_empty() && opened_types.is_empty() {
+            return Err(error(
+                span,
+                format!(
+                    "the local open of {} needs the module calculus",
+                    long_module_name(module)
+                ),
+            )
+            .with_code(NEEDS_MODULE_CALCULUS));
+        }
+        let saved = (
+            self.values.clone(),
+            self.types.clone(),
+            self.type_vars.clone(),
+            self.qualified.clone(),
+            self.qualified_types.clone(),
+        );
+        for (rest, binding) in opened_values {
+            if rest.contains('.') {
+                self.qualified.insert(rest, binding);
+            } else {
+                self.values.insert(rest, binding);
+            }
+        }
+        for (rest, ty) in opened_types {
+            if rest.contains('.') {
+                self.qualified_types.insert(rest, ty);
+            } else {
+                self.types.remove(&rest);
+                self.type_vars.insert(rest, ty);
+            }
+        }
+        // Extension: ICFP18 tfp18-core-local-open
+        crate::coverage::fire("ICFP18 tfp18-core-local-open");
+        let result = self.expr(body);
+        (
+            self.values,
+            self.types,
+            self.type_vars,
+            self.qualified,
+            self.qualified_types,
+        ) = saved;
+        result
     }
 
     fn needs_modules(&self, span: Span, what: &str) -> Diagnostic {
@@ -2049,7 +2138,7 @@ impl Elaborator {
                     t,
                 ))
             }
-            ast::Expr::OpenIn { span, .. } => Err(self.needs_modules(*span, "a local `open`")),
+            ast::Expr::OpenIn { module, body, span } => self.open_in(module, body, *span),
             ast::Expr::Attr { expr, .. } => self.expr(expr),
         }
     }
