@@ -757,11 +757,19 @@ impl Translator {
                 UnOp::IsNan => simple("isnan"),
                 UnOp::IsInf => simple("isinf"),
                 UnOp::ToBits if !double => simple("floatBitsToUint"),
+                UnOp::ToBits => {
+                    let name = self.helper("to_bits_f64", |name| {
+                        format!(
+                            "uint64_t {name}(double x) {{ uvec2 halves = unpackDouble2x32(x); \
+                             return (uint64_t(halves.y) << 32) | uint64_t(halves.x); }}\n"
+                        )
+                    });
+                    Ok(format!("{name}({x})"))
+                }
                 UnOp::Not
                 | UnOp::Popc
                 | UnOp::Clz
                 | UnOp::Ctz
-                | UnOp::ToBits
                 | UnOp::FromBits
                 | UnOp::Cbrt
                 | UnOp::Log1p
@@ -814,13 +822,46 @@ impl Translator {
             UnOp::Popc if thirty_two_bits => format!("bitCount({x})"),
             UnOp::Clz if thirty_two_bits => format!("(31 - findMSB(uint({x})))"),
             UnOp::Ctz if thirty_two_bits => format!("({x} == {zero} ? 32 : findLSB({x}))"),
-            UnOp::Popc | UnOp::Clz | UnOp::Ctz => {
-                return Err(CodegenError::unsupported(format!(
-                    "{op:?} on {type_name} (only 32-bit integers)"
-                )))
+            UnOp::Popc | UnOp::Clz | UnOp::Ctz => self.bit_count(op, ty, x),
+            UnOp::FromBits if ty == PrimType::U64 => {
+                let name = self.helper("from_bits_u64", |name| {
+                    format!(
+                        "double {name}(uint64_t x) {{ \
+                         return packDouble2x32(uvec2(uint(x & 0xFFFFFFFFul), uint(x >> 32))); }}\n"
+                    )
+                });
+                format!("{name}({x})")
             }
             _ => return Err(CodegenError::unsupported(format!("{op:?} on {type_name}"))),
         })
+    }
+
+    /// `popc`, `clz`, `ctz` (to `int`) on an 8-, 16- or 64-bit integer:
+    /// on its zero-extended bits below 32, on its 32-bit halves at 64.
+    fn bit_count(&mut self, op: UnOp, ty: PrimType, x: &str) -> String {
+        let t = glsl_type(ty);
+        let bits = bit_width(ty);
+        let prologue = if bits == 64 {
+            "uint low = uint(uint64_t(x) & 0xFFFFFFFFul); uint high = uint(uint64_t(x) >> 32);"
+                .to_owned()
+        } else {
+            format!("uint v = uint(x) & {}u;", (1u64 << bits) - 1)
+        };
+        let body = match (op, bits) {
+            (UnOp::Popc, 64) => "return bitCount(low) + bitCount(high);".to_owned(),
+            (UnOp::Clz, 64) => {
+                "return high != 0u ? 31 - findMSB(high) : 63 - findMSB(low);".to_owned()
+            }
+            (_, 64) => "return low != 0u ? findLSB(low) : (high != 0u ? 32 + findLSB(high) : 64);"
+                .to_owned(),
+            (UnOp::Popc, _) => "return bitCount(v);".to_owned(),
+            (UnOp::Clz, _) => format!("return 31 - findMSB(v) - {};", 32 - bits),
+            (_, _) => format!("return v == 0u ? {bits} : findLSB(v);"),
+        };
+        let name = self.helper(&format!("{}_{}", op.name(), prim_name(ty)), |name| {
+            format!("int {name}({t} x) {{ {prologue} {body} }}\n")
+        });
+        format!("{name}({x})")
     }
 
     fn convert(&mut self, op: ConvOp, x: &str) -> String {

@@ -23,6 +23,10 @@
 -- entry: bits_in_a_map
 -- input { [1f32, -2f32, 0f32] }
 -- output { [1065353216u32, 3221225472u32, 0u32] [0, 1, 0] }
+-- ==
+-- entry: f64_bits_in_a_map
+-- input { [1f64, -2f64, 0f64] }
+-- output { [4607182418800017408u64, 13835058055282163712u64, 0u64] [-1f64, 2f64, -0f64] }
 
 entry special (x: f64) (y: f64) =
   ( f64.recip x
@@ -55,3 +59,7 @@ entry bits (a: f32) (b: f32) (c: f64) =
 
 entry bits_in_a_map (xs: []f32) =
   (map f32.to_bits xs, map (f32.get_bit 31) xs)
+
+entry f64_bits_in_a_map (xs: []f64) =
+  let bits = map f64.to_bits xs
+  in (bits, map (\b -> f64.from_bits (b ^ 9223372036854775808u64)) bits)

@@ -16,6 +16,12 @@
 -- input { [0u32, 1u32, 12u32, 4294967295u32, 2147483648u32] }
 -- output { [0, 1, 2, 32, 1] [32, 31, 28, 0, 0] [32, 0, 2, 0, 31] [0, 1, 0, 1, 0] }
 -- ==
+-- entry: every_width_in_a_map
+-- input { [0i64, -1i64, 4294967296i64, 12i64] [0u8, 255u8, 16u8] [0i16, -32768i16, 6i16] }
+-- output { [0, 64, 1, 2] [64, 0, 31, 60] [64, 0, 32, 2]
+--          [0, 8, 1] [8, 0, 3] [8, 0, 4]
+--          [0, 1, 2] [16, 0, 13] [16, 15, 1] }
+-- ==
 -- entry: mul_hi_in_a_map
 -- input { [4294967295u32, 65536u32, 3u32] [-1, 1073741824, -2147483648] [255u8, 16u8, 200u8] }
 -- output { [4294967294u32, 1u32, 0u32] [0, 268435456, 1073741824] [254u8, 1u8, 156u8] }
@@ -58,3 +64,8 @@ entry mul_hi_in_a_map (xs: []u32) (ys: []i32) (zs: []u8) =
   ( map (\x -> u32.mul_hi x x) xs
   , map (\y -> i32.mul_hi y y) ys
   , map (\z -> u8.mul_hi z z) zs )
+
+entry every_width_in_a_map (xs: []i64) (ys: []u8) (zs: []i16) =
+  ( map i64.popc xs, map i64.clz xs, map i64.ctz xs
+  , map u8.popc ys, map u8.clz ys, map u8.ctz ys
+  , map i16.popc zs, map i16.clz zs, map i16.ctz zs )
