@@ -213,13 +213,18 @@ impl<'p> Defunctionaliser<'p> {
                 ));
             }
             if definition.entry {
-                let function = self.entry_point(function)?;
+                let entry = self.entry_point(function)?;
                 self.output.push(Definition {
                     entry: true,
-                    function,
+                    function: entry,
                 });
-            } else if function.params.is_empty() {
-                self.constant(function)?;
+            }
+            // An entry point with parameters is also an ordinary function:
+            // later definitions (other entry points among them) may call it.
+            if function.params.is_empty() {
+                if !definition.entry {
+                    self.constant(function)?;
+                }
             } else {
                 self.globals.insert(
                     function.name.id,
