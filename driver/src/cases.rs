@@ -428,6 +428,9 @@ mod tests {
         fn entry_points(&self) -> Vec<String> {
             vec!["main".to_string()]
         }
+        fn signature(&self, _: &str) -> Option<crate::signature::EntrySignature> {
+            None
+        }
         fn run(&self, _: &str, _: &[Value]) -> Answer {
             self.answer.clone()
         }

@@ -14,6 +14,10 @@
 //!   rule), unsupported, out of fuel, fails at run time (with its location),
 //!   or breaks the implementation ([`LoadError`], [`RunError`]) — decided on
 //!   diagnostic codes ([`spec::diagnostic::DiagnosticKind`]), never on text;
+//! - [`signature`]: entry points' types as Futhark's tools print them;
+//! - [`server`]: Futhark's server protocol over a [`LoadedProgram`]
+//!   (`runestone serve`), the interface `futhark test`, `futhark bench` and
+//!   the `futhark-server` Python client drive programs through;
 //! - [`discover`]: the `.fut` programs under some paths;
 //! - [`cases`]: `-- ==` test blocks executed case by case, every input form
 //!   (inline, `@ FILE`, `random input`) and every expected outcome;
@@ -30,6 +34,8 @@ pub mod discover;
 pub mod isolation;
 pub mod load;
 pub mod outcome;
+pub mod server;
+pub mod signature;
 pub mod worker_events;
 
 pub use backend::{Backend, BackendSelection, COMPILED_FLOAT_ULPS};

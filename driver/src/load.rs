@@ -17,6 +17,7 @@
 
 use crate::backend::Backend;
 use crate::outcome::{LoadError, RunError, RunErrorKind};
+use crate::signature::{EntrySignature, EntryType};
 use reference::core::theorems::RunError as ReferenceRunError;
 use reference::front::pipeline::{compile_with, Compiled, Options};
 use spec::source::{FileId, SourceMap, Span};
@@ -40,6 +41,9 @@ pub trait LoadedProgram {
     fn backend(&self) -> Backend;
     /// The names of the entry points, in source order.
     fn entry_points(&self) -> Vec<String>;
+    /// The types of `entry`'s parameters and results, sizes forgotten;
+    /// `None` when there is no such entry point.
+    fn signature(&self, entry: &str) -> Option<EntrySignature>;
     /// Runs `entry` on `args`; the results are the entry point's return values
     /// (a returned tuple is several values, as Futhark prints them).
     fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError>;
@@ -203,6 +207,21 @@ impl LoadedProgram for ReferenceProgram {
             .collect()
     }
 
+    fn signature(&self, entry: &str) -> Option<EntrySignature> {
+        let entry = self
+            .compiled
+            .program
+            .entries
+            .iter()
+            .find(|e| e.name == entry)?;
+        let inputs: Option<Vec<EntryType>> =
+            entry.param_types.iter().map(core_entry_type).collect();
+        Some(EntrySignature::new(
+            inputs?,
+            core_entry_type(&entry.result_type)?,
+        ))
+    }
+
     fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError> {
         self.compiled.run(entry, args).map_err(|e| match e {
             ReferenceRunError::Runtime(e) => RunError::runtime(e.message, e.span, &self.sources),
@@ -278,6 +297,89 @@ impl OptimizedProgram {
     }
 }
 
+/// A type of the reference's core language as an entry point's type; `None`
+/// for the types no value has (functions, type parameters).
+fn core_entry_type(t: &reference::core::syntax::Type) -> Option<EntryType> {
+    use reference::core::syntax::Type;
+    Some(match t {
+        Type::Prim(p) => EntryType::Prim(*p),
+        Type::Array(element) => EntryType::array(1, core_entry_type(element)?),
+        Type::Record(fields) => {
+            let fields: Vec<(String, EntryType)> = fields
+                .iter()
+                .map(|(name, t)| Some((name.to_string(), core_entry_type(t)?)))
+                .collect::<Option<_>>()?;
+            let tuple = fields.len() != 1
+                && fields
+                    .iter()
+                    .all(|(name, _)| name.parse::<usize>().is_ok_and(|i| i < fields.len()));
+            if tuple {
+                let mut components = fields;
+                components.sort_by_key(|(name, _)| name.parse::<usize>().unwrap_or(0));
+                EntryType::Tuple(components.into_iter().map(|(_, t)| t).collect())
+            } else {
+                let mut fields = fields;
+                fields.sort_by(|a, b| spec::value::field_order(&a.0, &b.0));
+                EntryType::Record(fields)
+            }
+        }
+        Type::Sum(constructors) => EntryType::Sum(
+            constructors
+                .iter()
+                .map(|(name, payload)| {
+                    Some((
+                        name.to_string(),
+                        payload.iter().map(core_entry_type).collect::<Option<_>>()?,
+                    ))
+                })
+                .collect::<Option<_>>()?,
+        ),
+        Type::Arrow(..) | Type::Param(..) | Type::Meta(_) => return None,
+    })
+}
+
+/// An IR entry point's signature (its surface parameters and result).
+fn ir_signature(program: &optimized::ir::Program, entry: &str) -> Option<EntrySignature> {
+    let entry = program.entry_point(entry)?;
+    let inputs = entry
+        .parameters
+        .iter()
+        .map(|p| layout_entry_type(&p.layout))
+        .collect();
+    Some(EntrySignature::new(
+        inputs,
+        layout_entry_type(&entry.result),
+    ))
+}
+
+fn layout_entry_type(layout: &optimized::ir::Layout) -> EntryType {
+    use optimized::ir::Layout;
+    match layout {
+        Layout::Prim(p) => EntryType::Prim(*p),
+        Layout::Tuple(components) => {
+            EntryType::Tuple(components.iter().map(layout_entry_type).collect())
+        }
+        Layout::Record(fields) => EntryType::Record(
+            fields
+                .iter()
+                .map(|(name, l)| (name.clone(), layout_entry_type(l)))
+                .collect(),
+        ),
+        Layout::Sum { constructors } => EntryType::Sum(
+            constructors
+                .iter()
+                .map(|(name, payload)| {
+                    (
+                        name.clone(),
+                        payload.iter().map(layout_entry_type).collect(),
+                    )
+                })
+                .collect(),
+        ),
+        Layout::Array { rank, element } => EntryType::array(*rank, layout_entry_type(element)),
+    }
+}
+
 impl LoadedProgram for OptimizedProgram {
     fn backend(&self) -> Backend {
         Backend::Cpu
@@ -290,6 +392,10 @@ impl LoadedProgram for OptimizedProgram {
             .iter()
             .map(|e| e.name.clone())
             .collect()
+    }
+
+    fn signature(&self, entry: &str) -> Option<EntrySignature> {
+        ir_signature(&self.compiled.ir, entry)
     }
 
     fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError> {
@@ -336,6 +442,10 @@ impl LoadedProgram for GpuProgram {
             .iter()
             .map(|e| e.name.clone())
             .collect()
+    }
+
+    fn signature(&self, entry: &str) -> Option<EntrySignature> {
+        ir_signature(self.program.program(), entry)
     }
 
     /// Like the CPU backend's; under validation, any message the Vulkan

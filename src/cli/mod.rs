@@ -18,6 +18,7 @@ mod fuzz;
 mod nested;
 mod parse;
 mod run;
+mod serve;
 mod test;
 mod test_worker;
 mod values;
@@ -66,6 +67,9 @@ enum Command {
     /// runs in each worker process.
     #[command(hide = true)]
     TestWorker(test_worker::Args),
+    /// Serve a program over Futhark's server protocol on stdin/stdout (what
+    /// `futhark test`/`bench` and the `futhark-server` Python client speak).
+    Serve(serve::Args),
     /// Print a program after TFP'18 defunctionalisation.
     Defunc(defunc::Args),
     /// Time the entry points of programs on their `-- ==` cases
@@ -86,6 +90,7 @@ pub fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Test(args) => test::run(args),
         Command::TestWorker(args) => test_worker::run(args),
+        Command::Serve(args) => serve::run(args),
         Command::Defunc(args) => defunc::run(args),
         Command::Bench(args) => bench::run(args),
     }
