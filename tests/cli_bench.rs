@@ -101,6 +101,7 @@ fn bench_times_every_case_and_validates_results() {
         "large",
         "--runs",
         "3",
+        "--no-convergence-phase",
     ]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
@@ -118,37 +119,211 @@ fn bench_times_every_case_and_validates_results() {
     assert!(lines[1].ends_with("(3 runs)"), "{stdout}");
     for line in lines {
         assert!(
-            line.contains("µs mean, ") && line.contains("µs min, ") && line.contains("µs stddev")
+            line.contains("µs mean ± ")
+                && line.contains("µs (95% CI), ")
+                && line.contains("µs min, ")
+                && line.contains("µs stddev"),
+            "{line}"
         );
     }
 }
 
 #[test]
-fn bench_json_lists_every_run() {
+fn bench_adds_runs_until_the_interval_converges() {
+    // At most 4 runs of a case, or until its 95 % interval is within 50 %
+    // of the mean: between 2 (the fewest) and 4 runs.
     let out = runestone(&[
         "bench",
-        "benches/programs/sum_scan.fut",
+        "benches/programs/saxpy.fut",
         "--exclude-tag",
         "large",
         "--runs",
         "2",
-        "--json",
+        "--max-runs",
+        "4",
+        "--relative-ci",
+        "0.5",
     ]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
-    assert!(
-        stdout.starts_with("{\"backend\":\"cpu\",\"runs\":2,\"results\":["),
-        "{stdout}"
-    );
-    // sum: 3 cases, prefix_sum: 2 cases.
-    assert_eq!(stdout.matches("\"program\":").count(), 5, "{stdout}");
+    for line in stdout.lines() {
+        let runs: u32 = line
+            .rsplit_once(" (")
+            .and_then(|(_, rest)| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no run count in {line}"));
+        assert!((2..=4).contains(&runs), "{line}");
+    }
+}
+
+/// `doc` has the layout `futhark bench --json` documents (Futhark.Bench's
+/// `BenchResults`): benchmarks `prog.fut:entry` → `datasets` → a result
+/// (`runtimes` in µs, `bytes`, `stderr`) or an error string.
+fn check_futhark_bench_layout(doc: &serde_json::Value) -> Result<usize, String> {
+    let mut datasets_seen = 0;
+    for (benchmark, value) in doc.as_object().ok_or("the document is not an object")? {
+        if !benchmark.contains(".fut:") {
+            return Err(format!("key `{benchmark}` is not prog.fut:entry"));
+        }
+        let datasets = value["datasets"]
+            .as_object()
+            .ok_or(format!("`{benchmark}` has no datasets object"))?;
+        for (name, result) in datasets {
+            datasets_seen += 1;
+            if result.is_string() {
+                continue;
+            }
+            let runtimes = result["runtimes"]
+                .as_array()
+                .ok_or(format!("{name}: no runtimes"))?;
+            if runtimes.is_empty() || !runtimes.iter().all(|r| r.as_u64().is_some()) {
+                return Err(format!("{name}: runtimes are not whole microseconds"));
+            }
+            if !result["bytes"].is_object() || !result["stderr"].is_string() {
+                return Err(format!("{name}: bytes or stderr missing"));
+            }
+        }
+    }
+    Ok(datasets_seen)
+}
+
+#[test]
+fn bench_json_has_futhark_bench_layout_and_benchcmp_reads_it() {
+    let dir = std::env::temp_dir().join(format!("runestone-cli-benchcmp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let measured = dir.join("measured.json");
+    // Runs of milliseconds: whole-microsecond run times are precise enough.
+    let program = dir.join("work.fut");
+    std::fs::write(
+        &program,
+        "-- ==\n-- entry: trig\n-- random input { [100000]f32 }\n-- random input { [150000]f32 }\n\
+         -- ==\n-- entry: sums\n-- random input { [400000]f64 }\n\
+         entry trig (xs: []f32) : f32 = f32.sum (map (\\x -> f32.sin x * f32.cos x) xs)\n\
+         entry sums (xs: []f64) : []f64 = scan (+) 0 (map (\\x -> x * x) xs)\n",
+    )
+    .expect("write");
+    let out = runestone(&[
+        "bench",
+        program.to_str().expect("utf-8"),
+        "--runs",
+        "60",
+        "--no-convergence-phase",
+        "--json",
+        measured.to_str().expect("utf-8"),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&measured).expect("json")).expect("JSON");
+    assert_eq!(check_futhark_bench_layout(&doc), Ok(3), "{doc}");
     assert_eq!(
-        stdout.matches("\"entry\":\"prefix_sum\"").count(),
-        2,
+        doc[format!("{}:trig", program.display())]["datasets"]
+            .as_object()
+            .map(|d| d.len()),
+        Some(2)
+    );
+
+    // Two samples of one build: the runs of each case split in two at
+    // random (a fixed pseudo-random split, so the machine's drift and any
+    // periodic effect are shared by both); and a planted 2x slowdown: the
+    // first sample, doubled.
+    let in_first_sample = |run: usize| (run as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 0;
+    let derived = |first: bool, factor: u64| {
+        let mut copy = doc.clone();
+        for benchmark in copy.as_object_mut().expect("object").values_mut() {
+            for result in benchmark["datasets"]
+                .as_object_mut()
+                .expect("datasets")
+                .values_mut()
+            {
+                let runs: Vec<u64> = result["runtimes"]
+                    .as_array()
+                    .expect("runtimes")
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| in_first_sample(*i) == first)
+                    .map(|(_, r)| r.as_u64().expect("µs") * factor)
+                    .collect();
+                result["runtimes"] = serde_json::json!(runs);
+            }
+        }
+        copy
+    };
+    let write = |name: &str, doc: serde_json::Value| {
+        let path = dir.join(name);
+        std::fs::write(&path, doc.to_string()).expect("write");
+        path.to_str().expect("utf-8").to_string()
+    };
+    let first = write("first.json", derived(true, 1));
+    let second = write("second.json", derived(false, 1));
+    let slower = write("slower.json", derived(true, 2));
+
+    let out = runestone(&["benchcmp", &first, &slower, "--fail-on-slowdown"]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}{}", text(&out.stderr));
+    assert_eq!(
+        stdout
+            .matches("speedup 0.50x: significantly slower")
+            .count(),
+        3,
         "{stdout}"
     );
-    assert_eq!(stdout.matches("\"runs_us\":[").count(), 5, "{stdout}");
-    assert!(stdout.trim_end().ends_with("\"failures\":[]}"), "{stdout}");
+    assert!(
+        stdout.ends_with("3 datasets compared: 3 significantly slower\n"),
+        "{stdout}"
+    );
+
+    let out = runestone(&["benchcmp", &first, &second, "--fail-on-slowdown"]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
+    assert!(!stdout.contains("significantly"), "{stdout}");
+    assert_eq!(stdout.lines().count(), 4, "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn benchcmp_rejects_a_file_of_another_layout_with_its_reason() {
+    let path = temp_program("not_bench_json", "");
+    let file = path.with_extension("json");
+    std::fs::write(&file, "{\"prog.fut:main\": [1, 2]}").expect("write");
+    let out = runestone(&[
+        "benchcmp",
+        file.to_str().expect("utf-8"),
+        file.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("has no \"datasets\" object"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::write(&file, "{\"prog.fut:main\": ").expect("write");
+    let out = runestone(&[
+        "benchcmp",
+        file.to_str().expect("utf-8"),
+        file.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains(":1:"), "{}", text(&out.stderr));
+    std::fs::remove_dir_all(path.parent().expect("dir")).ok();
+}
+
+#[test]
+fn bench_fails_a_case_past_its_timeout() {
+    let out = runestone(&[
+        "bench",
+        "benches/programs/saxpy.fut",
+        "--exclude-tag",
+        "large",
+        "--timeout",
+        "0",
+    ]);
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.matches("timed out: 0 runs took").count(),
+        2,
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod bench;
+mod benchcmp;
 mod check;
 mod common;
 mod compile;
@@ -19,6 +20,7 @@ mod nested;
 mod parse;
 mod run;
 mod serve;
+mod statistics;
 mod test;
 mod test_worker;
 mod values;
@@ -73,8 +75,13 @@ enum Command {
     /// Print a program after TFP'18 defunctionalisation.
     Defunc(defunc::Args),
     /// Time the entry points of programs on their `-- ==` cases
-    /// (`futhark bench` style): mean, min and stddev per case, or `--json`.
+    /// (`futhark bench` style): runs until the 95 % confidence interval
+    /// converges; mean, interval, min and stddev per case; `--json FILE` in
+    /// `futhark bench`'s layout.
     Bench(bench::Args),
+    /// Compare two `bench --json` results: speedup per dataset and whether
+    /// the difference is significant.
+    Benchcmp(benchcmp::Args),
 }
 
 pub fn main() -> ExitCode {
@@ -93,5 +100,6 @@ pub fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Defunc(args) => defunc::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Benchcmp(args) => benchcmp::run(args),
     }
 }
