@@ -62,6 +62,8 @@ def opaque 't (x: t) : t = x
 
 def tabulate 'a (n: i64) (f: i64 -> a) : []a = map f (iota n)
 
+def indices [n] 't (_: [n]t) : [n]i64 = iota n
+
 def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : [][]a =
   map (\i -> map (f i) (iota m)) (iota n)
 
