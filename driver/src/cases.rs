@@ -8,7 +8,10 @@
 //! reference, and on the reference itself (the oracle that defines the
 //! output) only requires the run to succeed. An expected compile error
 //! passes only on a rejection (a verdict) whose rendering matches: an
-//! unsupported construct or an internal failure never does.
+//! unsupported construct or an internal failure never does. Blocks and
+//! cases tagged `no_B` are skipped on backend B; `warning:` and `structure`
+//! items are reported skipped (runestone emits no warnings, and has not
+//! Futhark's intermediate representation).
 
 use crate::backend::Backend;
 use crate::load::{load, LoadOptions, LoadedProgram};
@@ -188,13 +191,28 @@ fn test_program_unguarded(
         return;
     }
     let mut oracle = Oracle::default();
+    // `--exclude-tag`s, and `no_B` on backend B (`no_gpu`, as Futhark's
+    // `no_opencl`).
+    let own_tag = format!("no_{}", backend.name());
+    let excluded = |tag: &str| tag == own_tag || exclude_tags.iter().any(|t| t == tag);
     for block in std::mem::take(&mut program.blocks) {
-        if block
-            .tags
-            .iter()
-            .any(|tag| exclude_tags.contains(&tag.name))
-        {
+        if block.tags.iter().any(|tag| excluded(&tag.name)) {
             continue;
+        }
+        for warning in &block.warnings {
+            observer.skipped(format!(
+                "{}: `warning: {}` not checked: runestone's compilers emit no warnings",
+                program.name,
+                warning.as_str()
+            ));
+        }
+        if !block.structures.is_empty() {
+            observer.skipped(format!(
+                "{}: {} `structure` item(s) not checked: they count statements of Futhark's own \
+                 intermediate representation",
+                program.name,
+                block.structures.len()
+            ));
         }
         match &block.kind {
             BlockKind::CompileError(regex) => match &loaded {
@@ -231,7 +249,7 @@ fn test_program_unguarded(
                 for (index, case) in cases.iter().enumerate() {
                     let skip = case.flags.notest
                         || (case.flags.compiled && backend.is_interpreter())
-                        || case.flags.tags.iter().any(|tag| exclude_tags.contains(tag));
+                        || case.flags.tags.iter().any(|tag| excluded(tag));
                     if skip {
                         continue;
                     }

@@ -16,14 +16,22 @@
 //! (`FAIL p.fut: internal error: the cpu backend crashed ...`, `FAIL p.fut:
 //! entry main case #2: timed out after 2 s`): the run goes on with the next
 //! program. The gpu summary adds up the workers' counters.
+//!
+//! `--jobs J` runs J workers at once (default: the machine's cores); each
+//! program's report is printed in the order of the programs all the same.
+//! `--json FILE` also writes every program's report per backend as JSON.
 
 use super::common::unavailable_exit;
 use driver::discover::programs_under;
 use driver::isolation::test_program_in_worker;
+use driver::isolation::WorkerOutcome;
 use driver::load::{availability, gpu_usage, GpuUsage};
 use driver::{Backend, BackendSelection};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::Duration;
 
 #[derive(clap::Args)]
@@ -38,9 +46,19 @@ pub struct Args {
     #[arg(long)]
     fuel: Option<u64>,
     /// Skip the blocks (`tags { T }`) and the cases (`T input ...`) tagged
-    /// T, as `futhark test --exclude` does; may be repeated.
-    #[arg(long = "exclude-tag", value_name = "TAG")]
+    /// T, as `futhark test --exclude` does (`--exclude` is accepted too);
+    /// may be repeated. On backend B, `no_B` is always excluded.
+    #[arg(long = "exclude-tag", visible_alias = "exclude", value_name = "TAG")]
     exclude_tags: Vec<String>,
+    /// How many programs are tested at once, each in its own worker
+    /// (default: the number of cores).
+    #[arg(short = 'j', long, value_parser = clap::value_parser!(u32).range(1..))]
+    jobs: Option<u32>,
+    /// Also write the results as JSON to FILE: `{"passed", "failed",
+    /// "backends_run", "backends_skipped", "programs": [{"program",
+    /// "backend", "passed", "failures", "skipped"}]}`.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
     /// Stop a case that runs longer than this many seconds (an integer or a
     /// decimal number: `10`, `0.5`; also the limit for loading a program)
     /// and fail it as timed out, as `futhark test --timeout` does; the run
@@ -74,6 +92,7 @@ pub fn run(args: Args) -> ExitCode {
     let (mut passed, mut failed) = (0, 0);
     let mut ran = Vec::new();
     let mut skipped = Vec::new();
+    let mut json_programs = Vec::new();
     for backend in selected {
         if let Err(reason) = availability(backend) {
             if single {
@@ -90,10 +109,15 @@ pub fn run(args: Args) -> ExitCode {
         let (mut backend_passed, mut backend_failed) = (0, 0);
         // This process opened the device to see whether it is available.
         let mut backend_gpu_usage = gpu_usage().filter(|_| backend == Backend::Gpu);
-        for file in &files {
+        let jobs = args.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |j| j as usize,
+        );
+        let run_one = |file: &Path| {
             let worker = worker_command(&executable, file, backend, &args);
-            let name = file.display().to_string();
-            let outcome = test_program_in_worker(worker, &name, backend, args.timeout);
+            test_program_in_worker(worker, &file.display().to_string(), backend, args.timeout)
+        };
+        in_order(&files, jobs, run_one, |index, outcome| {
             let report = outcome.report;
             for skipped in &report.skipped {
                 println!("{prefix}skipped {skipped}");
@@ -107,7 +131,14 @@ pub fn run(args: Args) -> ExitCode {
                 .into_iter()
                 .flatten()
                 .reduce(GpuUsage::merge);
-        }
+            json_programs.push(serde_json::json!({
+                "program": files[index].display().to_string(),
+                "backend": backend.name(),
+                "passed": report.passed,
+                "failures": report.failures,
+                "skipped": report.skipped,
+            }));
+        });
         if let Some(usage) = backend_gpu_usage {
             println!("gpu: {usage}");
         }
@@ -127,6 +158,19 @@ pub fn run(args: Args) -> ExitCode {
         println!("backends run: {}; skipped: {skipped}", ran.join(", "));
     }
     println!("{passed} passed, {failed} failed");
+    if let Some(path) = &args.json {
+        let document = serde_json::json!({
+            "passed": passed,
+            "failed": failed,
+            "backends_run": ran,
+            "backends_skipped": skipped,
+            "programs": json_programs,
+        });
+        if let Err(error) = std::fs::write(path, document.to_string() + "\n") {
+            eprintln!("runestone test: cannot write {}: {error}", path.display());
+            return ExitCode::from(1);
+        }
+    }
     if failed == 0 {
         ExitCode::SUCCESS
     } else {
@@ -147,4 +191,40 @@ fn worker_command(executable: &Path, program: &Path, backend: Backend, args: &Ar
     }
     worker.arg("--").arg(program);
     worker
+}
+
+/// Runs `run_one` on every file, `jobs` at a time, and gives `each` the
+/// outcomes in the order of `files` as soon as every earlier one is known.
+fn in_order(
+    files: &[PathBuf],
+    jobs: usize,
+    run_one: impl Fn(&Path) -> WorkerOutcome + Sync,
+    mut each: impl FnMut(usize, WorkerOutcome),
+) {
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.clamp(1, files.len().max(1)) {
+            let (sender, next, run_one) = (sender.clone(), &next, &run_one);
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(file) = files.get(index) else {
+                    break;
+                };
+                if sender.send((index, run_one(file))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        let mut waiting = BTreeMap::new();
+        let mut given = 0;
+        for (index, outcome) in receiver {
+            waiting.insert(index, outcome);
+            while let Some(outcome) = waiting.remove(&given) {
+                each(given, outcome);
+                given += 1;
+            }
+        }
+    });
 }
