@@ -357,3 +357,59 @@ fn bench_on_an_unavailable_backend_exits_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("the gpu backend is unavailable"));
 }
+
+#[test]
+fn test_jobs_keep_the_order_of_programs_and_json_has_every_report() {
+    let dir = std::env::temp_dir().join(format!("runestone-cli-test-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let json = dir.join("results.json");
+    let paths = ["tests/programs/testblocks", "tests/programs/entries"];
+    let sequential = runestone(&["test", paths[0], paths[1], "--backend", "cpu", "-j", "1"]);
+    let parallel = runestone(&[
+        "test",
+        paths[0],
+        paths[1],
+        "--backend",
+        "cpu",
+        "--jobs",
+        "3",
+        "--json",
+        json.to_str().expect("utf-8"),
+    ]);
+    assert!(parallel.status.success(), "{}", text(&parallel.stdout));
+    assert_eq!(text(&sequential.stdout), text(&parallel.stdout));
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("JSON");
+    let programs = doc["programs"].as_array().expect("programs");
+    let last_line = text(&parallel.stdout)
+        .lines()
+        .last()
+        .unwrap_or("")
+        .to_string();
+    assert_eq!(
+        last_line,
+        format!("{} passed, 0 failed", doc["passed"]),
+        "{doc}"
+    );
+    let passed: u64 = programs
+        .iter()
+        .map(|p| p["passed"].as_u64().expect("passed"))
+        .sum();
+    assert_eq!(doc["passed"].as_u64(), Some(passed));
+    // The warning and structure items of one program are reported skipped.
+    let tagged = programs
+        .iter()
+        .find(|p| {
+            p["program"]
+                .as_str()
+                .is_some_and(|n| n.ends_with("backend_tags_warnings_structure.fut"))
+        })
+        .expect("the program is reported");
+    assert_eq!(
+        tagged["skipped"].as_array().map(Vec::len),
+        Some(2),
+        "{tagged}"
+    );
+    assert_eq!(tagged["passed"].as_u64(), Some(2), "{tagged}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -29,5 +29,7 @@ pub mod campaign;
 pub mod gen;
 pub mod nested;
 pub mod oracles;
+pub mod reduce;
 pub mod rule_coverage;
+pub mod signature;
 pub mod tower;

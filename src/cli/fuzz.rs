@@ -25,6 +25,11 @@
 //! progress line every 50 programs and a summary (programs agreeing,
 //! differing, discarded, by reason); exit 1 on any difference.
 //!
+//! `--json FILE` writes a campaign's totals and findings (seed, index,
+//! oracle, check, message, signature, shrunk program) as JSON; the text
+//! summary lists the findings by signature (`fuzz::signature`), so that
+//! repeated findings of one bug count once.
+//!
 //! `--emit-tower N`: print the functor-tower benchmark (`fuzz::tower`) with
 //! about N functor applications.
 
@@ -85,6 +90,69 @@ pub struct Args {
     /// the entry point (default 2; not `nested`).
     #[arg(long)]
     declarations: Option<u32>,
+    /// Also write the campaign as JSON to FILE: its totals, and every
+    /// finding with its seed, index, oracle, check, message, signature and
+    /// shrunk program (for `corpus`: each difference, with the program).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+}
+
+/// One finding of a campaign, for `--json` and the signature table.
+struct Finding<'a> {
+    index: u64,
+    check: &'a str,
+    message: &'a str,
+    program: &'a str,
+}
+
+/// Prints the findings' signatures with their counts, and writes the
+/// campaign's JSON document when asked; false when it cannot be written.
+fn report_findings(
+    args: &Args,
+    oracle: &str,
+    totals: serde_json::Value,
+    findings: &[Finding],
+) -> bool {
+    let mut buckets: std::collections::BTreeMap<String, u64> = Default::default();
+    let mut listed = Vec::new();
+    for finding in findings {
+        let signature = fuzz::signature::Signature::of(oracle, finding.check, finding.program);
+        *buckets.entry(signature.key()).or_default() += 1;
+        listed.push(serde_json::json!({
+            "seed": args.seed,
+            "index": finding.index,
+            "oracle": oracle,
+            "check": finding.check,
+            "message": finding.message,
+            "signature": signature.key(),
+            "constructs": signature.constructs,
+            "program": finding.program,
+        }));
+    }
+    if !buckets.is_empty() {
+        println!(
+            "
+findings by signature:"
+        );
+        for (key, count) in &buckets {
+            println!("  {count:>5}  {key}");
+        }
+    }
+    let Some(path) = &args.json else {
+        return true;
+    };
+    let mut document = totals;
+    document["oracle"] = serde_json::json!(oracle);
+    document["seed"] = serde_json::json!(args.seed);
+    document["findings"] = serde_json::json!(listed);
+    document["signatures"] = serde_json::json!(buckets);
+    match std::fs::write(path, document.to_string() + "\n") {
+        Ok(()) => true,
+        Err(error) => {
+            eprintln!("runestone fuzz: cannot write {}: {error}", path.display());
+            false
+        }
+    }
 }
 
 fn parse_duration(text: &str) -> Option<Duration> {
@@ -108,7 +176,7 @@ pub fn run(args: Args) -> ExitCode {
     }
     let oracle_name = args.oracle.clone().unwrap_or_default();
     if oracle_name == "corpus" {
-        return run_corpus(&args.paths);
+        return run_corpus(&args);
     }
     if !args.paths.is_empty() {
         eprintln!("runestone fuzz: only `--oracle corpus` takes paths");
@@ -197,6 +265,26 @@ pub fn run(args: Args) -> ExitCode {
         "{}",
         fuzz::rule_coverage::render_table(&summary.coverage, &["L05 "])
     );
+    let findings: Vec<Finding> = summary
+        .counterexamples
+        .iter()
+        .map(|c| Finding {
+            index: c.index,
+            check: &c.check,
+            message: &c.message,
+            program: &c.program,
+        })
+        .collect();
+    let totals = serde_json::json!({
+        "programs": progress.terms,
+        "discards": progress.discards,
+        "disagreements": progress.violations,
+        "abandoned": summary.abandoned,
+        "elapsed_seconds": progress.elapsed.as_secs_f64(),
+    });
+    if !report_findings(&args, "nested", totals, &findings) {
+        return ExitCode::from(1);
+    }
     if !summary.counterexamples.is_empty() {
         if let Err(error) = std::fs::create_dir_all(&out) {
             eprintln!("cannot create {}: {error}", out.display());
@@ -315,6 +403,39 @@ fn run_oracle(
             fuzz::rule_coverage::render_table(&summary.coverage, kind.papers())
         );
     }
+    let findings: Vec<Finding> = summary
+        .counterexamples
+        .iter()
+        .map(|c| Finding {
+            index: c.index,
+            check: &c.check,
+            message: &c.message,
+            program: &c.program,
+        })
+        .collect();
+    let kinds: serde_json::Map<String, serde_json::Value> = summary
+        .kinds
+        .iter()
+        .map(|(kind, (agree, discard, disagree))| {
+            (
+                kind.clone(),
+                serde_json::json!({"agree": agree, "discard": discard, "disagree": disagree}),
+            )
+        })
+        .collect();
+    let totals = serde_json::json!({
+        "programs": summary.progress.programs,
+        "valid": summary.progress.valid,
+        "discards": summary.progress.discards,
+        "disagreements": summary.progress.disagreements,
+        "abandoned": summary.abandoned,
+        "elapsed_seconds": summary.progress.elapsed.as_secs_f64(),
+        "kinds": kinds,
+        "discard_reasons": summary.discard_reasons,
+    });
+    if !report_findings(args, kind.name(), totals, &findings) {
+        return ExitCode::from(1);
+    }
     if summary.counterexamples.is_empty() {
         return ExitCode::SUCCESS;
     }
@@ -338,7 +459,8 @@ fn run_oracle(
 }
 
 /// `--oracle corpus PATH...`.
-fn run_corpus(paths: &[PathBuf]) -> ExitCode {
+fn run_corpus(args: &Args) -> ExitCode {
+    let paths = &args.paths;
     if paths.is_empty() {
         eprintln!("runestone fuzz: `--oracle corpus` needs the programs or directories to examine");
         return ExitCode::from(2);
@@ -353,8 +475,18 @@ fn run_corpus(paths: &[PathBuf]) -> ExitCode {
     let started = std::time::Instant::now();
     let (mut agreeing, mut differing, mut cases) = (0usize, 0usize, 0usize);
     let mut discards: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut found = Vec::new();
     for (index, path) in programs.iter().enumerate() {
         let verdict = fuzz::oracles::corpus::examine_program(path);
+        for difference in &verdict.differences {
+            let text = std::fs::read_to_string(path).unwrap_or_default();
+            found.push((
+                index as u64,
+                path.display().to_string(),
+                difference.clone(),
+                text,
+            ));
+        }
         cases += verdict.agreed + verdict.differences.len();
         for reason in verdict.discards {
             *discards.entry(reason).or_default() += 1;
@@ -385,6 +517,27 @@ fn run_corpus(paths: &[PathBuf]) -> ExitCode {
     );
     for (reason, count) in &discards {
         println!("  set aside {count:>5}  {reason}");
+    }
+    let findings: Vec<Finding> = found
+        .iter()
+        .map(|(index, _, difference, text)| Finding {
+            index: *index,
+            check: &difference.check,
+            message: &difference.message,
+            program: text,
+        })
+        .collect();
+    let totals = serde_json::json!({
+        "programs": programs.len(),
+        "agree": agreeing,
+        "differ": differing,
+        "cases": cases,
+        "set_aside": discards,
+        "elapsed_seconds": started.elapsed().as_secs_f64(),
+        "paths": found.iter().map(|(_, path, difference, _)| format!("{path}: {difference}")).collect::<Vec<_>>(),
+    });
+    if !report_findings(args, "corpus", totals, &findings) {
+        return ExitCode::from(1);
     }
     if differing == 0 {
         ExitCode::SUCCESS

@@ -18,6 +18,7 @@ mod devices;
 mod fuzz;
 mod nested;
 mod parse;
+mod reduce;
 mod run;
 mod serve;
 mod statistics;
@@ -72,6 +73,9 @@ enum Command {
     /// Serve a program over Futhark's server protocol on stdin/stdout (what
     /// `futhark test`/`bench` and the `futhark-server` Python client speak).
     Serve(serve::Args),
+    /// Reduce a program on which the reference and the optimising compiler
+    /// differ to a small test program on which they still do.
+    Reduce(reduce::Args),
     /// Print a program after TFP'18 defunctionalisation.
     Defunc(defunc::Args),
     /// Time the entry points of programs on their `-- ==` cases
@@ -98,6 +102,7 @@ pub fn main() -> ExitCode {
         Command::Test(args) => test::run(args),
         Command::TestWorker(args) => test_worker::run(args),
         Command::Serve(args) => serve::run(args),
+        Command::Reduce(args) => reduce::run(args),
         Command::Defunc(args) => defunc::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Benchcmp(args) => benchcmp::run(args),

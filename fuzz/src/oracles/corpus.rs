@@ -37,23 +37,48 @@ pub struct ProgramVerdict {
     /// Cases (or the program's verdict, for a program both reject or one
     /// without cases) on which the two sides agree.
     pub agreed: usize,
-    /// One line per case (or verdict) on which they differ.
-    pub differences: Vec<String>,
+    /// Each case (or verdict) on which they differ.
+    pub differences: Vec<Difference>,
     /// One reason per case (or program) set aside.
     pub discards: Vec<String>,
+}
+
+/// A case (or the program's verdict) on which the two sides differ.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// `verdict`, or `entry E case #N (input …)`.
+    pub what: String,
+    /// The oracle's check that failed (`values differ`, `reference
+    /// accepts, optimized rejects`, …): what a finding is bucketed and
+    /// reduced by.
+    pub check: String,
+    pub message: String,
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}: {}", self.what, self.check, self.message)
+    }
 }
 
 impl ProgramVerdict {
     fn record(&mut self, what: &str, outcome: Outcome) {
         match outcome {
             Outcome::Agree { .. } => self.agreed += 1,
-            Outcome::Disagree { check, message } => {
-                self.differences.push(format!("{what}: {check}: {message}"))
-            }
+            Outcome::Disagree { check, message } => self.differences.push(Difference {
+                what: what.to_string(),
+                check,
+                message,
+            }),
             Outcome::Discard(reason) => self.discards.push(reason),
         }
     }
 }
+
+/// What a test does to the optimising compiler's program before the oracle
+/// runs it: nothing ([`examine_program`]), or a planted fault, to check the
+/// tools that find and reduce disagreements (`crate::reduce`).
+pub type Fault<'a> = &'a dyn Fn(Box<dyn LoadedProgram>) -> Box<dyn LoadedProgram>;
 
 /// The two sides of one program, loaded.
 struct LoadedSides {
@@ -65,6 +90,12 @@ struct LoadedSides {
 /// Never panics: a panic of either implementation is that side's broken
 /// answer.
 pub fn examine_program(path: &Path) -> ProgramVerdict {
+    examine_program_with_fault(path, &|program| program)
+}
+
+/// [`examine_program`] with `fault` applied to the optimising compiler's
+/// program.
+pub fn examine_program_with_fault(path: &Path, fault: Fault) -> ProgramVerdict {
     let mut verdict = ProgramVerdict::default();
     let mut program = match read_test_program(path) {
         Ok(program) => program,
@@ -74,7 +105,7 @@ pub fn examine_program(path: &Path) -> ProgramVerdict {
         }
     };
     let reference = load_side(Backend::Reference, &mut program);
-    let optimized = load_side(Backend::Cpu, &mut program);
+    let optimized = load_side(Backend::Cpu, &mut program).map(fault);
     let sides = match (reference, optimized) {
         (Ok(reference), Ok(optimized)) => LoadedSides {
             reference,

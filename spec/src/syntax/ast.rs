@@ -694,6 +694,96 @@ pub enum Expr {
 // Spans
 
 impl Expr {
+    /// The expressions directly inside this one, in source order (index
+    /// expressions of slices and loop headers included).
+    pub fn children(&self) -> Vec<&Expr> {
+        fn indices(indices: &[DimIndex]) -> impl Iterator<Item = &Expr> {
+            indices.iter().flat_map(|index| match index {
+                DimIndex::Index(e) => vec![e],
+                DimIndex::Slice { start, end, stride } => {
+                    [start, end, stride].into_iter().flatten().collect()
+                }
+            })
+        }
+        match self {
+            Expr::Literal { .. }
+            | Expr::Var(_)
+            | Expr::OpSection { .. }
+            | Expr::ProjectSection { .. } => Vec::new(),
+            Expr::Project { expr, .. }
+            | Expr::Negate { expr, .. }
+            | Expr::Not { expr, .. }
+            | Expr::Ascribe { expr, .. }
+            | Expr::Coerce { expr, .. }
+            | Expr::Attr { expr, .. } => vec![expr],
+            Expr::LeftSection { left, .. } => vec![left],
+            Expr::RightSection { right, .. } => vec![right],
+            Expr::Tuple { elements, .. } | Expr::Array { elements, .. } => {
+                elements.iter().collect()
+            }
+            Expr::Record { fields, .. } => fields.iter().map(|(_, e)| e).collect(),
+            Expr::Range {
+                start, step, end, ..
+            } => std::iter::once(&**start)
+                .chain(step.as_deref())
+                .chain(std::iter::once(&**end))
+                .collect(),
+            Expr::Index {
+                array, indices: i, ..
+            } => std::iter::once(&**array).chain(indices(i)).collect(),
+            Expr::IndexSection { indices: i, .. } => indices(i).collect(),
+            Expr::Apply {
+                function, argument, ..
+            } => vec![function, argument],
+            Expr::BinOp { lhs, rhs, .. } => vec![lhs, rhs],
+            Expr::If {
+                condition,
+                then_branch,
+                else_branch,
+                ..
+            } => vec![condition, then_branch, else_branch],
+            Expr::Let { value, body, .. } | Expr::LetFun { value, body, .. } => {
+                vec![value, body]
+            }
+            Expr::LetWith {
+                indices: i,
+                value,
+                body,
+                ..
+            } => indices(i).chain([&**value, &**body]).collect(),
+            Expr::Lambda { body, .. } | Expr::OpenIn { body, .. } => vec![body],
+            Expr::Loop {
+                init, form, body, ..
+            } => {
+                let header = match form {
+                    LoopForm::For { bound, .. } => &**bound,
+                    LoopForm::ForIn { array, .. } => &**array,
+                    LoopForm::While { condition } => &**condition,
+                };
+                init.as_deref()
+                    .into_iter()
+                    .chain([header, &**body])
+                    .collect()
+            }
+            Expr::Update {
+                target,
+                indices: i,
+                value,
+                ..
+            } => std::iter::once(&**target)
+                .chain(indices(i))
+                .chain(std::iter::once(&**value))
+                .collect(),
+            Expr::RecordUpdate { target, value, .. } => vec![target, value],
+            Expr::Match {
+                scrutinee, cases, ..
+            } => std::iter::once(&**scrutinee)
+                .chain(cases.iter().map(|c| &c.body))
+                .collect(),
+            Expr::Constructor { payload, .. } => payload.iter().collect(),
+        }
+    }
+
     pub fn span(&self) -> Span {
         match self {
             Expr::Var(name) => name.span,
