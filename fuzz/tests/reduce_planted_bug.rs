@@ -1,8 +1,8 @@
 //! `fuzz::reduce` on a planted bug: the optimising compiler's CPU backend,
 //! wrapped so that every `i32` result equal to 42 comes back as 43, against
 //! the reference, through the corpus oracle. The witness
-//! (`tests/reduce/planted_bug_witness.fut`, about 190 lines: a library of
-//! helpers and eight entry points) shows the bug on one case; the reducer
+//! (`tests/reduce/planted_bug_witness.fut`, 201 lines: a library of
+//! helpers and nine entry points) shows the bug on one case; the reducer
 //! must bring it to at most 20 lines that still show it, and that the
 //! unplanted implementations agree on (the reduced program is a valid
 //! program, not a broken one).
@@ -50,7 +50,7 @@ fn a_planted_bugs_witness_reduces_to_at_most_20_lines() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reduce/planted_bug_witness.fut");
     let witness = std::fs::read_to_string(&witness_path).expect("the witness");
     assert!(
-        witness.lines().count() >= 180,
+        witness.lines().count() >= 200,
         "the witness is a long program"
     );
     assert!(examine_program(&witness_path).differences.is_empty());

@@ -188,3 +188,14 @@ entry counts (buckets: i64) (xs: []i32) : []i32 =
 
 entry numbers (n: i32) : (i32, i32, bool, i32) =
   (fibonacci n, polynomial [1, 2, 3] n, is_prime n, collatz_steps n)
+
+def running_maximum (xs: []i32) : []i32 =
+  scan i32.max i32.lowest xs
+
+def count_runs (xs: []i32) : i32 =
+  let n = length xs
+  in if n == 0 then 0
+     else 1 + i32.sum (tabulate (n - 1) (\i -> if xs[i] != xs[i + 1] then 1 else 0))
+
+entry shapes (xs: []i32) : ([]i32, i32, i32) =
+  (running_maximum xs, count_runs xs, triangle (i32.i64 (length xs)))
