@@ -63,3 +63,18 @@ pub fn load_error_exit(error: &driver::LoadError, sources: &SourceMap) -> ExitCo
         }
     }
 }
+
+/// Reads `path` and compiles it for `backend`: the program, and the source
+/// map its diagnostics and run-time errors refer to; or the exit status
+/// after the reason was printed (see [`load_error_exit`]).
+pub fn load_program(
+    path: &Path,
+    backend: driver::Backend,
+    options: driver::LoadOptions,
+) -> Result<(LoadedSource, Box<dyn driver::LoadedProgram>), ExitCode> {
+    let mut loaded = read_source(path)?;
+    match driver::load(backend, &mut loaded.sources, loaded.file, options) {
+        Ok(program) => Ok((loaded, program)),
+        Err(error) => Err(load_error_exit(&error, &loaded.sources)),
+    }
+}

@@ -105,6 +105,17 @@ struct Finding<'a> {
     program: &'a str,
 }
 
+impl<'a> Finding<'a> {
+    fn new(index: u64, check: &'a str, message: &'a str, program: &'a str) -> Finding<'a> {
+        Finding {
+            index,
+            check,
+            message,
+            program,
+        }
+    }
+}
+
 /// Prints the findings' signatures with their counts, and writes the
 /// campaign's JSON document when asked; false when it cannot be written.
 fn report_findings(
@@ -268,12 +279,7 @@ pub fn run(args: Args) -> ExitCode {
     let findings: Vec<Finding> = summary
         .counterexamples
         .iter()
-        .map(|c| Finding {
-            index: c.index,
-            check: &c.check,
-            message: &c.message,
-            program: &c.program,
-        })
+        .map(|c| Finding::new(c.index, &c.check, &c.message, &c.program))
         .collect();
     let totals = serde_json::json!({
         "programs": progress.terms,
@@ -406,12 +412,7 @@ fn run_oracle(
     let findings: Vec<Finding> = summary
         .counterexamples
         .iter()
-        .map(|c| Finding {
-            index: c.index,
-            check: &c.check,
-            message: &c.message,
-            program: &c.program,
-        })
+        .map(|c| Finding::new(c.index, &c.check, &c.message, &c.program))
         .collect();
     let kinds: serde_json::Map<String, serde_json::Value> = summary
         .kinds
@@ -520,11 +521,8 @@ fn run_corpus(args: &Args) -> ExitCode {
     }
     let findings: Vec<Finding> = found
         .iter()
-        .map(|(index, _, difference, text)| Finding {
-            index: *index,
-            check: &difference.check,
-            message: &difference.message,
-            program: text,
+        .map(|(index, _, difference, text)| {
+            Finding::new(*index, &difference.check, &difference.message, text)
         })
         .collect();
     let totals = serde_json::json!({

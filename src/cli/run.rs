@@ -3,8 +3,8 @@
 //! backend abstraction of [`super::backends`]. Run-time errors print their
 //! source location and exit 1; a backend that cannot run programs yet exits 2.
 
-use super::common::{load_error_exit, read_source, report};
-use driver::{load, Backend, LoadOptions};
+use super::common::{load_program, report};
+use driver::{Backend, LoadOptions};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -29,17 +29,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let mut loaded = match read_source(&args.file) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
     let options = LoadOptions {
         or_conditionals: args.or_conditionals,
         fuel: args.fuel,
     };
-    let program = match load(args.backend, &mut loaded.sources, loaded.file, options) {
-        Ok(p) => p,
-        Err(error) => return load_error_exit(&error, &loaded.sources),
+    let (mut loaded, program) = match load_program(&args.file, args.backend, options) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let mut input = Vec::new();
     if let Err(err) = std::io::stdin().read_to_end(&mut input) {

@@ -2,8 +2,8 @@
 //! executable, speaking the server protocol (`driver::server`) on stdin and
 //! stdout, for `futhark-server` clients and tools built on the protocol.
 
-use super::common::{load_error_exit, read_source};
-use driver::{load, Backend, LoadOptions};
+use super::common::load_program;
+use driver::{Backend, LoadOptions};
 use std::io;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,17 +56,13 @@ Example, with the Python client (pip install futhark-server futhark-data):
       print(s.get_value('out'))";
 
 pub fn run(args: Args) -> ExitCode {
-    let mut loaded = match read_source(&args.file) {
-        Ok(l) => l,
-        Err(code) => return code,
-    };
     let options = LoadOptions {
         or_conditionals: args.or_conditionals,
         fuel: args.fuel,
     };
-    let program = match load(args.backend, &mut loaded.sources, loaded.file, options) {
-        Ok(p) => p,
-        Err(error) => return load_error_exit(&error, &loaded.sources),
+    let (_, program) = match load_program(&args.file, args.backend, options) {
+        Ok(loaded) => loaded,
+        Err(code) => return code,
     };
     let stdin = io::stdin().lock();
     let stdout = io::stdout().lock();
