@@ -18,8 +18,10 @@
 use crate::backend::Backend;
 use crate::outcome::{LoadError, RunError, RunErrorKind};
 use crate::signature::{EntrySignature, EntryType};
+use optimized::cpu::RuntimeErrorKind;
 use reference::core::theorems::RunError as ReferenceRunError;
 use reference::front::pipeline::{compile_with, Compiled, Options};
+use spec::memory::MemoryLimit;
 use spec::source::{FileId, SourceMap, Span};
 use spec::value::Value;
 use std::sync::{Arc, OnceLock};
@@ -33,6 +35,19 @@ pub struct LoadOptions {
     /// The reference's step limit per evaluation; `None`: its default, or
     /// the program's `-- runestone-options: fuel=N`.
     pub fuel: Option<u64>,
+    /// The memory limit of every run (`--memory-limit`); `None`: the
+    /// program's `-- runestone-options: memory-limit=SIZE`, or half of this
+    /// machine's memory ([`MemoryLimit::of_this_machine`]).
+    pub memory_limit: Option<MemoryLimit>,
+}
+
+impl LoadOptions {
+    /// The memory limit a run of the program with source `text` has.
+    pub fn memory_limit_for(&self, text: &str) -> MemoryLimit {
+        self.memory_limit
+            .or_else(|| MemoryLimit::from_program_options(text))
+            .unwrap_or_else(MemoryLimit::of_this_machine)
+    }
 }
 
 /// A program compiled by a backend, ready to run its entry points.
@@ -67,9 +82,9 @@ pub fn load(
                 reason,
             })?;
             let compiled = compile_optimized(sources, file, options)?;
-            Ok(Box::new(
-                compiled.on_gpu(device.runtime.clone(), device.counters.clone())?,
-            ))
+            let mut on_gpu = compiled.on_gpu(device.runtime.clone(), device.counters.clone())?;
+            on_gpu.program.set_memory_limit(compiled.memory_limit);
+            Ok(Box::new(on_gpu))
         }
     }
 }
@@ -185,6 +200,7 @@ fn load_reference(
     if let Some(fuel) = options.fuel {
         reference_options.fuel = fuel;
     }
+    reference_options.memory_limit = options.memory_limit_for(&sources.get(file).text);
     let compiled = spec::recursion::with_stack(|| compile_with(sources, file, reference_options))
         .map_err(LoadError::from_diagnostic)?;
     Ok(Box::new(ReferenceProgram {
@@ -227,6 +243,9 @@ impl LoadedProgram for ReferenceProgram {
             ReferenceRunError::Runtime(e) => RunError::runtime(e.message, e.span, &self.sources),
             ReferenceRunError::Input(message) => RunError::unlocated(RunErrorKind::Input, message),
             ReferenceRunError::OutOfFuel => RunError::out_of_fuel(),
+            ReferenceRunError::MemoryLimit(e) => {
+                RunError::located(RunErrorKind::MemoryLimit, e.message, e.span, &self.sources)
+            }
             // The message names the theorem or lemma that failed.
             ReferenceRunError::Violation(m) => RunError::unlocated(RunErrorKind::Internal, m),
         })
@@ -237,6 +256,8 @@ impl LoadedProgram for ReferenceProgram {
 /// the source map its run-time errors refer to.
 pub struct OptimizedProgram {
     pub compiled: optimized::pipeline::CompiledProgram,
+    /// The limit its runs have, on the CPU and under the GPU driver.
+    pub memory_limit: MemoryLimit,
     pub sources: SourceMap,
 }
 
@@ -262,9 +283,12 @@ pub fn compile_optimized(
         )
     });
     *sources = imports.into_sources();
-    let compiled = compiled.map_err(LoadError::from_diagnostics)?;
+    let mut compiled = compiled.map_err(LoadError::from_diagnostics)?;
+    let memory_limit = options.memory_limit_for(&text);
+    compiled.set_memory_limit(memory_limit);
     Ok(OptimizedProgram {
         compiled,
+        memory_limit,
         sources: sources.clone(),
     })
 }
@@ -413,12 +437,17 @@ fn optimized_results(
     match result {
         Ok(Value::Tuple(values)) if !values.is_empty() => Ok(values),
         Ok(value) => Ok(vec![value]),
-        // The backend's input errors (no such entry point, arguments of
-        // the wrong type or shape) are located nowhere.
-        Err(e) if e.span.same_location(&Span::default()) => {
-            Err(RunError::unlocated(RunErrorKind::Input, e.message))
-        }
-        Err(e) => Err(RunError::runtime(e.message, e.span, sources)),
+        Err(e) => Err(match e.kind {
+            RuntimeErrorKind::Input => RunError::unlocated(RunErrorKind::Input, e.message),
+            RuntimeErrorKind::MemoryLimit => {
+                RunError::located(RunErrorKind::MemoryLimit, e.message, e.span, sources)
+            }
+            // A failure the IR carries no location for.
+            RuntimeErrorKind::Program if e.span.same_location(&Span::default()) => {
+                RunError::unlocated(RunErrorKind::Runtime, e.message)
+            }
+            RuntimeErrorKind::Program => RunError::runtime(e.message, e.span, sources),
+        }),
     }
 }
 

@@ -103,6 +103,12 @@ pub enum RunErrorKind {
     Input,
     /// The reference's step limit (fuel) was reached.
     OutOfFuel,
+    /// The memory limit refused an array the program asked for
+    /// (`spec::memory`): located, the same on every backend for a request
+    /// past the limit by itself. Like running out of fuel, a limit of the
+    /// implementation, not a result of the program; a test's `error: REGEX`
+    /// may expect it.
+    MemoryLimit,
     /// A check of the implementation itself failed (a TFP'18 theorem on the
     /// reference, a validation-layer message on the GPU): never what a test
     /// expects.
@@ -130,8 +136,18 @@ impl RunError {
 
     /// A run-time error of the program at `span`.
     pub fn runtime(message: impl Into<String>, span: Span, sources: &SourceMap) -> RunError {
+        RunError::located(RunErrorKind::Runtime, message, span, sources)
+    }
+
+    /// An error of `kind` at `span`.
+    pub fn located(
+        kind: RunErrorKind,
+        message: impl Into<String>,
+        span: Span,
+        sources: &SourceMap,
+    ) -> RunError {
         RunError {
-            kind: RunErrorKind::Runtime,
+            kind,
             message: message.into(),
             span: Some(span),
             location: Some(sources.describe(span)),
@@ -148,7 +164,9 @@ impl fmt::Display for RunError {
             (Some(location), _) => write!(f, "Error at {location}: {}", self.message),
             (None, RunErrorKind::Runtime) => write!(f, "Error: {}", self.message),
             (None, RunErrorKind::Input) => write!(f, "error: bad input: {}", self.message),
-            (None, RunErrorKind::OutOfFuel) => write!(f, "error: {}", self.message),
+            (None, RunErrorKind::OutOfFuel | RunErrorKind::MemoryLimit) => {
+                write!(f, "error: {}", self.message)
+            }
             (None, RunErrorKind::Internal) => write!(f, "internal error: {}", self.message),
         }
     }

@@ -577,6 +577,7 @@ pub fn examine_defunc(
         let options = LoadOptions {
             or_conditionals,
             fuel: Some(fuel),
+            memory_limit: None,
         };
         let program = match driver::load(Backend::Reference, &mut sources, file, options) {
             Ok(program) => program,
@@ -609,6 +610,7 @@ pub fn examine_defunc(
             Err(e) => match e.kind {
                 RunErrorKind::Runtime => Outcome::Agree { valid: true },
                 RunErrorKind::OutOfFuel => Outcome::Discard("out of fuel".into()),
+                RunErrorKind::MemoryLimit => Outcome::Discard("the memory limit".into()),
                 RunErrorKind::Input => Outcome::Disagree {
                     check: "generated arguments do not fit".into(),
                     message: e.message,

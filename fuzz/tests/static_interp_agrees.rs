@@ -268,6 +268,7 @@ fn check(
     let options = LoadOptions {
         or_conditionals: pragma.or_conditionals,
         fuel: Some(pragma.fuel),
+        memory_limit: Some(pragma.memory_limit),
     };
     let original = driver::load(Backend::Reference, &mut sources, file, options);
     let Some(output) = module_free_text(&mut sources, file)? else {

@@ -60,6 +60,12 @@ pub struct CompiledProgram {
 }
 
 impl CompiledProgram {
+    /// Arrays whose size comes from values must fit `limit` on the CPU
+    /// backend (`spec::memory`; half of this machine's memory until set).
+    pub fn set_memory_limit(&mut self, limit: spec::memory::MemoryLimit) {
+        self.backend.set_memory_limit(limit);
+    }
+
     /// Runs entry point `entry` on `args` on the CPU backend.
     pub fn run(&self, entry: &str, args: &[Value]) -> Result<Value, RuntimeError> {
         self.backend.run_entry(entry, args)

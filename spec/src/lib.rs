@@ -8,6 +8,7 @@
 
 pub mod diagnostic;
 pub mod imports;
+pub mod memory;
 pub mod recursion;
 pub mod source;
 pub mod syntax;

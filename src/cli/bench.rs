@@ -70,6 +70,11 @@ pub struct Args {
     /// The reference's step limit per evaluation.
     #[arg(long)]
     fuel: Option<u64>,
+    /// The memory limit of each run, e.g. `512M`, `8G` (default: the
+    /// program's `-- runestone-options: memory-limit=SIZE`, or half of this
+    /// machine's memory): an array past it ends the run with a located error.
+    #[arg(long, value_name = "SIZE", value_parser = spec::memory::MemoryLimit::parse)]
+    memory_limit: Option<spec::memory::MemoryLimit>,
 }
 
 const HELP: &str = "\
@@ -165,6 +170,7 @@ pub fn run(args: Args) -> ExitCode {
     let options = LoadOptions {
         or_conditionals: false,
         fuel: args.fuel,
+        memory_limit: args.memory_limit,
     };
     let lines_to_stderr = args.json.as_deref().is_some_and(|p| p.as_os_str() == "-");
     let mut measurements = Vec::new();

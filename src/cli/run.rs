@@ -20,6 +20,11 @@ pub struct Args {
     /// The step limit of each evaluation (default: the reference's).
     #[arg(long)]
     fuel: Option<u64>,
+    /// The memory limit of each run, e.g. `512M`, `8G` (default: the
+    /// program's `-- runestone-options: memory-limit=SIZE`, or half of this
+    /// machine's memory): an array past it ends the run with a located error.
+    #[arg(long, value_name = "SIZE", value_parser = spec::memory::MemoryLimit::parse)]
+    memory_limit: Option<spec::memory::MemoryLimit>,
     /// The entry point to run.
     #[arg(short = 'e', long = "entry", default_value = "main")]
     entry: String,
@@ -32,6 +37,7 @@ pub fn run(args: Args) -> ExitCode {
     let options = LoadOptions {
         or_conditionals: args.or_conditionals,
         fuel: args.fuel,
+        memory_limit: args.memory_limit,
     };
     let (mut loaded, program) = match load_program(&args.file, args.backend, options) {
         Ok(loaded) => loaded,

@@ -24,6 +24,11 @@ pub struct Args {
     /// The reference's step limit per call (default: the reference's).
     #[arg(long)]
     fuel: Option<u64>,
+    /// The memory limit of each run, e.g. `512M`, `8G` (default: the
+    /// program's `-- runestone-options: memory-limit=SIZE`, or half of this
+    /// machine's memory): an array past it ends the run with a located error.
+    #[arg(long, value_name = "SIZE", value_parser = spec::memory::MemoryLimit::parse)]
+    memory_limit: Option<spec::memory::MemoryLimit>,
 }
 
 const HELP: &str = "\
@@ -59,6 +64,7 @@ pub fn run(args: Args) -> ExitCode {
     let options = LoadOptions {
         or_conditionals: args.or_conditionals,
         fuel: args.fuel,
+        memory_limit: args.memory_limit,
     };
     let (_, program) = match load_program(&args.file, args.backend, options) {
         Ok(loaded) => loaded,

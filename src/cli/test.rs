@@ -45,6 +45,11 @@ pub struct Args {
     /// program's `-- runestone-options: fuel=N`).
     #[arg(long)]
     fuel: Option<u64>,
+    /// The memory limit of each run, e.g. `512M`, `8G` (default: the
+    /// program's `-- runestone-options: memory-limit=SIZE`, or half of this
+    /// machine's memory): an array past it ends the run with a located error.
+    #[arg(long, value_name = "SIZE", value_parser = spec::memory::MemoryLimit::parse)]
+    memory_limit: Option<spec::memory::MemoryLimit>,
     /// Skip the blocks (`tags { T }`) and the cases (`T input ...`) tagged
     /// T, as `futhark test --exclude` does (`--exclude` is accepted too);
     /// may be repeated. On backend B, `no_B` is always excluded.
@@ -178,13 +183,17 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// `runestone test-worker --backend B [--fuel N] [--exclude-tag T]... --
+/// `runestone test-worker --backend B [--fuel N] [--memory-limit BYTES]
+/// [--exclude-tag T]... --
 /// PROGRAM`: one program on one backend, in a child process.
 fn worker_command(executable: &Path, program: &Path, backend: Backend, args: &Args) -> Command {
     let mut worker = Command::new(executable);
     worker.args(["test-worker", "--backend", backend.name()]);
     if let Some(fuel) = args.fuel {
         worker.arg("--fuel").arg(fuel.to_string());
+    }
+    if let Some(limit) = args.memory_limit {
+        worker.arg("--memory-limit").arg(limit.bytes().to_string());
     }
     for tag in &args.exclude_tags {
         worker.arg("--exclude-tag").arg(tag);

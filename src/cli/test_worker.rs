@@ -1,4 +1,5 @@
-//! `runestone test-worker PROGRAM --backend B [--fuel N] [--exclude-tag T]...`
+//! `runestone test-worker PROGRAM --backend B [--fuel N] [--memory-limit BYTES]
+//! [--exclude-tag T]...`
 //! (hidden): what `runestone test` runs in a child process for each program
 //! and backend. It tests the one program
 //! ([`driver::cases::test_program_observed`]) and writes each case's events
@@ -22,6 +23,8 @@ pub struct Args {
     backend: Backend,
     #[arg(long)]
     fuel: Option<u64>,
+    #[arg(long, value_parser = spec::memory::MemoryLimit::parse)]
+    memory_limit: Option<spec::memory::MemoryLimit>,
     #[arg(long = "exclude-tag", value_name = "TAG")]
     exclude_tags: Vec<String>,
 }
@@ -30,6 +33,7 @@ pub fn run(args: Args) -> ExitCode {
     let options = LoadOptions {
         or_conditionals: false,
         fuel: args.fuel,
+        memory_limit: args.memory_limit,
     };
     let mut events = EventWriter::new(std::io::stdout());
     test_program_observed(

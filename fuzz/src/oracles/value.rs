@@ -49,6 +49,9 @@ pub enum Run {
     Failed { message: String, location: String },
     /// The reference's step limit was reached.
     OutOfFuel,
+    /// The memory limit refused an array (`spec::memory`): a limit of the
+    /// implementation, like fuel, not an answer of the program.
+    OverMemoryLimit { message: String, location: String },
     /// Never an answer: a panic, an internal error, a violated theorem,
     /// generated arguments that do not fit the entry point.
     Broken(String),
@@ -64,6 +67,7 @@ impl Run {
             Run::Values(_) => "gives values",
             Run::Failed { .. } => "fails at run time",
             Run::OutOfFuel => "runs out of fuel",
+            Run::OverMemoryLimit { .. } => "reaches the memory limit",
             Run::Broken(_) => "breaks",
         }
     }
@@ -76,6 +80,9 @@ impl Run {
             Run::Values(values) => format!("gives {}", shown(values)),
             Run::Failed { message, location } => format!("fails at {location}: {message}"),
             Run::OutOfFuel => "runs out of fuel".to_string(),
+            Run::OverMemoryLimit { message, location } => {
+                format!("reaches the memory limit at {location}: {message}")
+            }
             Run::Broken(m) => format!("breaks: {m}"),
         }
     }
@@ -136,6 +143,10 @@ pub fn ran(result: Result<Vec<Value>, RunError>) -> Run {
                 location: e.location.unwrap_or_default(),
             },
             RunErrorKind::OutOfFuel => Run::OutOfFuel,
+            RunErrorKind::MemoryLimit => Run::OverMemoryLimit {
+                message: e.message,
+                location: e.location.unwrap_or_default(),
+            },
             RunErrorKind::Input => Run::Broken(format!("the arguments do not fit: {}", e.message)),
             RunErrorKind::Internal => Run::Broken(e.message),
         },
@@ -167,6 +178,7 @@ pub fn reference_run(source: &str, arguments: &[Value], fuel: u64, or_conditiona
     let options = LoadOptions {
         or_conditionals,
         fuel: Some(fuel),
+        memory_limit: None,
     };
     driver_run(Backend::Reference, source, arguments, options)
 }
@@ -177,6 +189,7 @@ pub fn optimized_run(source: &str, arguments: &[Value], or_conditionals: bool) -
     let options = LoadOptions {
         or_conditionals,
         fuel: None,
+        memory_limit: None,
     };
     driver_run(Backend::Cpu, source, arguments, options)
 }
@@ -192,6 +205,7 @@ pub fn optimized_compile(source: &str, or_conditionals: bool) -> Result<Optimize
     let options = LoadOptions {
         or_conditionals,
         fuel: None,
+        memory_limit: None,
     };
     compile_optimized(&mut sources, file, options).map_err(not_loaded)
 }
@@ -212,6 +226,15 @@ pub fn compare_runs(reference: &Run, optimized: &Run) -> Outcome {
 pub fn compare_runs_within(reference: &Run, optimized: &Run, tolerance: Tolerance) -> Outcome {
     match (reference, optimized) {
         (Run::OutOfFuel, _) => Outcome::Discard("the reference runs out of fuel".into()),
+        // A request past the limit by itself is refused alike on both sides
+        // (the same message at the same place); a refusal that depends on
+        // the live heap may stop one side only (SPEC_NOTES TFP18-29).
+        (Run::OverMemoryLimit { .. }, Run::OverMemoryLimit { .. }) => {
+            Outcome::Agree { valid: true }
+        }
+        (Run::OverMemoryLimit { .. }, _) | (_, Run::OverMemoryLimit { .. }) => {
+            Outcome::Discard("one side reaches the memory limit".into())
+        }
         (Run::Unsupported(c), _) => Outcome::Discard(format!("unsupported by the reference: {c}")),
         (_, Run::Unsupported(c)) => Outcome::Discard(format!("unsupported by optimized: {c}")),
         (Run::Rejected { .. }, Run::Rejected { .. }) => Outcome::Agree { valid: false },

@@ -149,6 +149,12 @@ impl GpuProgram {
         self.compiled.program()
     }
 
+    /// Arrays the host code builds from values must fit `limit`
+    /// (`spec::memory`; half of this machine's memory until set).
+    pub fn set_memory_limit(&mut self, limit: spec::memory::MemoryLimit) {
+        self.compiled.set_memory_limit(limit);
+    }
+
     /// Runs entry point `entry_name` on `args`, as
     /// `optimized::cpu::CompiledProgram::run_entry`.
     /// Device copies of arrays are kept only during the run.
@@ -327,10 +333,10 @@ impl SoacOffload for KernelOffload {
                 self.counters.handed_back.fetch_add(1, Ordering::Relaxed);
                 Ok(None)
             }
-            Err(error) => Err(RuntimeError {
-                message: format!("the GPU failed to run this {}: {error}", plan.choice.name()),
-                span: call.span,
-            }),
+            Err(error) => Err(RuntimeError::program(
+                format!("the GPU failed to run this {}: {error}", plan.choice.name()),
+                call.span,
+            )),
         }
     }
 }

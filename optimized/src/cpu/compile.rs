@@ -14,6 +14,7 @@
 //! it unshared; loop and branch bodies clear their locals after their results
 //! are read, so that loop-carried arrays stay unshared between iterations.
 
+use spec::memory::MemoryLimit;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -44,11 +45,16 @@ fn record_soac(statistics: &mut BackendStatistics, soac: &soac::CompiledSoac) {
     statistics.vectorised += usize::from(vectorised);
 }
 
-fn error(message: impl Into<String>, span: Span) -> RuntimeError {
-    RuntimeError {
-        message: message.into(),
-        span,
+/// The elements of data of a value and the bytes of each.
+fn data_size(value: &Val) -> (u64, u64) {
+    match value {
+        Val::Prim(p) => (1, p.prim_type().byte_size() as u64),
+        Val::Array(a) => (a.data.len() as u64, a.data.prim_type().byte_size() as u64),
     }
+}
+
+fn error(message: impl Into<String>, span: Span) -> RuntimeError {
+    RuntimeError::program(message, span)
 }
 
 /// Compiles every function of a (checked) program.
@@ -86,6 +92,7 @@ pub fn compile_program_with_offload(
         functions,
         by_name,
         statistics,
+        memory_limit: MemoryLimit::of_this_machine(),
     }
 }
 
@@ -445,8 +452,10 @@ impl<'a> FunctionCompiler<'a> {
                     self.operand(step),
                     *element,
                 );
-                Box::new(move |frame, _| {
-                    let a = ops::iota(n.int(frame), s.prim(frame), st.prim(frame), ty)
+                Box::new(move |frame, machine| {
+                    let length = n.int(frame);
+                    machine.admit(length.max(0) as u64, ty.byte_size() as u64, span)?;
+                    let a = ops::iota(length, s.prim(frame), st.prim(frame), ty)
                         .map_err(|m| error(m, span))?;
                     frame[target] = Val::Array(a);
                     Ok(())
@@ -455,9 +464,15 @@ impl<'a> FunctionCompiler<'a> {
             Exp::Replicate { shape, value } => {
                 let shape = self.operands(shape);
                 let value = self.operand(value);
-                Box::new(move |frame, _| {
+                Box::new(move |frame, machine| {
                     let dims: Vec<i64> = shape.iter().map(|d| d.int(frame)).collect();
-                    let a = ops::replicate(&dims, &value.get(frame)).map_err(|m| error(m, span))?;
+                    let value = value.get(frame);
+                    let (row_elements, element_bytes) = data_size(&value);
+                    let elements = dims
+                        .iter()
+                        .try_fold(row_elements, |n, d| n.checked_mul((*d).max(0) as u64));
+                    machine.admit(elements.unwrap_or(u64::MAX), element_bytes, span)?;
+                    let a = ops::replicate(&dims, &value).map_err(|m| error(m, span))?;
                     frame[target] = Val::Array(a);
                     Ok(())
                 })
@@ -476,9 +491,12 @@ impl<'a> FunctionCompiler<'a> {
             Exp::Concat { arrays, length } => {
                 let arrays: Vec<usize> = arrays.iter().map(|a| self.slot(a)).collect();
                 let length = self.operand(length);
-                Box::new(move |frame, _| {
+                Box::new(move |frame, machine| {
                     let parts: Vec<&ArrayVal> =
                         arrays.iter().map(|a| array_at(frame, *a)).collect();
+                    let elements = parts.iter().map(|a| a.data.len() as u64).sum();
+                    let element_bytes = parts[0].data.prim_type().byte_size() as u64;
+                    machine.admit(elements, element_bytes, span)?;
                     let a = ops::concat(&parts, length.int(frame)).map_err(|m| error(m, span))?;
                     frame[target] = Val::Array(a);
                     Ok(())

@@ -9,8 +9,10 @@ use std::collections::HashMap;
 
 use super::prim;
 use super::value::{ArrayVal, Val};
-use super::RuntimeError;
+use super::{RuntimeError, RuntimeErrorKind};
+use crate::ir::Span;
 use crate::ir::{FunName, PrimType, PrimValue};
+use spec::memory::MemoryLimit;
 
 /// The value slots of one function activation.
 pub type Frame = Vec<Val>;
@@ -23,6 +25,28 @@ pub struct Machine {
     pub(crate) functions: Vec<CompiledFunction>,
     pub(crate) by_name: HashMap<FunName, usize>,
     pub(crate) statistics: BackendStatistics,
+    /// Arrays whose size comes from values must fit it ([`Machine::admit`]).
+    pub(crate) memory_limit: MemoryLimit,
+}
+
+impl Machine {
+    /// Whether an array of `elements` elements of `element_bytes` bytes
+    /// each may be built at `span` (`spec::memory`: its data size, and the
+    /// live heap with it, within the limit).
+    pub(crate) fn admit(
+        &self,
+        elements: u64,
+        element_bytes: u64,
+        span: Span,
+    ) -> Result<(), RuntimeError> {
+        self.memory_limit
+            .admit(elements, element_bytes)
+            .map_err(|exceeded| RuntimeError {
+                kind: RuntimeErrorKind::MemoryLimit,
+                message: exceeded.to_string(),
+                span,
+            })
+    }
 }
 
 /// Which paths the backend compiled a program's SOACs for (`runestone

@@ -52,11 +52,44 @@ pub const PARALLEL_THRESHOLD: usize = 4096;
 /// elements ([`schedule::map_ranges`]).
 pub const NESTED_PARALLEL_THRESHOLD: usize = 16;
 
-/// A run-time error: the message and where.
+/// A run-time error: what kind, the message and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuntimeError {
+    pub kind: RuntimeErrorKind,
     pub message: String,
     pub span: Span,
+}
+
+/// What kind of failure a [`RuntimeError`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuntimeErrorKind {
+    /// The program failed at `span` (index out of bounds, size mismatch...).
+    Program,
+    /// The arguments do not fit the entry point (or there is no such entry
+    /// point); located nowhere.
+    Input,
+    /// The memory limit refused the array built at `span` (`spec::memory`).
+    MemoryLimit,
+}
+
+impl RuntimeError {
+    /// The program failed at `span`.
+    pub fn program(message: impl Into<String>, span: Span) -> RuntimeError {
+        RuntimeError {
+            kind: RuntimeErrorKind::Program,
+            message: message.into(),
+            span,
+        }
+    }
+
+    /// The arguments do not fit the entry point.
+    pub fn input(message: impl Into<String>) -> RuntimeError {
+        RuntimeError {
+            kind: RuntimeErrorKind::Input,
+            message: message.into(),
+            span: Span::default(),
+        }
+    }
 }
 
 impl fmt::Display for RuntimeError {
@@ -94,16 +127,20 @@ impl CompiledProgram {
         program: Program,
         offload: Option<Arc<dyn SoacOffload>>,
     ) -> Result<CompiledProgram, RuntimeError> {
-        check_program(&program).map_err(|e| RuntimeError {
-            message: format!("ill-typed IR: {e}"),
-            span: e.span,
-        })?;
+        check_program(&program)
+            .map_err(|e| RuntimeError::program(format!("ill-typed IR: {e}"), e.span))?;
         let machine = compile::compile_program_with_offload(&program, offload.as_ref());
         Ok(CompiledProgram { program, machine })
     }
 
     pub fn program(&self) -> &Program {
         &self.program
+    }
+
+    /// Arrays whose size comes from values must fit `limit`
+    /// ([`spec::memory`]; half of this machine's memory until set).
+    pub fn set_memory_limit(&mut self, limit: spec::memory::MemoryLimit) {
+        self.machine.memory_limit = limit;
     }
 
     /// Which paths its SOACs were compiled for.
@@ -136,10 +173,7 @@ impl CompiledProgram {
         entry_name: &str,
         args: Vec<Value>,
     ) -> Result<PreparedArguments, RuntimeError> {
-        let fail = |message: String| RuntimeError {
-            message,
-            span: Span::default(),
-        };
+        let fail = RuntimeError::input;
         let entry = self
             .program
             .entry_point(entry_name)
@@ -173,11 +207,7 @@ impl CompiledProgram {
         entry_name: &str,
         values: Vec<Val>,
     ) -> Result<Value, RuntimeError> {
-        let no_span = Span::default();
-        let fail = |message: String| RuntimeError {
-            message,
-            span: no_span,
-        };
+        let fail = RuntimeError::input;
         let entry = self
             .program
             .entry_point(entry_name)

@@ -180,10 +180,7 @@ pub(crate) struct VectorReduce {
 }
 
 fn error(message: impl Into<String>, span: Span) -> RuntimeError {
-    RuntimeError {
-        message: message.into(),
-        span,
-    }
+    RuntimeError::program(message, span)
 }
 
 /// The input arrays, each checked to have `width` rows.
@@ -236,6 +233,33 @@ struct Outputs {
 }
 
 impl Outputs {
+    /// The output arrays of a `map` lambda, admitted by the memory limit
+    /// first: a row's shape comes from values (`map (\i -> replicate m i)
+    /// xs`), so the arrays may be far larger than the inputs.
+    fn admitted(
+        lambda: &CompiledLambda,
+        from: usize,
+        frame: &Frame,
+        width: usize,
+        machine: &Machine,
+        span: Span,
+    ) -> Outcome<Outputs> {
+        for spec in &lambda.returns[from..] {
+            let elements = spec
+                .shape(frame)
+                .iter()
+                .try_fold(width as u64, |n, d| n.checked_mul(*d as u64));
+            machine.admit(
+                elements.unwrap_or(u64::MAX),
+                spec.element.byte_size() as u64,
+                span,
+            )?;
+        }
+        Ok(Outputs::new(lambda, from, frame, width))
+    }
+
+    /// The output arrays, unchecked: for a `scan`, whose rows are its
+    /// inputs' rows.
     fn new(lambda: &CompiledLambda, from: usize, frame: &Frame, width: usize) -> Outputs {
         let mut outputs = Outputs {
             data: Vec::new(),
@@ -717,7 +741,7 @@ fn map(
     inputs: &[ArrayVal],
     span: Span,
 ) -> Outcome<Vec<Val>> {
-    let mut outputs = Outputs::new(lambda, 0, frame, width);
+    let mut outputs = Outputs::admitted(lambda, 0, frame, width, machine, span)?;
     let shapes = outputs.row_shapes.clone();
     let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
     let writers = outputs.split(&rows);
@@ -749,7 +773,9 @@ fn redomap(
     let k = neutral.len();
     let ranges = chunk_ranges(width);
     let rows: Vec<usize> = ranges.iter().map(|r| r.len()).collect();
-    let mut outputs = map_lambda.map(|lambda| Outputs::new(lambda, k, frame, width));
+    let mut outputs = map_lambda
+        .map(|lambda| Outputs::admitted(lambda, k, frame, width, machine, span))
+        .transpose()?;
     let shapes = outputs
         .as_ref()
         .map(|o| o.row_shapes.clone())

@@ -12,7 +12,11 @@
 //!
 //! Evaluation always terminates on well-typed programs (Lemma 1) except for
 //! `while` loops (an extension); every step costs fuel, and running out is
-//! [`Failure::OutOfFuel`], which is not `err`.
+//! [`Failure::OutOfFuel`], which is not `err`. Extension (SPEC_NOTES
+//! TFP18-29): an array whose size comes from values (`iota`, `replicate`,
+//! ranges, `concat`) is admitted by the memory limit
+//! ([`spec::memory::MemoryLimit::admit`]) before it is built; refused, it is
+//! [`Failure::MemoryLimit`], which is not `err` either.
 
 use super::primitive;
 use super::syntax::{
@@ -23,9 +27,23 @@ use super::value::{
     blank, empty_shape_of_type, shape_of, ArrayValue, Closure, Shape, Value, ValueEnv,
 };
 use crate::coverage::fire;
+use spec::memory::{MemoryLimit, MemoryLimitExceeded};
 use spec::source::Span;
 use std::collections::HashMap;
 use std::rc::Rc;
+
+/// The bytes of data of a value of `shape` as Futhark lays it out: its
+/// primitive leaves; a sum value's tag byte and the payload of its
+/// constructor (SPEC_NOTES TFP18-29); nothing for what is unknown.
+fn data_bytes(shape: &Shape) -> u64 {
+    match shape {
+        Shape::Prim(t) => t.byte_size() as u64,
+        Shape::Array(rows, row) => (*rows as u64).saturating_mul(data_bytes(row)),
+        Shape::Record(fields) => fields.values().map(data_bytes).fold(0, u64::saturating_add),
+        Shape::Sum(_, payload) => payload.iter().map(data_bytes).fold(1, u64::saturating_add),
+        Shape::Unknown => 0,
+    }
+}
 
 /// `err`: a run-time error at a source location.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +59,12 @@ pub enum Failure {
     Err(RuntimeError),
     /// The step limit was reached (not a result of the semantics).
     OutOfFuel { span: Span },
+    /// The memory limit refused the array built at `span` (not a result of
+    /// the semantics either).
+    MemoryLimit {
+        exceeded: MemoryLimitExceeded,
+        span: Span,
+    },
     /// No rule applies: the program is ill-typed (never happens after the
     /// typing judgment accepted it; reported rather than panicking).
     Stuck { message: String, span: Span },
@@ -79,9 +103,11 @@ fn stuck(message: impl Into<String>, span: Span) -> Failure {
     }
 }
 
-/// The evaluator: fuel, and the lifted functions of a target program.
+/// The evaluator: fuel, the memory limit, and the lifted functions of a
+/// target program.
 pub struct Evaluator {
     pub fuel: u64,
+    memory_limit: MemoryLimit,
     functions: HashMap<Name, Rc<LiftedFunction>>,
 }
 
@@ -95,8 +121,28 @@ impl Evaluator {
     pub fn new(fuel: u64) -> Evaluator {
         Evaluator {
             fuel,
+            memory_limit: MemoryLimit::of_this_machine(),
             functions: HashMap::new(),
         }
+    }
+
+    /// Arrays built from values must fit `limit` (this machine's default
+    /// otherwise).
+    pub fn with_memory_limit(mut self, limit: MemoryLimit) -> Evaluator {
+        self.memory_limit = limit;
+        self
+    }
+
+    /// Extension (SPEC_NOTES TFP18-29): an array of `rows` rows of
+    /// `row_shape` may be built at `span`.
+    fn admit(&self, rows: u64, row_shape: &Shape, span: Span) -> Result<(), Failure> {
+        self.memory_limit
+            .admit(rows, data_bytes(row_shape))
+            .map_err(|exceeded| {
+                // Extension: TFP18 E-MemoryLimit
+                fire("TFP18 E-MemoryLimit");
+                Failure::MemoryLimit { exceeded, span }
+            })
     }
 
     /// Makes lifted functions callable (target programs).
@@ -723,6 +769,7 @@ impl Evaluator {
                 if count < 0 {
                     return fail(format!("Range 0..1..<{count} is invalid."));
                 }
+                self.admit(count as u64, &Shape::Prim(p.prim_type()), span)?;
                 Value::array(
                     (0..count)
                         .map(|i| Value::Prim(primitive::from_i64(i, p.prim_type())))
@@ -739,6 +786,7 @@ impl Evaluator {
                     ));
                 }
                 let row_shape = shape_of(&v);
+                self.admit(n as u64, &row_shape, span)?;
                 Value::array(vec![v; n as usize], row_shape)
             }
             Intrinsic::Zip(k) => {
@@ -803,6 +851,7 @@ impl Evaluator {
                 } else {
                     a.row_shape()
                 };
+                self.admit((a.len() + b.len()) as u64, &row_shape, span)?;
                 Value::array(a.iter().chain(b.iter()).cloned().collect(), row_shape)
             }
             Intrinsic::Transpose => {
@@ -937,6 +986,11 @@ impl Evaluator {
                         primitive::from_i64((s + d) as i64, t)
                     ));
                 }
+                self.admit(
+                    u64::try_from(count).unwrap_or(u64::MAX),
+                    &Shape::Prim(t),
+                    span,
+                )?;
                 Value::array(
                     (0..count)
                         .map(|i| Value::Prim(primitive::from_i64((s + i * d) as i64, t)))

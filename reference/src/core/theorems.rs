@@ -17,6 +17,8 @@ use super::relations::{
 use super::syntax::{EntryPoint, Program};
 use super::typing::{LambdaContexts, Scheme, TypeEnv, Typing};
 use super::value::{Value, ValueEnv};
+use spec::memory::{MemoryLimit, MemoryLimitExceeded};
+use spec::source::Span;
 
 /// Why a run gave no result.
 #[derive(Debug)]
@@ -27,6 +29,9 @@ pub enum RunError {
     Input(String),
     /// The step limit was reached.
     OutOfFuel,
+    /// Extension (SPEC_NOTES TFP18-29): the memory limit refused an array;
+    /// the message says how large, and where.
+    MemoryLimit(RuntimeError),
     /// A theorem or lemma of TFP'18 failed: a bug in the reference or a
     /// defect of the paper.
     Violation(String),
@@ -112,10 +117,11 @@ pub fn run_checked(
     translations: [&Defunctionalised; 2],
     lambda_contexts: &LambdaContexts,
     fuel: u64,
+    memory_limit: MemoryLimit,
     ep: &EntryPoint,
     values: &[Value],
 ) -> Result<Value, RunError> {
-    let mut evaluator = Evaluator::new(fuel);
+    let mut evaluator = Evaluator::new(fuel).with_memory_limit(memory_limit);
     let source = (|| {
         let mut sigma = ValueEnv::new();
         let mut dec_values = Vec::new();
@@ -134,7 +140,7 @@ pub fn run_checked(
         Ok((f, dec_values))
     })();
     for d in translations {
-        let target = run_target(&d.target, &ep.name, values, fuel);
+        let target = run_target(&d.target, &ep.name, values, fuel, memory_limit);
         match (&source, &target) {
             (Ok((v, dec_values)), Ok((tv, target_decs))) => {
                 // Theorem 2 on every declaration and on the result.
@@ -174,6 +180,13 @@ pub fn run_checked(
             (Err(Failure::OutOfFuel { .. }), _) | (_, Err(Failure::OutOfFuel { .. })) => {
                 return Err(RunError::OutOfFuel)
             }
+            // The source and its translations hold different values at the
+            // same time (the live-heap check of TFP18-29): whichever was
+            // refused ends the run.
+            (Err(Failure::MemoryLimit { exceeded, span }), _)
+            | (_, Err(Failure::MemoryLimit { exceeded, span })) => {
+                return Err(memory_limit_error(exceeded, *span))
+            }
             (s, t) => {
                 return Err(RunError::Violation(format!(
                     "Corollary 1: the source gives {} but the target {}",
@@ -187,10 +200,18 @@ pub fn run_checked(
         Ok((v, _)) => Ok(v),
         Err(Failure::Err(e)) => Err(RunError::Runtime(e)),
         Err(Failure::OutOfFuel { .. }) => Err(RunError::OutOfFuel),
+        Err(Failure::MemoryLimit { exceeded, span }) => Err(memory_limit_error(&exceeded, span)),
         Err(Failure::Stuck { message, .. }) => Err(RunError::Violation(format!(
             "evaluation is stuck: {message} (Lemma 1)"
         ))),
     }
+}
+
+fn memory_limit_error(exceeded: &MemoryLimitExceeded, span: Span) -> RunError {
+    RunError::MemoryLimit(RuntimeError {
+        message: exceeded.to_string(),
+        span,
+    })
 }
 
 fn describe(r: Result<&Value, &Failure>) -> String {
@@ -198,6 +219,7 @@ fn describe(r: Result<&Value, &Failure>) -> String {
         Ok(_) => "a value".into(),
         Err(Failure::Err(e)) => format!("err ({})", e.message),
         Err(Failure::OutOfFuel { .. }) => "no result (out of fuel)".into(),
+        Err(Failure::MemoryLimit { .. }) => "no result (memory limit)".into(),
         Err(Failure::Stuck { message, .. }) => format!("a stuck evaluation ({message})"),
     }
 }
@@ -208,8 +230,11 @@ pub fn run_target(
     entry: &str,
     args: &[Value],
     fuel: u64,
+    memory_limit: MemoryLimit,
 ) -> Result<(Value, Vec<Value>), Failure> {
-    let mut evaluator = Evaluator::new(fuel).with_functions(&target.functions);
+    let mut evaluator = Evaluator::new(fuel)
+        .with_memory_limit(memory_limit)
+        .with_functions(&target.functions);
     let mut sigma = ValueEnv::new();
     let mut decs = Vec::new();
     for dec in &target.decs {

@@ -15,6 +15,7 @@ use crate::core::theorems::{self, RunError};
 use crate::core::typing::{check_program, check_program_recording, LambdaContexts, TypeEnv};
 use crate::core::value::{from_observable, to_observable};
 use spec::diagnostic::Diagnostic;
+use spec::memory::MemoryLimit;
 use spec::source::{FileId, SourceMap};
 use spec::value as obs;
 
@@ -43,6 +44,8 @@ pub struct Options {
     pub or_conditionals: bool,
     /// The step limit of each evaluation.
     pub fuel: u64,
+    /// Extension (SPEC_NOTES TFP18-29): the memory limit of each evaluation.
+    pub memory_limit: MemoryLimit,
 }
 
 impl Default for Options {
@@ -50,15 +53,19 @@ impl Default for Options {
         Options {
             or_conditionals: false,
             fuel: DEFAULT_FUEL,
+            memory_limit: MemoryLimit::of_this_machine(),
         }
     }
 }
 
 impl Options {
     /// The options a test program asks for in a line
-    /// `-- runestone-options: or-conditionals`.
+    /// `-- runestone-options: or-conditionals fuel=N memory-limit=SIZE`.
     pub fn from_source(text: &str) -> Options {
         let mut options = Options::default();
+        if let Some(limit) = MemoryLimit::from_program_options(text) {
+            options.memory_limit = limit;
+        }
         for line in text.lines() {
             if let Some(rest) = line.trim().strip_prefix("-- runestone-options:") {
                 for word in rest.split_whitespace() {
@@ -214,6 +221,7 @@ impl Compiled {
             [&self.inline, &self.lifted],
             &self.lambda_contexts,
             self.options.fuel,
+            self.options.memory_limit,
             ep,
             &values,
         )?;

@@ -31,7 +31,7 @@ use crate::modules::objects::{fresh_label, Env, Label, Mod, Substitution, TyVar,
 use crate::modules::target::Context;
 use imbl::OrdMap;
 use spec::diagnostic::Diagnostic;
-use spec::source::{SourceMap, Span};
+use spec::source::{FileId, Span};
 use spec::syntax::ast::{self, Liftedness, Name, TypeExp, ValueBind, ValueBindKind};
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, BTreeSet};
@@ -302,6 +302,13 @@ impl Guesses {
     }
 }
 
+/// The prelude files elaborated once per thread and shared by every
+/// program, under ids reserved for them (`spec::source::register_builtin_file`):
+/// their spans, in the errors of prelude code, name the prelude file in
+/// every program's source map.
+const NUMERIC_PRELUDE_FILE: FileId = FileId(u32::MAX - 200);
+const TOPLEVEL_PRELUDE_FILE: FileId = FileId(u32::MAX - 201);
+
 thread_local! {
     static PRELUDE: RefCell<Option<Elaborator>> = const { RefCell::new(None) };
     static NUMERIC_BASIS: RefCell<Option<Rc<NumericBasis>>> = const { RefCell::new(None) };
@@ -381,8 +388,8 @@ fn numeric_basis() -> Result<Option<Rc<NumericBasis>>, Failure> {
 }
 
 fn build_numeric_basis() -> Result<NumericBasis, Failure> {
-    let mut sources = SourceMap::default();
-    let file = sources.add("<prelude>/numeric.fut", NUMERIC_PRELUDE);
+    let file = NUMERIC_PRELUDE_FILE;
+    spec::source::register_builtin_file(file, "<prelude>/numeric.fut", NUMERIC_PRELUDE);
     let program =
         spec::syntax::parse_program(file, NUMERIC_PRELUDE).map_err(|d| diagnostic_failure(&d))?;
     let checked = crate::modules::check_program::<Tfp18Core>(&program)?;
@@ -531,8 +538,12 @@ fn prelude_elaborator() -> Result<Elaborator, Failure> {
         if let Some(e) = cell.borrow().as_ref() {
             return Ok(e.clone());
         }
-        let mut sources = SourceMap::default();
-        let file = sources.add("<prelude>/toplevel.fut", super::from_surface::PRELUDE);
+        let file = TOPLEVEL_PRELUDE_FILE;
+        spec::source::register_builtin_file(
+            file,
+            "<prelude>/toplevel.fut",
+            super::from_surface::PRELUDE,
+        );
         let prelude = parse_prelude(file).map_err(|d| diagnostic_failure(&d))?;
         let e = Elaborator::with_prelude(&prelude).map_err(|d| diagnostic_failure(&d))?;
         *cell.borrow_mut() = Some(e.clone());
