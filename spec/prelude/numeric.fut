@@ -30,6 +30,7 @@
 --                      (floats; `round` rounds half to even, `lgamma` is
 --                      log |Γ|)
 --   __prim_atan2 y x   (floats)
+--   __prim_fma a b c   (floats: the exact a * b + c rounded once)
 --   __prim_isnan x, __prim_isinf x   (floats, to bool)
 --   __prim_popc x, __prim_clz x, __prim_ctz x
 --                      (integers, to i32: one bits, leading and trailing
@@ -137,6 +138,7 @@ module type real = {
   val erfc : t -> t
   val log1p : t -> t
   val mad : t -> t -> t -> t
+  val fma : t -> t -> t -> t
   val floor : t -> t
   val ceil : t -> t
   val round : t -> t
@@ -162,6 +164,7 @@ module type float = {
   val get_bit : i32 -> t -> i32
   val set_bit : i32 -> t -> i32 -> t
   val nextafter : t -> t -> t
+  val ldexp : t -> i32 -> t
 }
 
 module i8 : integral with t = i8 = {
@@ -663,6 +666,28 @@ module f32 : float with t = f32 with int_t = u32 = {
     else if x == 0f32 then (if y > 0f32 then from_bits 1u32 else from_bits 2147483649u32)
     else if (x < y) == (x > 0f32) then from_bits (to_bits x + 1u32)
     else from_bits (to_bits x - 1u32)
+  -- x * 2^n rounded once (to a subnormal, zero or infinity where it
+  -- leaves the normal range): x times at most three powers of two of the
+  -- normal range, of which only the last can round: a step down (by
+  -- 2^-102) is exact unless the result is below half the least
+  -- subnormal, where the last step rounds it to zero as it should.
+  def ldexp (x: t) (n: i32) : t =
+    let pow2 (k: i32) : t = from_bits (__prim_to_u32 (k + 127) << 23u32)
+    let (y, k) =
+      if n > 127 then
+        let y = x * pow2 127
+        let k = n - 127
+        in if k > 127
+           then (y * pow2 127, if k - 127 > 127 then 127 else k - 127)
+           else (y, k)
+      else if n < -126 then
+        let y = x * pow2 (-102)
+        let k = n + 102
+        in if k < -126
+           then (y * pow2 (-102), if k + 102 < -126 then -126 else k + 102)
+           else (y, k)
+      else (x, n)
+    in y * pow2 k
   def (+) (x: t) (y: t) : t = x + y
   def (-) (x: t) (y: t) : t = x - y
   def (*) (x: t) (y: t) : t = x * y
@@ -725,6 +750,7 @@ module f32 : float with t = f32 with int_t = u32 = {
   def erfc (x: t) : t = __prim_erfc x
   def log1p (x: t) : t = __prim_log1p x
   def mad (a: t) (b: t) (c: t) : t = a * b + c
+  def fma (a: t) (b: t) (c: t) : t = __prim_fma a b c
 }
 
 module f64 : float with t = f64 with int_t = u64 = {
@@ -762,6 +788,28 @@ module f64 : float with t = f64 with int_t = u64 = {
     else if x == 0f64 then (if y > 0f64 then from_bits 1u64 else from_bits 9223372036854775809u64)
     else if (x < y) == (x > 0f64) then from_bits (to_bits x + 1u64)
     else from_bits (to_bits x - 1u64)
+  -- x * 2^n rounded once (to a subnormal, zero or infinity where it
+  -- leaves the normal range): x times at most three powers of two of the
+  -- normal range, of which only the last can round: a step down (by
+  -- 2^-969) is exact unless the result is below half the least
+  -- subnormal, where the last step rounds it to zero as it should.
+  def ldexp (x: t) (n: i32) : t =
+    let pow2 (k: i32) : t = from_bits (__prim_to_u64 (k + 1023) << 52u64)
+    let (y, k) =
+      if n > 1023 then
+        let y = x * pow2 1023
+        let k = n - 1023
+        in if k > 1023
+           then (y * pow2 1023, if k - 1023 > 1023 then 1023 else k - 1023)
+           else (y, k)
+      else if n < -1022 then
+        let y = x * pow2 (-969)
+        let k = n + 969
+        in if k < -1022
+           then (y * pow2 (-969), if k + 969 < -1022 then -1022 else k + 969)
+           else (y, k)
+      else (x, n)
+    in y * pow2 k
   def (+) (x: t) (y: t) : t = x + y
   def (-) (x: t) (y: t) : t = x - y
   def (*) (x: t) (y: t) : t = x * y
@@ -824,6 +872,7 @@ module f64 : float with t = f64 with int_t = u64 = {
   def erfc (x: t) : t = __prim_erfc x
   def log1p (x: t) : t = __prim_log1p x
   def mad (a: t) (b: t) (c: t) : t = a * b + c
+  def fma (a: t) (b: t) (c: t) : t = __prim_fma a b c
 }
 
 module bool : from_prim with t = bool = {

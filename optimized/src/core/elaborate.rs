@@ -1070,6 +1070,7 @@ impl<'ast> Elaborator<'_, 'ast> {
             (None, None) => {
                 let arity = match primitive {
                     "min" | "max" | "atan2" | "mul_hi" => 2,
+                    "fma" => 3,
                     _ => 1,
                 };
                 (operand, primitive, arity)

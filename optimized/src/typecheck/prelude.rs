@@ -100,6 +100,7 @@ pub fn prelude_intrinsics_signature() -> String {
     for name in ["min", "max", "atan2", "mul_hi"] {
         specs.push(format!("val __prim_{name} 'a : a -> a -> a"));
     }
+    specs.push("val __prim_fma 'a : a -> a -> a -> a".to_string());
     for name in [
         "sqrt", "exp", "log", "log2", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh",
         "cosh", "tanh", "asinh", "acosh", "atanh", "floor", "ceil", "round", "trunc", "cbrt",

@@ -432,6 +432,9 @@ pub fn math(f: MathFun, args: &[PrimValue]) -> PrimResult {
             let product = as_i128(*a).wrapping_mul(as_i128(*b));
             Ok(convert(I64((product >> width) as i64), a.prim_type()))
         }
+        // The exact `a * b + c`, rounded once (IEEE 754 fusedMultiplyAdd).
+        (MathFun::Fma, [F32(a), F32(b), F32(c)]) => Ok(F32(a.mul_add(*b, *c))),
+        (MathFun::Fma, [F64(a), F64(b), F64(c)]) => Ok(F64(a.mul_add(*b, *c))),
         (MathFun::Atan2, [F32(y), F32(x)]) => Ok(F32(y.atan2(*x))),
         (MathFun::Atan2, [F64(y), F64(x)]) => Ok(F64(y.atan2(*x))),
         (_, [F32(x)]) => float1!(*x, F32),

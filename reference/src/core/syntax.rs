@@ -325,6 +325,8 @@ pub enum MathFun {
     /// The high half of the double-width product (integers; signed for
     /// signed types).
     MulHi,
+    /// `a * b + c` rounded once (floats).
+    Fma,
 }
 
 /// The primitive types a [`MathFun`] is defined on.
@@ -377,6 +379,7 @@ impl MathFun {
             MathFun::Clz => "clz",
             MathFun::Ctz => "ctz",
             MathFun::MulHi => "mul_hi",
+            MathFun::Fma => "fma",
         }
     }
     pub fn from_name(name: &str) -> Option<MathFun> {
@@ -384,7 +387,7 @@ impl MathFun {
         [
             Sqrt, Exp, Log, Log2, Log10, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Asinh,
             Acosh, Atanh, Cbrt, Log1p, Gamma, Lgamma, Erf, Erfc, Trunc, Atan2, Floor, Ceil, Round,
-            Abs, Signum, Min, Max, IsNan, IsInf, Popc, Clz, Ctz, MulHi,
+            Abs, Signum, Min, Max, IsNan, IsInf, Popc, Clz, Ctz, MulHi, Fma,
         ]
         .into_iter()
         .find(|f| f.name() == name)
@@ -393,6 +396,7 @@ impl MathFun {
     pub fn arity(self) -> usize {
         match self {
             MathFun::Atan2 | MathFun::Min | MathFun::Max | MathFun::MulHi => 2,
+            MathFun::Fma => 3,
             _ => 1,
         }
     }

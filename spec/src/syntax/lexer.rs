@@ -226,6 +226,114 @@ const INT_SUFFIXES: &[(&str, IntType)] = &[
 
 const FLOAT_SUFFIXES: &[(&str, FloatType)] = &[("f32", FloatType::F32), ("f64", FloatType::F64)];
 
+/// The binary format a hexadecimal float literal is rounded to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FloatFormat {
+    F32,
+    F64,
+}
+
+impl FloatFormat {
+    /// The significand's bits (the hidden one included).
+    fn precision(self) -> i64 {
+        match self {
+            FloatFormat::F32 => 24,
+            FloatFormat::F64 => 53,
+        }
+    }
+    /// The exponent of the least normal number.
+    fn min_exponent(self) -> i64 {
+        match self {
+            FloatFormat::F32 => -126,
+            FloatFormat::F64 => -1022,
+        }
+    }
+    /// The exponent of the greatest finite number.
+    fn max_exponent(self) -> i64 {
+        match self {
+            FloatFormat::F32 => 127,
+            FloatFormat::F64 => 1023,
+        }
+    }
+}
+
+/// `2^e` for `-1074 ≤ e ≤ 1023`, from its bits.
+fn power_of_two(e: i64) -> f64 {
+    if e >= -1022 {
+        f64::from_bits(((e + 1023) as u64) << 52)
+    } else {
+        f64::from_bits(1u64 << (e + 1074))
+    }
+}
+
+/// The value of the hexadecimal float `0x{int_digits}.{fraction}p{exponent}`
+/// (hexadecimal digits without separators) rounded to nearest, ties to even,
+/// once, to `format`, as an `f64` (every `f32` is one); `None` where it
+/// rounds to infinity. No decimal text in between: the digits' bits and the
+/// exponent are the value.
+fn hex_float_value(
+    int_digits: &str,
+    fraction: &str,
+    exponent: i64,
+    format: FloatFormat,
+) -> Option<f64> {
+    // The first 30 significant hexadecimal digits (120 bits, more than any
+    // format's precision and its rounding bit) exactly, the rest as a sticky
+    // bit: whether anything non-zero follows.
+    let mut significand: u128 = 0;
+    let mut kept = 0;
+    let mut sticky = false;
+    // The value is `significand * 2^scale` (plus less than its last unit
+    // where `sticky`).
+    let mut scale = exponent - 4 * fraction.len() as i64;
+    for c in int_digits.chars().chain(fraction.chars()) {
+        let digit = c.to_digit(16).expect("hexadecimal digit") as u128;
+        if significand == 0 && digit == 0 {
+            continue;
+        }
+        if kept < 30 {
+            significand = significand << 4 | digit;
+            kept += 1;
+        } else {
+            sticky |= digit != 0;
+            scale += 4;
+        }
+    }
+    if significand == 0 {
+        return Some(0.0);
+    }
+    let bits = 128 - i64::from(significand.leading_zeros());
+    // The value is 1.x * 2^leading; its last representable unit is 2^unit.
+    let leading = scale + bits - 1;
+    let unit =
+        (leading - (format.precision() - 1)).max(format.min_exponent() - (format.precision() - 1));
+    let shift = unit - scale;
+    let rounded: u128 = if shift <= 0 {
+        // Exact: `bits - shift ≤ precision` bits.
+        significand << (-shift)
+    } else if shift > 127 {
+        // Below half the least subnormal.
+        0
+    } else {
+        let kept_part = significand >> shift;
+        let rest = significand & ((1u128 << shift) - 1);
+        let half = 1u128 << (shift - 1);
+        let up = rest > half || (rest == half && (sticky || kept_part & 1 == 1));
+        kept_part + u128::from(up)
+    };
+    if rounded == 0 {
+        return Some(0.0);
+    }
+    // `rounded < 2^(precision + 1)`; rounding up may have carried into a
+    // new leading bit.
+    let result_leading = unit + 128 - i64::from(rounded.leading_zeros()) - 1;
+    if result_leading > format.max_exponent() {
+        return None;
+    }
+    // Both factors and their product are representable: exact.
+    Some(rounded as f64 * power_of_two(unit))
+}
+
 fn is_ident_start(c: char) -> bool {
     c.is_ascii_alphabetic() || c == '_'
 }
@@ -520,11 +628,26 @@ impl<'a> Lexer<'a> {
             if digits.is_empty() {
                 return Err(self.error(start, "numeric literal has no digits", "expected digits"));
             }
-            if radix == 16 && self.peek() == Some('.') {
+            // `0x1.8p3`: a hexadecimal float needs a fraction after the
+            // point, so `0x0..<n` stays a range.
+            if radix == 16
+                && self.peek() == Some('.')
+                && self.peek_at(1).is_some_and(|c| c.is_ascii_hexdigit())
+            {
+                return self.hex_float(start, &digits);
+            }
+            if radix == 16
+                && matches!(self.peek(), Some('p' | 'P'))
+                && match self.peek_at(1) {
+                    Some('+' | '-') => self.peek_at(2),
+                    other => other,
+                }
+                .is_some_and(|c| c.is_ascii_digit())
+            {
                 return Err(self.error(
                     start,
-                    "hexadecimal float literals are not supported by runestone",
-                    "hexadecimal float",
+                    "a hexadecimal float literal needs a fraction, as in `0x1.0p3`",
+                    "hexadecimal float without `.`",
                 ));
             }
             let value = u64::from_str_radix(&digits, radix).map_err(|_| {
@@ -598,6 +721,83 @@ impl<'a> Lexer<'a> {
             )
         })?;
         self.int_suffix(start, value)
+    }
+
+    /// The rest of a hexadecimal float literal after `0x` and the digits
+    /// `int_digits` before its point (the Futhark language reference's
+    /// `hexadecimalfloat`: `0x hexintpart "." hexfraction (p|P) [+|-]
+    /// decdigit+`, `_` separators allowed, and a float suffix). Its value is
+    /// computed exactly from the digits and rounded once to the suffix's
+    /// type (`f64` without one).
+    fn hex_float(&mut self, start: usize, int_digits: &str) -> Result<TokenKind, Diagnostic> {
+        self.bump(); // `.`
+        let fraction = self.digits(16);
+        if !matches!(self.peek(), Some('p' | 'P')) {
+            return Err(self.error(
+                start,
+                "a hexadecimal float literal needs a binary exponent, as in `0x1.8p0`",
+                "expected `p` and an exponent",
+            ));
+        }
+        self.bump();
+        let negative = match self.peek() {
+            Some(sign @ ('+' | '-')) => {
+                self.bump();
+                sign == '-'
+            }
+            _ => false,
+        };
+        if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            return Err(self.error(
+                start,
+                "the exponent of a hexadecimal float literal has no digits",
+                "expected decimal digits after `p`",
+            ));
+        }
+        // Saturated: beyond any float's range either way, and far from
+        // overflowing the sums below.
+        let exponent = self
+            .digits(10)
+            .bytes()
+            .fold(0i64, |e, d| (e * 10 + i64::from(d - b'0')).min(1 << 40));
+        let exponent = if negative { -exponent } else { exponent };
+        let suffix_start = self.pos;
+        while self.peek().is_some_and(is_ident_char) {
+            self.bump();
+        }
+        let suffix = &self.text[suffix_start..self.pos];
+        let float_type = if suffix.is_empty() {
+            None
+        } else if suffix == "f16" {
+            return Err(self.error(
+                start,
+                "the type f16 is not supported by runestone",
+                "f16 literal",
+            ));
+        } else if let Some((_, float_type)) = FLOAT_SUFFIXES.iter().find(|(s, _)| *s == suffix) {
+            Some(*float_type)
+        } else {
+            return Err(self.error(
+                start,
+                format!("invalid suffix `{suffix}` on a float literal"),
+                "expected `f32` or `f64`",
+            ));
+        };
+        let precision = match float_type {
+            Some(FloatType::F32) => FloatFormat::F32,
+            _ => FloatFormat::F64,
+        };
+        match hex_float_value(int_digits, &fraction, exponent, precision) {
+            Some(value) => Ok(TokenKind::Float {
+                value,
+                suffix: float_type,
+            }),
+            None => Err(self.error(
+                start,
+                "float literal is too large to represent",
+                "out of range",
+            )),
+        }
     }
 
     fn float(
@@ -751,6 +951,90 @@ mod tests {
                 },
             ],
         );
+    }
+
+    fn float(value: f64, suffix: Option<FloatType>) -> TokenKind {
+        TokenKind::Float { value, suffix }
+    }
+
+    #[test]
+    fn hexadecimal_floats() {
+        check(
+            "0x1.8p3 0x1.0p-2f32 0xA.Bp+1f64 0x1_0.0_8p1_0 0X0.1P4",
+            &[
+                float(12.0, None),
+                float(0.25, Some(FloatType::F32)),
+                float(21.375, Some(FloatType::F64)),
+                float(16.03125 * 1024.0, None),
+                float(1.0, None),
+            ],
+        );
+        // A range from a hexadecimal integer is not a float.
+        check("0x0..<n", &[int(0, None), TokenKind::DotDotLt, ident("n")]);
+        // The least subnormal and the greatest finite number of each type.
+        check(
+            "0x0.0000000000001p-1022 0x1.fffffffffffffp1023 0x1.0p-149f32 0x1.fffffep127f32",
+            &[
+                float(f64::from_bits(1), None),
+                float(f64::MAX, None),
+                float(f64::from(f32::from_bits(1)), Some(FloatType::F32)),
+                float(f64::from(f32::MAX), Some(FloatType::F32)),
+            ],
+        );
+        for bad in [
+            "0x1.0",
+            "0x1p3",
+            "0x1.0p",
+            "0x1.0pf32",
+            "0x1.0p3q",
+            "0x1.0p1024",
+            "0x1.0p128f32",
+            // Halfway between the greatest f32 and 2^128: rounds to even,
+            // to infinity.
+            "0x1.ffffffp127f32",
+            "0x1.0p3f16",
+        ] {
+            assert!(lex(FileId(0), bad).is_err(), "{bad}");
+        }
+    }
+
+    /// The value of a hexadecimal float literal, lexed.
+    fn hex(text: &str) -> f64 {
+        match lex(FileId(0), text).unwrap()[0].kind {
+            TokenKind::Float { value, .. } => value,
+            ref other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn hexadecimal_floats_round_once_to_nearest_even() {
+        // 1 + 2^-53 is halfway between 1 and its successor: ties to even.
+        assert_eq!(hex("0x1.00000000000008p0"), 1.0);
+        // 1 + 3 * 2^-53 is halfway between the odd 1 + 2^-52 and 1 + 2^-51.
+        assert_eq!(hex("0x1.00000000000018p0"), 1.0 + 2f64.powi(-51));
+        // Just above halfway, by a digit far beyond the precision.
+        assert_eq!(
+            hex("0x1.000000000000080000000000000000000001p0"),
+            1.0 + 2f64.powi(-52)
+        );
+        // At f32, rounded from the exact value, not from its f64 rounding:
+        // 1 + 2^-24 + 2^-60 is above the f32 halfway point 1 + 2^-24, though
+        // its nearest f64 is exactly that point (a second rounding would
+        // give 1).
+        assert_eq!(
+            hex("0x1.000001000000001p0f32"),
+            f64::from(1.0f32 + f32::EPSILON)
+        );
+        assert_eq!(hex("0x1.000001p0f32"), 1.0);
+        // Subnormals round at their own unit: 3 * 2^-1076 is 0.75 units
+        // of 2^-1074, so 2^-1074; 2^-1075 is half a unit, so 0 (even).
+        assert_eq!(hex("0x3.0p-1076"), f64::from_bits(1));
+        assert_eq!(hex("0x1.0p-1075"), 0.0);
+        assert_eq!(hex("0x1.8p-1075"), f64::from_bits(1));
+        // Rounding up to the next binade, and to the greatest f32.
+        assert_eq!(hex("0x1.ffffffffffffffp0"), 2.0);
+        assert_eq!(hex("0x1.fffffefp127f32"), f64::from(f32::MAX));
+        assert_eq!(hex("0x0.0p0"), 0.0);
     }
 
     #[test]
