@@ -1,27 +1,11 @@
 //! `runestone bench`, and `runestone test` across backends, end to end.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn runestone(args: &[&str]) -> Output {
-    runestone_with(args, &[])
-}
-
-fn runestone_with(args: &[&str], environment: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .envs(environment.iter().copied())
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("runestone runs")
-}
+use common::{runestone, runestone_with_environment, text};
 
 /// Makes the gpu backend unavailable: no device has this name.
 const NO_DEVICE: (&str, &str) = ("RUNESTONE_DEVICE", "no-such-device-anywhere");
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A program in a fresh directory; removed by the caller.
 fn temp_program(name: &str, source: &str) -> std::path::PathBuf {
@@ -49,7 +33,7 @@ fn test_all_backends_reports_what_ran_and_what_was_skipped() {
         stdout.trim_end().ends_with("27 passed, 0 failed"),
         "{stdout}"
     );
-    let without_gpu = runestone_with(
+    let without_gpu = runestone_with_environment(
         &["test", "tests/programs/inputs", "--backend", "all"],
         &[NO_DEVICE],
     );
@@ -67,7 +51,7 @@ fn test_all_backends_reports_what_ran_and_what_was_skipped() {
 
 #[test]
 fn test_on_one_unavailable_backend_exits_2() {
-    let out = runestone_with(
+    let out = runestone_with_environment(
         &["test", "tests/programs/inputs", "--backend", "gpu"],
         &[NO_DEVICE],
     );
@@ -350,7 +334,7 @@ fn bench_exits_1_on_a_wrong_result() {
 
 #[test]
 fn bench_on_an_unavailable_backend_exits_2() {
-    let out = runestone_with(
+    let out = runestone_with_environment(
         &["bench", "benches/programs/saxpy.fut", "--backend", "gpu"],
         &[NO_DEVICE],
     );

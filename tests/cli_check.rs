@@ -2,20 +2,9 @@
 //! Proposition 6.1 verdict with exit status 0; a rejected program prints a
 //! located diagnostic naming the rule and exits with status 1.
 
-use std::process::Command;
+mod common;
 
-fn runestone(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runestone runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use common::runestone_code_and_text as runestone;
 
 #[test]
 fn check_prints_figure_5_figure_3b_and_the_verdict() {

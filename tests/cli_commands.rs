@@ -2,20 +2,9 @@
 //! announced commands that are not implemented yet (they must say so and exit
 //! 2, never pretend to work).
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn runestone(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("runestone runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{runestone, text};
 
 #[test]
 fn parse_prints_a_program_that_parses_again() {

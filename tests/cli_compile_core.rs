@@ -2,20 +2,9 @@
 //! monomorphic core of a module-free program; module programs are refused
 //! with a located diagnostic.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn runestone(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("runestone runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{runestone, text};
 
 /// The one helper: `--dump phase` of `file` succeeds (or not, `success`),
 /// and stdout (or stderr on failure) contains every `expected` fragment and

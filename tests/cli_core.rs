@@ -1,30 +1,8 @@
 //! `runestone run`, `test` and `defunc` end to end on the reference.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn runestone(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runestone runs");
-    // The command may exit before reading its input (a compile error).
-    let _ = child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes());
-    child.wait_with_output().expect("runestone finishes")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{runestone_with_stdin, text};
 
 #[test]
 fn run_prints_the_result_values() {
@@ -161,4 +139,9 @@ fn module_programs_run_through_static_interpretation() {
             text(&out.stdout)
         );
     }
+}
+
+/// `runestone ARGS` reading `stdin`.
+fn runestone(args: &[&str], stdin: &str) -> std::process::Output {
+    runestone_with_stdin(args, stdin.as_bytes())
 }

@@ -2,20 +2,10 @@
 //! and marks the chosen device; without a Vulkan driver, or with a
 //! `RUNESTONE_DEVICE` that names nothing, it says so and exits 1.
 
-use std::process::{Command, Output};
+mod common;
 
-fn runestone_devices(environment: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_runestone"));
-    command.arg("devices").env_remove("RUNESTONE_DEVICE");
-    for (name, value) in environment {
-        command.env(name, value);
-    }
-    command.output().expect("runestone runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{runestone_command, text};
+use std::process::Output;
 
 #[test]
 fn devices_lists_every_device_and_marks_the_chosen_one() {
@@ -71,4 +61,14 @@ fn devices_exits_1_with_a_clear_message_without_a_vulkan_driver() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("Vulkan is not available"), "{stderr}");
     assert!(stderr.contains("mesa-vulkan-drivers"), "{stderr}");
+}
+
+/// `runestone devices` with `RUNESTONE_DEVICE` unset, then `environment` set.
+fn runestone_devices(environment: &[(&str, &str)]) -> Output {
+    let mut command = runestone_command(&["devices"]);
+    command.env_remove("RUNESTONE_DEVICE");
+    command
+        .envs(environment.iter().copied())
+        .output()
+        .expect("runestone runs")
 }

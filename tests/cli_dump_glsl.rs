@@ -3,16 +3,9 @@
 //! whose lambda reads a variable of the enclosing scope is listed as running
 //! on the host with the reason.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn runestone(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("runestone runs")
-}
+use common::runestone;
 
 /// The `// function …` header lines of `--dump glsl` for `program`.
 fn listing_headers(name: &str, program: &str) -> Vec<String> {

@@ -4,25 +4,15 @@
 //! (lavapipe in CI) under the Khronos validation layer, meeting exactly the
 //! expectations the CPU backend meets, with SOACs actually run as kernels.
 
+mod common;
+
+use common::{runestone_with_environment, text};
 use std::path::Path;
 use std::process::{Command, Output};
 
 /// At least this many SOAC statement runs go to the device over the suite
 /// (67 when the driver arrived): the GPU does real work, not just the host.
 const MINIMUM_KERNEL_RUNS: u64 = 60;
-
-fn runestone(args: &[&str], environment: &[(&str, &str)]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .envs(environment.iter().copied())
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("runestone runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// The first line of every failure `runestone test` printed, without the
 /// backend's name.
@@ -47,8 +37,8 @@ fn kernel_runs(stdout: &str) -> Option<u64> {
 #[test]
 fn every_test_program_meets_on_the_gpu_what_it_meets_on_the_cpu() {
     let paths = ["tests/programs", "examples/paper"];
-    let cpu = runestone(&["test", paths[0], paths[1], "--backend", "cpu"], &[]);
-    let gpu = runestone(
+    let cpu = runestone_with_environment(&["test", paths[0], paths[1], "--backend", "cpu"], &[]);
+    let gpu = runestone_with_environment(
         &["test", paths[0], paths[1], "--backend", "gpu"],
         &[("RUNESTONE_VALIDATION", "1")],
     );
@@ -132,7 +122,7 @@ fn a_failing_soac_reports_the_cpu_backends_error_and_location() {
 #[test]
 fn without_a_usable_device_the_gpu_backend_is_unavailable() {
     let environment = [("RUNESTONE_DEVICE", "no-such-device-anywhere")];
-    let run = runestone(
+    let run = runestone_with_environment(
         &["run", "examples/paper/tfp18_fig1a.fut", "--backend", "gpu"],
         &environment,
     );
@@ -142,7 +132,7 @@ fn without_a_usable_device_the_gpu_backend_is_unavailable() {
         stderr.contains("the gpu backend is unavailable") && stderr.contains("no-such-device"),
         "{stderr}"
     );
-    let all = runestone(
+    let all = runestone_with_environment(
         &["test", "tests/programs/hof", "--backend", "all"],
         &environment,
     );
@@ -156,7 +146,7 @@ fn without_a_usable_device_the_gpu_backend_is_unavailable() {
 
 #[test]
 fn test_with_every_backend_includes_the_gpu() {
-    let out = runestone(&["test", "tests/programs/hof", "--backend", "all"], &[]);
+    let out = runestone_with_environment(&["test", "tests/programs/hof", "--backend", "all"], &[]);
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{stdout}");
     assert!(

@@ -4,27 +4,14 @@
 //! The inputs are under `tests/cli-inputs/`: `loops_forever.fut` (case #0
 //! passes, case #1 loops forever on the cpu backend) and `passes.fut`.
 
-use std::path::Path;
+mod common;
+
+use common::{runestone_command, text};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 const LOOPS_FOREVER: &str = "tests/cli-inputs/loops_forever.fut";
 const PASSES: &str = "tests/cli-inputs/passes.fut";
-
-fn runestone(args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_runestone"));
-    command
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    command
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 fn finished(command: &mut Command) -> Output {
     command.output().expect("runestone runs")
@@ -152,4 +139,14 @@ fn a_worker_killed_by_a_signal_is_a_crash_and_the_run_goes_on() {
         stdout.trim_end().ends_with("2 passed, 1 failed"),
         "{stdout}"
     );
+}
+
+/// `runestone ARGS` with no stdin and its output captured, not started.
+fn runestone(args: &[&str]) -> Command {
+    let mut command = runestone_command(args);
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
 }

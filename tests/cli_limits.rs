@@ -3,31 +3,9 @@
 //! binary has, its allocator counting the heap — refuses an array that is
 //! built row by row in small steps, where every single request fits.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn runestone_with_stdin(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runestone runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin.as_bytes())
-        .expect("write stdin");
-    child.wait_with_output().expect("runestone ends")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{runestone_with_stdin, text};
 
 /// A program whose result has `n` rows of `m` elements, each row built by
 /// its own small `replicate`.
@@ -52,7 +30,7 @@ fn a_malformed_memory_limit_is_a_usage_error() {
             "12X",
             "examples/paper/tfp18_fig1a.fut",
         ],
-        "",
+        b"",
     );
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(
@@ -78,7 +56,7 @@ fn rows_built_one_by_one_are_refused_once_the_heap_reaches_the_limit() {
             "256M",
             program,
         ],
-        "100000i64 100000i64",
+        b"100000i64 100000i64",
     );
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -94,7 +72,7 @@ fn rows_built_one_by_one_are_refused_once_the_heap_reaches_the_limit() {
     // request past the limit, at the `map`.
     let out = runestone_with_stdin(
         &["run", "--backend", "cpu", "--memory-limit", "256M", program],
-        "100000i64 100000i64",
+        b"100000i64 100000i64",
     );
     let stderr = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -112,7 +90,7 @@ fn rows_built_one_by_one_are_refused_once_the_heap_reaches_the_limit() {
             "256M",
             program,
         ],
-        "2i64 3i64",
+        b"2i64 3i64",
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(

@@ -3,23 +3,9 @@
 //! the benchmark programs): both paths stay tested, since the rest of the
 //! suite runs with native code on (the default).
 
-use std::path::Path;
-use std::process::Command;
+mod common;
 
-fn runestone_test(paths: &[&str], native: &str) -> (bool, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .arg("test")
-        .args(paths)
-        .args(["--backend", "cpu"])
-        .env("RUNESTONE_NATIVE", native)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("runestone runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
-}
+use common::{runestone_with_environment, text};
 
 const SUBSET: [&str; 5] = [
     "tests/programs/soacs",
@@ -41,4 +27,14 @@ fn the_subset_passes_with_native_code_on() {
     let (ok, stdout) = runestone_test(&SUBSET, "1");
     assert!(ok, "{stdout}");
     assert!(stdout.trim_end().ends_with("passed, 0 failed"), "{stdout}");
+}
+
+/// `runestone test PATHS --backend cpu` with `RUNESTONE_NATIVE=native`:
+/// whether it passed, and its stdout.
+fn runestone_test(paths: &[&str], native: &str) -> (bool, String) {
+    let mut args = vec!["test"];
+    args.extend_from_slice(paths);
+    args.extend_from_slice(&["--backend", "cpu"]);
+    let out = runestone_with_environment(&args, &[("RUNESTONE_NATIVE", native)]);
+    (out.status.success(), text(&out.stdout))
 }

@@ -1,20 +1,9 @@
 //! `runestone nested` and `runestone fuzz` from the outside: exit codes,
 //! located diagnostics, printed stages and observations.
 
-use std::process::Command;
+mod common;
 
-fn runestone(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runestone runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use common::runestone_code_and_text as runestone;
 
 #[test]
 fn the_lifting_example_prints_every_stage_and_its_observation() {

@@ -3,20 +3,9 @@
 //! disagrees beyond the known disagreements (`--known`; the value oracle
 //! meets one in its first 20 programs of seed 1).
 
-use std::process::Command;
+mod common;
 
-fn runestone(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runestone runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
-}
+use common::runestone_code_and_text as runestone;
 
 #[test]
 fn short_oracle_campaigns_print_a_summary_and_coverage() {

@@ -2,20 +2,9 @@
 //! --timings` end to end: the tower compiles, its module-free program parses
 //! back without module constructs, and the statistics count the reuses.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-fn runestone(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")))
-        .output()
-        .expect("runestone runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{runestone, text};
 
 #[test]
 fn tower_compiles_to_a_module_free_program() {

@@ -1,26 +1,10 @@
 //! `runestone values` end to end: the built binary on a small input, on
 //! binary input, and on malformed input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn values(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_runestone"))
-        .arg("values")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runestone runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(stdin)
-        .expect("write stdin");
-    child.wait_with_output().expect("runestone exits")
-}
+use common::runestone_with_stdin;
+use std::process::Output;
 
 #[test]
 fn prints_values_normalised() {
@@ -78,4 +62,11 @@ fn a_missing_file_is_reported() {
     let out = values(&["/nonexistent/input.txt"], b"");
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read /nonexistent/input.txt"));
+}
+
+/// `runestone values ARGS` reading `stdin`.
+fn values(args: &[&str], stdin: &[u8]) -> Output {
+    let mut all = vec!["values"];
+    all.extend_from_slice(args);
+    runestone_with_stdin(&all, stdin)
 }
