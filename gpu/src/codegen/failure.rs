@@ -26,7 +26,11 @@ fn body_may_fail(body: &Body) -> Option<String> {
 
 fn expression_may_fail(expression: &Exp) -> Option<String> {
     match expression {
-        Exp::SubExp(_) | Exp::UnOp { .. } | Exp::CmpOp { .. } | Exp::ConvOp { .. } => None,
+        Exp::SubExp(_)
+        | Exp::UnOp { .. }
+        | Exp::Fma { .. }
+        | Exp::CmpOp { .. }
+        | Exp::ConvOp { .. } => None,
         Exp::BinOp { op, ty, right, .. } if binop_can_fail(*op, *ty, right) => Some(match op {
             BinOp::Pow => "an integer power whose exponent may be negative".to_owned(),
             _ => format!("an integer {} whose divisor may be zero", binop_name(*op)),

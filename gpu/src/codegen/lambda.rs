@@ -450,6 +450,14 @@ impl Translator {
                 let (operand, _) = self.operand(operand)?;
                 self.unop(*op, *ty, &operand)
             }
+            // Not GLSL's `fma`: Vulkan gives it the precision of a
+            // multiplication followed by an addition, and lavapipe rounds
+            // twice even where a `precise` local consumes it (every float
+            // local is one); the SOAC stays on the host, where `fma` rounds
+            // once (SPEC_NOTES TFP18-31).
+            Exp::Fma { .. } => Err(CodegenError::unsupported(
+                "fma (Vulkan does not promise a single rounding)".to_owned(),
+            )),
             Exp::CmpOp {
                 op,
                 ty,
@@ -1074,6 +1082,7 @@ pub fn expression_name(expression: &Exp) -> String {
         Exp::SubExp(_) => "a copy".to_owned(),
         Exp::BinOp { op, .. } => format!("the binary operator {op:?}"),
         Exp::UnOp { op, .. } => format!("the unary operator {op:?}"),
+        Exp::Fma { .. } => "fma".to_owned(),
         Exp::CmpOp { op, .. } => format!("the comparison {op:?}"),
         Exp::ConvOp { .. } => "a conversion".to_owned(),
         Exp::Apply { function, .. } => format!("a call of `{function}`"),

@@ -83,6 +83,11 @@ impl<F: Fn(&VName) -> Option<PrimValue>> Rewrite<'_, F> {
                     self.sub_exp(left);
                     self.sub_exp(right);
                 }
+                Exp::Fma { a, b, c, .. } => {
+                    self.sub_exp(a);
+                    self.sub_exp(b);
+                    self.sub_exp(c);
+                }
                 Exp::If {
                     condition,
                     then_body,

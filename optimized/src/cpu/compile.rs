@@ -318,6 +318,15 @@ impl<'a> FunctionCompiler<'a> {
                     Ok(())
                 })
             }
+            Exp::Fma { a, b, c, .. } => {
+                let (a, b, c) = (self.operand(a), self.operand(b), self.operand(c));
+                Box::new(move |frame, _| {
+                    let v = prim::fma(a.prim(frame), b.prim(frame), c.prim(frame))
+                        .map_err(|m| error(m, span))?;
+                    frame[target] = Val::Prim(v);
+                    Ok(())
+                })
+            }
             Exp::CmpOp {
                 op, left, right, ..
             } => {

@@ -418,6 +418,16 @@ pub fn unop(op: UnOp, x: PrimValue) -> Result<PrimValue, &'static str> {
     }
 }
 
+/// `fma a b c`: the exact `a * b + c` rounded once (floats of one type).
+pub fn fma(a: PrimValue, b: PrimValue, c: PrimValue) -> Result<PrimValue, &'static str> {
+    use PrimValue::*;
+    match (a, b, c) {
+        (F32(a), F32(b), F32(c)) => Ok(F32(a.mul_add(b, c))),
+        (F64(a), F64(b), F64(c)) => Ok(F64(a.mul_add(b, c))),
+        _ => Err("ill-typed operation"),
+    }
+}
+
 /// `a op b` as a `bool` (IEEE comparison on floats; `false < true`).
 pub fn cmpop(op: CmpOp, a: PrimValue, b: PrimValue) -> Result<bool, &'static str> {
     use PrimValue::*;

@@ -448,6 +448,15 @@ impl Checker<'_> {
                 self.expect_subexp(scope, operand, &Type::Prim(*ty))?;
                 Ok(vec![ExtType::Prim(result)])
             }
+            Exp::Fma { ty, a, b, c } => {
+                if !ty.is_float() {
+                    return Err(self.error(format!("fma on the non-float type {ty}")));
+                }
+                for operand in [a, b, c] {
+                    self.expect_subexp(scope, operand, &Type::Prim(*ty))?;
+                }
+                Ok(vec![ExtType::Prim(*ty)])
+            }
             Exp::CmpOp {
                 ty, left, right, ..
             } => {

@@ -41,6 +41,7 @@ fn can_fail_given(exp: &Exp, call_can_fail: &dyn Fn(&FunName) -> bool) -> bool {
     match exp {
         Exp::SubExp(_)
         | Exp::UnOp { .. }
+        | Exp::Fma { .. }
         | Exp::CmpOp { .. }
         | Exp::ConvOp { .. }
         | Exp::Rearrange { .. }

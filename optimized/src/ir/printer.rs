@@ -364,6 +364,9 @@ impl Printer {
             Exp::UnOp { op, ty, operand } => {
                 let _ = write!(self.out, "{}.{ty}({operand})", op.name());
             }
+            Exp::Fma { ty, a, b, c } => {
+                let _ = write!(self.out, "fma.{ty}({a}, {b}, {c})");
+            }
             Exp::CmpOp {
                 op,
                 ty,

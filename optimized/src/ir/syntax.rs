@@ -493,6 +493,14 @@ pub enum Exp {
         ty: PrimType,
         operand: SubExp,
     },
+    /// `T.fma a b c` (floats only, all three of type `ty`): the exact
+    /// `a * b + c` rounded once (IEEE 754 fusedMultiplyAdd).
+    Fma {
+        ty: PrimType,
+        a: SubExp,
+        b: SubExp,
+        c: SubExp,
+    },
     CmpOp {
         op: CmpOp,
         ty: PrimType,

@@ -88,6 +88,11 @@ macro_rules! name_walk {
                     v.visit_operand(right);
                 }
                 Exp::UnOp { operand, .. } | Exp::ConvOp { operand, .. } => v.visit_operand(operand),
+                Exp::Fma { a, b, c, .. } => {
+                    v.visit_operand(a);
+                    v.visit_operand(b);
+                    v.visit_operand(c);
+                }
                 // An argument may be a size parameter's value (the callee's types
                 // are instantiated with it), so it may be a dimension.
                 Exp::Apply { args, .. } => for a in args { v.visit_dimension(a) },

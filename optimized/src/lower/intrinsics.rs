@@ -928,6 +928,18 @@ impl Lowerer {
                 operands[1].clone(),
                 span,
             )]),
+            NumericPrimitive::Fma => Ok(vec![self.bind(
+                block,
+                "fma",
+                ir::Type::Prim(t),
+                Exp::Fma {
+                    ty: t,
+                    a: operands[0].clone(),
+                    b: operands[1].clone(),
+                    c: operands[2].clone(),
+                },
+                span,
+            )]),
             NumericPrimitive::Constant(value) => Ok(vec![SubExp::Constant(value)]),
             NumericPrimitive::Reduction { operator, neutral } => {
                 let array = operands[0].clone();
@@ -982,6 +994,8 @@ pub(crate) enum NumericPrimitive {
     },
     Unary(ir::UnOp),
     Binary(ir::BinOp),
+    /// `T.fma a b c` (floats).
+    Fma,
     Constant(PrimValue),
     /// `T.sum` & co.: a `reduce` with this operator and neutral element.
     Reduction {
@@ -1054,6 +1068,9 @@ pub(crate) fn numeric_primitive(t: PrimType, function: &str) -> Option<NumericPr
     };
     if let Some(op) = binary {
         return Some(NumericPrimitive::Binary(op));
+    }
+    if function == "fma" && t.is_float() {
+        return Some(NumericPrimitive::Fma);
     }
     if let Some(value) = numeric_constant(t, function) {
         return Some(NumericPrimitive::Constant(value));

@@ -296,6 +296,7 @@ impl Facts {
 enum CseKey {
     BinOp(BinOp, PrimType, SubExp, SubExp),
     UnOp(UnOp, PrimType, SubExp),
+    Fma(PrimType, SubExp, SubExp, SubExp),
     CmpOp(CmpOp, PrimType, SubExp, SubExp),
     ConvOp(ConvOp, SubExp),
     Index(VName, Vec<SubExp>),
@@ -317,6 +318,7 @@ fn cse_key(exp: &Exp) -> Option<CseKey> {
             right,
         } => CseKey::BinOp(op, ty, left, right),
         Exp::UnOp { op, ty, operand } => CseKey::UnOp(op, ty, operand),
+        Exp::Fma { ty, a, b, c } => CseKey::Fma(ty, a, b, c),
         Exp::CmpOp {
             op,
             ty,
@@ -523,6 +525,15 @@ fn fold_statement_freely(statement: Statement, facts: &Facts) -> Outcome {
             operand: SubExp::Constant(a),
             ..
         } => match prim::unop(*op, *a) {
+            Ok(v) => replace(vec![SubExp::Constant(v)]),
+            Err(_) => Outcome::Keep(Box::new(statement)),
+        },
+        Exp::Fma {
+            a: SubExp::Constant(a),
+            b: SubExp::Constant(b),
+            c: SubExp::Constant(c),
+            ..
+        } => match prim::fma(*a, *b, *c) {
             Ok(v) => replace(vec![SubExp::Constant(v)]),
             Err(_) => Outcome::Keep(Box::new(statement)),
         },
