@@ -21,7 +21,7 @@
 use std::alloc::{GlobalAlloc, Layout};
 use std::cell::Cell;
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::OnceLock;
 
 /// The most bytes of arrays a run may hold.
@@ -195,13 +195,9 @@ impl fmt::Display for HumanBytes {
 /// The live heap of the process, as [`CountingAllocator`] counted it; 0
 /// where it is not the global allocator.
 pub fn live_heap_bytes() -> u64 {
-    if !COUNTING_INSTALLED.load(Ordering::Relaxed) {
-        return 0;
-    }
     LIVE_HEAP_BYTES.load(Ordering::Relaxed).max(0) as u64
 }
 
-static COUNTING_INSTALLED: AtomicBool = AtomicBool::new(false);
 static LIVE_HEAP_BYTES: AtomicI64 = AtomicI64::new(0);
 
 /// Each thread adds its allocations to [`LIVE_HEAP_BYTES`] once they amount
@@ -249,7 +245,6 @@ impl<A> CountingAllocator<A> {
 // and atomics).
 unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        COUNTING_INSTALLED.store(true, Ordering::Relaxed);
         let pointer = self.inner.alloc(layout);
         if !pointer.is_null() {
             record(layout.size() as i64);
@@ -258,7 +253,6 @@ unsafe impl<A: GlobalAlloc> GlobalAlloc for CountingAllocator<A> {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        COUNTING_INSTALLED.store(true, Ordering::Relaxed);
         let pointer = self.inner.alloc_zeroed(layout);
         if !pointer.is_null() {
             record(layout.size() as i64);
