@@ -33,6 +33,7 @@ pub enum MutationKind {
     MissingValInFunctorArgument,
     FunctionForUnliftedParameter,
     LiftedValueFromIf,
+    LiteralOutOfRange,
     UnknownModule,
     InfiniteType,
     AbstractTypesMixed,
@@ -41,7 +42,7 @@ pub enum MutationKind {
 impl MutationKind {
     /// Every kind counted by default, for coverage reports ([`Self::EXTRA`]:
     /// the others).
-    pub const ALL: [MutationKind; 19] = [
+    pub const ALL: [MutationKind; 20] = [
         MutationKind::IfConditionNotBool,
         MutationKind::IfBranchesDiffer,
         MutationKind::OperandMismatch,
@@ -61,6 +62,7 @@ impl MutationKind {
         MutationKind::MissingValInFunctorArgument,
         MutationKind::FunctionForUnliftedParameter,
         MutationKind::LiftedValueFromIf,
+        MutationKind::LiteralOutOfRange,
     ];
 
     /// The kinds counted only under `GenConfig::extra_mutations`.
@@ -101,6 +103,9 @@ impl MutationKind {
             }
             MutationKind::LiftedValueFromIf => {
                 "TFP'18: an if returns a value of lifted type '^a (not orderZero)"
+            }
+            MutationKind::LiteralOutOfRange => {
+                "a numeric literal one past its type's range (SPEC_NOTES TFP18-32)"
             }
             MutationKind::UnknownModule => "a module path whose first module does not exist",
             MutationKind::InfiniteType => "a function applied to itself (an infinite type)",

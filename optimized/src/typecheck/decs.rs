@@ -379,6 +379,7 @@ impl Checker<'_> {
             }
         }
         self.pending_pattern_checks.clear();
+        self.pending_literal_checks.clear();
         let watermark = self.subst.type_var_count();
         let function = self.infer_generalisable(
             env,
@@ -390,6 +391,7 @@ impl Checker<'_> {
         )?;
         self.default_variables(watermark)?;
         self.check_pending_patterns()?;
+        self.check_pending_literals()?;
         if is_entry {
             self.check_entry_point(bind, &function)?;
         }

@@ -45,7 +45,11 @@ impl Checker<'_> {
 
     fn infer_inner(&mut self, env: &Env, expr: &Expr) -> CheckResult<Type> {
         match expr {
-            Expr::Literal { literal, span } => Ok(self.literal_type(literal, *span)),
+            Expr::Literal { literal, span } => {
+                let ty = self.literal_type(literal, *span);
+                self.postpone_literal_check(*literal, &ty, *span);
+                Ok(ty)
+            }
             Expr::Var(name) => self.infer_var(env, name),
             Expr::Project {
                 expr: inner,
@@ -161,7 +165,11 @@ impl Checker<'_> {
             }
             Expr::BinOp { op, lhs, rhs, span } => self.infer_binop(env, op, lhs, rhs, *span),
             Expr::Negate { expr: inner, span } => {
+                let literal_check = self.pending_literal_checks.len();
                 let ty = self.infer(env, inner)?;
+                if let Expr::Literal { .. } = **inner {
+                    self.negate_postponed_literal(literal_check, *span);
+                }
                 self.require_numeric_negation(*span, &ty)?;
                 Ok(ty)
             }

@@ -26,6 +26,7 @@ pub mod env;
 mod errors;
 mod exhaustiveness;
 mod exprs;
+mod literals;
 mod modules;
 mod operators;
 mod pats;
@@ -296,6 +297,9 @@ pub(crate) struct Checker<'loader> {
     /// Pattern checks postponed to the end of the current top-level
     /// definition (exhaustiveness needs the final types).
     pub(crate) pending_pattern_checks: Vec<exhaustiveness::PendingPatternCheck>,
+    /// Literal range checks postponed to the end of the current top-level
+    /// definition (an unsuffixed literal's type is known only then).
+    pub(crate) pending_literal_checks: Vec<literals::PendingLiteralCheck>,
     /// Reads imported files, if this run may.
     pub(crate) loader: Option<&'loader mut dyn ImportLoader>,
     /// The built-in environment every file starts in.
@@ -337,6 +341,7 @@ impl<'loader> Checker<'loader> {
             current_parameter: None,
             size_descriptions: std::collections::HashMap::new(),
             pending_pattern_checks: Vec::new(),
+            pending_literal_checks: Vec::new(),
             order_zero_origins: rules::OrderZeroOrigins::default(),
             generated_abstract_types: Vec::new(),
         }

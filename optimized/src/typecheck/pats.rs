@@ -147,8 +147,11 @@ impl Checker<'_> {
                 negative,
             } => {
                 let literal_type = self.literal_type(literal, *span);
+                let literal_check = self.pending_literal_checks.len();
+                self.postpone_literal_check(*literal, &literal_type, *span);
                 if *negative {
                     self.require_numeric_negation(*span, &literal_type)?;
+                    self.negate_postponed_literal(literal_check, *span);
                 }
                 self.expect_type(*span, "this literal pattern", ty, &literal_type)
             }

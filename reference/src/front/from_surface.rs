@@ -3389,7 +3389,8 @@ fn float_type(t: ast::FloatType) -> PrimType {
 
 /// The value of a literal at its inferred type: integers must fit (a
 /// negated literal may reach the type's minimum); an integer literal at a
-/// float type is that float.
+/// float type is that float; a float literal must round to a finite value
+/// of its type.
 fn literal_value(lit: Literal, negative: bool, t: &Type) -> Result<PrimValue, String> {
     let Type::Prim(p) = t else {
         return Err(format!(
@@ -3413,18 +3414,12 @@ fn literal_value(lit: Literal, negative: bool, t: &Type) -> Result<PrimValue, St
             } else {
                 value as i128
             };
-            let (lo, hi): (i128, i128) = match p {
-                PrimType::I8 => (i8::MIN as i128, i8::MAX as i128),
-                PrimType::I16 => (i16::MIN as i128, i16::MAX as i128),
-                PrimType::I32 => (i32::MIN as i128, i32::MAX as i128),
-                PrimType::I64 => (i64::MIN as i128, i64::MAX as i128),
-                PrimType::U8 => (0, u8::MAX as i128),
-                PrimType::U16 => (0, u16::MAX as i128),
-                PrimType::U32 => (0, u32::MAX as i128),
-                PrimType::U64 => (0, u64::MAX as i128),
-                _ => return Err(format!("an integer literal cannot have type {p}")),
+            let Some((lo, hi)) = p.integer_range() else {
+                return Err(format!("an integer literal cannot have type {p}"));
             };
             if v < lo || v > hi {
+                // Extension: TFP18 T-LiteralRange
+                crate::coverage::fire("TFP18 T-LiteralRange");
                 return Err(format!("the literal {v} does not fit in {p}"));
             }
             Ok(crate::core::primitive::convert(PrimValue::I64(v as i64), p).pipe_u64(v, p))
@@ -3435,7 +3430,17 @@ fn literal_value(lit: Literal, negative: bool, t: &Type) -> Result<PrimValue, St
             if !p.is_float() {
                 return Err(format!("a float literal cannot have type {p}"));
             }
-            Ok(crate::core::primitive::convert(PrimValue::F64(v), p))
+            let value = crate::core::primitive::convert(PrimValue::F64(v), p);
+            let finite = match value {
+                PrimValue::F32(x) => x.is_finite(),
+                PrimValue::F64(x) => x.is_finite(),
+                _ => true,
+            };
+            if !finite {
+                crate::coverage::fire("TFP18 T-LiteralRange");
+                return Err(format!("the literal {v:e} does not fit in {p}"));
+            }
+            Ok(value)
         }
         Literal::Bool(b) => Ok(PrimValue::Bool(b)),
     }

@@ -100,7 +100,7 @@ pub enum TokenKind {
         value: f64,
         suffix: Option<FloatType>,
     },
-    /// A string literal (only used by `import`).
+    /// A string literal (an `import`'s path, or an array of bytes).
     String(String),
     /// An operator symbol other than the reserved `=` and `->`.
     Symbol(String),
@@ -520,6 +520,7 @@ impl<'a> Lexer<'a> {
                     TokenKind::Dot
                 }
             }
+            '\'' if self.at_character_literal() => return self.character(start),
             '\'' => match self.peek() {
                 Some('^') => {
                     self.bump();
@@ -862,22 +863,101 @@ impl<'a> Lexer<'a> {
                     ))
                 }
                 Some('"') => return Ok(TokenKind::String(value)),
-                Some('\\') => match self.bump() {
-                    Some('"') => value.push('"'),
-                    Some('\\') => value.push('\\'),
-                    Some('n') => value.push('\n'),
-                    Some('t') => value.push('\t'),
-                    _ => {
-                        return Err(self.error(
-                            start,
-                            "unknown escape in string literal",
-                            "expected one of \\\" \\\\ \\n \\t",
-                        ))
-                    }
-                },
+                Some('\\') => value.push(self.escape(start, "string")?),
                 Some(c) => value.push(c),
             }
         }
+    }
+
+    /// Whether the `'` just read opens a character literal (`'a'`, `'\n'`)
+    /// rather than a type parameter (`'a`): a character and then `'`, or an
+    /// escape.
+    fn at_character_literal(&self) -> bool {
+        let rest = self.rest();
+        let mut chars = rest.chars();
+        match chars.next() {
+            // No type parameter's name starts with `\`.
+            Some('\\') => true,
+            Some('\'' | '\n') | None => false,
+            Some(_) => chars.next() == Some('\''),
+        }
+    }
+
+    /// A character literal after its opening `'`: an unsuffixed integer
+    /// literal, the character's Unicode code point (Futhark's language
+    /// reference, "Literals"; SPEC_NOTES TFP18-33).
+    fn character(&mut self, start: usize) -> Result<TokenKind, Diagnostic> {
+        let character = match self.bump() {
+            Some('\\') => self.escape(start, "character")?,
+            Some(c) => c,
+            None => return Err(self.error(start, "unterminated character literal", "here")),
+        };
+        if self.bump() != Some('\'') {
+            return Err(self.error(
+                start,
+                "a character literal holds one character",
+                "character literal",
+            ));
+        }
+        Ok(TokenKind::Int {
+            value: u64::from(u32::from(character)),
+            suffix: None,
+        })
+    }
+
+    /// The character an escape after `\` stands for: `\n \t \r \0 \\ \'
+    /// \"`, `\xHH` (two hexadecimal digits) or `\NNN` (a decimal code).
+    fn escape(&mut self, start: usize, what: &str) -> Result<char, Diagnostic> {
+        let unknown = |lexer: &Self| {
+            lexer.error(
+                start,
+                format!("unknown escape in {what} literal"),
+                "expected one of \\n \\t \\r \\0 \\\\ \\' \\\" \\xHH \\NNN",
+            )
+        };
+        let escaped = match self.peek() {
+            Some('n') => '\n',
+            Some('t') => '\t',
+            Some('r') => '\r',
+            Some('\\') => '\\',
+            Some('\'') => '\'',
+            Some('"') => '"',
+            Some('x') => {
+                self.bump();
+                let digits: String = self.rest().chars().take(2).collect();
+                if digits.len() != 2 || !digits.chars().all(|d| d.is_ascii_hexdigit()) {
+                    return Err(unknown(self));
+                }
+                self.bump();
+                self.bump();
+                let code = u32::from_str_radix(&digits, 16).map_err(|_| unknown(self))?;
+                return char::from_u32(code).ok_or_else(|| unknown(self));
+            }
+            Some(d) if d.is_ascii_digit() => {
+                let digits: String = self
+                    .rest()
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                for _ in 0..digits.len() {
+                    self.bump();
+                }
+                return digits
+                    .parse::<u32>()
+                    .ok()
+                    .and_then(char::from_u32)
+                    .ok_or_else(|| {
+                        self.error(
+                            start,
+                            format!("the escape \\{digits} is not a Unicode character"),
+                            "escape",
+                        )
+                    });
+            }
+            _ => return Err(unknown(self)),
+        };
+        self.bump();
+        Ok(escaped)
     }
 }
 

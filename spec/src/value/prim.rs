@@ -77,6 +77,23 @@ impl PrimType {
         )
     }
 
+    /// The smallest and largest value of an integer type (`None` for the
+    /// float types and `bool`): the range a literal of the type must lie in
+    /// (SPEC_NOTES TFP18-32).
+    pub fn integer_range(self) -> Option<(i128, i128)> {
+        Some(match self {
+            PrimType::I8 => (i8::MIN.into(), i8::MAX.into()),
+            PrimType::I16 => (i16::MIN.into(), i16::MAX.into()),
+            PrimType::I32 => (i32::MIN.into(), i32::MAX.into()),
+            PrimType::I64 => (i64::MIN.into(), i64::MAX.into()),
+            PrimType::U8 => (0, u8::MAX.into()),
+            PrimType::U16 => (0, u16::MAX.into()),
+            PrimType::U32 => (0, u32::MAX.into()),
+            PrimType::U64 => (0, u64::MAX.into()),
+            PrimType::F32 | PrimType::F64 | PrimType::Bool => return None,
+        })
+    }
+
     /// The type of an integer literal with suffix `suffix` (`1u8`).
     pub fn from_int_suffix(suffix: crate::syntax::ast::IntType) -> PrimType {
         use crate::syntax::ast::IntType;

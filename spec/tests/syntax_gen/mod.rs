@@ -209,10 +209,21 @@ fn liftedness() -> BoxedStrategy<Liftedness> {
     .boxed()
 }
 
+/// The name of a type parameter: an identifier whose second character is
+/// not `'`, since `'x'` (and `'y''`) opens a character literal, in Futhark as
+/// here (SPEC_NOTES TFP18-33).
+fn type_parameter_name() -> BoxedStrategy<Name> {
+    ident()
+        .prop_filter("`'x'` is a character literal", |name| {
+            name.chars().nth(1) != Some('\'')
+        })
+        .boxed()
+}
+
 pub fn type_param() -> BoxedStrategy<TypeParam> {
     prop_oneof![
         ident().prop_map(|name| TypeParam::Size { name, span: sp() }),
-        (ident(), liftedness()).prop_map(|(name, liftedness)| TypeParam::Type {
+        (type_parameter_name(), liftedness()).prop_map(|(name, liftedness)| TypeParam::Type {
             name,
             liftedness,
             span: sp()

@@ -11,12 +11,22 @@ use spec::syntax::ast::*;
 use spec::value::PrimType;
 
 impl Generator {
-    /// A literal of a primitive type (small magnitudes).
+    /// A literal of a primitive type (small magnitudes). The literals of
+    /// the largest magnitude are the sites of
+    /// [`MutationKind::LiteralOutOfRange`] (one in sixteen, so that they do
+    /// not crowd out the other kinds of site).
     pub fn literal_of(&mut self, prim: PrimType) -> Expr {
         let magnitude = u64::from(
             self.choices
                 .below(if prim == PrimType::Bool { 2 } else { 16 }),
         );
+        if magnitude == 15 {
+            if let Some(outside) = literal_out_of_range(prim) {
+                if self.mutation_site(MutationKind::LiteralOutOfRange) {
+                    return outside;
+                }
+            }
+        }
         literal(prim, magnitude)
     }
 
@@ -190,4 +200,26 @@ impl Generator {
         };
         ascribe(constructor, env.type_exp(ty))
     }
+}
+
+/// A literal of type `prim` one past the largest value of `prim` (`256u8`,
+/// `1e39f32`), where one can be written: not for `u64` (the lexer's limit)
+/// nor `f64` (a decimal literal beyond `f64` is already infinite), nor
+/// `bool`.
+fn literal_out_of_range(prim: PrimType) -> Option<Expr> {
+    let literal = match prim {
+        PrimType::F32 => Literal::float(1e39, Some(FloatType::F32)),
+        PrimType::U64 | PrimType::F64 | PrimType::Bool => return None,
+        integer => {
+            let (_, highest) = integer.integer_range()?;
+            Literal::Int {
+                value: u64::try_from(highest + 1).ok()?,
+                suffix: int_type(integer),
+            }
+        }
+    };
+    Some(Expr::Literal {
+        literal,
+        span: span(),
+    })
 }

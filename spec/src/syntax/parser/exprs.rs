@@ -10,8 +10,10 @@
 //! indexing `a[i]` and projections `(e).f`.
 
 use super::{PResult, Parser};
+use crate::source::Span;
 use crate::syntax::ast::{
-    BinOp, DimIndex, Expr, Literal, LoopForm, MatchCase, Name, QualName, RangeEnd,
+    BinOp, DimIndex, Expr, IntType, Literal, LoopForm, MatchCase, Name, QualName, RangeEnd,
+    SizeExp, TypeExp,
 };
 use crate::syntax::lexer::{Keyword, TokenKind};
 use crate::syntax::operators::fixity;
@@ -241,6 +243,7 @@ impl Parser {
             TokenKind::Ident(_) => !self.at_qualified_operator(),
             TokenKind::Int { .. }
             | TokenKind::Float { .. }
+            | TokenKind::String(_)
             | TokenKind::Keyword(Keyword::True | Keyword::False)
             | TokenKind::LParen
             | TokenKind::LBracket
@@ -322,6 +325,10 @@ impl Parser {
                     literal: Literal::Bool(keyword == Keyword::True),
                     span: start,
                 }
+            }
+            TokenKind::String(text) => {
+                self.advance();
+                string_literal(&text, start)
             }
             TokenKind::Ident(_) => {
                 let name = self.qual_name("a name")?;
@@ -767,5 +774,38 @@ impl Parser {
             body: Box::new(body),
             span: self.span_from(start),
         })
+    }
+}
+
+/// A string literal: the array of its UTF-8 bytes, `[n]u8` (Futhark's
+/// language reference, "Literals"; SPEC_NOTES TFP18-33). The empty string is
+/// `[] : [0]u8`, as an empty array literal has no element to give its type.
+fn string_literal(text: &str, span: Span) -> Expr {
+    let bytes: Vec<Expr> = text
+        .bytes()
+        .map(|byte| Expr::Literal {
+            literal: Literal::Int {
+                value: u64::from(byte),
+                suffix: Some(IntType::U8),
+            },
+            span,
+        })
+        .collect();
+    let empty = bytes.is_empty();
+    let array = Expr::Array {
+        elements: bytes,
+        span,
+    };
+    if !empty {
+        return array;
+    }
+    Expr::Ascribe {
+        expr: Box::new(array),
+        ty: TypeExp::Array {
+            size: SizeExp::Constant(0),
+            element: Box::new(TypeExp::Var(QualName::unqualified("u8", span))),
+            span,
+        },
+        span,
     }
 }
