@@ -82,8 +82,7 @@ pub fn load(
                 reason,
             })?;
             let compiled = compile_optimized(sources, file, options)?;
-            let mut on_gpu = compiled.on_gpu(device.runtime.clone(), device.counters.clone())?;
-            on_gpu.program.set_memory_limit(compiled.memory_limit);
+            let on_gpu = compiled.on_gpu(device.runtime.clone(), device.counters.clone())?;
             Ok(Box::new(on_gpu))
         }
     }
@@ -295,13 +294,13 @@ pub fn compile_optimized(
 
 impl OptimizedProgram {
     /// The same compiled program under the GPU driver on `runtime`, its work
-    /// counted in `counters`.
+    /// counted in `counters`, with the same memory limit.
     pub fn on_gpu(
         &self,
         runtime: Arc<gpu::Runtime>,
         counters: Arc<gpu::driver::DriverCounters>,
     ) -> Result<GpuProgram, LoadError> {
-        let program =
+        let mut program =
             gpu::driver::GpuProgram::new(self.compiled.fused.clone(), runtime.clone(), counters)
                 .map_err(|e| {
                     LoadError::Internal(
@@ -313,6 +312,7 @@ impl OptimizedProgram {
                         .with_primary(e.span, "while compiling this"),
                     )
                 })?;
+        program.set_memory_limit(self.memory_limit);
         Ok(GpuProgram {
             program,
             runtime,
