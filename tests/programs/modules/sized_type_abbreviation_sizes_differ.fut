@@ -1,0 +1,10 @@
+-- The sizes a sized abbreviation names are still checked: `dot` needs two
+-- vectors of one size, and `main`'s two parameters have distinct sizes.
+-- ==
+-- error: size
+
+type vec [n] = [n]f32
+
+def dot [n] (a: vec [n]) (b: vec [n]) : f32 = reduce (+) 0 (map2 (*) a b)
+
+def main [n][m] (a: [n]f32) (b: [m]f32) = dot a b
