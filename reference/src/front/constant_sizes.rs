@@ -116,16 +116,25 @@ struct ModuleSizes {
     /// Values and functions by name, with the sizes their definitions
     /// state (a value whose sizes are unknown has [`unknown_signature`]).
     functions: HashMap<String, Signature>,
-    /// Type abbreviations without parameters, by the shape they state at
-    /// their definition; `None`: a type whose sizes are unknown (abstract,
-    /// parametric, specified), which hides an outer one.
-    abbreviations: HashMap<String, Option<Shape>>,
+    /// Type abbreviations without type parameters, by the shape they state
+    /// at their definition; `None`: a type whose sizes are unknown
+    /// (abstract, parametric, specified), which hides an outer one.
+    abbreviations: HashMap<String, Option<Abbreviation>>,
     modules: HashMap<String, ModuleValue>,
     module_types: HashMap<String, ModuleValue>,
     /// It may bind names not listed here (`open` of a module whose names
     /// are not all known): a name not found is unknown, never a library
     /// function.
     incomplete: bool,
+}
+
+/// A type abbreviation's shape, in which its size parameters (`type vec
+/// [n] = [n]f32`) are named dims, replaced by the sizes of each use (`vec
+/// [m]`; SPEC_NOTES ICFP18-27).
+#[derive(Clone, Debug)]
+struct Abbreviation {
+    size_params: Vec<String>,
+    shape: Shape,
 }
 
 /// A module (or what a module type says of one, for a parameter).
@@ -525,6 +534,17 @@ impl Sizes {
 
     /// The shape a type expression states; `size_params` are the size
     /// parameters in scope (other named sizes are unknown).
+    /// The abbreviation `q` names, where its sizes are known.
+    fn abbreviation(&self, q: &QualName) -> Option<Abbreviation> {
+        let abbreviation = if q.qualifiers.is_empty() {
+            self.scope.abbreviations.get(&q.name).cloned()
+        } else {
+            self.module_at(&q.qualifiers)
+                .and_then(|module| module.abbreviations.get(&q.name).cloned())
+        };
+        abbreviation.flatten()
+    }
+
     fn type_shape(&self, ty: &TypeExp, size_params: &[String]) -> Shape {
         self.type_shape_at(ty, size_params, 0)
     }
@@ -572,14 +592,43 @@ impl Sizes {
             {
                 Shape::Param(q.name.clone())
             }
-            TypeExp::Var(q) => {
-                let abbreviation = if q.qualifiers.is_empty() {
-                    self.scope.abbreviations.get(&q.name).cloned()
-                } else {
-                    self.module_at(&q.qualifiers)
-                        .and_then(|module| module.abbreviations.get(&q.name).cloned())
+            TypeExp::Var(q) => match self.abbreviation(q) {
+                Some(abbreviation) if abbreviation.size_params.is_empty() => abbreviation.shape,
+                _ => Shape::Unknown,
+            },
+            TypeExp::Apply {
+                constructor, args, ..
+            } => {
+                let Some(abbreviation) = self.abbreviation(constructor) else {
+                    return Shape::Unknown;
                 };
-                abbreviation.flatten().unwrap_or(Shape::Unknown)
+                if abbreviation.size_params.len() != args.len() {
+                    return Shape::Unknown;
+                }
+                let mut sizes = HashMap::new();
+                for (param, arg) in abbreviation.size_params.iter().zip(args) {
+                    let ast::TypeArg::Size { size, .. } = arg else {
+                        return Shape::Unknown;
+                    };
+                    let dim = match size {
+                        SizeExp::Constant(k) => Dim::Constant(*k),
+                        SizeExp::Named(q)
+                            if q.qualifiers.is_empty() && size_params.contains(&q.name) =>
+                        {
+                            Dim::Named(q.name.clone())
+                        }
+                        _ => Dim::Unknown,
+                    };
+                    sizes.insert(param.clone(), dim);
+                }
+                map_shape(
+                    &abbreviation.shape,
+                    &|dim| match dim {
+                        Dim::Named(name) => sizes.get(name).cloned().unwrap_or(Dim::Unknown),
+                        other => other.clone(),
+                    },
+                    &|name| Shape::Param(name.to_string()),
+                )
             }
             _ => Shape::Unknown,
         }
@@ -751,10 +800,20 @@ impl Sizes {
                 }
             }
             Dec::Type(bind) => {
-                let shape = bind
+                // Size parameters only (SPEC_NOTES ICFP18-27): the
+                // definition's shape with them as named dims.
+                let size_params: Option<Vec<String>> = bind
                     .params
-                    .is_empty()
-                    .then(|| self.type_shape(&bind.definition, &[]));
+                    .iter()
+                    .map(|param| match param {
+                        TypeParam::Size { name, .. } => Some(name.clone()),
+                        TypeParam::Type { .. } => None,
+                    })
+                    .collect();
+                let shape = size_params.map(|size_params| Abbreviation {
+                    shape: self.type_shape(&bind.definition, &size_params),
+                    size_params,
+                });
                 for module in [&mut self.scope, exports] {
                     module
                         .abbreviations

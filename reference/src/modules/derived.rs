@@ -107,13 +107,37 @@ fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
             || rewrite_value_bind(bind),
         )?))]),
         Dec::Type(bind) => {
-            if !bind.params.is_empty() {
+            // Extension (SPEC_NOTES ICFP18-27): on the TFP'18 core, whose
+            // array types are unsized, size parameters are expanded or
+            // erased; the paper's core has none.
+            if bind
+                .params
+                .iter()
+                .any(|p| matches!(p, spec::syntax::ast::TypeParam::Type { .. }) || !erases_sizes())
+            {
                 // §8.2
                 return polymorphic_type(bind);
             }
+            let definition = rewrite_type(&bind.definition)?;
+            let size_params: Vec<String> = bind
+                .params
+                .iter()
+                .filter_map(|p| match p {
+                    spec::syntax::ast::TypeParam::Size { name, .. } => Some(name.clone()),
+                    spec::syntax::ast::TypeParam::Type { .. } => None,
+                })
+                .collect();
+            SIZED_TYPES.with(|types| {
+                let mut types = types.borrow_mut();
+                if size_params.is_empty() {
+                    types.remove(&bind.name);
+                } else {
+                    types.insert(bind.name.clone(), (size_params, definition.clone()));
+                }
+            });
             Ok(vec![KDec::Type {
                 name: bind.name.clone(),
-                ty: rewrite_type(&bind.definition)?,
+                ty: definition,
                 span: bind.span,
             }])
         }
@@ -362,7 +386,11 @@ fn spec(spec_in: &Spec) -> Result<KSpec, Failure> {
             span,
             ..
         } => {
-            if !params.is_empty() {
+            // Size parameters are erased (SPEC_NOTES ICFP18-27).
+            if params
+                .iter()
+                .any(|p| matches!(p, spec::syntax::ast::TypeParam::Type { .. }) || !erases_sizes())
+            {
                 return Err(outside(
                     "type specifications with parameters",
                     MODULES,
@@ -427,6 +455,11 @@ thread_local! {
     /// (of the `def`, `val` specification or local function it is in).
     static LOCAL_TYPE_PARAMS: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
     static HOISTED: std::cell::RefCell<Vec<Vec<KDec>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The type abbreviations with size parameters only (`type vec [n] =
+    /// [n]f32`): their size parameters and their (rewritten) definition,
+    /// expanded where they are used (SPEC_NOTES ICFP18-27).
+    static SIZED_TYPES: std::cell::RefCell<std::collections::HashMap<String, (Vec<String>, TypeExp)>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
 }
 
 /// A polymorphic type: its functor's name, its parameters, its definition
@@ -435,6 +468,7 @@ type PolyType = (String, Vec<String>, TypeExp);
 
 fn reset_polymorphism() {
     POLY_TYPES.with(|types| types.borrow_mut().clear());
+    SIZED_TYPES.with(|types| types.borrow_mut().clear());
     LOCAL_TYPE_PARAMS.with(|params| params.borrow_mut().clear());
     POLY_FUNCTIONS.with(|functions| functions.borrow_mut().clear());
     HOISTED.with(|frames| frames.borrow_mut().clear());
@@ -446,6 +480,8 @@ fn polymorphic_type(bind: &spec::syntax::ast::TypeBind) -> Result<Vec<KDec>, Fai
     for param in &bind.params {
         match param {
             spec::syntax::ast::TypeParam::Type { name, .. } => params.push(name.clone()),
+            // Erased (SPEC_NOTES ICFP18-27).
+            spec::syntax::ast::TypeParam::Size { .. } if erases_sizes() => {}
             spec::syntax::ast::TypeParam::Size { span, .. } => {
                 return Err(outside(
                     "size parameters of polymorphic types (§8.2)",
@@ -508,6 +544,30 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
             constructor,
             args,
             span,
+        } if erases_sizes() && args.iter().any(|arg| matches!(arg, TypeArg::Size { .. })) => {
+            if let Some(expanded) = expand_sized_type(constructor, args) {
+                return Ok(expanded);
+            }
+            // Size arguments are erased with the size parameters they
+            // instantiate (SPEC_NOTES ICFP18-27).
+            let args: Vec<TypeArg> = args
+                .iter()
+                .filter(|arg| matches!(arg, TypeArg::Type(_)))
+                .cloned()
+                .collect();
+            if args.is_empty() {
+                return Ok(TypeExp::Var(constructor.clone()));
+            }
+            rewrite_type(&TypeExp::Apply {
+                constructor: constructor.clone(),
+                args,
+                span: *span,
+            })
+        }
+        TypeExp::Apply {
+            constructor,
+            args,
+            span,
         } if constructor.qualifiers.is_empty() => {
             let Some((functor, params, definition)) =
                 POLY_TYPES.with(|types| types.borrow().get(&constructor.name).cloned())
@@ -533,6 +593,7 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
                         ty: rewrite_type(arg)?,
                         span: *span,
                     }),
+                    // Erased above.
                     spec::syntax::ast::TypeArg::Size { span, .. } => {
                         return Err(outside("size arguments (§8.2)", MODULES, *span))
                     }
@@ -561,6 +622,66 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
         }
         _ => ty.try_map_children(rewrite_type),
     })
+}
+
+/// Whether the core erases sizes from types (the TFP'18 core, which has
+/// polymorphism of its own; the paper's core has no sizes at all).
+fn erases_sizes() -> bool {
+    NATIVE_POLYMORPHISM.with(|n| n.get())
+}
+
+/// `name [s₁]…[sₙ]` where `name` is an abbreviation with size parameters
+/// only: its definition with the sizes substituted for the parameters (so
+/// the core sees `[m]f32` for `vec [m]`, and a function's size parameter
+/// stays the size of its parameter). `None` for any other application.
+fn expand_sized_type(constructor: &QualName, args: &[TypeArg]) -> Option<TypeExp> {
+    if !constructor.qualifiers.is_empty() {
+        return None;
+    }
+    let (params, definition) =
+        SIZED_TYPES.with(|types| types.borrow().get(&constructor.name).cloned())?;
+    if params.len() != args.len() {
+        return None;
+    }
+    let mut sizes = std::collections::BTreeMap::new();
+    for (param, arg) in params.iter().zip(args) {
+        let TypeArg::Size { size, .. } = arg else {
+            return None;
+        };
+        sizes.insert(param.clone(), size.clone());
+    }
+    Some(substitute_size_names(&definition, &sizes))
+}
+
+/// `ty` with each size written as one of the names of `sizes` replaced.
+fn substitute_size_names(
+    ty: &TypeExp,
+    sizes: &std::collections::BTreeMap<String, spec::syntax::ast::SizeExp>,
+) -> TypeExp {
+    use spec::syntax::ast::SizeExp;
+    let result: Result<TypeExp, std::convert::Infallible> = ty.try_map_sizes_and_children(
+        &mut (),
+        |_, size| {
+            Ok(match size {
+                SizeExp::Named(name) if name.qualifiers.is_empty() => sizes
+                    .get(&name.name)
+                    .cloned()
+                    .unwrap_or_else(|| size.clone()),
+                _ => size.clone(),
+            })
+        },
+        |_, child, bound| {
+            let mut inner = sizes.clone();
+            for name in bound {
+                inner.remove(name);
+            }
+            Ok(substitute_size_names(child, &inner))
+        },
+    );
+    match result {
+        Ok(ty) => ty,
+        Err(never) => match never {},
+    }
 }
 
 /// Extension: §8.2 on a core with polymorphism of its own (the TFP'18 core).
