@@ -778,16 +778,7 @@ impl<'a> Parser<'a> {
                 "expected an integer literal, or a float suffix (f32, f64)",
             ));
         }
-        let (min, max): (i128, i128) = match ty {
-            PrimType::I8 => (i8::MIN.into(), i8::MAX.into()),
-            PrimType::I16 => (i16::MIN.into(), i16::MAX.into()),
-            PrimType::I32 => (i32::MIN.into(), i32::MAX.into()),
-            PrimType::I64 => (i64::MIN.into(), i64::MAX.into()),
-            PrimType::U8 => (0, u8::MAX.into()),
-            PrimType::U16 => (0, u16::MAX.into()),
-            PrimType::U32 => (0, u32::MAX.into()),
-            _ => (0, u64::MAX.into()),
-        };
+        let (min, max) = ty.integer_range().unwrap_or((0, u64::MAX.into()));
         let range_note = || format!("{ty} holds {min} to {max}");
         let magnitude =
             u128::from_str_radix(&digits, radix).map_err(|_| out_of_range(range_note()))?;
