@@ -545,6 +545,26 @@ impl Sizes {
         abbreviation.flatten()
     }
 
+    /// The dim a size written in a type stands for (an array's size, or a
+    /// sized abbreviation's argument).
+    fn size_dim(&self, size: &SizeExp, size_params: &[String]) -> Dim {
+        match size {
+            SizeExp::Constant(k) => Dim::Constant(*k),
+            SizeExp::Anonymous if self.anonymous_rigid.get() => {
+                // Extension (SPEC_NOTES TFP18-22): a fresh implicit size
+                // parameter, as Futhark and the optimising front end read
+                // `[]` in a function's parameter.
+                let k = self.anonymous_count.get() + 1;
+                self.anonymous_count.set(k);
+                Dim::Named(format!("{ANONYMOUS}{k}"))
+            }
+            SizeExp::Named(q) if q.qualifiers.is_empty() && size_params.contains(&q.name) => {
+                Dim::Named(q.name.clone())
+            }
+            _ => Dim::Unknown,
+        }
+    }
+
     fn type_shape(&self, ty: &TypeExp, size_params: &[String]) -> Shape {
         self.type_shape_at(ty, size_params, 0)
     }
@@ -555,23 +575,7 @@ impl Sizes {
         }
         match ty {
             TypeExp::Array { size, element, .. } => Shape::Array(
-                match size {
-                    SizeExp::Constant(k) => Dim::Constant(*k),
-                    SizeExp::Anonymous if self.anonymous_rigid.get() => {
-                        // Extension (SPEC_NOTES TFP18-22): a fresh implicit
-                        // size parameter, as Futhark and the optimising
-                        // front end read `[]` in a function's parameter.
-                        let k = self.anonymous_count.get() + 1;
-                        self.anonymous_count.set(k);
-                        Dim::Named(format!("{ANONYMOUS}{k}"))
-                    }
-                    SizeExp::Named(q)
-                        if q.qualifiers.is_empty() && size_params.contains(&q.name) =>
-                    {
-                        Dim::Named(q.name.clone())
-                    }
-                    _ => Dim::Unknown,
-                },
+                self.size_dim(size, size_params),
                 Box::new(self.type_shape_at(element, size_params, depth + 1)),
             ),
             TypeExp::Tuple { elements, .. } if !elements.is_empty() => Shape::Tuple(
@@ -610,16 +614,7 @@ impl Sizes {
                     let ast::TypeArg::Size { size, .. } = arg else {
                         return Shape::Unknown;
                     };
-                    let dim = match size {
-                        SizeExp::Constant(k) => Dim::Constant(*k),
-                        SizeExp::Named(q)
-                            if q.qualifiers.is_empty() && size_params.contains(&q.name) =>
-                        {
-                            Dim::Named(q.name.clone())
-                        }
-                        _ => Dim::Unknown,
-                    };
-                    sizes.insert(param.clone(), dim);
+                    sizes.insert(param.clone(), self.size_dim(size, size_params));
                 }
                 map_shape(
                     &abbreviation.shape,

@@ -3481,8 +3481,9 @@ fn simple_var(p: &Pat) -> Option<&Name> {
     }
 }
 
-/// Substitutes size and type arguments into a type expression.
-fn substitute_type_exp(
+/// Substitutes size and type arguments into a type expression (also the
+/// module path's expansion of sized abbreviations, SPEC_NOTES ICFP18-27).
+pub(crate) fn substitute_type_exp(
     te: &TypeExp,
     sizes: &BTreeMap<Name, SizeExp>,
     types: &BTreeMap<Name, TypeExp>,

@@ -107,6 +107,8 @@ fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
             || rewrite_value_bind(bind),
         )?))]),
         Dec::Type(bind) => {
+            // A later declaration of the name hides an earlier sized one.
+            SIZED_TYPES.with(|types| types.borrow_mut().remove(&bind.name));
             // Extension (SPEC_NOTES ICFP18-27): on the TFP'18 core, whose
             // array types are unsized, size parameters are expanded or
             // erased; the paper's core has none.
@@ -127,14 +129,13 @@ fn dec_hoisted(dec_in: &Dec) -> Result<Vec<KDec>, Failure> {
                     spec::syntax::ast::TypeParam::Type { .. } => None,
                 })
                 .collect();
-            SIZED_TYPES.with(|types| {
-                let mut types = types.borrow_mut();
-                if size_params.is_empty() {
-                    types.remove(&bind.name);
-                } else {
-                    types.insert(bind.name.clone(), (size_params, definition.clone()));
-                }
-            });
+            if !size_params.is_empty() {
+                SIZED_TYPES.with(|types| {
+                    types
+                        .borrow_mut()
+                        .insert(bind.name.clone(), (size_params, definition.clone()))
+                });
+            }
             Ok(vec![KDec::Type {
                 name: bind.name.clone(),
                 ty: definition,
@@ -593,7 +594,8 @@ fn rewrite_type(ty: &TypeExp) -> Result<TypeExp, Failure> {
                         ty: rewrite_type(arg)?,
                         span: *span,
                     }),
-                    // Erased above.
+                    // Only on the paper's core: the TFP'18 core's size
+                    // arguments were erased above (SPEC_NOTES ICFP18-27).
                     spec::syntax::ast::TypeArg::Size { span, .. } => {
                         return Err(outside("size arguments (§8.2)", MODULES, *span))
                     }
@@ -650,38 +652,12 @@ fn expand_sized_type(constructor: &QualName, args: &[TypeArg]) -> Option<TypeExp
         };
         sizes.insert(param.clone(), size.clone());
     }
-    Some(substitute_size_names(&definition, &sizes))
-}
-
-/// `ty` with each size written as one of the names of `sizes` replaced.
-fn substitute_size_names(
-    ty: &TypeExp,
-    sizes: &std::collections::BTreeMap<String, spec::syntax::ast::SizeExp>,
-) -> TypeExp {
-    use spec::syntax::ast::SizeExp;
-    let result: Result<TypeExp, std::convert::Infallible> = ty.try_map_sizes_and_children(
-        &mut (),
-        |_, size| {
-            Ok(match size {
-                SizeExp::Named(name) if name.qualifiers.is_empty() => sizes
-                    .get(&name.name)
-                    .cloned()
-                    .unwrap_or_else(|| size.clone()),
-                _ => size.clone(),
-            })
-        },
-        |_, child, bound| {
-            let mut inner = sizes.clone();
-            for name in bound {
-                inner.remove(name);
-            }
-            Ok(substitute_size_names(child, &inner))
-        },
-    );
-    match result {
-        Ok(ty) => ty,
-        Err(never) => match never {},
-    }
+    // The module-free path's substitution, so both paths expand alike.
+    Some(crate::front::from_surface::substitute_type_exp(
+        &definition,
+        &sizes,
+        &std::collections::BTreeMap::new(),
+    ))
 }
 
 /// Extension: §8.2 on a core with polymorphism of its own (the TFP'18 core).
