@@ -4,7 +4,8 @@
 //! of their index `σ`, i.e. on the outermost constructor of the λC type `σ`
 //! (modulo `≡`, which is trivial on associations derived from λC types).
 //!
-//! Additions beyond App. C, each an `Extension` arm (SPEC_NOTES L05-12..14):
+//! Additions beyond App. C, each an `Extension` arm (SPEC_NOTES L05-12..14,
+//! L05-23, L05-24: a primitive never forces the elements of an empty result):
 //! the μ-cases of every type-indexed primitive (`in↑`/`out↑` wrap the unfolded
 //! representation), `nilP` at `τ^↑`, `combineP`, `expandP`, `repeatP`,
 //! `takeP`, `dropP` via `gatherP`, bounds checks (⊥ when violated), and the
@@ -817,7 +818,16 @@ fn pack_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
     force_tuple(argument, &[0])?;
     force_int(argument, &[0, 0])?;
     let bits = force_bools(argument, &[0, 1])?;
-    let trues = int(bits.iter().filter(|b| **b).count() as i64);
+    let count = bits.iter().filter(|b| **b).count() as i64;
+    if count == 0 {
+        // Extension: L05 AppC packP-None
+        // (SPEC_NOTES L05-24, law attach/nil: no flag is set, so the result
+        // has no elements and is `nilP` whatever the elements were; they are
+        // never forced.)
+        fire("L05 AppC packP-None");
+        return contract(nil(ty));
+    }
+    let trues = int(count);
     match ty {
         // L05 AppC packP-Unit-Fun
         Type::Unit | Type::Fun(..) => {
@@ -834,11 +844,7 @@ fn pack_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
             } else {
                 Kernel::PackBool
             };
-            let count = bits.iter().filter(|b| **b).count() as i64;
-            contract(pair(
-                trues,
-                data_of(ty, count, kernel(k, pair(p2(&flags), p2(&xs)))),
-            ))
+            contract(pair(trues, kernel(k, pair(p2(&flags), p2(&xs)))))
         }
         // L05 AppC packP-Prod
         Type::Prod(a, b) => {
