@@ -102,3 +102,29 @@ fn fuzz_runs_the_nested_oracle_and_refuses_the_others() {
     assert!(stderr.contains("not implemented yet"), "{stderr}");
     assert!(stderr.contains("value, gpu"), "{stderr}");
 }
+
+/// `--memory-limit`: an array past it ends that side's evaluation with an
+/// unknown observation that names the limit, and the run ends normally (exit
+/// 1: the file's expectation is not observed on that side), never with an
+/// allocation failure.
+#[test]
+fn an_array_past_the_memory_limit_is_an_unknown_observation_not_an_abort() {
+    let (code, stdout, stderr) = runestone(&[
+        "nested",
+        "--quick",
+        "--memory-limit",
+        "1G",
+        "tests/nested_limits/replicate_past_the_memory_limit.lp",
+    ]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stdout.contains("λC         1"), "{stdout}");
+    assert!(
+        stdout.contains("λA         unknown (allocating 80000000000 bytes"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("memory limit of 1073741824 bytes"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("VIOLATED"), "{stdout}");
+}

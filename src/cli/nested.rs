@@ -41,6 +41,12 @@ pub struct Args {
     /// (repeatable), e.g. `--check 6.37 --check 5.27`.
     #[arg(long = "check")]
     checks: Vec<String>,
+    /// The memory limit of the λC and λA evaluations, e.g. `512M`, `8G`
+    /// (default: half of this machine's memory): a primitive that would
+    /// build an array past it stops that evaluation, and its observation is
+    /// unknown.
+    #[arg(long, value_name = "SIZE", value_parser = spec::memory::MemoryLimit::parse)]
+    memory_limit: Option<spec::memory::MemoryLimit>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -52,6 +58,9 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let name = args.file.display().to_string();
+    if let Some(limit) = args.memory_limit {
+        reference::nested::machine::set_memory_limit(limit);
+    }
     let mut options = Options {
         fuel: args.fuel,
         ..Options::default()

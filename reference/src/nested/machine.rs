@@ -15,7 +15,9 @@
 //! Fuel counts contractions. Running out of fuel or of depth is *unknown*, never
 //! a verdict (guide P1).
 
+use spec::memory::MemoryLimit;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What the head of a term calls for.
 pub enum Decision<T> {
@@ -27,6 +29,9 @@ pub enum Decision<T> {
     Congruence(Vec<usize>),
     /// Stuck: ⊥.
     Bottom(String),
+    /// The contraction would build an array past the memory limit
+    /// ([`admit_elements`]): no result (unknown), never ⊥.
+    Limit(String),
 }
 
 impl<T> Decision<T> {
@@ -51,6 +56,57 @@ pub enum Stop {
     OutOfFuel,
     /// Evaluation nested too deeply: unknown.
     TooDeep,
+    /// An array past the memory limit was asked for: unknown.
+    MemoryLimit(String),
+}
+
+/// The bytes one materialised array element is counted as where it is a term
+/// (a λC element, an index term): an estimate of a term node with its `Rc`
+/// header, so that the limit refuses absurd requests before they allocate.
+pub const TERM_ELEMENT_BYTES: u64 = 64;
+
+/// Whether an array of `elements` elements of `element_bytes` bytes each may
+/// be built now, under the memory limit of this machine
+/// (`spec::memory::MemoryLimit::of_this_machine`, as every other
+/// implementation honours it): `repP⟨10000000000, 1⟩` in a λA kernel or a
+/// λC primitive that tabulates it stops with [`Decision::Limit`] instead of
+/// an allocation failure.
+pub fn admit_elements<T>(elements: i64, element_bytes: u64) -> Result<(), Decision<T>> {
+    let elements = u64::try_from(elements.max(0)).unwrap_or(0);
+    memory_limit()
+        .admit(elements, element_bytes)
+        .map_err(|exceeded| Decision::Limit(exceeded.to_string()))
+}
+
+/// The limit set by [`set_memory_limit`] (`runestone nested --memory-limit`),
+/// in bytes; 0 while unset.
+static MEMORY_LIMIT_BYTES: AtomicU64 = AtomicU64::new(0);
+
+/// Sets the memory limit of every λC and λA evaluation of this process (the
+/// primitives decide without a context, so the limit is process-wide, like
+/// the memory it protects).
+pub fn set_memory_limit(limit: MemoryLimit) {
+    MEMORY_LIMIT_BYTES.store(limit.bytes(), Ordering::Relaxed);
+}
+
+/// The memory limit the evaluations honour: the one set, or half of this
+/// machine's memory.
+pub fn memory_limit() -> MemoryLimit {
+    match MEMORY_LIMIT_BYTES.load(Ordering::Relaxed) {
+        0 => MemoryLimit::of_this_machine(),
+        bytes => MemoryLimit::from_bytes(bytes),
+    }
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Bottom(reason) => write!(f, "_|_ ({reason})"),
+            Stop::OutOfFuel => f.write_str("fuel exhausted"),
+            Stop::TooDeep => f.write_str("evaluation too deep"),
+            Stop::MemoryLimit(reason) => f.write_str(reason),
+        }
+    }
 }
 
 impl Stop {
@@ -81,6 +137,7 @@ pub fn step<C: Calculus>(term: &C::Term) -> Result<Option<C::Term>, Stop> {
         Decision::Value => Ok(None),
         Decision::Contract(next) => Ok(Some(next)),
         Decision::Bottom(reason) => Err(Stop::Bottom(reason)),
+        Decision::Limit(reason) => Err(Stop::MemoryLimit(reason)),
         Decision::Congruence(path) => {
             let child = C::at_path(term, &path)
                 .ok_or_else(|| Stop::Bottom("congruence into a missing subterm".into()))?;
@@ -198,6 +255,10 @@ impl<C: Calculus> Evaluator<C::Term> for ByNeed<C> {
             match C::decide(&current) {
                 Decision::Value => break Ok(current.clone()),
                 Decision::Bottom(reason) => break Err(reason),
+                Decision::Limit(reason) => {
+                    self.depth -= 1;
+                    return Err(Stop::MemoryLimit(reason));
+                }
                 Decision::Contract(next) => {
                     if self.used >= self.fuel {
                         self.depth -= 1;

@@ -17,7 +17,7 @@
 use super::constants::{signature, Calculus, Const, Prim};
 use super::flat_types::flat;
 use super::lambda_a::{AuxPrim, ConstA, ExprA, Kernel, TermA};
-use super::machine::Decision;
+use super::machine::{admit_elements, Decision};
 use super::reduce_a::is_value;
 use super::types::Type;
 use crate::coverage::fire;
@@ -1471,6 +1471,11 @@ fn operands(k: Kernel, argument: &ExprA) -> Forced<Vec<Operand>> {
     }
 }
 
+/// The bytes of one element of an unboxed `Int` or `Bool` array, for the
+/// memory limit (`machine::admit_elements`).
+const INT_BYTES: u64 = 8;
+const BOOL_BYTES: u64 = 1;
+
 /// The unboxed kernels: strict in every operand (unboxed arrays have literal
 /// elements only, Fig. 6.2).
 fn unboxed_kernel(k: Kernel, argument: &ExprA) -> Forced<Decision<ExprA>> {
@@ -1482,8 +1487,14 @@ fn unboxed_kernel(k: Kernel, argument: &ExprA) -> Forced<Decision<ExprA>> {
     let bools = |v: Vec<bool>| contract(ExprA::arr_bool(v));
     let index_ok = |i: i64, n: usize| 0 <= i && (i as usize) < n;
     match (k, values.as_slice()) {
-        (Kernel::RepInt, [I(n), I(x)]) => ints(vec![*x; (*n).max(0) as usize]),
-        (Kernel::RepBool, [I(n), B(x)]) => bools(vec![*x; (*n).max(0) as usize]),
+        (Kernel::RepInt, [I(n), I(x)]) => {
+            admit_elements(*n, INT_BYTES)?;
+            ints(vec![*x; (*n).max(0) as usize])
+        }
+        (Kernel::RepBool, [I(n), B(x)]) => {
+            admit_elements(*n, BOOL_BYTES)?;
+            bools(vec![*x; (*n).max(0) as usize])
+        }
         (Kernel::ConcatInt, [Is(a), Is(b)]) => ints(a.iter().chain(b.iter()).copied().collect()),
         (Kernel::ConcatBool, [Bs(a), Bs(b)]) => bools(a.iter().chain(b.iter()).copied().collect()),
         (Kernel::IndexInt, [Is(a), I(i)]) if index_ok(*i, a.len()) => {
@@ -1567,6 +1578,12 @@ fn unboxed_kernel(k: Kernel, argument: &ExprA) -> Forced<Decision<ExprA>> {
             if counts.iter().any(|c| *c < 0) {
                 return bottom("expandP with a negative count");
             }
+            admit_elements(
+                counts
+                    .iter()
+                    .fold(0i64, |total, c| total.saturating_add(*c)),
+                INT_BYTES,
+            )?;
             ints(
                 counts
                     .iter()
@@ -1576,10 +1593,12 @@ fn unboxed_kernel(k: Kernel, argument: &ExprA) -> Forced<Decision<ExprA>> {
             )
         }
         (Kernel::RepeatIndices, [I(n), I(length)]) if *n >= 0 && *length >= 0 => {
+            admit_elements(n.saturating_mul(*length), INT_BYTES)?;
             ints((0..*n).flat_map(|_| 0..*length).collect())
         }
         (Kernel::RangeIndices, [I(from), I(to), I(length)]) => {
             if 0 <= *from && from <= to && to <= length {
+                admit_elements(to - from, INT_BYTES)?;
                 ints((*from..*to).collect())
             } else {
                 bottom("takeP/dropP beyond the length")
@@ -1597,6 +1616,10 @@ fn unboxed_kernel(k: Kernel, argument: &ExprA) -> Forced<Decision<ExprA>> {
                 if !index_ok(i, segments.len()) {
                     return bottom("gather: segment index out of bounds");
                 }
+                admit_elements(
+                    (out.len() as i64).saturating_add(segments[i as usize]),
+                    INT_BYTES,
+                )?;
                 let start = offsets[i as usize];
                 out.extend(start..start + segments[i as usize]);
             }

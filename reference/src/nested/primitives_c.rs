@@ -16,7 +16,7 @@
 
 use super::constants::{Const, Prim};
 use super::lambda_c::{ExprC, TermC};
-use super::machine::Decision;
+use super::machine::{admit_elements, Decision, TERM_ELEMENT_BYTES};
 use super::reduce_c::is_value;
 use super::types::Type;
 use crate::coverage::fire;
@@ -113,6 +113,7 @@ fn collect_elements(
     match array_value(array) {
         Some(ArrayValue::Nil) => Ok(()),
         Some(ArrayValue::Rep(n, _)) => {
+            admit_elements((out.len() as i64).saturating_add(n), TERM_ELEMENT_BYTES)?;
             let element_path: Vec<usize> = path.iter().copied().chain([1, 1]).collect();
             let element = force(root, &element_path)?;
             for _ in 0..n.max(0) {
@@ -421,6 +422,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
             if n != array_length(&ys) {
                 return bottom("zipP of arrays of different lengths");
             }
+            admit_elements(n, TERM_ELEMENT_BYTES)?;
             let elements = (0..n)
                 .map(|i| pair(index(&t(0), &xs, i), index(&t(1), &ys, i)))
                 .collect();
@@ -496,6 +498,10 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
             if n < 0 || n > length {
                 return bottom("takeP/dropP beyond the length");
             }
+            admit_elements(
+                if c.prim == Prim::TakeP { n } else { length - n },
+                TERM_ELEMENT_BYTES,
+            )?;
             let range = if c.prim == Prim::TakeP {
                 0..n
             } else {

@@ -38,6 +38,15 @@ fn whnf<T, E: Evaluator<T>>(evaluator: &mut E, term: &T) -> Readback<Option<T>> 
     }
 }
 
+/// An array of `n` elements is `n` observation nodes: past the budget the
+/// observation is unknown, before anything of that size is allocated.
+fn within_budget(n: i64, budget: &usize) -> Readback<()> {
+    if u64::try_from(n).is_ok_and(|n| n > *budget as u64) {
+        return Err(ReadbackError::Unknown(Stop::OutOfFuel));
+    }
+    Ok(())
+}
+
 fn malformed<T>(what: impl Into<String>) -> Readback<T> {
     Err(ReadbackError::Malformed(what.into()))
 }
@@ -264,6 +273,7 @@ fn read_array<E: Evaluator<ExprA>>(
             let Some((n, payload)) = length_and_payload(evaluator, &value)? else {
                 return Ok(None);
             };
+            within_budget(n, budget)?;
             if n == 0 {
                 // Law attach/nil: the data of an empty array is not observed.
                 return Ok(Some(Vec::new()));
@@ -293,6 +303,7 @@ fn read_array<E: Evaluator<ExprA>>(
             let Some((n, payload)) = length_and_payload(evaluator, &value)? else {
                 return Ok(None);
             };
+            within_budget(n, budget)?;
             if n == 0 {
                 // The components of an empty array are not observed (they may
                 // be infinite for recursive element types, §3.3.4).
@@ -377,6 +388,7 @@ fn read_array<E: Evaluator<ExprA>>(
             let Some((n, _)) = length_and_payload(evaluator, &value)? else {
                 return Ok(None);
             };
+            within_budget(n, budget)?;
             Ok(Some(vec![Observation::Opaque; n as usize]))
         }
         Type::Clo(..) => {
@@ -384,7 +396,10 @@ fn read_array<E: Evaluator<ExprA>>(
             match whnf(evaluator, &length)? {
                 None => Ok(None),
                 Some(n) => match n.term() {
-                    TermA::Int(n) if *n >= 0 => Ok(Some(vec![Observation::Opaque; *n as usize])),
+                    TermA::Int(n) if *n >= 0 => {
+                        within_budget(*n, budget)?;
+                        Ok(Some(vec![Observation::Opaque; *n as usize]))
+                    }
                     _ => malformed("closure array length"),
                 },
             }

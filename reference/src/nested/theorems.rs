@@ -101,6 +101,7 @@ fn outcome(result: Result<Observation, ReadbackError>) -> Outcome {
         Err(ReadbackError::Unknown(Stop::TooDeep)) => {
             Outcome::Unknown("evaluation too deep".into())
         }
+        Err(ReadbackError::Unknown(Stop::MemoryLimit(why))) => Outcome::Unknown(why),
         Err(ReadbackError::Unknown(Stop::Bottom(b))) => Outcome::Unknown(b),
         Err(ReadbackError::Malformed(m)) => Outcome::Malformed(m),
     }
@@ -173,7 +174,7 @@ pub fn lambda_c_subject_reduction(e: &ExprC, ty: &Type, steps: usize) -> Verdict
                 current = next;
             }
             Ok(None) | Err(Stop::Bottom(_)) => return Verdict::Holds,
-            Err(other) => return Verdict::Unknown(format!("{other:?}")),
+            Err(other) => return Verdict::Unknown(other.to_string()),
         }
     }
     Verdict::Holds
@@ -215,7 +216,7 @@ pub fn lambda_a_subject_reduction(e: &ExprA, ty: &Type, steps: usize) -> Verdict
                 current = next;
             }
             Ok(None) | Err(Stop::Bottom(_)) => return Verdict::Holds,
-            Err(other) => return Verdict::Unknown(format!("{other:?}")),
+            Err(other) => return Verdict::Unknown(other.to_string()),
         }
     }
     Verdict::Holds
@@ -296,7 +297,7 @@ pub fn reducts_flatten_equivalently(
         match machine::step::<LambdaC>(&current) {
             Ok(Some(next)) => current = next,
             Ok(None) | Err(Stop::Bottom(_)) => return Verdict::Holds,
-            Err(other) => return Verdict::Unknown(format!("{other:?}")),
+            Err(other) => return Verdict::Unknown(other.to_string()),
         }
         if current.mentions(super::constants::Prim::Impose) {
             return Verdict::Holds;
@@ -324,7 +325,7 @@ pub fn values_vectorise_to_values(e: &ExprC, fuel: u64) -> Verdict {
     let value = match evaluator.whnf(e) {
         Ok(value) => value,
         Err(Stop::Bottom(_)) => return Verdict::Holds,
-        Err(other) => return Verdict::Unknown(format!("λC: {other:?}")),
+        Err(other) => return Verdict::Unknown(format!("λC: {other}")),
     };
     if value.mentions(super::constants::Prim::Impose) {
         return Verdict::Unknown("the λC value mentions ▷".into());
@@ -337,6 +338,6 @@ pub fn values_vectorise_to_values(e: &ExprC, fuel: u64) -> Verdict {
     match flat_evaluator.whnf(&vectorise(&annotated)) {
         Ok(_) => Verdict::Holds,
         Err(Stop::Bottom(why)) => Verdict::Violated(format!("V[{value}] diverges: {why}")),
-        Err(other) => Verdict::Unknown(format!("λA: {other:?}")),
+        Err(other) => Verdict::Unknown(format!("λA: {other}")),
     }
 }
