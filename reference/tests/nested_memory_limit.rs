@@ -8,7 +8,9 @@
 use reference::nested::closure_conversion::convert_program;
 use reference::nested::flatten::vectorise;
 use reference::nested::lambda_c::ExprC;
-use reference::nested::machine::{set_memory_limit, with_large_stack, ByNeed, Evaluator, Stop};
+use reference::nested::machine::{
+    set_memory_limit, with_large_stack, ByNeed, Calculus, Evaluator, Stop,
+};
 use reference::nested::pipeline::{front_end, run_file, Options};
 use reference::nested::reduce_a::LambdaA;
 use reference::nested::reduce_c::LambdaC;
@@ -29,16 +31,26 @@ fn lambda_c(text: &'static str) -> ExprC {
     typing_c::check_program(&convert_program(&program)).expect("well-typed λC")
 }
 
+/// Builds a term and evaluates it to WHNF in calculus `C` under a 1 GiB
+/// limit: the value printed, or where evaluation stopped.
+fn whnf_under_a_small_limit<C: Calculus>(
+    term: impl FnOnce() -> C::Term + Send + 'static,
+) -> Result<String, Stop>
+where
+    C::Term: std::fmt::Display,
+{
+    set_memory_limit(MemoryLimit::from_bytes(1 << 30));
+    with_large_stack(move || {
+        ByNeed::<C>::new(1_000_000)
+            .whnf(&term())
+            .map(|value| value.to_string())
+    })
+}
+
 /// The λA kernel `repP` at `Int` is refused before it allocates 80 GB.
 #[test]
 fn a_replicate_past_the_limit_stops_lambda_a_with_the_memory_limit() {
-    set_memory_limit(MemoryLimit::from_bytes(1 << 30));
-    let outcome = with_large_stack(|| {
-        let annotated = lambda_c(REPLICATE);
-        ByNeed::<LambdaA>::new(1_000_000)
-            .whnf(&vectorise(&annotated))
-            .map(|value| value.to_string())
-    });
+    let outcome = whnf_under_a_small_limit::<LambdaA>(|| vectorise(&lambda_c(REPLICATE)));
     assert!(
         matches!(outcome, Err(Stop::MemoryLimit(_))),
         "λA gave {outcome:?}"
@@ -48,13 +60,7 @@ fn a_replicate_past_the_limit_stops_lambda_a_with_the_memory_limit() {
 /// λC's `takeP` tabulates its result: three billion elements are refused.
 #[test]
 fn a_take_past_the_limit_stops_lambda_c_with_the_memory_limit() {
-    set_memory_limit(MemoryLimit::from_bytes(1 << 30));
-    let outcome = with_large_stack(|| {
-        let annotated = lambda_c(TAKE);
-        ByNeed::<LambdaC>::new(1_000_000)
-            .whnf(&annotated)
-            .map(|value| value.to_string())
-    });
+    let outcome = whnf_under_a_small_limit::<LambdaC>(|| lambda_c(TAKE));
     assert!(
         matches!(outcome, Err(Stop::MemoryLimit(_))),
         "λC gave {outcome:?}"

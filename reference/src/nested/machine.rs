@@ -66,10 +66,9 @@ pub enum Stop {
 pub const TERM_ELEMENT_BYTES: u64 = 64;
 
 /// Whether an array of `elements` elements of `element_bytes` bytes each may
-/// be built now, under the memory limit of this machine
-/// (`spec::memory::MemoryLimit::of_this_machine`, as every other
-/// implementation honours it): `repP⟨10000000000, 1⟩` in a λA kernel or a
-/// λC primitive that tabulates it stops with [`Decision::Limit`] instead of
+/// be built now, under [`memory_limit`] (`spec::memory`'s admission, as every
+/// other implementation honours it): `repP⟨10000000000, 1⟩` in a λA kernel or
+/// a λC primitive that tabulates it stops with [`Decision::Limit`] instead of
 /// an allocation failure.
 pub fn admit_elements<T>(elements: i64, element_bytes: u64) -> Result<(), Decision<T>> {
     let elements = u64::try_from(elements.max(0)).unwrap_or(0);

@@ -97,12 +97,8 @@ impl std::fmt::Display for Outcome {
 fn outcome(result: Result<Observation, ReadbackError>) -> Outcome {
     match result {
         Ok(o) => Outcome::Observed(o),
-        Err(ReadbackError::Unknown(Stop::OutOfFuel)) => Outcome::Unknown("fuel exhausted".into()),
-        Err(ReadbackError::Unknown(Stop::TooDeep)) => {
-            Outcome::Unknown("evaluation too deep".into())
-        }
-        Err(ReadbackError::Unknown(Stop::MemoryLimit(why))) => Outcome::Unknown(why),
         Err(ReadbackError::Unknown(Stop::Bottom(b))) => Outcome::Unknown(b),
+        Err(ReadbackError::Unknown(other)) => Outcome::Unknown(other.to_string()),
         Err(ReadbackError::Malformed(m)) => Outcome::Malformed(m),
     }
 }
