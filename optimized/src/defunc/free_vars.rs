@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use crate::core::{DimIndex, Expr, ExprKind, Function, LoopForm, Pat, VarName};
+use crate::core::{DimIndex, Expr, ExprKind, Function, LoopForm, Pat, Size, Type, VarName};
 
 /// The variables referenced by `params` and `body` and not bound in them, in
 /// order of first reference.
@@ -178,7 +178,30 @@ impl Collector {
                 }
                 self.expression(body);
             }
-            ExprKind::Coerce(inner) => self.expression(inner),
+            // The sizes a coercion checks against are values it reads: a
+            // closure captures them (else its coercion could check nothing).
+            ExprKind::Coerce(inner) => {
+                self.expression(inner);
+                self.sizes_of(&expr.ty);
+            }
+        }
+    }
+
+    /// References the size variables of `ty`'s order-zero structure.
+    fn sizes_of(&mut self, ty: &Type) {
+        match ty {
+            Type::Array { size, element } => {
+                if let Size::Var(name) = size {
+                    self.reference(name);
+                }
+                self.sizes_of(element);
+            }
+            Type::Record(fields) => fields.values().for_each(|t| self.sizes_of(t)),
+            Type::Sum(constructors) => constructors
+                .values()
+                .flatten()
+                .for_each(|t| self.sizes_of(t)),
+            Type::Prim(_) | Type::Param(_) | Type::Arrow { .. } => {}
         }
     }
 }

@@ -635,6 +635,14 @@ impl Substitution {
                     origin: var.origin,
                 })?;
         }
+        // Unified modulo sizes (`e :> t`), the variable learns the shape of
+        // `ty` but not its sizes: they stay to be found (as Futhark, which
+        // accepts `\ys -> ys :> [m]t` mapped over rows of another size).
+        let ty = match mode {
+            SizeMode::Check => ty.clone(),
+            SizeMode::Ignore => self.with_fresh_sizes(ty, var.level),
+        };
+        let ty = &ty;
         // Bind first, then check the structural constraints: their own types
         // may mention the variable only through a link, which is now in place.
         self.types[id as usize] = TypeVarState::Bound(ty.clone());
@@ -646,6 +654,36 @@ impl Substitution {
             self.types[id as usize] = TypeVarState::Unbound(saved);
         }
         checked
+    }
+
+    /// `ty` with the size of every array in its order-zero structure
+    /// (arrays, records, sums) replaced by a fresh size variable of `level`.
+    fn with_fresh_sizes(&mut self, ty: &Type, level: u32) -> Type {
+        match self.resolve(ty) {
+            Type::Array { element, .. } => Type::Array {
+                size: self.fresh_size_var(level),
+                element: Rc::new(self.with_fresh_sizes(&element, level)),
+            },
+            Type::Record(fields) => Type::Record(Rc::new(
+                fields
+                    .iter()
+                    .map(|(name, field)| (name.clone(), self.with_fresh_sizes(field, level)))
+                    .collect(),
+            )),
+            Type::Sum(constructors) => Type::Sum(Rc::new(
+                constructors
+                    .iter()
+                    .map(|(name, payload)| {
+                        let payload = payload
+                            .iter()
+                            .map(|t| self.with_fresh_sizes(t, level))
+                            .collect();
+                        (name.clone(), payload)
+                    })
+                    .collect(),
+            )),
+            other => other,
+        }
     }
 
     /// Checks a `HasFields`/`HasConstructors` constraint of `var` against `ty`.
