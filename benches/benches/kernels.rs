@@ -2,11 +2,12 @@
 //! `benches/programs/` at its largest size (its `tags { large }` case, the
 //! same generated values `runestone bench` uses), timed side by side in one
 //! run: the hand-written Rust + rayon kernel, and the program compiled once
-//! by `runestone --backend cpu` and run.
+//! by `runestone --backend cpu` and run through the SOAC IR and through the
+//! segmented IR (`--segmented`).
 //!
 //! A program the optimising compiler rejects is skipped with a printed
-//! note. Before timing, the CPU backend's result is checked against the
-//! hand-written kernel's.
+//! note. Before timing, each of the CPU backend's results is checked
+//! against the hand-written kernel's.
 
 use benches::{program_cases, CaseSet, Kernel, KERNELS};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -23,11 +24,21 @@ type CompiledEntry = Box<dyn Fn() -> Result<Value, String>>;
 /// (as `runestone --backend cpu` does) and prepares `args`
 /// for `entry` once, so that the timed closure only runs the entry point,
 /// as the hand-written kernel's `timed` closure only computes.
-fn compile_for_cpu(program: &Path, entry: &str, args: &[Value]) -> Result<CompiledEntry, String> {
+/// With `segmented`, the entry point runs through the segmented IR
+/// (`runestone --backend cpu --segmented`).
+fn compile_for_cpu(
+    program: &Path,
+    entry: &str,
+    args: &[Value],
+    segmented: bool,
+) -> Result<CompiledEntry, String> {
     let text = std::fs::read_to_string(program).map_err(|e| e.to_string())?;
     let mut sources = SourceMap::new();
     let file = sources.add(program.display().to_string(), text);
-    let options = driver::LoadOptions::default();
+    let options = driver::LoadOptions {
+        segmented,
+        ..driver::LoadOptions::default()
+    };
     let compiled = driver::load::compile_optimized(&mut sources, file, options)
         .map_err(|error| error.render(&sources))?
         .compiled;
@@ -35,7 +46,12 @@ fn compile_for_cpu(program: &Path, entry: &str, args: &[Value]) -> Result<Compil
         .prepare_arguments(entry, args.to_vec())
         .map_err(|e| e.message)?;
     Ok(Box::new(move || {
-        compiled.run_prepared(&prepared).map_err(|e| e.message)
+        let result = if segmented {
+            compiled.run_prepared_segmented(&prepared)
+        } else {
+            compiled.run_prepared(&prepared)
+        };
+        result.map_err(|e| e.message)
     }))
 }
 
@@ -55,29 +71,29 @@ fn bench_kernel(c: &mut Criterion, kernel: &Kernel) {
     group.bench_function(BenchmarkId::from_parameter("hand-written rayon"), |b| {
         b.iter(|| (prepared.timed)())
     });
-    match compile_for_cpu(&program, kernel.entry, &args) {
-        Ok(run) => {
-            let expected = (prepared.compute)();
-            let actual = match run() {
-                Ok(Value::Tuple(values)) if !values.is_empty() => values,
-                Ok(value) => vec![value],
-                Err(e) => panic!("{}: cpu: {e}", kernel.name),
-            };
-            if let Err(m) = compare(&expected, &actual, Tolerance::Ulps(CPU_ULPS)) {
-                panic!(
-                    "{}: the CPU backend disagrees with the hand-written kernel: {m}",
-                    kernel.name
-                );
+    let expected = (prepared.compute)();
+    for (label, segmented) in [("runestone cpu", false), ("runestone cpu segmented", true)] {
+        match compile_for_cpu(&program, kernel.entry, &args, segmented) {
+            Ok(run) => {
+                let actual = match run() {
+                    Ok(Value::Tuple(values)) if !values.is_empty() => values,
+                    Ok(value) => vec![value],
+                    Err(e) => panic!("{}: {label}: {e}", kernel.name),
+                };
+                if let Err(m) = compare(&expected, &actual, Tolerance::Ulps(CPU_ULPS)) {
+                    panic!(
+                        "{}: {label} disagrees with the hand-written kernel: {m}",
+                        kernel.name
+                    );
+                }
+                group.bench_function(BenchmarkId::from_parameter(label), |b| b.iter(&run));
             }
-            group.bench_function(BenchmarkId::from_parameter("runestone cpu"), |b| {
-                b.iter(&run)
-            });
+            Err(note) => println!(
+                "{}: {label} skipped ({}): {note}",
+                kernel.name,
+                program.display()
+            ),
         }
-        Err(note) => println!(
-            "{}: runestone --backend cpu skipped ({}): {note}",
-            kernel.name,
-            program.display()
-        ),
     }
     group.finish();
 }

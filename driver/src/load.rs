@@ -39,6 +39,10 @@ pub struct LoadOptions {
     /// program's `-- runestone-options: memory-limit=SIZE`, or half of this
     /// machine's memory ([`MemoryLimit::of_this_machine`]).
     pub memory_limit: Option<MemoryLimit>,
+    /// `cpu`: run through the segmented IR (the fused IR flattened,
+    /// `optimized::flatten`) instead of the SOAC IR; the other backends
+    /// ignore it.
+    pub segmented: bool,
 }
 
 impl LoadOptions {
@@ -257,6 +261,9 @@ pub struct OptimizedProgram {
     pub compiled: optimized::pipeline::CompiledProgram,
     /// The limit its runs have, on the CPU and under the GPU driver.
     pub memory_limit: MemoryLimit,
+    /// Whether [`LoadedProgram::run`] runs the segmented IR
+    /// ([`LoadOptions::segmented`]).
+    pub segmented: bool,
     pub sources: SourceMap,
 }
 
@@ -270,6 +277,7 @@ pub fn compile_optimized(
     let text = sources.get(file).text.clone();
     let mut pipeline_options = optimized::pipeline::PipelineOptions::from_source(&text);
     pipeline_options.check.or_conditionals |= options.or_conditionals;
+    pipeline_options.segmented = options.segmented;
     let program = spec::syntax::parse_program(file, &text).map_err(LoadError::from_diagnostic)?;
     let prelude_file = optimized::pipeline::add_prelude_file(sources);
     let mut imports = optimized::imports::FileImports::new(std::mem::take(sources));
@@ -288,6 +296,7 @@ pub fn compile_optimized(
     Ok(OptimizedProgram {
         compiled,
         memory_limit,
+        segmented: options.segmented,
         sources: sources.clone(),
     })
 }
@@ -423,7 +432,12 @@ impl LoadedProgram for OptimizedProgram {
     }
 
     fn run(&self, entry: &str, args: &[Value]) -> Result<Vec<Value>, RunError> {
-        optimized_results(self.compiled.run(entry, args), &self.sources)
+        let result = if self.segmented {
+            self.compiled.run_segmented(entry, args)
+        } else {
+            self.compiled.run(entry, args)
+        };
+        optimized_results(result, &self.sources)
     }
 }
 

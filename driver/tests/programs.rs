@@ -7,8 +7,13 @@
 //! Proposition 6.1 on every module program, so a violated theorem fails its
 //! program.
 //!
+//! The CPU backend runs each program a second time through the segmented IR
+//! (`cpu-segmented::…`, `runestone test --segmented`), so flattening meets
+//! every program of the corpus.
+//!
 //! The programs a backend is known to fail are listed, one path a line, in
-//! `tests/expected_failures/BACKEND.txt`: a listed program that passes fails
+//! `tests/expected_failures/BACKEND.txt` (`cpu-segmented.txt` for the
+//! segmented path): a listed program that passes fails
 //! its test (take it off the list), and so does an unlisted one that fails.
 //! The gpu backend runs where a Vulkan device can be opened (lavapipe on
 //! machines without a GPU); elsewhere its tests are not generated and a line
@@ -43,11 +48,12 @@ fn relative(path: &Path) -> String {
         .join("/")
 }
 
-/// The programs `backend` is known to fail.
-fn expected_failures(backend: Backend) -> BTreeSet<String> {
+/// The programs configuration `name` (a backend, or `cpu-segmented`) is
+/// known to fail.
+fn expected_failures(name: &str) -> BTreeSet<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/expected_failures")
-        .join(format!("{}.txt", backend.name()));
+        .join(format!("{name}.txt"));
     std::fs::read_to_string(&path)
         .unwrap_or_default()
         .lines()
@@ -65,16 +71,20 @@ fn has_test_blocks(path: &Path) -> bool {
         .unwrap_or(true)
 }
 
-/// One program on one backend, judged against the expected-failure list.
-fn check(path: &Path, backend: Backend, expected_to_fail: bool) -> Result<(), Failed> {
-    let report = test_program(path, backend, LoadOptions::default(), &[]);
+/// One program in one configuration (`name`: its backend and options),
+/// judged against the expected-failure list.
+fn check(
+    path: &Path,
+    (name, backend, options): (&str, Backend, LoadOptions),
+    expected_to_fail: bool,
+) -> Result<(), Failed> {
+    let report = test_program(path, backend, options, &[]);
     match (report.failures.is_empty(), expected_to_fail) {
         (true, false) | (false, true) => Ok(()),
         (true, true) => Err(format!(
-            "passes ({} cases) but is listed in driver/tests/expected_failures/{}.txt: take it off \
-             the list",
+            "passes ({} cases) but is listed in driver/tests/expected_failures/{name}.txt: take it \
+             off the list",
             report.passed,
-            backend.name()
         )
         .into()),
         (false, false) => Err(report.failures.join("\n").into()),
@@ -95,31 +105,40 @@ fn main() {
     // The GPU runtime is one per process: its programs run one at a time.
     static ONE_GPU_PROGRAM_AT_A_TIME: Mutex<()> = Mutex::new(());
     let mut trials = Vec::new();
-    for backend in Backend::ALL {
+    let segmented = LoadOptions {
+        segmented: true,
+        ..LoadOptions::default()
+    };
+    let configurations = Backend::ALL
+        .map(|backend| (backend.name(), backend, LoadOptions::default()))
+        .into_iter()
+        .chain([("cpu-segmented", Backend::Cpu, segmented)]);
+    for configuration in configurations {
+        let (name, backend, _) = configuration;
         if let Err(reason) = availability(backend) {
-            eprintln!("corpus: the {backend} backend's tests are not generated: {reason}");
+            eprintln!("corpus: the {name} backend's tests are not generated: {reason}");
             continue;
         }
-        let listed = expected_failures(backend);
+        let listed = expected_failures(name);
         let names: BTreeSet<String> = programs.iter().map(|p| relative(p)).collect();
         let stale: Vec<&String> = listed.difference(&names).collect();
         assert!(
             stale.is_empty(),
-            "driver/tests/expected_failures/{backend}.txt lists programs that do not exist: \
+            "driver/tests/expected_failures/{name}.txt lists programs that do not exist: \
              {stale:?}"
         );
         for path in &programs {
-            let name = relative(path);
-            let expected_to_fail = listed.contains(&name);
+            let program = relative(path);
+            let expected_to_fail = listed.contains(&program);
             let path = path.clone();
-            trials.push(Trial::test(format!("{backend}::{name}"), move || {
+            trials.push(Trial::test(format!("{name}::{program}"), move || {
                 if backend == Backend::Gpu {
                     let _one = ONE_GPU_PROGRAM_AT_A_TIME
                         .lock()
                         .unwrap_or_else(|poisoned| poisoned.into_inner());
-                    check(&path, backend, expected_to_fail)
+                    check(&path, configuration, expected_to_fail)
                 } else {
-                    check(&path, backend, expected_to_fail)
+                    check(&path, configuration, expected_to_fail)
                 }
             }));
         }

@@ -578,6 +578,7 @@ pub fn examine_defunc(
             or_conditionals,
             fuel: Some(fuel),
             memory_limit: None,
+            segmented: false,
         };
         let program = match driver::load(Backend::Reference, &mut sources, file, options) {
             Ok(program) => program,

@@ -535,6 +535,14 @@ fn optimisations_fire_on_generated_programs() {
         "{evidence:?}"
     );
     assert!(evidence.backend.vectorised > 0, "{evidence:?}");
+    // Flattening reaches generated programs: every kind of segmented
+    // operation, and perfect nests of two levels or more.
+    let segmented = evidence.segmented;
+    assert!(
+        segmented.maps > 0 && segmented.reductions > 0 && segmented.scans > 0,
+        "{evidence:?}"
+    );
+    assert!(segmented.deepest_space >= 2, "{evidence:?}");
     assert!(
         evidence.checker_probes_skipped * 2 <= evidence.programs,
         "{evidence:?}"

@@ -28,6 +28,10 @@ use crate::typecheck::{CheckOptions, ImportLoader};
 pub struct PipelineOptions {
     /// The type checker's language options (`-- runestone-options:`).
     pub check: CheckOptions,
+    /// Also flatten the fused IR into the segmented IR (`crate::flatten`)
+    /// and compile it for the CPU backend
+    /// ([`CompiledProgram::run_segmented`]).
+    pub segmented: bool,
 }
 
 impl PipelineOptions {
@@ -35,6 +39,7 @@ impl PipelineOptions {
     pub fn from_source(text: &str) -> PipelineOptions {
         PipelineOptions {
             check: CheckOptions::from_source(text),
+            segmented: false,
         }
     }
 }
@@ -53,10 +58,15 @@ pub struct CompiledProgram {
     pub fused: crate::ir::Program,
     /// The IR as lowered and checked.
     pub ir: crate::ir::Program,
+    /// The fused IR flattened into the segmented IR, checked (only when
+    /// [`PipelineOptions::segmented`] asks for it).
+    pub segmented: Option<crate::ir::Program>,
     /// What static interpretation did (module programs only).
     pub static_statistics: Option<crate::static_interp::Statistics>,
     timings: Vec<(&'static str, Duration)>,
     backend: cpu::CompiledProgram,
+    /// The CPU backend's executable form of `segmented`.
+    segmented_backend: Option<cpu::CompiledProgram>,
 }
 
 impl CompiledProgram {
@@ -64,11 +74,26 @@ impl CompiledProgram {
     /// backend (`spec::memory`; half of this machine's memory until set).
     pub fn set_memory_limit(&mut self, limit: spec::memory::MemoryLimit) {
         self.backend.set_memory_limit(limit);
+        if let Some(backend) = &mut self.segmented_backend {
+            backend.set_memory_limit(limit);
+        }
     }
 
     /// Runs entry point `entry` on `args` on the CPU backend.
     pub fn run(&self, entry: &str, args: &[Value]) -> Result<Value, RuntimeError> {
         self.backend.run_entry(entry, args)
+    }
+
+    /// Runs entry point `entry` on `args` on the CPU backend through the
+    /// segmented IR; an input error when the program was compiled without
+    /// [`PipelineOptions::segmented`].
+    pub fn run_segmented(&self, entry: &str, args: &[Value]) -> Result<Value, RuntimeError> {
+        match &self.segmented_backend {
+            Some(backend) => backend.run_entry(entry, args),
+            None => Err(RuntimeError::input(
+                "the program was compiled without the segmented IR",
+            )),
+        }
     }
 
     /// Converts `args` for entry point `entry` once, for repeated runs with
@@ -85,6 +110,20 @@ impl CompiledProgram {
     /// Runs the entry point `prepared` was made for.
     pub fn run_prepared(&self, prepared: &cpu::PreparedArguments) -> Result<Value, RuntimeError> {
         self.backend.run_prepared(prepared)
+    }
+
+    /// [`Self::run_prepared`] through the segmented IR (an input error when
+    /// the program was compiled without [`PipelineOptions::segmented`]).
+    pub fn run_prepared_segmented(
+        &self,
+        prepared: &cpu::PreparedArguments,
+    ) -> Result<Value, RuntimeError> {
+        match &self.segmented_backend {
+            Some(backend) => backend.run_prepared(prepared),
+            None => Err(RuntimeError::input(
+                "the program was compiled without the segmented IR",
+            )),
+        }
     }
 
     /// Which paths the CPU backend compiled the SOACs for.
@@ -240,11 +279,36 @@ fn compile_with_clock(
         ]
     })?;
     clock.lap("cpu");
+    let (segmented, segmented_backend) = if options.segmented {
+        let segmented = crate::flatten::flatten_program(&fused);
+        crate::ir::check_program(&segmented).map_err(|error| {
+            ill_typed_ir(crate::ir::PassError {
+                pass: "flatten".to_string(),
+                error,
+                ir: crate::ir::print_program(&segmented),
+            })
+        })?;
+        clock.lap("flatten");
+        let backend = cpu::CompiledProgram::new(segmented.clone()).map_err(|e| {
+            vec![Diagnostic::error(format!(
+                "internal error in the CPU backend (segmented IR): {}",
+                e.message
+            ))
+            .with_code("internal")
+            .with_primary(e.span, "while compiling this")]
+        })?;
+        clock.lap("seg cpu");
+        (Some(segmented), Some(backend))
+    } else {
+        (None, None)
+    };
     Ok(CompiledProgram {
         mono,
         defunc,
         defunc_stats,
         ir,
+        segmented,
+        segmented_backend,
         fused,
         static_statistics,
         timings: clock.timings,

@@ -1,7 +1,7 @@
 //! `runestone compile FILE`: the optimising compiler.
 //!
 //! Without `--dump`, and with a phase of the optimising pipeline (`--dump
-//! mono|defunc|ir|fused|glsl`), it runs the whole pipeline through the CPU
+//! mono|defunc|ir|fused|seg|glsl`), it runs the whole pipeline through the CPU
 //! backend (`optimized::pipeline`: type check, static interpretation,
 //! elaboration, monomorphisation, defunctionalisation, lowering, the
 //! optimisation passes, the backend) and prints the phase's result;
@@ -36,6 +36,11 @@ pub struct Args {
     /// static interpretation and of the CPU backend).
     #[arg(long)]
     timings: bool,
+    /// Also flatten the fused IR into the segmented IR and compile that for
+    /// the CPU backend (`--dump seg` implies it); `--timings` then counts
+    /// its segmented operations.
+    #[arg(long)]
+    segmented: bool,
 }
 
 /// The phases whose result can be printed.
@@ -55,6 +60,9 @@ enum Phase {
     Ir,
     /// The IR after simplification, inlining, fusion and hoisting.
     Fused,
+    /// The segmented IR: the fused IR flattened into `segmap`, `segred`
+    /// and `segscan` over index spaces, host code between them.
+    Seg,
     /// The GLSL of the kernel of each top-level SOAC of the fused IR
     /// (`gpu::codegen`), or why it runs on the host.
     Glsl,
@@ -82,7 +90,8 @@ pub fn run(args: Args) -> ExitCode {
         Some(phase @ (Phase::Typed | Phase::Static | Phase::Core)) => {
             front_end(&args, phase, &program, loaded.file, &mut loader, timings)
         }
-        None | Some(Phase::Mono | Phase::Defunc | Phase::Ir | Phase::Fused | Phase::Glsl) => {
+        None
+        | Some(Phase::Mono | Phase::Defunc | Phase::Ir | Phase::Fused | Phase::Seg | Phase::Glsl) => {
             whole_pipeline(
                 &args,
                 &program,
@@ -176,7 +185,9 @@ fn whole_pipeline(
     loader: &mut FileImports,
     mut timings: Vec<(&str, PhaseTime)>,
 ) -> ExitCode {
-    let options = optimized::pipeline::PipelineOptions::from_source(&loader.sources.get(file).text);
+    let mut options =
+        optimized::pipeline::PipelineOptions::from_source(&loader.sources.get(file).text);
+    options.segmented = args.segmented || args.dump == Some(Phase::Seg);
     let compiled = spec::recursion::with_stack(|| {
         optimized::pipeline::compile_program(program, prelude_file, Some(&mut *loader), options)
     });
@@ -200,6 +211,13 @@ fn whole_pipeline(
             "cpu backend: {} SOACs, {} with a native kernel, {} vectorised",
             backend.soacs, backend.native, backend.vectorised
         );
+        if let Some(segmented) = &compiled.segmented {
+            let counts = optimized::flatten::count_segmented_operations(segmented);
+            eprintln!(
+                "segmented IR: {} segmap, {} segred, {} segscan (index spaces of up to {} dimensions); {} SOAC statements left in host code",
+                counts.maps, counts.reductions, counts.scans, counts.deepest_space, counts.host_soacs
+            );
+        }
     }
     match args.dump {
         Some(Phase::Mono) => print!("{}", optimized::core::printer::print_program(&compiled.mono)),
@@ -208,6 +226,11 @@ fn whole_pipeline(
         }
         Some(Phase::Ir) => print!("{}", optimized::ir::print_program(&compiled.ir)),
         Some(Phase::Fused) => print!("{}", optimized::ir::print_program(&compiled.fused)),
+        Some(Phase::Seg) => {
+            if let Some(segmented) = &compiled.segmented {
+                print!("{}", optimized::ir::print_program(segmented))
+            }
+        }
         Some(Phase::Glsl) => print!("{}", gpu::codegen::extract::glsl_listing(&compiled.fused)),
         _ => eprintln!(
             "runestone compile: {} compiles: {} functions and {} entry points after optimisation (--dump PHASE prints a phase's result)",

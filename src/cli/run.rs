@@ -31,6 +31,11 @@ pub struct Args {
     /// The backend (the optimising compiler's CPU backend unless told).
     #[arg(long, value_enum, default_value = "cpu")]
     backend: Backend,
+    /// `cpu`: run through the segmented IR (the fused IR flattened into
+    /// `segmap`/`segred`/`segscan`, `runestone compile --dump seg`) instead
+    /// of the SOAC IR, while both paths exist; other backends ignore it.
+    #[arg(long)]
+    segmented: bool,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -38,6 +43,7 @@ pub fn run(args: Args) -> ExitCode {
         or_conditionals: args.or_conditionals,
         fuel: args.fuel,
         memory_limit: args.memory_limit,
+        segmented: args.segmented,
     };
     let (mut loaded, program) = match load_program(&args.file, args.backend, options) {
         Ok(loaded) => loaded,

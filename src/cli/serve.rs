@@ -65,6 +65,7 @@ pub fn run(args: Args) -> ExitCode {
         or_conditionals: args.or_conditionals,
         fuel: args.fuel,
         memory_limit: args.memory_limit,
+        segmented: false,
     };
     let (_, program) = match load_program(&args.file, args.backend, options) {
         Ok(loaded) => loaded,

@@ -41,6 +41,11 @@ pub struct Args {
     paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "reference")]
     backend: BackendSelection,
+    /// `cpu`: run through the segmented IR (the fused IR flattened into
+    /// `segmap`/`segred`/`segscan`, `runestone compile --dump seg`) instead
+    /// of the SOAC IR, while both paths exist; other backends ignore it.
+    #[arg(long)]
+    segmented: bool,
     /// The reference's step limit per evaluation (default: its own, or a
     /// program's `-- runestone-options: fuel=N`).
     #[arg(long)]
@@ -184,7 +189,7 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 /// `runestone test-worker --backend B [--fuel N] [--memory-limit BYTES]
-/// [--exclude-tag T]... --
+/// [--exclude-tag T]... [--segmented] --
 /// PROGRAM`: one program on one backend, in a child process.
 fn worker_command(executable: &Path, program: &Path, backend: Backend, args: &Args) -> Command {
     let mut worker = Command::new(executable);
@@ -197,6 +202,9 @@ fn worker_command(executable: &Path, program: &Path, backend: Backend, args: &Ar
     }
     for tag in &args.exclude_tags {
         worker.arg("--exclude-tag").arg(tag);
+    }
+    if args.segmented {
+        worker.arg("--segmented");
     }
     worker.arg("--").arg(program);
     worker

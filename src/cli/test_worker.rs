@@ -21,6 +21,11 @@ pub struct Args {
     program: PathBuf,
     #[arg(long, value_enum)]
     backend: Backend,
+    /// `cpu`: run through the segmented IR (the fused IR flattened into
+    /// `segmap`/`segred`/`segscan`, `runestone compile --dump seg`) instead
+    /// of the SOAC IR, while both paths exist; other backends ignore it.
+    #[arg(long)]
+    segmented: bool,
     #[arg(long)]
     fuel: Option<u64>,
     #[arg(long, value_parser = spec::memory::MemoryLimit::parse)]
@@ -34,6 +39,7 @@ pub fn run(args: Args) -> ExitCode {
         or_conditionals: false,
         fuel: args.fuel,
         memory_limit: args.memory_limit,
+        segmented: args.segmented,
     };
     let mut events = EventWriter::new(std::io::stdout());
     test_program_observed(

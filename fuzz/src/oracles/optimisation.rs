@@ -19,8 +19,11 @@
 //! - **Evidence over a campaign** ([`OptimisationEvidence`]): for each pass
 //!   of `optimized::passes::default_pipeline`, how many programs it
 //!   changed, and which paths the CPU backend compiled the SOACs for
-//!   (`optimized::cpu::machine::BackendStatistics`). A campaign asserts that
-//!   every pass changed some program and that some SOAC was vectorised.
+//!   (`optimized::cpu::machine::BackendStatistics`), and what flattening
+//!   made of the fused IR (`optimized::flatten`: the flattened IR must
+//!   check; its segmented operations are counted). A campaign asserts that
+//!   every pass changed some program, that some SOAC was vectorised and
+//!   that flattening made every kind of segmented operation.
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
@@ -29,6 +32,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use super::value::{optimized_compile, Run};
 use super::Outcome;
 use optimized::cpu::machine::BackendStatistics;
+use optimized::flatten::SegmentedCounts;
 use optimized::ir::effects::binop_can_fail;
 use optimized::ir::{Body, Exp, Program, SubExp};
 use optimized::passes::traverse::used_in_statement;
@@ -47,6 +51,9 @@ pub struct OptimisationEvidence {
     /// Programs whose IR had no statement to remove (the IR checker's
     /// probe was skipped).
     pub checker_probes_skipped: usize,
+    /// The segmented operations flattening made of the fused IR, summed
+    /// (the deepest index space is the largest over the programs).
+    pub segmented: SegmentedCounts,
 }
 
 impl OptimisationEvidence {
@@ -71,6 +78,16 @@ impl OptimisationEvidence {
             *self.changed_by_pass.entry(name).or_default() += 1;
         }
         self.backend.add(compiled.backend_statistics());
+        let flattened = optimized::flatten::flatten_program(&compiled.fused);
+        if let Err(error) = optimized::ir::check_program(&flattened) {
+            return Err(format!("the flattened IR is ill-typed: {error}"));
+        }
+        let counts = optimized::flatten::count_segmented_operations(&flattened);
+        self.segmented.maps += counts.maps;
+        self.segmented.reductions += counts.reductions;
+        self.segmented.scans += counts.scans;
+        self.segmented.host_soacs += counts.host_soacs;
+        self.segmented.deepest_space = self.segmented.deepest_space.max(counts.deepest_space);
         match without_a_used_statement(&compiled.ir) {
             Some(broken) => {
                 if optimized::ir::check_program(&broken).is_ok() {

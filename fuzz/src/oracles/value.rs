@@ -179,19 +179,42 @@ pub fn reference_run(source: &str, arguments: &[Value], fuel: u64, or_conditiona
         or_conditionals,
         fuel: Some(fuel),
         memory_limit: None,
+        segmented: false,
     };
     driver_run(Backend::Reference, source, arguments, options)
 }
 
 /// The optimising compiler and its CPU backend on `source`, entry point
-/// `main`.
-pub fn optimized_run(source: &str, arguments: &[Value], or_conditionals: bool) -> Run {
-    let options = LoadOptions {
-        or_conditionals,
-        fuel: None,
-        memory_limit: None,
+/// `main`, compiled once and run twice: through the SOAC IR, then through
+/// the segmented IR (the fused IR flattened, `optimized::flatten`). Panics
+/// are caught and broken.
+pub fn optimized_runs(source: &str, arguments: &[Value], or_conditionals: bool) -> (Run, Run) {
+    let run = || {
+        let mut sources = SourceMap::new();
+        let file = sources.add(FILE_NAME, source);
+        let options = LoadOptions {
+            or_conditionals,
+            fuel: None,
+            memory_limit: None,
+            segmented: true,
+        };
+        match compile_optimized(&mut sources, file, options) {
+            Ok(mut program) => {
+                program.segmented = false;
+                let soac_ir = run_main(&program, arguments);
+                program.segmented = true;
+                (soac_ir, run_main(&program, arguments))
+            }
+            Err(error) => {
+                let run = not_loaded(error);
+                (run.clone(), run)
+            }
+        }
     };
-    driver_run(Backend::Cpu, source, arguments, options)
+    catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|payload| {
+        let broken = Run::Broken(format!("panic: {}", panic_message(payload)));
+        (broken.clone(), broken)
+    })
 }
 
 /// The optimising pipeline on `source` (compiled under [`FILE_NAME`]),
@@ -206,6 +229,7 @@ pub fn optimized_compile(source: &str, or_conditionals: bool) -> Result<Optimize
         or_conditionals,
         fuel: None,
         memory_limit: None,
+        segmented: false,
     };
     compile_optimized(&mut sources, file, options).map_err(not_loaded)
 }
@@ -304,11 +328,22 @@ pub fn examine_value(
             },
         );
     }
-    let optimized = optimized_run(source, arguments, or_conditionals);
-    match compare_runs(&reference, &optimized) {
+    let (optimized, segmented) = optimized_runs(source, arguments, or_conditionals);
+    let outcome = match compare_runs(&reference, &optimized) {
         Outcome::Disagree { .. } if module_program && reference.is_proposition_6_1_failure() => {
-            Outcome::Discard(super::module_rejection(true))
+            return Outcome::Discard(super::module_rejection(true))
         }
         outcome => outcome,
+    };
+    if !matches!(outcome, Outcome::Agree { .. }) {
+        return outcome;
+    }
+    // Flattening keeps the meaning: the segmented IR's run agrees too.
+    match compare_runs(&reference, &segmented) {
+        Outcome::Disagree { check, message } => Outcome::Disagree {
+            check: format!("segmented IR: {check}"),
+            message,
+        },
+        _ => outcome,
     }
 }

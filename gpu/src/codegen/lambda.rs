@@ -1102,6 +1102,7 @@ pub fn expression_name(expression: &Exp) -> String {
         Exp::Copy { .. } => "an array copy".to_owned(),
         Exp::Assert { .. } => "an assertion".to_owned(),
         Exp::Soac(soac) => format!("a nested {}", soac_name(soac)),
+        Exp::Seg(op) => format!("a nested {}", op.keyword()),
     }
 }
 

@@ -570,6 +570,17 @@ impl<'a> FunctionCompiler<'a> {
                 })
             }
             Exp::Soac(s) => self.soac(s, targets, span, context),
+            // `CompiledProgram::new` expands segmented operations into
+            // SOACs first (`super::segmented`); none reaches this point.
+            Exp::Seg(op) => {
+                let keyword = op.keyword();
+                Box::new(move |_, _| {
+                    Err(RuntimeError::program(
+                        format!("internal error: an unexpanded {keyword} reached the CPU backend"),
+                        span,
+                    ))
+                })
+            }
         }
     }
 

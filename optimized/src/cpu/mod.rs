@@ -9,6 +9,8 @@
 //!   slots;
 //! - [`ops`]: sequential array operations;
 //! - [`soac`]: chunked parallel SOACs;
+//! - [`segmented`]: the segmented IR's operations as SOACs over their
+//!   whole index space;
 //! - [`native`]: SOAC lambdas compiled to native code with Cranelift (the
 //!   fast path of `map`, `reduce`, `redomap`, `scan` and `scanomap`);
 //! - [`vector`]: block-vectorised execution of straight-line scalar
@@ -29,6 +31,7 @@ pub mod offload;
 pub mod ops;
 pub mod prim;
 pub mod schedule;
+pub mod segmented;
 pub mod soac;
 pub mod value;
 pub mod vector;
@@ -108,8 +111,9 @@ pub struct CompiledProgram {
 }
 
 impl CompiledProgram {
-    /// Checks and compiles `program`. An ill-typed program is an error (the
-    /// backend relies on the checker's guarantees).
+    /// Checks and compiles `program` (SOAC IR, or flattened IR whose
+    /// segmented operations it expands first: [`segmented`]). An ill-typed
+    /// program is an error (the backend relies on the checker's guarantees).
     pub fn new(program: Program) -> Result<CompiledProgram, RuntimeError> {
         CompiledProgram::compile(program, None)
     }
@@ -127,6 +131,7 @@ impl CompiledProgram {
         program: Program,
         offload: Option<Arc<dyn SoacOffload>>,
     ) -> Result<CompiledProgram, RuntimeError> {
+        let program = segmented::expand_segmented_operations(program);
         check_program(&program)
             .map_err(|e| RuntimeError::program(format!("ill-typed IR: {e}"), e.span))?;
         let machine = compile::compile_program_with_offload(&program, offload.as_ref());

@@ -658,7 +658,57 @@ impl Checker<'_> {
                 Ok(Vec::new())
             }
             Exp::Soac(soac) => self.check_soac(scope, soac),
+            Exp::Seg(op) => self.check_seg_op(scope, op),
         }
+    }
+
+    /// A segmented operation ([`super::segmented`]): a non-empty space of
+    /// sizes in the outer scope, result types and operator in the outer
+    /// scope, and a body that returns the operation's point types with the
+    /// indices bound.
+    fn check_seg_op(
+        &mut self,
+        scope: &Scope<VName, Type>,
+        op: &SegOp,
+    ) -> CheckResult<Vec<ExtType>> {
+        let space = op.space();
+        if space.dims.is_empty() {
+            return Err(self.error(format!("{} has an empty index space", op.keyword())));
+        }
+        for dim in &space.dims {
+            self.check_dim(scope, &dim.size)?;
+        }
+        match op {
+            SegOp::Map { return_types, .. } => {
+                for t in return_types {
+                    self.check_type(scope, t)?;
+                }
+            }
+            SegOp::Red {
+                operator, neutral, ..
+            }
+            | SegOp::Scan {
+                operator, neutral, ..
+            } => {
+                self.check_operator(scope, operator, neutral, "the segmented operator")?;
+            }
+        }
+        let mut inner = scope.clone();
+        for dim in &space.dims {
+            self.bind_fresh(
+                &mut inner,
+                &Param {
+                    name: dim.index.clone(),
+                    ty: i64_type(),
+                },
+            )?;
+        }
+        let span = self.span;
+        let types = self.check_body(&inner, op.body())?;
+        self.span = span;
+        let expected: Vec<ExtType> = op.body_types().iter().map(Type::to_ext).collect();
+        self.match_results(&expected, &op.body().result, &types, op.keyword())?;
+        Ok(op.result_types().iter().map(Type::to_ext).collect())
     }
 
     fn check_binop(&self, op: BinOp, ty: PrimType) -> CheckResult<()> {

@@ -80,6 +80,7 @@ fn can_fail_given(exp: &Exp, call_can_fail: &dyn Fn(&FunName) -> bool) -> bool {
             } => lambda_can_fail(map_lambda) || lambda_can_fail(combine),
             Soac::Scatter { .. } | Soac::Hist { .. } => true,
         },
+        Exp::Seg(op) => body_can_fail(op.body()) || op.operator().is_some_and(lambda_can_fail),
     }
 }
 

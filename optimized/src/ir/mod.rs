@@ -4,6 +4,7 @@
 //! backends.
 //!
 //! - [`syntax`]: the definition and its invariants (read its module doc first);
+//! - [`segmented`]: the segmented operations the flattening pass produces;
 //! - [`printer`]: the readable text form;
 //! - `builder` (feature `builder`, for tests and benchmarks only): a small
 //!   builder of IR code (fresh names, nested bodies);
@@ -19,6 +20,7 @@ pub mod check;
 pub mod effects;
 pub mod message;
 pub mod printer;
+pub mod segmented;
 pub mod syntax;
 pub mod visit;
 

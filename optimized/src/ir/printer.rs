@@ -487,7 +487,37 @@ impl Printer {
                 self.out.push(')');
             }
             Exp::Soac(soac) => self.soac(soac),
+            Exp::Seg(op) => self.seg_op(op),
         }
+    }
+
+    /// `segmap((i < n, j < m)): {types} {body}`;
+    /// `segred((i < n, j < m), operator, {neutral}) {body}`, `segscan` alike.
+    fn seg_op(&mut self, op: &SegOp) {
+        let space = op
+            .space()
+            .dims
+            .iter()
+            .map(|d| format!("{} < {}", d.index, d.size))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = write!(self.out, "{}(({space})", op.keyword());
+        match op {
+            SegOp::Map { return_types, .. } => {
+                let _ = write!(self.out, "): {{{}}} ", commas(return_types));
+            }
+            SegOp::Red {
+                operator, neutral, ..
+            }
+            | SegOp::Scan {
+                operator, neutral, ..
+            } => {
+                self.out.push_str(", ");
+                self.lambda_arg(operator);
+                let _ = write!(self.out, "{{{}}}) ", commas(neutral));
+            }
+        }
+        self.block(op.body());
     }
 
     fn lambda_arg(&mut self, lambda: &Lambda) {

@@ -37,6 +37,8 @@
 use std::fmt;
 use std::sync::Arc;
 
+pub use super::segmented::{SegDim, SegOp, SegSpace};
+
 pub use spec::source::Span;
 pub use spec::value::{PrimType, PrimValue};
 
@@ -615,6 +617,9 @@ pub enum Exp {
     },
     /// A second-order array combinator.
     Soac(Soac),
+    /// A segmented operation of the flattened IR ([`super::segmented`]);
+    /// only the flattening pass produces it.
+    Seg(SegOp),
 }
 
 /// Second-order array combinators. `width` is the outer size of every input
@@ -814,6 +819,11 @@ fn largest_in_body(body: &Body, largest: &mut Option<u32>) {
         for b in statement.expression.bodies() {
             largest_in_body(b, largest);
         }
+        if let Exp::Seg(op) = &statement.expression {
+            for dim in &op.space().dims {
+                note_number(largest, &dim.index);
+            }
+        }
         if let Exp::Loop { params, form, .. } = &statement.expression {
             for (p, _) in params {
                 note_number(largest, &p.name);
@@ -830,13 +840,16 @@ impl Exp {
     pub fn lambdas(&self) -> Vec<&Lambda> {
         match self {
             Exp::Soac(soac) => soac.lambdas(),
+            Exp::Seg(op) => op.operator().into_iter().collect(),
             _ => Vec::new(),
         }
     }
 
-    /// The bodies directly inside this expression (branches, loop body).
+    /// The bodies directly inside this expression (branches, loop body,
+    /// a segmented operation's body).
     pub fn bodies(&self) -> Vec<&Body> {
         match self {
+            Exp::Seg(op) => vec![op.body()],
             Exp::If {
                 then_body,
                 else_body,

@@ -194,7 +194,26 @@ macro_rules! name_walk {
                     for o in operands { v.visit_operand(o) };
                 }
                 Exp::Soac(soac) => walk_soac(soac, v),
+                Exp::Seg(op) => walk_seg_op(op, v),
             }
+        }
+
+        pub fn walk_seg_op<V: $visitor + ?Sized>(op: & $($mutability)? SegOp, v: &mut V) {
+            let (space, body, types, operator, neutral) = match op {
+                SegOp::Map { space, body, return_types } => (space, body, Some(return_types), None, None),
+                SegOp::Red { space, body, operator, neutral }
+                | SegOp::Scan { space, body, operator, neutral } => {
+                    (space, body, None, Some(operator), Some(neutral))
+                }
+            };
+            for dim in & $($mutability)? space.dims {
+                v.visit_dimension(& $($mutability)? dim.size);
+                v.visit_binder(& $($mutability)? dim.index);
+            }
+            walk_body(body, v);
+            for t in types.into_iter().flatten() { walk_type(t, v) };
+            if let Some(operator) = operator { walk_lambda(operator, v) };
+            for n in neutral.into_iter().flatten() { v.visit_operand(n) };
         }
 
         pub fn walk_soac<V: $visitor + ?Sized>(soac: & $($mutability)? Soac, v: &mut V) {

@@ -187,6 +187,12 @@ pub fn nested_bodies_mut(exp: &mut Exp) -> Vec<&mut Body> {
             .into_iter()
             .map(|l| &mut l.body)
             .collect(),
+        Exp::Seg(op) => match op {
+            SegOp::Map { body, .. } => vec![body],
+            SegOp::Red { body, operator, .. } | SegOp::Scan { body, operator, .. } => {
+                vec![body, &mut operator.body]
+            }
+        },
         _ => Vec::new(),
     }
 }

@@ -1,4 +1,5 @@
-//! `map` and `map2`.
+//! `map` and `map2`, and the nests of a SOAC over rows that people write
+//! (`map (\row -> map f row) xss`, `… scan …`, `… reduce …`).
 
 use super::super::build::*;
 use super::super::env::Env;
@@ -57,5 +58,46 @@ impl Generator {
             depth,
         );
         call("map2", vec![function, xs, ys])
+    }
+
+    /// `map (\row -> map f row) xss`, `map (\row -> scan op ne row) xss`
+    /// (rows of an element type with a scan operator) and
+    /// `map (\row -> reduce op ne row) xss` (a primitive element): a SOAC
+    /// over each row, the nest flattening turns into one segmented
+    /// operation over two dimensions (`optimized::flatten`). `f` may use
+    /// the row, which keeps the nest at one level.
+    pub(crate) fn nested_soac_expr(&mut self, env: &mut Env, ty: &Ty, depth: u32) -> Expr {
+        let Ty::Array(size, element) = ty else {
+            unreachable!()
+        };
+        let row = self.fresh("row");
+        let mark = env.mark();
+        let (row_ty, body) = match element.as_ref() {
+            Ty::Array(_, inner)
+                if Self::scan_operator(inner).is_some() && self.choices.chance(1, 3) =>
+            {
+                let row_ty = (**element).clone();
+                env.bind(&row, row_ty.clone(), false);
+                let (function, neutral) = self.operator_function(env, inner);
+                (row_ty, call("scan", vec![function, neutral, var(&row)]))
+            }
+            Ty::Array(inner_size, inner) => {
+                let input = self.random_type(env, true, 0);
+                let row_ty = array(inner_size.clone(), input.clone());
+                env.bind(&row, row_ty.clone(), false);
+                let function = self.expr(env, &arrow(input, (**inner).clone()), depth);
+                (row_ty, call("map", vec![function, var(&row)]))
+            }
+            prim => {
+                let row_ty = array(Size::Unknown, prim.clone());
+                env.bind(&row, row_ty.clone(), false);
+                let (function, neutral) = self.operator_function(env, prim);
+                (row_ty, call("reduce", vec![function, neutral, var(&row)]))
+            }
+        };
+        env.truncate(mark);
+        let xss = self.expr(env, &array(size.clone(), row_ty.clone()), depth);
+        let parameter = pat_ascribe(pat_var(&row), env.type_exp(&row_ty));
+        call("map", vec![lambda(vec![parameter], None, body), xss])
     }
 }

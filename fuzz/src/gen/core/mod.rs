@@ -61,6 +61,7 @@ enum Alt {
     Iota,
     Map,
     Map2,
+    NestedSoac,
     Scan,
     Filter,
     Zip,
@@ -266,6 +267,7 @@ impl Generator {
             }
             Alt::Map => self.map_expr(env, ty, d),
             Alt::Map2 => self.map2_expr(env, ty, d),
+            Alt::NestedSoac => self.nested_soac_expr(env, ty, d),
             Alt::Scan => self.scan(env, ty, d),
             Alt::Filter => {
                 let Ty::Array(_, element) = ty else {
@@ -533,6 +535,9 @@ impl Generator {
                 if element_known {
                     alts.push((w.soac, Alt::Map));
                     alts.push((w.soac / 2 + 1, Alt::Map2));
+                    if matches!(element.as_ref(), Ty::Array(..) | Ty::Prim(_)) {
+                        alts.push((w.soac / 2 + 1, Alt::NestedSoac));
+                    }
                     if Self::scan_operator(element).is_some() {
                         alts.push((1, Alt::Scan));
                     }

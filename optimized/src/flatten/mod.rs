@@ -1,0 +1,639 @@
+//! Flattening: the fused SOAC IR to the segmented IR
+//! ([`crate::ir::segmented`]), after moderate flattening (Henriksen et al.,
+//! PLDI'17 §5) — its first step, perfect-nest extraction.
+//!
+//! The pass walks the *host* code of every function (function bodies and
+//! the branches and loop bodies inside them; never SOAC lambdas) and turns
+//! each parallel SOAC statement there into a segmented operation:
+//!
+//! - **F-Map**: `map f xs₁ … xsₘ` of width `n` is a `segmap` over `[n]`
+//!   whose body binds the lambda's parameters to the rows `xsⱼ[gtid]` and
+//!   then runs the lambda's body.
+//! - **F-Nest** (perfect-nest extraction): while the body of a `segmap`
+//!   is one inner SOAC statement whose results are the body's results, and
+//!   the inner SOAC's width, operator and neutral elements do not depend on
+//!   the outer indices or rows, the inner SOAC's dimension joins the index
+//!   space: an inner `map` keeps the `segmap`; an inner `reduce` or
+//!   `redomap` makes it a `segred`, an inner `scan` or `scanomap` a
+//!   `segscan`, both segmented along the new innermost dimension. Rows of
+//!   rows are indexed from the outermost array (`xss[gtid₁, gtid₂]`), so no
+//!   point copies a row; a nest whose inner body uses an outer row that is
+//!   itself an array stays at the outer level.
+//! - **F-Red**, **F-Scan**: a host `reduce`/`redomap` (`scan`/`scanomap`)
+//!   with no mapped results is a `segred` (`segscan`) over `[n]`.
+//!
+//! Everything else — `filter`, `scatter`, `reduce_by_index`, a `redomap`
+//! or `scanomap` that also maps, and every SOAC inside a body that is not a
+//! perfect nest — stays as it is: host SOACs, or sequential code of a
+//! segmented body. Later steps of moderate flattening (map distribution,
+//! loop interchange) and the thesis' vectorisation of irregular nests
+//! (`reference/src/nested`) are not done yet.
+//!
+//! The output is checked like every IR (the segmented operations by
+//! [`crate::ir::check`]); the CPU backend runs it by expanding each
+//! segmented operation over its whole index space (`crate::cpu::segmented`).
+
+use std::collections::HashSet;
+
+use crate::ir::message::NUMBER;
+use crate::ir::visit::for_each_use_in_body;
+use crate::ir::{
+    BinOp, Body, CmpOp, Exp, Lambda, NameSource, Param, PrimType, Program, SegDim, SegOp, SegSpace,
+    Soac, Span, Statement, SubExp, Type, VName,
+};
+
+/// `program` with the parallel SOACs of its host code as segmented
+/// operations (see the module documentation).
+pub fn flatten_program(program: &Program) -> Program {
+    let mut names = NameSource::fresh_for(program);
+    let mut flattened = program.clone();
+    for function in &mut flattened.functions {
+        flatten_host_body(&mut function.body, &mut names);
+    }
+    flattened
+}
+
+/// Counts the segmented operations of a program, by kind, at any depth,
+/// and the SOACs its host code still has.
+pub fn count_segmented_operations(program: &Program) -> SegmentedCounts {
+    let mut counts = SegmentedCounts::default();
+    for function in &program.functions {
+        count_in_body(&function.body, true, &mut counts);
+    }
+    counts
+}
+
+/// How many `segmap`, `segred` and `segscan` operations a program has, the
+/// largest rank of an index space, and how many SOAC statements are left
+/// in host code (outside every segmented body).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SegmentedCounts {
+    pub maps: usize,
+    pub reductions: usize,
+    pub scans: usize,
+    pub deepest_space: usize,
+    pub host_soacs: usize,
+}
+
+fn count_in_body(body: &Body, host: bool, counts: &mut SegmentedCounts) {
+    for statement in &body.statements {
+        match &statement.expression {
+            Exp::Seg(op) => {
+                match op {
+                    SegOp::Map { .. } => counts.maps += 1,
+                    SegOp::Red { .. } => counts.reductions += 1,
+                    SegOp::Scan { .. } => counts.scans += 1,
+                }
+                counts.deepest_space = counts.deepest_space.max(op.space().dims.len());
+                count_in_body(op.body(), false, counts);
+            }
+            Exp::Soac(_) if host => counts.host_soacs += 1,
+            exp => {
+                for inner in exp.bodies() {
+                    count_in_body(inner, host, counts);
+                }
+            }
+        }
+    }
+}
+
+/// Host code: the statements of a function body, and of the branches and
+/// loop bodies in host code. A segmented operation's hoisted assertions
+/// (F-Assert) go right before it.
+fn flatten_host_body(body: &mut Body, names: &mut NameSource) {
+    let statements = std::mem::take(&mut body.statements);
+    for mut statement in statements {
+        match &mut statement.expression {
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                flatten_host_body(then_body, names);
+                flatten_host_body(else_body, names);
+            }
+            Exp::Loop { body, .. } => flatten_host_body(body, names),
+            Exp::Soac(soac) => {
+                if let Some((hoisted, op)) = segment(soac, names) {
+                    body.statements.extend(hoisted);
+                    statement.expression = Exp::Seg(op);
+                }
+            }
+            _ => {}
+        }
+        body.statements.push(statement);
+    }
+}
+
+/// A row of the nest: `name = array[indices]`, in bounds by construction
+/// (`array` is bound outside the nest and each index runs below the
+/// dimension it indexes). An *alias* row is a rank-one row reshaped to a
+/// size its hoisted check (F-Reshape) proves equal: it is only ever
+/// indexed further, never bound.
+#[derive(Clone, Debug)]
+struct Row {
+    param: Param,
+    array: VName,
+    indices: Vec<SubExp>,
+    alias: bool,
+}
+
+impl Row {
+    fn statement(&self, span: Span) -> Statement {
+        Statement {
+            pattern: vec![self.param.clone()],
+            expression: Exp::Index {
+                array: self.array.clone(),
+                indices: self.indices.clone(),
+            },
+            span,
+        }
+    }
+}
+
+/// What one level of a nest combines its points with.
+#[derive(Clone)]
+enum LevelKind {
+    /// A `map`: one value per point, of these types.
+    Map { return_types: Vec<Type> },
+    /// A `reduce`/`redomap` (`scan: false`) or `scan`/`scanomap`.
+    Combine {
+        scan: bool,
+        operator: Lambda,
+        neutral: Vec<SubExp>,
+    },
+}
+
+/// A SOAC seen as one level of a nest: its width, the rows it binds from
+/// its arrays, and the body that runs at each of its points.
+struct Level {
+    width: SubExp,
+    params: Vec<Param>,
+    arrays: Vec<VName>,
+    body: Body,
+    kind: LevelKind,
+}
+
+/// The level a SOAC is, for the SOACs flattening handles: `map`, and
+/// `reduce`, `scan`, `redomap` and `scanomap` with no mapped results.
+fn level_of(soac: &Soac, names: &mut NameSource) -> Option<Level> {
+    match soac {
+        Soac::Map {
+            width,
+            lambda,
+            arrays,
+        } => Some(Level {
+            width: width.clone(),
+            params: lambda.params.clone(),
+            arrays: arrays.clone(),
+            body: lambda.body.clone(),
+            kind: LevelKind::Map {
+                return_types: lambda.return_types.clone(),
+            },
+        }),
+        Soac::Reduce {
+            width,
+            lambda,
+            neutral,
+            arrays,
+        }
+        | Soac::Scan {
+            width,
+            lambda,
+            neutral,
+            arrays,
+        } => {
+            // The body returns the rows themselves.
+            let params: Vec<Param> = lambda
+                .return_types
+                .iter()
+                .map(|ty| Param {
+                    name: names.fresh("row"),
+                    ty: ty.clone(),
+                })
+                .collect();
+            let result = params.iter().map(|p| SubExp::Var(p.name.clone())).collect();
+            Some(Level {
+                width: width.clone(),
+                params,
+                arrays: arrays.clone(),
+                body: Body {
+                    statements: Vec::new(),
+                    result,
+                },
+                kind: LevelKind::Combine {
+                    scan: matches!(soac, Soac::Scan { .. }),
+                    operator: lambda.clone(),
+                    neutral: neutral.clone(),
+                },
+            })
+        }
+        Soac::Redomap {
+            width,
+            map_lambda,
+            reduce_lambda: operator,
+            neutral,
+            arrays,
+        }
+        | Soac::Scanomap {
+            width,
+            map_lambda,
+            scan_lambda: operator,
+            neutral,
+            arrays,
+        } if map_lambda.return_types.len() == neutral.len() => Some(Level {
+            width: width.clone(),
+            params: map_lambda.params.clone(),
+            arrays: arrays.clone(),
+            body: map_lambda.body.clone(),
+            kind: LevelKind::Combine {
+                scan: matches!(soac, Soac::Scanomap { .. }),
+                operator: operator.clone(),
+                neutral: neutral.clone(),
+            },
+        }),
+        _ => None,
+    }
+}
+
+/// A perfect nest being extracted: its dimensions, the rows its innermost
+/// level sees, that level's body and result types, and the assertions
+/// hoisted out of it (F-Assert, F-Reshape) in the order they would first
+/// run.
+struct Nest {
+    dims: Vec<SegDim>,
+    rows: Vec<Row>,
+    body: Body,
+    return_types: Vec<Type>,
+    hoisted: Vec<Statement>,
+    span: Span,
+}
+
+/// The segmented operation of a host SOAC, where one applies, and the
+/// assertions to run before it (F-Map, F-Red, F-Scan, then F-Nest).
+fn segment(soac: &Soac, names: &mut NameSource) -> Option<(Vec<Statement>, SegOp)> {
+    let level = level_of(soac, names)?;
+    let nest = Nest {
+        dims: Vec::new(),
+        rows: Vec::new(),
+        body: Body::default(),
+        return_types: Vec::new(),
+        hoisted: Vec::new(),
+        span: Span::default(),
+    };
+    Some(nest.enter(level, names))
+}
+
+/// A prefix of a level's body that flattening can take out of it: the
+/// assertions to hoist and the rows its reshapes alias.
+struct Prefix {
+    hoisted: Vec<Statement>,
+    aliases: Vec<Row>,
+}
+
+impl Nest {
+    /// Enters `level`: a new dimension, the level's rows; then F-Nest
+    /// (a map) or the segmented reduction or scan (a combining level).
+    fn enter(mut self, level: Level, names: &mut NameSource) -> (Vec<Statement>, SegOp) {
+        let index = names.fresh("gtid");
+        self.dims.push(SegDim {
+            index: index.clone(),
+            size: level.width.clone(),
+        });
+        let new_rows = self.rows_of(&level.params, &level.arrays, &SubExp::Var(index));
+        self.rows = self.kept_rows(&level.body, new_rows);
+        self.body = level.body;
+        match level.kind {
+            LevelKind::Map { return_types } => {
+                self.return_types = return_types;
+                self.deepen(names)
+            }
+            LevelKind::Combine {
+                scan,
+                operator,
+                neutral,
+            } => {
+                let space = SegSpace { dims: self.dims };
+                let body = with_rows(&self.rows, self.body, self.span);
+                let op = if scan {
+                    SegOp::Scan {
+                        space,
+                        body,
+                        operator,
+                        neutral,
+                    }
+                } else {
+                    SegOp::Red {
+                        space,
+                        body,
+                        operator,
+                        neutral,
+                    }
+                };
+                (self.hoisted, op)
+            }
+        }
+    }
+
+    /// F-Nest: while the body is a prefix F-Assert and F-Reshape take out
+    /// and one inner SOAC returning the body's results, whose width,
+    /// operator, neutral elements and result types depend on no point and
+    /// whose body uses no outer row that is an array, that SOAC is the next
+    /// level. Otherwise the nest is a `segmap` of what it has.
+    fn deepen(mut self, names: &mut NameSource) -> (Vec<Statement>, SegOp) {
+        let Some((prefix, inner, span)) = self.split_body() else {
+            return self.into_segmap();
+        };
+        let Some(level) = level_of(&inner, names) else {
+            return self.into_segmap();
+        };
+        let Some(prefix) = self.take_prefix(&prefix, names) else {
+            return self.into_segmap();
+        };
+        let outer_rows = self.rows.clone();
+        self.rows.extend(prefix.aliases);
+        let bound = self.bound();
+        let (operator, neutral, types) = match &level.kind {
+            LevelKind::Map { return_types } => (None, &[][..], &return_types[..]),
+            LevelKind::Combine {
+                operator, neutral, ..
+            } => (Some(operator), &neutral[..], &[][..]),
+        };
+        let operands: Vec<SubExp> = std::iter::once(level.width.clone())
+            .chain(neutral.iter().cloned())
+            .collect();
+        if !independent(&bound, &operands, operator, types)
+            || !self.rows_used_only_as_arrays(&level.body)
+        {
+            self.rows = outer_rows;
+            return self.into_segmap();
+        }
+        self.hoisted.extend(prefix.hoisted);
+        self.span = span;
+        self.enter(level, names)
+    }
+
+    /// The body as a prefix and one last SOAC statement that returns the
+    /// body's results in order.
+    fn split_body(&self) -> Option<(Vec<Statement>, Soac, Span)> {
+        let (last, prefix) = self.body.statements.split_last()?;
+        let Exp::Soac(soac) = &last.expression else {
+            return None;
+        };
+        let returns_its_results = last.pattern.len() == self.body.result.len()
+            && last
+                .pattern
+                .iter()
+                .zip(&self.body.result)
+                .all(|(p, r)| r.as_var() == Some(&p.name));
+        returns_its_results.then(|| (prefix.to_vec(), soac.clone(), last.span))
+    }
+
+    /// The prefix of a level's body that runs once per point of the nest
+    /// so far, taken out of the body, when each of its statements is
+    ///
+    /// - **F-Assert**: an assertion on values from outside the nest. It is
+    ///   hoisted before the segmented operation as `assert (n₁ = 0 ∨ … ∨
+    ///   nₖ = 0 ∨ c)`: it runs there exactly when it ran in the nest (at
+    ///   least one point), with the same message and location, and before
+    ///   every point's work, as it did in the nest.
+    /// - **F-Reshape**: `r = reshape([m], x)` of a rank-one row `x : [m']`
+    ///   with `m` from outside the nest (what `zip` of rows leaves): `r` is
+    ///   `x` under another name (an alias row), and the reshape's own check
+    ///   `m = m'` is hoisted as F-Assert hoists an assertion, with the
+    ///   reshape's message.
+    fn take_prefix(&self, prefix: &[Statement], names: &mut NameSource) -> Option<Prefix> {
+        let bound = self.bound();
+        let mut taken = Prefix {
+            hoisted: Vec::new(),
+            aliases: Vec::new(),
+        };
+        for statement in prefix {
+            let uses_bound = |s: &SubExp| s.as_var().is_some_and(|v| bound.contains(v));
+            match &statement.expression {
+                Exp::Assert {
+                    condition,
+                    message,
+                    operands,
+                    span,
+                } if !uses_bound(condition) && !operands.iter().any(uses_bound) => {
+                    let check = self.guarded_assertion(condition, message, operands, *span, names);
+                    taken.hoisted.extend(check);
+                }
+                Exp::Reshape { shape, array } => {
+                    let [size] = shape.as_slice() else {
+                        return None;
+                    };
+                    let row = self.rows.iter().find(|r| &r.param.name == array)?;
+                    let [old_size] = row.param.ty.shape() else {
+                        return None;
+                    };
+                    let [target] = statement.pattern.as_slice() else {
+                        return None;
+                    };
+                    if uses_bound(size) || uses_bound(old_size) {
+                        return None;
+                    }
+                    let equal = names.fresh("reshape_ok");
+                    taken.hoisted.push(Statement {
+                        pattern: vec![Param {
+                            name: equal.clone(),
+                            ty: Type::Prim(PrimType::Bool),
+                        }],
+                        expression: Exp::CmpOp {
+                            op: CmpOp::Eq,
+                            ty: PrimType::I64,
+                            left: size.clone(),
+                            right: old_size.clone(),
+                        },
+                        span: statement.span,
+                    });
+                    let message = format!(
+                        "Cannot reshape array of shape [{NUMBER}] to array of shape [{NUMBER}]."
+                    );
+                    let operands = [old_size.clone(), size.clone()];
+                    let check = self.guarded_assertion(
+                        &SubExp::Var(equal),
+                        &message,
+                        &operands,
+                        statement.span,
+                        names,
+                    );
+                    taken.hoisted.extend(check);
+                    taken.aliases.push(Row {
+                        param: target.clone(),
+                        array: row.array.clone(),
+                        indices: row.indices.clone(),
+                        alias: true,
+                    });
+                }
+                _ => return None,
+            }
+        }
+        Some(taken)
+    }
+
+    /// `assert (n₁ = 0 ∨ … ∨ nₖ = 0 ∨ condition)` over the nest's sizes so
+    /// far: the assertion holds vacuously where the nest has no point.
+    fn guarded_assertion(
+        &self,
+        condition: &SubExp,
+        message: &str,
+        operands: &[SubExp],
+        span: Span,
+        names: &mut NameSource,
+    ) -> Vec<Statement> {
+        let boolean = |name: &VName| Param {
+            name: name.clone(),
+            ty: Type::Prim(PrimType::Bool),
+        };
+        let mut statements = Vec::new();
+        let mut guard = condition.clone();
+        for dim in &self.dims {
+            let empty = names.fresh("empty");
+            statements.push(Statement {
+                pattern: vec![boolean(&empty)],
+                expression: Exp::CmpOp {
+                    op: CmpOp::Eq,
+                    ty: PrimType::I64,
+                    left: dim.size.clone(),
+                    right: SubExp::i64(0),
+                },
+                span,
+            });
+            let either = names.fresh("guard");
+            statements.push(Statement {
+                pattern: vec![boolean(&either)],
+                expression: Exp::BinOp {
+                    op: BinOp::LogOr,
+                    ty: PrimType::Bool,
+                    left: SubExp::Var(empty),
+                    right: guard,
+                },
+                span,
+            });
+            guard = SubExp::Var(either);
+        }
+        statements.push(Statement {
+            pattern: Vec::new(),
+            expression: Exp::Assert {
+                condition: guard,
+                message: message.to_string(),
+                operands: operands.to_vec(),
+                span,
+            },
+            span,
+        });
+        statements
+    }
+
+    /// The rows `params[j] = arrays[j][index]`; an array that is itself a
+    /// row of the nest is indexed from its outermost array instead.
+    fn rows_of(&self, params: &[Param], arrays: &[VName], index: &SubExp) -> Vec<Row> {
+        params
+            .iter()
+            .zip(arrays)
+            .map(|(param, array)| {
+                let (array, mut indices) = match self.rows.iter().find(|r| &r.param.name == array) {
+                    Some(outer) => (outer.array.clone(), outer.indices.clone()),
+                    None => (array.clone(), Vec::new()),
+                };
+                indices.push(index.clone());
+                Row {
+                    param: param.clone(),
+                    array,
+                    indices,
+                    alias: false,
+                }
+            })
+            .collect()
+    }
+
+    /// The names the nest binds: its indices and rows.
+    fn bound(&self) -> HashSet<VName> {
+        self.dims
+            .iter()
+            .map(|d| d.index.clone())
+            .chain(self.rows.iter().map(|r| r.param.name.clone()))
+            .collect()
+    }
+
+    /// Whether `body` uses no row of the nest that is an array (each point
+    /// of a deeper level would copy it): such rows are used only as the
+    /// inner SOAC's arrays, which [`Self::rows_of`] indexes from the
+    /// outermost array.
+    fn rows_used_only_as_arrays(&self, body: &Body) -> bool {
+        let array_rows: HashSet<&VName> = self
+            .rows
+            .iter()
+            .filter(|r| r.param.ty.rank() > 0)
+            .map(|r| &r.param.name)
+            .collect();
+        let mut uses_array_row = false;
+        for_each_use_in_body(body, |name| uses_array_row |= array_rows.contains(name));
+        !uses_array_row
+    }
+
+    /// The rows the next level keeps: the outer rows `body` still uses (all
+    /// scalars, by [`Self::rows_used_only_as_arrays`]; never an alias) and
+    /// the new ones.
+    fn kept_rows(&self, body: &Body, new_rows: Vec<Row>) -> Vec<Row> {
+        let mut used = HashSet::new();
+        for_each_use_in_body(body, |name| {
+            used.insert(name.clone());
+        });
+        self.rows
+            .iter()
+            .filter(|r| !r.alias && used.contains(&r.param.name))
+            .cloned()
+            .chain(new_rows)
+            .collect()
+    }
+
+    fn into_segmap(self) -> (Vec<Statement>, SegOp) {
+        let op = SegOp::Map {
+            space: SegSpace { dims: self.dims },
+            body: with_rows(&self.rows, self.body, self.span),
+            return_types: self.return_types,
+        };
+        (self.hoisted, op)
+    }
+}
+
+/// `body` after the statements that bind `rows` (alias rows are never
+/// bound: nothing uses them but the levels that index through them).
+fn with_rows(rows: &[Row], body: Body, span: Span) -> Body {
+    let mut statements: Vec<Statement> = rows
+        .iter()
+        .filter(|r| !r.alias)
+        .map(|r| r.statement(span))
+        .collect();
+    statements.extend(body.statements);
+    Body {
+        statements,
+        result: body.result,
+    }
+}
+
+/// Whether `operands`, `operator` (its parameter, body and result types)
+/// and `types` use no name of `bound`: what a segmented operation takes
+/// from outside its space (sizes, neutral elements, operator, result
+/// types) may not depend on a point.
+fn independent(
+    bound: &HashSet<VName>,
+    operands: &[SubExp],
+    operator: Option<&Lambda>,
+    types: &[Type],
+) -> bool {
+    let operator_types = operator
+        .into_iter()
+        .flat_map(|l| l.params.iter().map(|p| &p.ty).chain(&l.return_types));
+    let mut depends = operands
+        .iter()
+        .chain(types.iter().chain(operator_types).flat_map(|t| t.shape()))
+        .any(|s| s.as_var().is_some_and(|v| bound.contains(v)));
+    if let Some(operator) = operator {
+        for_each_use_in_body(&operator.body, |name| depends |= bound.contains(name));
+    }
+    !depends
+}

@@ -1,0 +1,161 @@
+//! Flattening (`optimized::flatten`) on the programs of
+//! `tests/programs/flattening/`: the segmented operations each one becomes
+//! (the shape of the nest each rule of the pass recognises, or declines),
+//! and the IR checker's judgement of segmented operations that break the
+//! segmented IR's invariants (`optimized::ir::segmented`). That the
+//! segmented IR computes the SOAC IR's values is checked on every program
+//! of the corpus (`driver/tests/programs.rs`, `cpu-segmented::…`) and on
+//! generated ones (the value oracle runs both paths).
+
+use optimized::flatten::{count_segmented_operations, flatten_program, SegmentedCounts};
+use optimized::ir::{check_program, Exp, Program, SegOp, SubExp};
+use optimized::pipeline::{compile, PipelineOptions};
+use spec::source::SourceMap;
+use std::path::Path;
+
+/// The fused IR of `tests/programs/flattening/NAME.fut`.
+fn fused(name: &str) -> Program {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/programs/flattening")
+        .join(format!("{name}.fut"));
+    let text = std::fs::read_to_string(&path).expect("the test program");
+    let mut sources = SourceMap::new();
+    let file = sources.add(path.display().to_string(), text.clone());
+    match compile(
+        &mut sources,
+        file,
+        None,
+        PipelineOptions::from_source(&text),
+    ) {
+        Ok(compiled) => compiled.fused,
+        Err(diagnostics) => panic!(
+            "{}",
+            diagnostics
+                .iter()
+                .map(|d| d.render(&sources))
+                .collect::<String>()
+        ),
+    }
+}
+
+fn counts(maps: usize, reductions: usize, scans: usize, deepest: usize) -> SegmentedCounts {
+    SegmentedCounts {
+        maps,
+        reductions,
+        scans,
+        deepest_space: deepest,
+        host_soacs: 0,
+    }
+}
+
+#[test]
+fn each_nest_becomes_the_segmented_operations_of_its_shape() {
+    let expected = [
+        // F-Map, then F-Nest with an inner map.
+        ("map_map", counts(1, 0, 0, 2)),
+        // F-Nest twice: three dimensions, a scalar of the enclosing scope.
+        ("map_map_map_free", counts(1, 0, 0, 3)),
+        // F-Nest with an inner reduce or redomap: a segmented reduction.
+        ("map_reduce", counts(0, 1, 0, 2)),
+        ("map_redomap_noncommutative", counts(0, 1, 0, 2)),
+        // F-Nest with an inner scan.
+        ("map_scan", counts(0, 0, 1, 2)),
+        // The innermost level's body binds an `iota` (and an assertion)
+        // before its reduction: the nest stops at two levels, the
+        // reduction stays sequential code of the body.
+        ("map_map_reduce_tuple", counts(1, 0, 0, 2)),
+        // The inner map uses the row's sum: not a perfect nest.
+        ("imperfect_nest", counts(1, 0, 0, 1)),
+        // `map2` over rows leaves an assertion on the rows' sizes and a
+        // reshape of a row in the outer body: F-Assert and F-Reshape hoist
+        // their checks, and the nest goes on.
+        ("nest_errors_first_in_order", counts(1, 0, 0, 2)),
+        // Nests in a host branch and a host loop (whose body's two nests
+        // fusion made one).
+        ("host_loop_of_nests", counts(2, 0, 0, 2)),
+    ];
+    for (name, expected) in expected {
+        let flattened = flatten_program(&fused(name));
+        if let Err(error) = check_program(&flattened) {
+            panic!("{name}: the flattened IR is ill-typed: {error}");
+        }
+        assert_eq!(
+            count_segmented_operations(&flattened),
+            expected,
+            "{name}:\n{}",
+            optimized::ir::print_program(&flattened)
+        );
+    }
+}
+
+/// The first segmented operation of the program's first function.
+fn first_seg_op(program: &mut Program) -> &mut SegOp {
+    program.functions[0]
+        .body
+        .statements
+        .iter_mut()
+        .find_map(|statement| match &mut statement.expression {
+            Exp::Seg(op) => Some(op),
+            _ => None,
+        })
+        .expect("a segmented operation")
+}
+
+#[test]
+fn the_checker_rejects_segmented_operations_that_break_the_invariants() {
+    let flattened = flatten_program(&fused("map_map"));
+    check_program(&flattened).expect("the flattened IR checks");
+    // An empty index space.
+    let mut broken = flattened.clone();
+    if let SegOp::Map { space, .. } = first_seg_op(&mut broken) {
+        space.dims.clear();
+    }
+    assert!(
+        check_program(&broken).is_err(),
+        "an empty space is accepted"
+    );
+    // A size that depends on an index of the same space.
+    let mut broken = flattened.clone();
+    if let SegOp::Map { space, .. } = first_seg_op(&mut broken) {
+        let outer = space.dims[0].index.clone();
+        space.dims[1].size = SubExp::Var(outer);
+    }
+    assert!(
+        check_program(&broken).is_err(),
+        "a size that depends on an index is accepted"
+    );
+    // Result types that are not the body's.
+    let mut broken = flattened.clone();
+    if let SegOp::Map { return_types, .. } = first_seg_op(&mut broken) {
+        return_types.push(return_types[0].clone());
+    }
+    assert!(
+        check_program(&broken).is_err(),
+        "a body returning fewer values than its types is accepted"
+    );
+    // An index bound twice.
+    let mut broken = flattened;
+    if let SegOp::Map { space, .. } = first_seg_op(&mut broken) {
+        space.dims[1].index = space.dims[0].index.clone();
+    }
+    assert!(
+        check_program(&broken).is_err(),
+        "an index bound twice is accepted"
+    );
+}
+
+#[test]
+fn the_cpu_backend_expands_a_segmented_operation_into_soacs() {
+    let flattened = flatten_program(&fused("map_reduce"));
+    let expanded = optimized::cpu::segmented::expand_segmented_operations(flattened);
+    check_program(&expanded).expect("the expanded IR checks");
+    assert_eq!(
+        count_segmented_operations(&expanded),
+        SegmentedCounts {
+            host_soacs: 1,
+            ..SegmentedCounts::default()
+        },
+        "{}",
+        optimized::ir::print_program(&expanded)
+    );
+}
