@@ -159,3 +159,29 @@ fn the_cpu_backend_expands_a_segmented_operation_into_soacs() {
         optimized::ir::print_program(&expanded)
     );
 }
+
+#[test]
+fn direct_rows_become_the_inputs_of_the_expanded_map() {
+    use optimized::ir::Soac;
+    // `xss[gtid₁, gtid₂]` is the only use of the indices in map_map's
+    // segmap: the expansion maps over `xss` reshaped, with no `iota`;
+    // imperfect_nest's rows are read by index the same way.
+    for name in ["map_map", "map_map_map_free", "imperfect_nest"] {
+        let flattened = flatten_program(&fused(name));
+        let expanded = optimized::cpu::segmented::expand_segmented_operations(flattened);
+        check_program(&expanded).expect("the expanded IR checks");
+        let statements = &expanded.functions[0].body.statements;
+        let printed = optimized::ir::print_program(&expanded);
+        assert!(
+            !statements
+                .iter()
+                .any(|s| matches!(s.expression, Exp::Iota { .. })),
+            "{name}: an iota of the points is left:\n{printed}"
+        );
+        let maps_over_arrays = statements.iter().any(|s| {
+            matches!(&s.expression, Exp::Soac(Soac::Map { arrays, lambda, .. })
+                if arrays.len() == 1 && lambda.params.len() == 1)
+        });
+        assert!(maps_over_arrays, "{name}:\n{printed}");
+    }
+}

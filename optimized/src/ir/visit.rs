@@ -352,3 +352,9 @@ impl<F: FnMut(&VName)> shared::NameVisitor for EachBinder<F> {
 pub fn for_each_binder_in_lambda(lambda: &Lambda, f: impl FnMut(&VName)) {
     shared::walk_lambda(lambda, &mut EachBinder(f));
 }
+
+/// Calls `f` on every name `body` binds (patterns, loop parameters and
+/// indices, lambda parameters, segmented indices, at any depth).
+pub fn for_each_binder_in_body(body: &Body, f: impl FnMut(&VName)) {
+    shared::walk_body(body, &mut EachBinder(f));
+}
