@@ -189,27 +189,14 @@ pub fn reference_run(source: &str, arguments: &[Value], fuel: u64, or_conditiona
 /// the segmented IR (the fused IR flattened, `optimized::flatten`). Panics
 /// are caught and broken.
 pub fn optimized_runs(source: &str, arguments: &[Value], or_conditionals: bool) -> (Run, Run) {
-    let run = || {
-        let mut sources = SourceMap::new();
-        let file = sources.add(FILE_NAME, source);
-        let options = LoadOptions {
-            or_conditionals,
-            fuel: None,
-            memory_limit: None,
-            segmented: true,
-        };
-        match compile_optimized(&mut sources, file, options) {
-            Ok(mut program) => {
-                program.segmented = false;
-                let soac_ir = run_main(&program, arguments);
-                program.segmented = true;
-                (soac_ir, run_main(&program, arguments))
-            }
-            Err(error) => {
-                let run = not_loaded(error);
-                (run.clone(), run)
-            }
+    let run = || match optimized_compile_with(source, or_conditionals, true) {
+        Ok(mut program) => {
+            program.segmented = false;
+            let soac_ir = run_main(&program, arguments);
+            program.segmented = true;
+            (soac_ir, run_main(&program, arguments))
         }
+        Err(run) => (run.clone(), run),
     };
     catch_unwind(AssertUnwindSafe(run)).unwrap_or_else(|payload| {
         let broken = Run::Broken(format!("panic: {}", panic_message(payload)));
@@ -223,13 +210,22 @@ pub fn optimized_runs(source: &str, arguments: &[Value], or_conditionals: bool) 
 /// GPU oracle compiles once and runs the result on both backends. Panics
 /// are the caller's to catch.
 pub fn optimized_compile(source: &str, or_conditionals: bool) -> Result<OptimizedProgram, Run> {
+    optimized_compile_with(source, or_conditionals, false)
+}
+
+/// [`optimized_compile`], also compiling the segmented IR when `segmented`.
+fn optimized_compile_with(
+    source: &str,
+    or_conditionals: bool,
+    segmented: bool,
+) -> Result<OptimizedProgram, Run> {
     let mut sources = SourceMap::new();
     let file = sources.add(FILE_NAME, source);
     let options = LoadOptions {
         or_conditionals,
         fuel: None,
         memory_limit: None,
-        segmented: false,
+        segmented,
     };
     compile_optimized(&mut sources, file, options).map_err(not_loaded)
 }

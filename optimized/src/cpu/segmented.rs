@@ -151,6 +151,12 @@ impl Expander<'_> {
 
     /// The statements that compute `pattern` from `op`.
     fn expand(&mut self, op: SegOp, pattern: Vec<Param>, span: Span) -> Vec<Statement> {
+        // What a `segred` or `segscan` combines with (unused for a `segmap`).
+        let combine = if matches!(op, SegOp::Scan { .. }) {
+            Combine::Scan
+        } else {
+            Combine::Reduce
+        };
         match op {
             SegOp::Map {
                 space,
@@ -162,15 +168,8 @@ impl Expander<'_> {
                 body,
                 operator,
                 neutral,
-            } => {
-                let inner = space
-                    .dims
-                    .pop()
-                    .expect("the checker rejects an empty space");
-                let combined = (operator, neutral, Combine::Reduce);
-                self.combine_innermost(space.dims, inner, body, combined, pattern, span)
             }
-            SegOp::Scan {
+            | SegOp::Scan {
                 mut space,
                 body,
                 operator,
@@ -180,7 +179,7 @@ impl Expander<'_> {
                     .dims
                     .pop()
                     .expect("the checker rejects an empty space");
-                let combined = (operator, neutral, Combine::Scan);
+                let combined = (operator, neutral, combine);
                 self.combine_innermost(space.dims, inner, body, combined, pattern, span)
             }
         }
