@@ -17,8 +17,8 @@ macro_rules! name_walk {
             fn visit_operand(&mut self, _operand: & $($mutability)? SubExp) {}
             /// A position that may be a dimension (the IR checker wants a
             /// non-negative constant there): an array dimension in a type, the
-            /// length of a slice or a concatenation, the shape of a `replicate` or
-            /// `reshape`, a SOAC's width, a body's result (an existential size of a
+            /// length of a slice, an `iota` or a concatenation, the shape of a
+            /// `replicate` or `reshape`, a SOAC's width, a body's result (an existential size of a
             /// branch or loop), a function's argument (the value of a size
             /// parameter); by default an operand position.
             fn visit_dimension(&mut self, dimension: & $($mutability)? SubExp) {
@@ -158,7 +158,8 @@ macro_rules! name_walk {
                     step,
                     ..
                 } => {
-                    v.visit_operand(length);
+                    // The length is the result's dimension.
+                    v.visit_dimension(length);
                     v.visit_operand(start);
                     v.visit_operand(step);
                 }
