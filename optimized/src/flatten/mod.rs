@@ -10,8 +10,9 @@
 //!   whose body binds the lambda's parameters to the rows `xsⱼ[gtid]` and
 //!   then runs the lambda's body.
 //! - **F-Nest** (perfect-nest extraction): while the body of a `segmap`
-//!   is one inner SOAC statement whose results are the body's results, and
-//!   the inner SOAC's width, operator and neutral elements do not depend on
+//!   is a prefix that F-Assert and F-Reshape take out and one inner SOAC
+//!   statement whose results are the body's results, and the inner SOAC's
+//!   width, operator, neutral elements and result types do not depend on
 //!   the outer indices or rows, the inner SOAC's dimension joins the index
 //!   space: an inner `map` keeps the `segmap`; an inner `reduce` or
 //!   `redomap` makes it a `segred`, an inner `scan` or `scanomap` a
@@ -21,6 +22,11 @@
 //!   itself an array stays at the outer level.
 //! - **F-Red**, **F-Scan**: a host `reduce`/`redomap` (`scan`/`scanomap`)
 //!   with no mapped results is a `segred` (`segscan`) over `[n]`.
+//! - **F-Assert**, **F-Reshape**: an assertion on values from outside the
+//!   nest, and the rank-one reshape of a row that `zip` leaves, in the
+//!   prefix of a level's body: their checks are hoisted before the
+//!   operation, guarded by the nest's sizes (`Nest::take_prefix`), so they
+//!   fail exactly when, and where, they did in the nest.
 //!
 //! Everything else — `filter`, `scatter`, `reduce_by_index`, a `redomap`
 //! or `scanomap` that also maps, and every SOAC inside a body that is not a
