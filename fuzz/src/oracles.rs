@@ -230,13 +230,10 @@ pub struct KnownDisagreement {
 /// The disagreements found by campaigns (issue 6) and open until the
 /// implementations are fixed; the bounded campaigns in `fuzz/tests/` (and
 /// the CLI with `--known`) use this list so they keep catching new ones.
-/// Open: the reference's T-ConstantSizes (`reference::front::constant_sizes`)
-/// proves a `map`'s row shape only from an annotated lambda result type, so
-/// `map2 f (map (\(row: [1]t) -> row) xss)[0] (replicate 2 x)` passes it
-/// and fails at run time, where the optimising front end rejects it (verdict
-/// oracle, random seed 3169485987 of CI, program 745: a mutant zipping
-/// constant sizes 1 and 2 through a nest of a `map` over rows). Fixed: the
-/// reference's acceptance of `map2`/`zip` of
+/// None is open. Fixed: the reference's T-ConstantSizes, which proved a
+/// `map`'s row shape only from a lambda's stated result type (verdict
+/// oracle, random seed 3169485987 of CI, program 745; SPEC_NOTES
+/// TFP18-19), its acceptance of `map2`/`zip` of
 /// different constant sizes in module programs (its T-ConstantSizes did not
 /// walk module declarations; verdict oracle with module programs, seed
 /// 100001, SPEC_NOTES TFP18-19), the reference's rejection of an
@@ -248,12 +245,7 @@ pub struct KnownDisagreement {
 /// inliner's lost binding (value oracle seed 5150,
 /// `fuzz/findings/value_campaigns.md`); the generator's ill-sized `with`
 /// update (`gen_programs::generated_with_updates_are_well_sized`).
-pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[KnownDisagreement {
-    program_kind: "mutant: zip or map2 of arrays of different constant sizes",
-    check: "reference accepts, optimized rejects",
-    message_contains: "sizes do not match",
-    label: "the reference's T-ConstantSizes does not see a map's row size through an unannotated lambda (fuzz::oracles::KNOWN_DISAGREEMENTS)",
-}];
+pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[];
 
 impl OracleConfig {
     pub fn new(kind: OracleKind, seed: u64) -> OracleConfig {

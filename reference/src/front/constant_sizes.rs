@@ -12,8 +12,9 @@
 //! elaboration to the core, finds those: it infers, for every expression, the
 //! *shape* it can prove (constant outer sizes of arrays, through tuples,
 //! records, `let`, `if`, loops, indexing, the size-preserving library
-//! functions and the annotated signatures of the program's functions, with
-//! size parameters instantiated by the constant sizes of the arguments), and
+//! functions, a `map`'s function applied to the rows of its arrays, and the
+//! annotated signatures of the program's functions, with size parameters
+//! instantiated by the constant sizes of the arguments), and
 //! rejects where two proven constants differ. In a function's body its size
 //! parameters are rigid, as in Futhark: one where a constant or another
 //! size parameter is required (`def f [n] (xs: [n]i64) : [2]i64 = xs`, a
@@ -98,6 +99,21 @@ struct Signature {
 }
 
 type Judgment<T> = Result<T, Diagnostic>;
+
+/// What the head of an application names (`Sizes::callee`).
+enum Callee<'e> {
+    /// One of the program's functions, with the signature it states.
+    Defined(&'e str, Signature),
+    /// A library function, ruled by name in `Sizes::application`.
+    Library(&'e str),
+    /// A local value, a lambda, a name an opened module may bind, another
+    /// expression: the result's shape is unknown.
+    Unknown,
+}
+
+/// The library SOACs that apply their first argument to the rows of the
+/// others, with their arities: `map f xs`, `map2 f xs ys`, ….
+const MAPS: &[(&str, usize)] = &[("map", 2), ("map1", 2), ("map2", 3), ("map3", 4)];
 
 /// A local name: a variable, a local function with its signature, or the
 /// names of a module opened by `M.(e)` that are not all known (every name
@@ -1225,8 +1241,10 @@ impl Sizes {
                 body,
                 ..
             } => {
+                // Not applied here: its parameters' shapes are those they
+                // state.
                 let (_, signature) = self.signature(&[], params, return_type.as_ref(), false);
-                self.function_body(&signature, params, body, return_type.is_some())?;
+                self.lambda_applied(params, return_type.as_ref(), body, &signature.params)?;
                 Ok(Shape::Unknown)
             }
             Expr::Loop {
@@ -1343,60 +1361,152 @@ impl Sizes {
         }
     }
 
-    /// `head a₁ … aₖ`: a library function that needs equal sizes, or one of
-    /// the program's functions whose signature states sizes.
-    fn application(&mut self, head: &Expr, arguments: &[&Expr], span: Span) -> Judgment<Shape> {
-        let mut shapes = Vec::new();
-        if let Expr::Lambda { .. } = head {
-            self.expr(head)?;
-        }
-        for a in arguments {
-            shapes.push(self.expr(a)?);
-        }
-        let (name, signature) = match head {
+    /// What the head of an application names: one of the program's
+    /// functions with the signature its definition states, a library
+    /// function (by name, ruled below), or something whose result shape is
+    /// unknown (a local value, a name an opened module may bind, a
+    /// lambda, any other expression; checked here).
+    fn callee<'e>(&mut self, head: &'e Expr) -> Judgment<Callee<'e>> {
+        Ok(match head {
             Expr::Var(q) if q.qualifiers.is_empty() => {
                 let name = q.name.as_str();
                 let signature = match self.lookup(name) {
-                    Some(Local::Value(_) | Local::Opaque) => return Ok(Shape::Unknown),
+                    Some(Local::Value(_) | Local::Opaque) => return Ok(Callee::Unknown),
                     Some(Local::Function(signature)) => Some(signature.clone()),
                     None => self.scope.functions.get(name).cloned(),
                 };
-                if signature.is_none() && self.scope.incomplete {
+                match signature {
+                    Some(signature) => Callee::Defined(name, signature),
                     // A name an opened module may bind: not the library's.
-                    return Ok(Shape::Unknown);
+                    None if self.scope.incomplete => Callee::Unknown,
+                    None => Callee::Library(name),
                 }
-                (name, signature)
             }
             Expr::Var(q) if self.lookup(&q.qualifiers[0]).is_none() => {
                 // `M.f`: a module's function, by the signature its
                 // definition states.
                 match self.qualified_signature(q) {
-                    Some(signature) => (q.name.as_str(), Some(signature)),
-                    None => return Ok(Shape::Unknown),
+                    Some(signature) => Callee::Defined(q.name.as_str(), signature),
+                    None => Callee::Unknown,
                 }
             }
-            Expr::Var(_) | Expr::Lambda { .. } => return Ok(Shape::Unknown),
+            Expr::Var(_) => Callee::Unknown,
             other => {
                 self.expr(other)?;
-                return Ok(Shape::Unknown);
+                Callee::Unknown
             }
-        };
-        if let Some(signature) = signature {
-            let mut bindings = Bindings::default();
-            for (param, argument) in signature.params.iter().zip(&shapes) {
-                bind_sizes(param, argument, &mut bindings, span)?;
-                same_shape(
-                    &instantiate(param, &Bindings::default()),
-                    argument,
-                    span,
-                    &format!("an argument of `{name}`"),
-                )?;
-            }
-            if shapes.len() < signature.params.len() {
-                return Ok(Shape::Unknown);
-            }
-            return Ok(instantiate(&signature.result, &bindings));
+        })
+    }
+
+    /// The result of a function of the program applied to arguments of
+    /// the given shapes: its size parameters bound to the arguments'
+    /// sizes, each argument's shape checked against its parameter's.
+    fn defined_applied(
+        &self,
+        name: &str,
+        signature: &Signature,
+        shapes: &[Shape],
+        span: Span,
+    ) -> Judgment<Shape> {
+        let mut bindings = Bindings::default();
+        for (param, argument) in signature.params.iter().zip(shapes) {
+            bind_sizes(param, argument, &mut bindings, span)?;
+            same_shape(
+                &instantiate(param, &Bindings::default()),
+                argument,
+                span,
+                &format!("an argument of `{name}`"),
+            )?;
         }
+        if shapes.len() < signature.params.len() {
+            return Ok(Shape::Unknown);
+        }
+        Ok(instantiate(&signature.result, &bindings))
+    }
+
+    /// The result of the function a SOAC is given (`map f xs`'s `f`)
+    /// applied to the rows of its arrays, of shapes `rows`: a lambda's
+    /// body with its parameters bound to the rows (its annotations checked
+    /// against them), or a function of the program by its signature.
+    fn function_applied(&mut self, function: &Expr, rows: &[Shape], span: Span) -> Judgment<Shape> {
+        match function {
+            Expr::Lambda {
+                params,
+                return_type,
+                body,
+                ..
+            } if params.len() == rows.len() => {
+                self.lambda_applied(params, return_type.as_ref(), body, rows)
+            }
+            Expr::Var(_) => match self.callee(function)? {
+                Callee::Defined(name, signature) if signature.params.len() == rows.len() => {
+                    self.defined_applied(name, &signature, rows, span)
+                }
+                _ => Ok(Shape::Unknown),
+            },
+            other => {
+                self.expr(other)?;
+                Ok(Shape::Unknown)
+            }
+        }
+    }
+
+    /// `(\p₁ … pₖ -> body) a₁ … aₖ` with arguments of shapes `arguments`:
+    /// the body's shape with each parameter bound to its argument's shape
+    /// (its annotation checked against it), the stated result preferred.
+    fn lambda_applied(
+        &mut self,
+        params: &[Pat],
+        return_type: Option<&TypeExp>,
+        body: &Expr,
+        arguments: &[Shape],
+    ) -> Judgment<Shape> {
+        let stated = return_type
+            .map(|t| self.type_shape(t, &[]))
+            .unwrap_or(Shape::Unknown);
+        self.scoped(|sizes| {
+            for (pat, shape) in params.iter().zip(arguments) {
+                sizes.bind(pat, shape)?;
+            }
+            let shape = sizes.expr(body)?;
+            if return_type.is_some() {
+                same_shape(&stated, &shape, body.span(), "the declared result type")?;
+            }
+            Ok(join_prefer(&stated, &shape))
+        })
+    }
+
+    /// `head a₁ … aₖ`: a library function that needs equal sizes, or one of
+    /// the program's functions whose signature states sizes. A SOAC's
+    /// function is checked as applied to the rows of its arrays (its result
+    /// is the shape of the SOAC's rows), after the arrays.
+    fn application(&mut self, head: &Expr, arguments: &[&Expr], span: Span) -> Judgment<Shape> {
+        let callee = self.callee(head)?;
+        let maps_rows = match callee {
+            Callee::Library(name) => MAPS.contains(&(name, arguments.len())),
+            _ => false,
+        };
+        let mut shapes = Vec::new();
+        for (i, a) in arguments.iter().enumerate() {
+            shapes.push(if maps_rows && i == 0 {
+                Shape::Unknown
+            } else {
+                self.expr(a)?
+            });
+        }
+        let name = match callee {
+            Callee::Unknown => return Ok(Shape::Unknown),
+            Callee::Defined(name, signature) => {
+                return self.defined_applied(name, &signature, &shapes, span)
+            }
+            Callee::Library(name) => name,
+        };
+        let function_result = if maps_rows {
+            let rows: Vec<Shape> = shapes[1..].iter().map(|s| outer(s).1).collect();
+            self.function_applied(arguments[0], &rows, span)?
+        } else {
+            Shape::Unknown
+        };
         let element = |i: usize| shapes.get(i).map(|s| outer(s).1).unwrap_or(Shape::Unknown);
         let dim = |i: usize| shapes.get(i).map(|s| outer(s).0).unwrap_or(Dim::Unknown);
         let equal_sizes = |arrays: &[usize]| -> Judgment<Dim> {
@@ -1410,17 +1520,12 @@ impl Sizes {
             }
             Ok(known)
         };
-        let function_result = |i: usize| match arguments.get(i) {
-            Some(Expr::Lambda {
-                return_type: Some(t),
-                ..
-            }) => self.type_shape(t, &[]),
-            _ => Shape::Unknown,
-        };
         Ok(match (name, shapes.len()) {
-            ("map" | "map1", 2) => Shape::Array(dim(1), Box::new(function_result(0))),
-            ("map2", 3) => Shape::Array(equal_sizes(&[1, 2])?, Box::new(function_result(0))),
-            ("map3", 4) => Shape::Array(equal_sizes(&[1, 2, 3])?, Box::new(function_result(0))),
+            ("map" | "map1", 2) => Shape::Array(dim(1), Box::new(function_result.clone())),
+            ("map2", 3) => Shape::Array(equal_sizes(&[1, 2])?, Box::new(function_result.clone())),
+            ("map3", 4) => {
+                Shape::Array(equal_sizes(&[1, 2, 3])?, Box::new(function_result.clone()))
+            }
             ("zip", 2) => Shape::Array(
                 equal_sizes(&[0, 1])?,
                 Box::new(Shape::Tuple(vec![element(0), element(1)])),
