@@ -154,3 +154,41 @@ fn test_with_every_backend_includes_the_gpu() {
         "{stdout}"
     );
 }
+
+/// `--segmented` on the gpu backend: the driver plans the segmented IR,
+/// each operation expanded into one SOAC over its whole index space, so a
+/// perfect nest of two maps, left on the host by the SOAC IR (its lambda
+/// holds a map over a row), becomes one kernel over the flat space.
+#[test]
+fn the_segmented_ir_runs_a_nest_of_maps_as_one_kernel() {
+    const NEST: &str = "tests/programs/flattening/map_map.fut";
+    let summary = |extra: &[&str]| {
+        let mut args = vec!["test", NEST, "--backend", "gpu"];
+        args.extend_from_slice(extra);
+        let out = runestone_with_environment(&args, &[("RUNESTONE_VALIDATION", "1")]);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{args:?}:\n{stdout}");
+        assert!(stdout.contains("4 passed, 0 failed"), "{args:?}:\n{stdout}");
+        assert!(
+            stdout.contains("Vulkan validation on, 0 messages"),
+            "{args:?}:\n{stdout}"
+        );
+        stdout
+    };
+    let soac_ir = summary(&[]);
+    assert!(
+        soac_ir.contains("0 top-level SOAC statements planned as kernels, 1 left on the host"),
+        "{soac_ir}"
+    );
+    let segmented = summary(&["--segmented"]);
+    assert!(
+        segmented.contains("1 top-level SOAC statements planned as kernels, 0 left on the host"),
+        "{segmented}"
+    );
+    // The two non-empty cases run the kernel; the empty spaces are handed
+    // back to the host.
+    assert!(
+        segmented.contains("gpu: 2 SOAC statement runs on the GPU as kernels, 2 handed back"),
+        "{segmented}"
+    );
+}

@@ -39,9 +39,9 @@ pub struct LoadOptions {
     /// program's `-- runestone-options: memory-limit=SIZE`, or half of this
     /// machine's memory ([`MemoryLimit::of_this_machine`]).
     pub memory_limit: Option<MemoryLimit>,
-    /// `cpu`: run through the segmented IR (the fused IR flattened,
-    /// `optimized::flatten`) instead of the SOAC IR; the other backends
-    /// ignore it.
+    /// `cpu` and `gpu`: run through the segmented IR (the fused IR
+    /// flattened, `optimized::flatten`) instead of the SOAC IR; the
+    /// reference ignores it.
     pub segmented: bool,
 }
 
@@ -309,18 +309,21 @@ impl OptimizedProgram {
         runtime: Arc<gpu::Runtime>,
         counters: Arc<gpu::driver::DriverCounters>,
     ) -> Result<GpuProgram, LoadError> {
+        let ir = match (&self.compiled.segmented, self.segmented) {
+            (Some(segmented), true) => segmented.clone(),
+            _ => self.compiled.fused.clone(),
+        };
         let mut program =
-            gpu::driver::GpuProgram::new(self.compiled.fused.clone(), runtime.clone(), counters)
-                .map_err(|e| {
-                    LoadError::Internal(
-                        spec::diagnostic::Diagnostic::error(format!(
-                            "internal error in the GPU backend: {}",
-                            e.message
-                        ))
-                        .with_code(spec::diagnostic::codes::INTERNAL)
-                        .with_primary(e.span, "while compiling this"),
-                    )
-                })?;
+            gpu::driver::GpuProgram::new(ir, runtime.clone(), counters).map_err(|e| {
+                LoadError::Internal(
+                    spec::diagnostic::Diagnostic::error(format!(
+                        "internal error in the GPU backend: {}",
+                        e.message
+                    ))
+                    .with_code(spec::diagnostic::codes::INTERNAL)
+                    .with_primary(e.span, "while compiling this"),
+                )
+            })?;
         program.set_memory_limit(self.memory_limit);
         Ok(GpuProgram {
             program,

@@ -39,9 +39,11 @@ pub struct Args {
     /// The backend timed (the optimising compiler's CPU backend unless told).
     #[arg(long, value_enum, default_value = "cpu")]
     backend: Backend,
-    /// `cpu`: run through the segmented IR (the fused IR flattened into
-    /// `segmap`/`segred`/`segscan`, `runestone compile --dump seg`) instead
-    /// of the SOAC IR, while both paths exist; other backends ignore it.
+    /// `cpu` and `gpu`: run through the segmented IR (the fused IR
+    /// flattened into `segmap`/`segred`/`segscan`, `runestone compile
+    /// --dump seg`) instead of the SOAC IR, while both paths exist (each
+    /// operation one SOAC over its whole index space; on `gpu` one kernel
+    /// where its body allows); the reference ignores it.
     #[arg(long)]
     segmented: bool,
     /// The fewest timed runs per case, after one warm-up run.

@@ -12,7 +12,8 @@
 //! [n]i32 -> i32`), the module-free program, the typed core. Imports
 //! (`import "path"`) are read as `path.fut` next to the importing file.
 //! `--dump glsl` prints the GLSL kernel of each top-level SOAC of the fused
-//! IR (`gpu::codegen`) or why it runs on the host.
+//! IR (`gpu::codegen`) or why it runs on the host; with `--segmented`, of
+//! the segmented IR with each operation expanded as the GPU driver plans it.
 
 use clap::ValueEnum;
 use optimized::imports::FileImports;
@@ -38,7 +39,7 @@ pub struct Args {
     timings: bool,
     /// Also flatten the fused IR into the segmented IR and compile that for
     /// the CPU backend (`--dump seg` implies it); `--timings` then counts
-    /// its segmented operations.
+    /// its segmented operations, and `--dump glsl` plans its kernels.
     #[arg(long)]
     segmented: bool,
 }
@@ -64,7 +65,8 @@ enum Phase {
     /// and `segscan` over index spaces, host code between them.
     Seg,
     /// The GLSL of the kernel of each top-level SOAC of the fused IR
-    /// (`gpu::codegen`), or why it runs on the host.
+    /// (`gpu::codegen`), or why it runs on the host (of the segmented IR
+    /// with `--segmented`).
     Glsl,
 }
 
@@ -231,7 +233,18 @@ fn whole_pipeline(
                 print!("{}", optimized::ir::print_program(segmented))
             }
         }
-        Some(Phase::Glsl) => print!("{}", gpu::codegen::extract::glsl_listing(&compiled.fused)),
+        Some(Phase::Glsl) => {
+            // With `--segmented`, the kernels of the segmented IR as the
+            // GPU driver plans them: each operation expanded into one SOAC
+            // over its index space.
+            let planned = match &compiled.segmented {
+                Some(segmented) => {
+                    optimized::cpu::segmented::expand_segmented_operations(segmented.clone())
+                }
+                None => compiled.fused.clone(),
+            };
+            print!("{}", gpu::codegen::extract::glsl_listing(&planned))
+        }
         _ => eprintln!(
             "runestone compile: {} compiles: {} functions and {} entry points after optimisation (--dump PHASE prints a phase's result)",
             args.file.display(),

@@ -41,9 +41,11 @@ pub struct Args {
     paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "reference")]
     backend: BackendSelection,
-    /// `cpu`: run through the segmented IR (the fused IR flattened into
-    /// `segmap`/`segred`/`segscan`, `runestone compile --dump seg`) instead
-    /// of the SOAC IR, while both paths exist; other backends ignore it.
+    /// `cpu` and `gpu`: run through the segmented IR (the fused IR
+    /// flattened into `segmap`/`segred`/`segscan`, `runestone compile
+    /// --dump seg`) instead of the SOAC IR, while both paths exist (each
+    /// operation one SOAC over its whole index space; on `gpu` one kernel
+    /// where its body allows); the reference ignores it.
     #[arg(long)]
     segmented: bool,
     /// The reference's step limit per evaluation (default: its own, or a

@@ -134,12 +134,17 @@ pub struct GpuProgram {
 
 impl GpuProgram {
     /// Plans `program`'s top-level SOACs and compiles the rest for the host;
-    /// kernels run on `runtime` and are counted in `counters`.
+    /// kernels run on `runtime` and are counted in `counters`. `program` is
+    /// SOAC IR or segmented IR, whose segmented operations are expanded
+    /// first (`optimized::cpu::segmented`: each one SOAC over its whole
+    /// index space, planned as any other), so the plans' statement indices
+    /// are those of the program the host runs.
     pub fn new(
         program: Program,
         runtime: Arc<Runtime>,
         counters: Arc<DriverCounters>,
     ) -> Result<GpuProgram, RuntimeError> {
+        let program = optimized::cpu::segmented::expand_segmented_operations(program);
         let offload = Arc::new(KernelOffload::new(&program, runtime, counters));
         let compiled = CompiledProgram::with_offload(program, offload.clone())?;
         Ok(GpuProgram { compiled, offload })
