@@ -88,12 +88,15 @@ impl CompiledProgram {
     /// segmented IR; an input error when the program was compiled without
     /// [`PipelineOptions::segmented`].
     pub fn run_segmented(&self, entry: &str, args: &[Value]) -> Result<Value, RuntimeError> {
-        match &self.segmented_backend {
-            Some(backend) => backend.run_entry(entry, args),
-            None => Err(RuntimeError::input(
-                "the program was compiled without the segmented IR",
-            )),
-        }
+        self.segmented_backend()?.run_entry(entry, args)
+    }
+
+    /// The CPU backend's form of the segmented IR, or the input error of a
+    /// program compiled without it.
+    fn segmented_backend(&self) -> Result<&cpu::CompiledProgram, RuntimeError> {
+        self.segmented_backend
+            .as_ref()
+            .ok_or_else(|| RuntimeError::input("the program was compiled without the segmented IR"))
     }
 
     /// Converts `args` for entry point `entry` once, for repeated runs with
@@ -118,12 +121,7 @@ impl CompiledProgram {
         &self,
         prepared: &cpu::PreparedArguments,
     ) -> Result<Value, RuntimeError> {
-        match &self.segmented_backend {
-            Some(backend) => backend.run_prepared(prepared),
-            None => Err(RuntimeError::input(
-                "the program was compiled without the segmented IR",
-            )),
-        }
+        self.segmented_backend()?.run_prepared(prepared)
     }
 
     /// Which paths the CPU backend compiled the SOACs for.
