@@ -7,12 +7,13 @@ use reference::nested::constants::{Const, Prim};
 use reference::nested::flatten::vectorise;
 use reference::nested::lambda_a::{ConstA, ExprA, TermA};
 use reference::nested::lambda_c::{ExprC, TermC};
-use reference::nested::machine::{with_large_stack, ByNeed};
+use reference::nested::machine::{with_large_stack, ByNeed, Evaluator, Stop};
 use reference::nested::observation::Observation;
 use reference::nested::readback::readback_a;
 use reference::nested::reduce_a::LambdaA;
 use reference::nested::theorems::{
-    observe_a, observe_c, vectorisation_is_substitutive, Outcome, Verdict,
+    observe_a, observe_c, values_vectorise_to_values, vectorisation_is_substitutive, Outcome,
+    Verdict,
 };
 use reference::nested::types::Type;
 use reference::nested::{typing_c, typing_p};
@@ -419,5 +420,28 @@ fn expand_and_repeat_follow_their_examples() {
             read_a(&repeated, &Type::array(Type::Int)),
             ints(&[4, 5, 4, 5, 4, 5])
         );
+    });
+}
+
+/// Lemma 6.34 on a λC value that holds `▷` lazily (SPEC_NOTES L05-21):
+/// decided, since `V[v]`'s WHNF never needs it (a pair's component stays
+/// lazy in λA); and λA evaluation that does need `▷` stops with the typed
+/// unknown `Stop::Impose`, never ⊥ (which would read as divergence).
+#[test]
+fn lemma_6_34_decides_values_that_hold_impose_lazily() {
+    with_large_stack(|| {
+        let typed = |text: &str| {
+            let term =
+                reference::nested::concrete::parse_lambda_c(FileId(0), text).expect("λC parses");
+            typing_c::check_program(&term).expect("λC type-checks")
+        };
+        let lazy = typed("(impose<Int> (1, 2), 3)");
+        assert_eq!(values_vectorise_to_values(&lazy, 100_000), Verdict::Holds);
+        let forced = vectorise(&typed("impose<Int> (1, 2)"));
+        let mut evaluator = ByNeed::<LambdaA>::new(100_000);
+        match evaluator.whnf(&forced) {
+            Err(Stop::Impose) => {}
+            other => panic!("expected Stop::Impose, got {other:?}"),
+        }
     });
 }

@@ -32,6 +32,9 @@ pub enum Decision<T> {
     /// The contraction would build an array past the memory limit
     /// ([`admit_elements`]): no result (unknown), never ⊥.
     Limit(String),
+    /// A λA term applies `▷`, which the thesis defines only as a λC
+    /// reasoning device (SPEC_NOTES L05-21): no result (unknown), never ⊥.
+    Impose,
 }
 
 impl<T> Decision<T> {
@@ -58,6 +61,8 @@ pub enum Stop {
     TooDeep,
     /// An array past the memory limit was asked for: unknown.
     MemoryLimit(String),
+    /// λA evaluation needed `▷` ([`Decision::Impose`]): unknown.
+    Impose,
 }
 
 /// The bytes one materialised array element is counted as where it is a term
@@ -104,6 +109,7 @@ impl std::fmt::Display for Stop {
             Stop::OutOfFuel => f.write_str("fuel exhausted"),
             Stop::TooDeep => f.write_str("evaluation too deep"),
             Stop::MemoryLimit(reason) => f.write_str(reason),
+            Stop::Impose => f.write_str("λA needs ▷, which only λC defines"),
         }
     }
 }
@@ -137,6 +143,7 @@ pub fn step<C: Calculus>(term: &C::Term) -> Result<Option<C::Term>, Stop> {
         Decision::Contract(next) => Ok(Some(next)),
         Decision::Bottom(reason) => Err(Stop::Bottom(reason)),
         Decision::Limit(reason) => Err(Stop::MemoryLimit(reason)),
+        Decision::Impose => Err(Stop::Impose),
         Decision::Congruence(path) => {
             let child = C::at_path(term, &path)
                 .ok_or_else(|| Stop::Bottom("congruence into a missing subterm".into()))?;
@@ -257,6 +264,10 @@ impl<C: Calculus> Evaluator<C::Term> for ByNeed<C> {
                 Decision::Limit(reason) => {
                     self.depth -= 1;
                     return Err(Stop::MemoryLimit(reason));
+                }
+                Decision::Impose => {
+                    self.depth -= 1;
+                    return Err(Stop::Impose);
                 }
                 Decision::Contract(next) => {
                     if self.used >= self.fuel {

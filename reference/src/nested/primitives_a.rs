@@ -324,7 +324,8 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
             fire("L05 AppC bottom");
             bottom("bottom")
         }
-        Prim::Impose => bottom("▷ is a λC reasoning device without a λA definition"),
+        // SPEC_NOTES L05-21: no λA `▷`; what needs it is unknown, not ⊥.
+        Prim::Impose => Err(Decision::Impose),
         Prim::LenP => length(&t(0), argument),
         Prim::NilP => empty(&t(0)),
         Prim::RepP => replicate(&t(0), argument),

@@ -315,7 +315,10 @@ pub fn reducts_flatten_equivalently(
 }
 
 /// Lemma 6.34 (guide T14): the WHNF `v` that `e` reduces to in λC has a
-/// converging vectorisation, `V[v] ⇓`.
+/// converging vectorisation, `V[v] ⇓`. A `v` that mentions `▷` (left
+/// lazy inside it by λC's `!:`/`mapP` on `++`) is decided too: `V[v]`'s
+/// WHNF holds or fails where it never needs that `▷`, and is unknown
+/// where it does, λA having no `▷` (SPEC_NOTES L05-21).
 pub fn values_vectorise_to_values(e: &ExprC, fuel: u64) -> Verdict {
     let mut evaluator = ByNeed::<LambdaC>::new(fuel);
     let value = match evaluator.whnf(e) {
@@ -323,9 +326,6 @@ pub fn values_vectorise_to_values(e: &ExprC, fuel: u64) -> Verdict {
         Err(Stop::Bottom(_)) => return Verdict::Holds,
         Err(other) => return Verdict::Unknown(format!("λC: {other}")),
     };
-    if value.mentions(super::constants::Prim::Impose) {
-        return Verdict::Unknown("the λC value mentions ▷".into());
-    }
     let annotated = match typing_c::check_program(&value) {
         Ok(annotated) => annotated,
         Err(error) => return Verdict::Violated(format!("the λC value is ill-typed: {error}")),
