@@ -502,6 +502,40 @@ fn simplify_cases() {
             after: &[("binop", 5)],
         },
         Case {
+            // An assertion whose condition an assertion in scope checked
+            // cannot fail: the map's and the later one of `k < 2` go; the
+            // assertion of `k != 1` inside the map's lambda does not cover
+            // the one after the map (an empty map never runs it), so both
+            // stay, and the error of each input is unchanged.
+            name: "simplify_drops_assertions_an_earlier_one_checked",
+            build: |b| {
+                program(b, Layout::Prim(I64), |b, n, xs, k| {
+                    let small = cmp(b, CmpOp::Lt, k.clone(), i64c(2));
+                    let not_one = cmp(b, CmpOp::Ne, k.clone(), i64c(1));
+                    assert_at(b, small.clone(), "k is small", 12);
+                    let lambda = b.lambda(&[prim(I64)], &[prim(I64)], |b, p| {
+                        assert_at(b, small.clone(), "k is small in the lambda", 20);
+                        assert_at(b, not_one.clone(), "k is not one in the lambda", 30);
+                        vec![binop(b, BinOp::Add, var(&p[0]), i64c(1))]
+                    });
+                    let ys = map_into(b, "ys", &n, lambda, xs);
+                    assert_at(b, small, "k is small after the map", 40);
+                    assert_at(b, not_one, "k is not one after the map", 50);
+                    vec![sum(b, &n, &ys)]
+                })
+            },
+            passes: simplify_only(),
+            inputs: vec![
+                (vec![1, 2, 3], 0),
+                (vec![1, 2, 3], 5),
+                (vec![1, 2, 3], 1),
+                (vec![], 1),
+                (vec![], 0),
+            ],
+            before: &[("assert", 5)],
+            after: &[("assert", 3)],
+        },
+        Case {
             name: "simplify_branches_on_constants",
             build: |b| {
                 program(b, Layout::Prim(I64), |b, _, _, k| {

@@ -15,7 +15,10 @@
 //! - **CSE** of side-effect-free scalar and array expressions with equal
 //!   operands and equal pattern types, scoped (an expression of an enclosing
 //!   body is available in nested bodies, not the reverse). Merging two
-//!   equal statements that can fail is sound: the first runs first.
+//!   equal statements that can fail is sound: the first runs first. An
+//!   assertion is keyed by its condition alone: one whose condition an
+//!   assertion in scope has checked cannot fail, whatever its message (the
+//!   size checks a lambda repeats from its entry point's parameters).
 //! - **Dead code**: a statement none of whose results is used goes, unless
 //!   it can fail ([`crate::ir::effects::can_fail`]): `Assert`s, bounds-checked
 //!   operations, loops and calls of functions that may fail stay, so
@@ -307,6 +310,10 @@ enum CseKey {
     Reshape(Vec<SubExp>, VName),
     Reverse(VName),
     Rotate(SubExp, VName),
+    /// An assertion, by its condition alone: a later assertion of a
+    /// condition an earlier one in scope has checked cannot fail (its
+    /// message is never shown), so it goes.
+    Assert(SubExp),
 }
 
 fn cse_key(exp: &Exp) -> Option<CseKey> {
@@ -339,6 +346,7 @@ fn cse_key(exp: &Exp) -> Option<CseKey> {
         Exp::Reshape { shape, array } => CseKey::Reshape(shape, array),
         Exp::Reverse { array } => CseKey::Reverse(array),
         Exp::Rotate { amount, array } => CseKey::Rotate(amount, array),
+        Exp::Assert { condition, .. } => CseKey::Assert(condition),
         _ => return None,
     })
 }
