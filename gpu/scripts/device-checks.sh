@@ -27,7 +27,12 @@
 #         3. the test programs on the GPU (`runestone test --backend gpu`)
 #            and the `gpu` test binaries under the validation layer, side
 #            by side (after the timings, so they do not disturb them);
-#         4. a GPU-oracle campaign of CAMPAIGN_SECONDS (default 30) from
+#         4. the benchmark programs timed (`runestone bench benches/programs`,
+#            every dataset, at most 1 s of convergence per case) on the GPU
+#            through the SOAC IR and the segmented IR and on the CPU, and
+#            their PyTorch peers (`benches/torch/peers.py`: each checked on its
+#            program's small case, then timed on the large dataset);
+#         5. a GPU-oracle campaign of CAMPAIGN_SECONDS (default 30) from
 #            SEED (default 300004) on every core.
 #
 # Needs there: a Vulkan loader and driver, `spirv-val`, and the Khronos
@@ -119,6 +124,15 @@ run)
     RUNESTONE_VALIDATION=1 timeout 150 "$binary" --test-threads 2 > "$out/$(basename "$binary").log" 2>&1 &
   done
   wait
+  echo "== whole programs: gpu (SOAC IR, segmented IR), cpu, and the PyTorch peers"
+  for config in "gpu" "gpu --segmented" "cpu"; do
+    # shellcheck disable=SC2086
+    timeout 240 runestone bench benches/programs --backend $config --convergence-max-seconds 1 \
+      --json "$out/bench_${config// /_}.json" > "$out/bench_${config// /_}.log" 2>&1
+    echo "bench $config: exit $?"
+  done
+  timeout 240 python3 benches/torch/peers.py > "$out/torch_peers.log" 2>&1
+  echo "peers: exit $?"
   echo "== GPU-oracle campaign, ${seconds}s from seed $seed"
   timeout $((seconds + 60)) runestone fuzz --oracle gpu --seed "$seed" --time "${seconds}s" --jobs "$(nproc)" --out "$out/counterexamples" > "$out/campaign.log" 2>&1
   echo "campaign exit $?"
@@ -155,6 +169,8 @@ PYTHON
   cut -d, -f4 "$out/clocks.log" | sort | uniq -c | sort -rn | head -n 5
   echo "-- corpus"; tail -n 3 "$out/corpus.log"
   for log in "$out"/gputest-*.log; do echo "$(basename "$log"): $(grep -E '^test result|FAILED|panicked' "$log" | head -n 3 | tr '\n' ' ')"; done
+  for log in "$out"/bench_*.log; do echo "-- $(basename "$log")"; grep -E '10000000|4096|1000i64|\[1000\]\[1000\]' "$log"; done
+  echo "-- PyTorch peers"; cat "$out/torch_peers.log"
   echo "-- campaign"; grep -v '^\[' "$out/campaign.log" | tail -n 8
   ;;
 *) usage ;;
