@@ -109,6 +109,10 @@ pub struct Evaluator {
     pub fuel: u64,
     memory_limit: MemoryLimit,
     functions: HashMap<Name, Rc<LiftedFunction>>,
+    /// Whether the evaluation is an empty `map`'s row probe
+    /// ([`Self::empty_map_row_shape`]), where an index past an array's end
+    /// reads a blank row of the array's row shape.
+    probing: bool,
 }
 
 impl Default for Evaluator {
@@ -123,6 +127,7 @@ impl Evaluator {
             fuel,
             memory_limit: MemoryLimit::of_this_machine(),
             functions: HashMap::new(),
+            probing: false,
         }
     }
 
@@ -394,6 +399,11 @@ impl Evaluator {
                     // TFP18 E-Index
                     fire("TFP18 E-Index");
                     Ok(rows[i as usize].clone())
+                } else if let Some(row) = self.probing.then(|| blank(&rows.row_shape())).flatten() {
+                    // Not a rule: the probe of an empty `map`'s row shape
+                    // reads a blank row where the array has none (the
+                    // function may index the empty array itself).
+                    Ok(row)
                 } else {
                     // TFP18 E-IndexErr
                     fire("TFP18 E-IndexErr");
@@ -729,8 +739,11 @@ impl Evaluator {
     /// `v`'s row shape (zeros). A well-typed `map`'s row sizes are fixed
     /// before the call (its type is `[n]a → (a → b) → [n]b`), so any row gives
     /// them. The probe is not part of the derivation: it fires no rule,
-    /// spends at most [`PROBE_FUEL`] steps of the fuel, and a probe that fails
-    /// leaves the shape unknown (its dimensions read as 0).
+    /// spends at most [`PROBE_FUEL`] steps of the fuel, reads a blank row
+    /// where it indexes past an array's end (the function may read the
+    /// empty array itself: `map (\i -> board[i, 0]) (iota n)` with n = 0),
+    /// and a probe that fails otherwise leaves the shape unknown (its
+    /// dimensions read as 0).
     fn empty_map_row_shape(
         &mut self,
         env: &ValueEnv,
@@ -744,8 +757,10 @@ impl Evaluator {
         let budget = self.fuel.min(PROBE_FUEL);
         let saved = self.fuel;
         self.fuel = budget;
+        let was_probing = std::mem::replace(&mut self.probing, true);
         let inner = env.update(param.clone(), row);
         let result = crate::coverage::muted(|| self.eval(&inner, body));
+        self.probing = was_probing;
         self.fuel = saved - (budget - self.fuel);
         match result {
             Ok(v) => shape_of(&v),
