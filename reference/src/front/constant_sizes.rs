@@ -1461,19 +1461,14 @@ impl Sizes {
         body: &Expr,
         arguments: &[Shape],
     ) -> Judgment<Shape> {
-        let stated = return_type
-            .map(|t| self.type_shape(t, &[]))
-            .unwrap_or(Shape::Unknown);
-        self.scoped(|sizes| {
-            for (pat, shape) in params.iter().zip(arguments) {
-                sizes.bind(pat, shape)?;
-            }
-            let shape = sizes.expr(body)?;
-            if return_type.is_some() {
-                same_shape(&stated, &shape, body.span(), "the declared result type")?;
-            }
-            Ok(join_prefer(&stated, &shape))
-        })
+        let applied = Signature {
+            params: arguments.to_vec(),
+            result: return_type
+                .map(|t| self.type_shape(t, &[]))
+                .unwrap_or(Shape::Unknown),
+        };
+        let shape = self.function_body(&applied, params, body, return_type.is_some())?;
+        Ok(join_prefer(&applied.result, &shape))
     }
 
     /// `head a₁ … aₖ`: a library function that needs equal sizes, or one of
