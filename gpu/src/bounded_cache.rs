@@ -5,12 +5,9 @@
 //!
 //! Both used to grow without bound: every distinct kernel a process ever
 //! compiled stayed, and a GPU fuzz campaign compiles new kernels for most
-//! of its programs (its lambdas differ, and scalars of the enclosing scope
-//! are specialised into each kernel), about 0.5 MB of host memory per
+//! of its programs (its lambdas differ), about 0.5 MB of host memory per
 //! program on lavapipe, until the kernel's OOM killer ended a
-//! 100 000-program campaign at 60 000 (`fuzz/README.md`). A long run of one
-//! program specialising a kernel for many distinct scalars grew them the
-//! same way.
+//! 100 000-program campaign at 60 000 (`fuzz/README.md`).
 //!
 //! Finding the least recently used entry scans the map; it only happens on
 //! a miss that is inserted, which costs a shader compilation or a pipeline

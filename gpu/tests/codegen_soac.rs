@@ -175,8 +175,19 @@ fn check(case: Case) {
     assert_eq!(plan.choice.name(), case.kernel, "{}", case.name);
     let runtime = runtime();
     let inputs = upload(runtime, &case.inputs);
-    let outputs = run_plan(runtime, plan, &inputs)
+    assert!(
+        plan.environment.is_empty(),
+        "{}: {:?}",
+        case.name,
+        plan.environment
+    );
+    let environment = gpu::kernels::environment::upload(runtime, &[])
+        .unwrap_or_else(|error| panic!("{}: environment: {error}", case.name));
+    let outputs = run_plan(runtime, plan, &environment, &inputs)
         .unwrap_or_else(|error| panic!("{}: GPU: {error}", case.name));
+    let failed = gpu::kernels::environment::failed(runtime, &environment)
+        .unwrap_or_else(|error| panic!("{}: status: {error}", case.name));
+    assert!(!failed, "{}: an operation failed in the kernel", case.name);
     let actual: Vec<Vec<PrimValue>> = download(runtime, &outputs)
         .iter()
         .map(column_prims)
@@ -999,14 +1010,38 @@ fn map_i32(
 
 #[test]
 fn unsupported_lambdas_run_on_the_host_with_the_construct_named() {
-    let free_variable = host_reason(|b, n, xs| {
-        let size = n.clone();
-        let lambda = b.lambda(&[prim(PrimType::I32)], &[prim(PrimType::I32)], |b, _| {
-            vec![conv(b, PrimType::I64, PrimType::I32, size)]
+    // Map lambdas read scalars of the enclosing scope from the environment;
+    // operators do not.
+    let free_variable_in_operator = host_reason(|b, n, xs| {
+        use PrimType::I32;
+        let k = conv(b, PrimType::I64, I32, n.clone());
+        let lambda = b.lambda(&[prim(I32), prim(I32)], &[prim(I32)], |b, p| {
+            let sum = bin(b, BinOp::Add, I32, var(&p[0]), var(&p[1]));
+            vec![bin(b, BinOp::Add, I32, sum, k.clone())]
         });
-        map_i32(b, n, xs, lambda)
+        soac(
+            b,
+            vec![prim(I32)],
+            Soac::Reduce {
+                width: n.clone(),
+                lambda,
+                neutral: vec![constant(0i32)],
+                arrays: xs.to_vec(),
+            },
+        )
     });
-    assert!(free_variable.contains("enclosing scope"), "{free_variable}");
+    assert!(
+        free_variable_in_operator.contains("enclosing scope"),
+        "{free_variable_in_operator}"
+    );
+    let variable_neutral = host_reason(|b, n, xs| {
+        let k = conv(b, PrimType::I64, PrimType::I32, n.clone());
+        reduce_with(b, n, xs, BinOp::Add, PrimType::I32, k)
+    });
+    assert!(
+        variable_neutral.contains("is a variable"),
+        "{variable_neutral}"
+    );
 
     let in_loop = host_reason(|b, n, xs| {
         let lambda = b.lambda(&[prim(PrimType::I32)], &[prim(PrimType::I32)], |b, p| {

@@ -3,12 +3,13 @@
 //! kernels on the validated runtime, `spirv-val` on every module) give the
 //! same results or the same run-time error, and the driver's counters show
 //! which statements ran on the device; and `codegen::failure` decides which
-//! lambdas can fail (those stay on the host).
+//! lambdas can fail (their kernels set a status word; a set one hands the
+//! statement back to the host, which reports the error).
 
 mod common;
 
 use common::assert_clean;
-use gpu::codegen::failure::may_fail;
+use gpu::codegen::failure::can_fail;
 use gpu::driver::{DriverCounters, DriverStatistics, GpuProgram};
 use gpu::runtime::instance::ValidationMode;
 use gpu::{Runtime, RuntimeOptions};
@@ -203,8 +204,8 @@ fn map_update_reduce(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
 }
 
 /// `total = reduce (+) 0 xs; map (\x -> x / total) xs`: the map reads a
-/// scalar of the enclosing scope, so it is planned when it runs, on its
-/// value (a zero divisor keeps it on the host).
+/// scalar of the enclosing scope, bound in its environment when it runs (a
+/// zero divisor sets the status word: the host reports the error).
 fn divide_by_total(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
     use PrimType::I32;
     let plus = b.binop_lambda(BinOp::Add, I32);
@@ -232,8 +233,8 @@ fn divide_by_total(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
     )]
 }
 
-/// `map (\x -> 100 / x) xs`: the division can fail, so the map stays on
-/// the host.
+/// `map (\x -> 100 / x) xs`: the division can fail, so the driver reads
+/// the status word after the kernel.
 fn divide_hundred(b: &mut Builder, n: &SubExp, xs: &VName) -> Vec<SubExp> {
     use PrimType::I32;
     let divide = b.lambda(&[prim(I32)], &[prim(I32)], |b, p| {
@@ -415,7 +416,7 @@ fn a_result_the_host_updates_is_uploaded_again() {
 }
 
 #[test]
-fn a_lambda_reading_a_scalar_is_specialised_on_its_value() {
+fn a_lambda_reading_a_scalar_reads_it_from_the_environment() {
     check(Case {
         name: "divide by a non-zero total",
         program: program_of(divide_by_total, 0, i32_array_result()),
@@ -426,9 +427,49 @@ fn a_lambda_reading_a_scalar_is_specialised_on_its_value() {
         name: "divide by a zero total",
         program: program_of(divide_by_total, 0, i32_array_result()),
         input: vec![5, -5, 7, -7],
-        // The map is handed back: the host reports the division by zero.
-        expected: statistics([2, 0], [1, 1], [1, 0]),
+        // The map runs, sets the status word and is handed back: the host
+        // reports the division by zero.
+        expected: statistics([2, 0], [1, 1], [1, 1]),
     });
+}
+
+#[test]
+fn no_kernel_is_compiled_per_value_of_a_scalar() {
+    // A runtime of its own: the pipeline cache counts this test's loads only.
+    let runtime = Arc::new(
+        Runtime::new(RuntimeOptions {
+            validation: ValidationMode::Required,
+            ..RuntimeOptions::default()
+        })
+        .expect("a validated GPU runtime"),
+    );
+    let counters = Arc::new(DriverCounters::default());
+    let driver = GpuProgram::new(
+        program_of(divide_by_total, 0, i32_array_result()),
+        runtime.clone(),
+        counters.clone(),
+    )
+    .expect("compiles");
+    let mut misses_after_each_run = Vec::new();
+    for total_of_scale in [1, 7, 13] {
+        let input: Vec<i32> = (0..3000).map(|i| i * total_of_scale - 1000).collect();
+        let arguments = vec![i32_array(&input)];
+        let expected = optimized::cpu::run_entry(driver.program(), "main", &arguments)
+            .expect("the CPU backend runs it");
+        let actual = driver
+            .run_entry("main", &arguments)
+            .expect("the driver runs it");
+        assert_eq!(actual, expected, "scale {total_of_scale}");
+        misses_after_each_run.push(runtime.pipeline_cache_statistics().1);
+    }
+    // Three totals, one set of pipelines: the first run loads them all.
+    assert_eq!(
+        misses_after_each_run,
+        vec![misses_after_each_run[0]; 3],
+        "pipelines created on later runs"
+    );
+    assert_eq!(counters.snapshot().kernel_runs, 6);
+    assert_clean(&runtime);
 }
 
 #[test]
@@ -455,18 +496,18 @@ fn empty_soacs_are_handed_back_to_the_host() {
 }
 
 #[test]
-fn a_lambda_that_can_fail_runs_on_the_host_with_its_error() {
+fn a_lambda_that_fails_in_a_kernel_is_handed_back_with_the_hosts_error() {
     check(Case {
         name: "division by zero",
         program: program_of(divide_hundred, 0, i32_array_result()),
         input: vec![5, 0, 7],
-        expected: statistics([0, 1], [0, 0], [0, 0]),
+        expected: statistics([1, 0], [0, 1], [1, 0]),
     });
     check(Case {
         name: "division without zero",
         program: program_of(divide_hundred, 0, i32_array_result()),
         input: vec![5, -3, 7],
-        expected: statistics([0, 1], [0, 0], [0, 0]),
+        expected: statistics([1, 0], [1, 0], [1, 0]),
     });
 }
 
@@ -639,8 +680,8 @@ fn which_lambdas_can_fail() {
     let wrong: Vec<String> = rows
         .into_iter()
         .filter_map(|(what, lambda, fails)| {
-            let verdict = may_fail(&lambda);
-            (verdict.is_some() != fails)
+            let verdict = can_fail(&lambda);
+            (verdict != fails)
                 .then(|| format!("{what}: expected can fail = {fails}, got {verdict:?}"))
         })
         .collect();

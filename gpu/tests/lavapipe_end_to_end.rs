@@ -161,11 +161,11 @@ fn pipelines_and_buffers_are_reused_across_runs() {
     let source = &all_demo_kernel_sources()[0];
     let words = compiled_spirv(source).expect("compiles");
     let first = runtime
-        .load_kernel(&source.name, &words, source.storage_buffer_count())
+        .load_kernel(&source.name, &words, source.binding_interface())
         .expect("loads");
     let (hits_before, _) = runtime.pipeline_cache_statistics();
     let second = runtime
-        .load_kernel(&source.name, &words, source.storage_buffer_count())
+        .load_kernel(&source.name, &words, source.binding_interface())
         .expect("loads");
     let (hits_after, _) = runtime.pipeline_cache_statistics();
     assert!(std::sync::Arc::ptr_eq(&first, &second));
@@ -217,14 +217,14 @@ fn bad_dispatches_are_errors_not_panics() {
         .load_kernel(
             &source.name,
             &compiled_spirv(&source).expect("compiles"),
-            source.storage_buffer_count(),
+            source.binding_interface(),
         )
         .expect("loads");
     let buffer = runtime.upload_scalars(&[1u32, 2, 3]).expect("upload");
     let too_many = runtime.device_info().max_workgroup_count[0].saturating_add(1);
     if too_many > runtime.device_info().max_workgroup_count[0] {
         let error = runtime
-            .dispatch(&kernel, &[&buffer, &buffer], &[3], [too_many, 1, 1])
+            .dispatch(&kernel, &[&buffer, &buffer], None, &[3], [too_many, 1, 1])
             .expect_err("too many workgroups");
         assert!(
             matches!(error, GpuError::TooManyWorkgroups { .. }),
@@ -232,7 +232,7 @@ fn bad_dispatches_are_errors_not_panics() {
         );
     }
     let error = runtime
-        .dispatch(&kernel, &[&buffer], &[3], [1, 1, 1])
+        .dispatch(&kernel, &[&buffer], None, &[3], [1, 1, 1])
         .expect_err("a missing buffer");
     assert!(
         error.to_string().contains("binds 2 storage buffers"),
@@ -241,7 +241,7 @@ fn bad_dispatches_are_errors_not_panics() {
     // A launch must give at least the push constants the module reads (the
     // element count here), and no more than the layout's range.
     let error = runtime
-        .dispatch(&kernel, &[&buffer, &buffer], &[], [1, 1, 1])
+        .dispatch(&kernel, &[&buffer, &buffer], None, &[], [1, 1, 1])
         .expect_err("missing push constants");
     assert!(
         error
@@ -250,7 +250,7 @@ fn bad_dispatches_are_errors_not_panics() {
         "{error}"
     );
     let error = runtime
-        .dispatch(&kernel, &[&buffer, &buffer], &[0; 33], [1, 1, 1])
+        .dispatch(&kernel, &[&buffer, &buffer], None, &[0; 33], [1, 1, 1])
         .expect_err("more push constants than the range");
     assert!(error.to_string().contains("push constants"), "{error}");
     let error = runtime

@@ -71,7 +71,7 @@ fn filter_keeps_what_the_predicate_accepts_in_order() {
             runtime,
             &[HostColumn::I64(numbers), HostColumn::Bool(flags)],
         );
-        let outputs = filter(runtime, &predicate, &inputs)
+        let outputs = filter(runtime, &predicate, None, &inputs)
             .unwrap_or_else(|error| panic!("filter of {size}: {error}"));
         assert_eq!(outputs.length, kept.len() as u64, "filter of {size}: count");
         assert_eq!(
@@ -110,7 +110,7 @@ fn partition_puts_the_kept_elements_first_and_keeps_both_orders() {
         let ordered: Vec<Pair> = kept.iter().chain(&rejected).copied().collect();
         let runtime = runtime();
         let inputs = upload(runtime, &[HostColumn::F32(floats), HostColumn::U16(shorts)]);
-        let (outputs, kept_count) = partition(runtime, &predicate, &inputs)
+        let (outputs, kept_count) = partition(runtime, &predicate, None, &inputs)
             .unwrap_or_else(|error| panic!("partition of {size}: {error}"));
         assert_eq!(kept_count, kept.len() as u64, "partition of {size}: count");
         assert_eq!(
@@ -456,7 +456,7 @@ proptest! {
         );
         let runtime = runtime();
         let inputs = upload(runtime, &[HostColumn::I8(values.clone())]);
-        let kept = filter(runtime, &predicate, &inputs).expect("filter");
+        let kept = filter(runtime, &predicate, None, &inputs).expect("filter");
         prop_assert_eq!(
             download(runtime, &kept),
             vec![HostColumn::I8(values.into_iter().filter(|value| *value > threshold).collect())]

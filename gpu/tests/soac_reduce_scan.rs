@@ -149,7 +149,7 @@ fn matrix_product_reduce_and_scan_equal_the_cpu_at_every_checked_size() {
         check(
             &format!("matrix reduce of {size}"),
             &matrix_columns(&values),
-            |runtime, inputs| reduce(runtime, &matrix_product(), inputs),
+            |runtime, inputs| reduce(runtime, &matrix_product(), None, inputs),
             &matrix_columns(&[total]),
         );
         for strategy in SCAN_STRATEGIES {
@@ -161,6 +161,7 @@ fn matrix_product_reduce_and_scan_equal_the_cpu_at_every_checked_size() {
                         runtime,
                         &ElementSource::columns(&inputs.element_types),
                         &matrix_product(),
+                        None,
                         inputs,
                         strategy,
                     )
@@ -188,6 +189,7 @@ fn the_single_pass_scan_takes_several_tiles_per_workgroup_when_workgroups_are_fe
                     runtime,
                     &ElementSource::columns(&inputs.element_types),
                     &matrix_product(),
+                    None,
                     inputs,
                     waiting,
                     3,
@@ -221,6 +223,7 @@ fn the_single_pass_scan_by_rows_agrees_with_the_cpu_on_few_workgroups() {
                         runtime,
                         &ElementSource::columns(&inputs.element_types),
                         &matrix_product(),
+                        None,
                         inputs,
                         waiting,
                         3,
@@ -285,7 +288,7 @@ fn large_affine_composition_reduce_and_scan_equal_the_cpu() {
             HostColumn::U8(multipliers[..reduced_length].to_vec()),
             HostColumn::U8(offsets[..reduced_length].to_vec()),
         ],
-        |runtime, inputs| reduce(runtime, &affine_composition(), inputs),
+        |runtime, inputs| reduce(runtime, &affine_composition(), None, inputs),
         &[
             HostColumn::U8(vec![scanned_multipliers[reduced_length - 1]]),
             HostColumn::U8(vec![scanned_offsets[reduced_length - 1]]),
@@ -306,6 +309,7 @@ fn large_affine_composition_reduce_and_scan_equal_the_cpu() {
                     runtime,
                     &ElementSource::columns(&inputs.element_types),
                     &affine_composition(),
+                    None,
                     inputs,
                     strategy,
                 )
@@ -329,7 +333,7 @@ fn large_first_non_zero_reduce_equals_the_cpu() {
     check(
         "first non-zero reduce of 2^26",
         &[HostColumn::I16(values)],
-        |runtime, inputs| reduce(runtime, &first_non_zero(), inputs),
+        |runtime, inputs| reduce(runtime, &first_non_zero(), None, inputs),
         &[HostColumn::I16(vec![-7])],
     );
 }
@@ -533,7 +537,13 @@ fn map_and_reduce_work_at_every_primitive_type() {
                     &format!("map at {} of {size} ({access:?})", element_type.name()),
                     std::slice::from_ref(&column),
                     |runtime, inputs| {
-                        map_with(runtime, &times_three_plus_one(element_type), inputs, access)
+                        map_with(
+                            runtime,
+                            &times_three_plus_one(element_type),
+                            None,
+                            inputs,
+                            access,
+                        )
                     },
                     &[map_cpu!(&column)],
                 );
@@ -557,6 +567,7 @@ fn map_and_reduce_work_at_every_primitive_type() {
                                 runtime,
                                 &ElementSource::columns(&[element_type]),
                                 &operator,
+                                None,
                                 inputs,
                                 strategy,
                             )
@@ -606,7 +617,7 @@ fn map_with_several_inputs_and_outputs_covers_more_than_the_workgroup_limit() {
         check(
             &format!("map of {size} pairs"),
             &[HostColumn::U8(first), HostColumn::U8(second)],
-            |runtime, inputs| gpu::kernels::soac::map::map(runtime, &lambda, inputs),
+            |runtime, inputs| gpu::kernels::soac::map::map(runtime, &lambda, None, inputs),
             &expected,
         );
     }
@@ -630,7 +641,7 @@ fn the_vector_map_strides_over_chunks_when_workgroups_are_few() {
             let outputs = DeviceArrays::allocate(runtime, &lambda.result_types, inputs.length)?;
             let mut buffers = inputs.buffers();
             buffers.extend(outputs.buffers());
-            runtime.dispatch(&kernel, &buffers, &[size as u32], [3, 1, 1])?;
+            runtime.dispatch(&kernel, &buffers, None, &[size as u32], [3, 1, 1])?;
             Ok(outputs)
         },
         &expected,
@@ -665,13 +676,13 @@ fn redomap_and_scanomap_fuse_the_map() {
         check(
             &format!("redomap of {size}"),
             &columns,
-            |runtime, inputs| redomap(runtime, &lambda, &matrix_product(), inputs),
+            |runtime, inputs| redomap(runtime, &lambda, &matrix_product(), None, inputs),
             &matrix_columns(&[*scanned.last().unwrap_or(&[1, 0, 0, 1])]),
         );
         check(
             &format!("scanomap of {size}"),
             &columns,
-            |runtime, inputs| scanomap(runtime, &lambda, &matrix_product(), inputs),
+            |runtime, inputs| scanomap(runtime, &lambda, &matrix_product(), None, inputs),
             &matrix_columns(&scanned),
         );
     }
@@ -786,7 +797,8 @@ fn irregular_row_shapes_are_errors() {
     let error = segmented_reduce(runtime, &matrix_product(), &inputs, 3, 3)
         .expect_err("10 elements are not 3 rows of 3");
     assert!(error.to_string().contains("not 3 rows of 3"), "{error}");
-    let wrong_types = reduce(runtime, &affine_composition(), &inputs).expect_err("wrong types");
+    let wrong_types =
+        reduce(runtime, &affine_composition(), None, &inputs).expect_err("wrong types");
     assert!(wrong_types.to_string().contains("u8"), "{wrong_types}");
     assert_clean(runtime);
 }
@@ -799,12 +811,12 @@ proptest! {
         let scanned = cpu_matrix_scan(&values);
         let runtime = runtime();
         let inputs = upload(runtime, &matrix_columns(&values));
-        let reduced = reduce(runtime, &matrix_product(), &inputs).expect("reduce");
+        let reduced = reduce(runtime, &matrix_product(), None, &inputs).expect("reduce");
         prop_assert_eq!(
             matrices_from_columns(&download(runtime, &reduced)),
             vec![*scanned.last().unwrap_or(&[1, 0, 0, 1])]
         );
-        let scanned_on_gpu = scan(runtime, &matrix_product(), &inputs).expect("scan");
+        let scanned_on_gpu = scan(runtime, &matrix_product(), None, &inputs).expect("scan");
         prop_assert_eq!(matrices_from_columns(&download(runtime, &scanned_on_gpu)), scanned);
         assert_clean(runtime);
     }
@@ -815,7 +827,7 @@ proptest! {
         let (scanned_multipliers, scanned_offsets) = cpu_affine_scan(&multipliers, &offsets);
         let runtime = runtime();
         let inputs = upload(runtime, &[HostColumn::U8(multipliers), HostColumn::U8(offsets)]);
-        let scanned = scan(runtime, &affine_composition(), &inputs).expect("scan");
+        let scanned = scan(runtime, &affine_composition(), None, &inputs).expect("scan");
         prop_assert_eq!(
             download(runtime, &scanned),
             vec![HostColumn::U8(scanned_multipliers), HostColumn::U8(scanned_offsets)]

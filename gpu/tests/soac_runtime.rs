@@ -37,11 +37,11 @@ fn pipelines_and_buffers_are_reused_across_runs() {
     let runtime = &own_runtime();
     let values: Vec<u32> = (0..100_000).collect();
     let inputs = upload(runtime, &[HostColumn::U32(values.clone())]);
-    let first = scan(runtime, &add_u32(), &inputs).expect("scan");
+    let first = scan(runtime, &add_u32(), None, &inputs).expect("scan");
     drop(first);
     let (hits_before, misses_before) = runtime.pipeline_cache_statistics();
     let (reused_before, created_before) = runtime.buffer_pool_statistics();
-    let second = scan(runtime, &add_u32(), &inputs).expect("scan");
+    let second = scan(runtime, &add_u32(), None, &inputs).expect("scan");
     let (hits_after, misses_after) = runtime.pipeline_cache_statistics();
     let (reused_after, created_after) = runtime.buffer_pool_statistics();
     assert_eq!(
@@ -91,7 +91,7 @@ fn many_distinct_kernels_keep_the_pipeline_cache_at_capacity_with_one_layout() {
             vec![PrimType::U32],
             format!("y0 = x0 + {constant}u;"),
         );
-        let result = map(runtime, &lambda, &inputs).expect("map");
+        let result = map(runtime, &lambda, None, &inputs).expect("map");
         let expected: Vec<u32> = values.iter().map(|value| value + constant).collect();
         assert_eq!(download(runtime, &result), vec![HostColumn::U32(expected)]);
     };
@@ -135,7 +135,7 @@ fn arrays_beyond_the_storage_buffer_range_are_refused_not_split() {
     }
     let inputs = upload(runtime, &[HostColumn::U8(vec![1; length as usize])]);
     let widen = MapLambda::new(vec![PrimType::U8], vec![PrimType::I32], "y0 = int(x0);");
-    match map(runtime, &widen, &inputs) {
+    match map(runtime, &widen, None, &inputs) {
         Err(GpuError::BufferTooLarge {
             requested_bytes,
             limit_bytes,
@@ -161,8 +161,8 @@ fn profiling_times_each_submission_with_timestamps() {
     let runtime = &own_runtime();
     let inputs = upload(runtime, &[HostColumn::U32((0..50_000).collect())]);
     runtime.start_profiling();
-    let total = reduce(runtime, &add_u32(), &inputs).expect("reduce");
-    let scanned = scan(runtime, &add_u32(), &inputs).expect("scan");
+    let total = reduce(runtime, &add_u32(), None, &inputs).expect("reduce");
+    let scanned = scan(runtime, &add_u32(), None, &inputs).expect("scan");
     let timings = runtime.stop_profiling();
     assert_eq!(
         timings.len(),

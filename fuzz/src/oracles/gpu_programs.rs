@@ -3,9 +3,11 @@
 //! `filter` — whose lambdas are scalar expression trees over one element
 //! type (every integer width and sign, `f32`, `f64`): arithmetic, bitwise
 //! operations, shifts, division and remainder by non-zero constants,
-//! `min`/`max`, `neg`/`abs`/`sgn`/`not`, `if`, round trips through another
-//! numeric type, and a scalar of the enclosing scope (`s`, which the driver
-//! specialises the kernel on). The general generator's programs rarely give
+//! operations that may fail (integer division by any expression, which may
+//! be zero; an assertion that two expressions differ), `min`/`max`,
+//! `neg`/`abs`/`sgn`/`not`, `if`, round trips through another
+//! numeric type, and a scalar of the enclosing scope (`s`, which the kernel
+//! reads from its environment). The general generator's programs rarely give
 //! a kernel more than a constant or a projection (`fuzz/README.md`); these
 //! are what the GPU code generator translates.
 //!
@@ -143,7 +145,7 @@ impl Printer {
                         _ => format!("({l} * 0.5{t})"),
                     }
                 } else {
-                    match op % 16 {
+                    match op % 18 {
                         0 => format!("({l} + {r})"),
                         1 => format!("({l} - {r})"),
                         2 => format!("({l} * {r})"),
@@ -159,8 +161,12 @@ impl Printer {
                         12 => format!("({l} << 3{t})"),
                         13 => format!("({l} >> 9{t})"),
                         14 => format!("({l} ** 3{t})"),
-                        _ if self.signed => format!("({l} / (-2{t}))"),
-                        _ => format!("({l} >> 1{t})"),
+                        15 if self.signed => format!("({l} / (-2{t}))"),
+                        15 => format!("({l} >> 1{t})"),
+                        // Fallible: the kernel sets its status word and
+                        // the host reports the error.
+                        16 => format!("({l} / {r})"),
+                        _ => format!("(assert ({l} != {r}) {l})"),
                     }
                 }
             }

@@ -6,18 +6,21 @@
 //! `scanomap` or `filter` whose input arrays are 1-D arrays of primitives and
 //! whose lambdas [`super::lambda`] translates. Everything else (nested
 //! arrays, `scatter`, `reduce_by_index`, untranslatable lambdas) stays on the
-//! host, with the reason.
+//! host, with the reason. The scalars of the enclosing scope a map lambda
+//! or predicate reads are the plan's environment, bound when it runs
+//! ([`crate::kernels::environment`]).
 
-use super::failure::may_fail;
+use super::failure::can_fail;
 use super::lambda::{map_lambda, operator, predicate_lambda, soac_name};
 use super::CodegenError;
 use crate::error::GpuResult;
 use crate::kernels::element::PrimType;
 use crate::kernels::lambda::{MapLambda, Operator};
 use crate::kernels::soac::{self, DeviceArrays, ElementSource, GeneratedKernel, KernelShape};
-use crate::runtime::Runtime;
-use optimized::ir::{Body, Exp, Function, Program, Soac, Span, Statement, Type, VName};
-use std::collections::HashMap;
+use crate::runtime::{EnvironmentBuffers, Runtime};
+use optimized::ir::visit::{for_each_binder_in_lambda, for_each_use_in_body};
+use optimized::ir::{Body, Exp, Function, Lambda, Program, Soac, Span, Statement, Type, VName};
+use std::collections::{HashMap, HashSet};
 
 /// The library kernel a SOAC runs as, with its translated lambdas.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,6 +72,11 @@ pub struct KernelPlan {
     pub input_types: Vec<PrimType>,
     /// The names the statement binds (for `filter`, the count first).
     pub results: Vec<VName>,
+    /// The scalars of the enclosing scope its map lambda or predicate
+    /// reads, in the environment's order.
+    pub environment: Vec<(VName, PrimType)>,
+    /// Whether a lambda may fail (the driver then reads the status word).
+    pub can_fail: bool,
 }
 
 impl KernelPlan {
@@ -112,25 +120,32 @@ impl KernelPlan {
 }
 
 /// Runs `plan` on `inputs` (the plan's input arrays, uploaded in order)
-/// through the kernel library: the SOAC's results as device arrays (one
-/// element per component for `reduce`/`redomap`; for `filter`, the kept
-/// elements, whose length is the count).
+/// with `environment` (the values of the plan's environment and a cleared
+/// status word) through the kernel library: the SOAC's results as device
+/// arrays (one element per component for `reduce`/`redomap`; for
+/// `filter`, the kept elements, whose length is the count).
 pub fn run_plan(
     runtime: &Runtime,
     plan: &KernelPlan,
+    environment: &EnvironmentBuffers,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
+    let environment = Some(environment);
     match &plan.choice {
-        KernelChoice::Map { lambda } => soac::map::map(runtime, lambda, inputs),
-        KernelChoice::Reduce { operator } => soac::reduce::reduce(runtime, operator, inputs),
+        KernelChoice::Map { lambda } => soac::map::map(runtime, lambda, environment, inputs),
+        KernelChoice::Reduce { operator } => {
+            soac::reduce::reduce(runtime, operator, environment, inputs)
+        }
         KernelChoice::Redomap { lambda, operator } => {
-            soac::reduce::redomap(runtime, lambda, operator, inputs)
+            soac::reduce::redomap(runtime, lambda, operator, environment, inputs)
         }
-        KernelChoice::Scan { operator } => soac::scan::scan(runtime, operator, inputs),
+        KernelChoice::Scan { operator } => soac::scan::scan(runtime, operator, environment, inputs),
         KernelChoice::Scanomap { lambda, operator } => {
-            soac::scan::scanomap(runtime, lambda, operator, inputs)
+            soac::scan::scanomap(runtime, lambda, operator, environment, inputs)
         }
-        KernelChoice::Filter { predicate } => soac::filter::filter(runtime, predicate, inputs),
+        KernelChoice::Filter { predicate } => {
+            soac::filter::filter(runtime, predicate, environment, inputs)
+        }
     }
 }
 
@@ -223,13 +238,15 @@ pub fn plan_statement(
 ) -> Placement {
     let results = statement.pattern.iter().map(|p| p.name.clone()).collect();
     match plan_soac(soac, types) {
-        Ok((choice, inputs, input_types)) => Placement::Kernel(Box::new(KernelPlan {
+        Ok(planned) => Placement::Kernel(Box::new(KernelPlan {
             statement_index,
             span: statement.span,
-            choice,
-            inputs,
-            input_types,
+            choice: planned.choice,
+            inputs: planned.inputs,
+            input_types: planned.input_types,
             results,
+            environment: planned.environment,
+            can_fail: soac.lambdas().iter().any(|lambda| can_fail(lambda)),
         })),
         Err(reason) => Placement::Host {
             statement_index,
@@ -240,16 +257,47 @@ pub fn plan_statement(
     }
 }
 
-type PlannedSoac = (KernelChoice, Vec<VName>, Vec<PrimType>);
+/// A SOAC as a library operation: the choice, its input arrays and their
+/// element types, and its environment.
+struct PlannedSoac {
+    choice: KernelChoice,
+    inputs: Vec<VName>,
+    input_types: Vec<PrimType>,
+    environment: Vec<(VName, PrimType)>,
+}
+
+/// The scalars of the enclosing scope (typed in `types`) that `lambda`
+/// reads, in first-use order; its other free variables (arrays) are left
+/// for the translator to refuse.
+fn environment_of(lambda: &Lambda, types: &HashMap<VName, Type>) -> Vec<(VName, PrimType)> {
+    let mut bound = HashSet::new();
+    for_each_binder_in_lambda(lambda, |name: &VName| {
+        bound.insert(name.clone());
+    });
+    let mut environment: Vec<(VName, PrimType)> = Vec::new();
+    for_each_use_in_body(&lambda.body, |name: &VName| {
+        if bound.contains(name) || environment.iter().any(|(seen, _)| seen == name) {
+            return;
+        }
+        if let Some(Type::Prim(prim_type)) = types.get(name) {
+            environment.push((name.clone(), *prim_type));
+        }
+    });
+    environment
+}
 
 fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, CodegenError> {
+    let mut environment = Vec::new();
     let (arrays, choice) = match soac {
-        Soac::Map { lambda, arrays, .. } => (
-            arrays,
-            KernelChoice::Map {
-                lambda: map_lambda(lambda)?,
-            },
-        ),
+        Soac::Map { lambda, arrays, .. } => {
+            environment = environment_of(lambda, types);
+            (
+                arrays,
+                KernelChoice::Map {
+                    lambda: map_lambda(lambda, &environment)?,
+                },
+            )
+        }
         Soac::Reduce {
             lambda,
             neutral,
@@ -280,10 +328,11 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
             ..
         } => {
             no_extra_mapped_results(mapped.return_types.len(), neutral.len(), "redomap")?;
+            environment = environment_of(mapped, types);
             (
                 arrays,
                 KernelChoice::Redomap {
-                    lambda: map_lambda(mapped)?,
+                    lambda: map_lambda(mapped, &environment)?,
                     operator: operator(reduce_lambda, neutral)?,
                 },
             )
@@ -296,22 +345,26 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
             ..
         } => {
             no_extra_mapped_results(mapped.return_types.len(), neutral.len(), "scanomap")?;
+            environment = environment_of(mapped, types);
             (
                 arrays,
                 KernelChoice::Scanomap {
-                    lambda: map_lambda(mapped)?,
+                    lambda: map_lambda(mapped, &environment)?,
                     operator: operator(scan_lambda, neutral)?,
                 },
             )
         }
         Soac::Filter {
             predicate, arrays, ..
-        } => (
-            arrays,
-            KernelChoice::Filter {
-                predicate: predicate_lambda(predicate)?,
-            },
-        ),
+        } => {
+            environment = environment_of(predicate, types);
+            (
+                arrays,
+                KernelChoice::Filter {
+                    predicate: predicate_lambda(predicate, &environment)?,
+                },
+            )
+        }
         Soac::Scatter { .. } | Soac::Hist { .. } => {
             return Err(CodegenError::unsupported(format!(
                 "{} (no generated kernel yet)",
@@ -319,13 +372,6 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
             )))
         }
     };
-    for lambda in soac.lambdas() {
-        if let Some(construct) = may_fail(lambda) {
-            return Err(CodegenError::unsupported(format!(
-                "{construct}, which can fail (kernels cannot report run-time errors yet)"
-            )));
-        }
-    }
     let mut input_types = Vec::with_capacity(arrays.len());
     for array in arrays {
         match types.get(array) {
@@ -346,7 +392,12 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
     if arrays.is_empty() {
         return Err(CodegenError::unsupported("a SOAC without input arrays"));
     }
-    Ok((choice, arrays.clone(), input_types))
+    Ok(PlannedSoac {
+        choice,
+        inputs: arrays.clone(),
+        input_types,
+        environment,
+    })
 }
 
 fn no_extra_mapped_results(

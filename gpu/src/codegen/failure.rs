@@ -1,56 +1,36 @@
-//! Which lambdas the GPU kernels cannot run: those that can raise a run-time
-//! error on the CPU backend, and those with expressions the kernels do not
-//! translate.
-//!
-//! Kernels cannot report errors yet (NOTES.md, "Whole programs"), so a SOAC
-//! whose lambda can fail runs on the host, where the error carries its
-//! message and source location. Whether an operation can fail is the IR's
-//! one effects judgement (`optimized::ir::effects`); every expression other
-//! than the scalar operations [`super::lambda`] translates is refused as it
-//! stands (a kernel could not report its failure either).
+//! Which lambdas may fail in a kernel: those with an operation that raises
+//! a run-time error on the CPU backend (the IR's one effects judgement,
+//! `optimized::ir::effects`). Their kernels set the environment's status
+//! word where one fails ([`crate::kernels::environment`]); the driver reads
+//! it after running such a SOAC and hands the statement back to the host,
+//! which reports the error with its message and source location.
 
 use optimized::ir::effects::binop_can_fail;
-use optimized::ir::{BinOp, Body, Exp, Lambda};
+use optimized::ir::{Body, Exp, Lambda};
 
-/// The first construct of `lambda` that can fail (or that kernels do not
-/// translate), in words; `None` when none can.
-pub fn may_fail(lambda: &Lambda) -> Option<String> {
-    body_may_fail(&lambda.body)
+/// Whether an operation of `lambda` may fail: an integer division or
+/// remainder whose divisor may be zero, an integer power whose exponent may
+/// be negative, or an assertion (the expressions kernels do not translate
+/// are refused by [`super::lambda`], not here).
+pub fn can_fail(lambda: &Lambda) -> bool {
+    body_can_fail(&lambda.body)
 }
 
-fn body_may_fail(body: &Body) -> Option<String> {
+fn body_can_fail(body: &Body) -> bool {
     body.statements
         .iter()
-        .find_map(|statement| expression_may_fail(&statement.expression))
+        .any(|statement| expression_can_fail(&statement.expression))
 }
 
-fn expression_may_fail(expression: &Exp) -> Option<String> {
+fn expression_can_fail(expression: &Exp) -> bool {
     match expression {
-        Exp::SubExp(_)
-        | Exp::UnOp { .. }
-        | Exp::Fma { .. }
-        | Exp::CmpOp { .. }
-        | Exp::ConvOp { .. } => None,
-        Exp::BinOp { op, ty, right, .. } if binop_can_fail(*op, *ty, right) => Some(match op {
-            BinOp::Pow => "an integer power whose exponent may be negative".to_owned(),
-            _ => format!("an integer {} whose divisor may be zero", binop_name(*op)),
-        }),
-        Exp::BinOp { .. } => None,
+        Exp::BinOp { op, ty, right, .. } => binop_can_fail(*op, *ty, right),
         Exp::If {
             then_body,
             else_body,
             ..
-        } => body_may_fail(then_body).or_else(|| body_may_fail(else_body)),
-        Exp::Assert { .. } => Some("an assertion".to_owned()),
-        _ => Some("an expression other than scalar operations".to_owned()),
-    }
-}
-
-fn binop_name(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Div => "division",
-        BinOp::Mod => "modulo",
-        BinOp::Quot => "quotient",
-        _ => "remainder",
+        } => body_can_fail(then_body) || body_can_fail(else_body),
+        Exp::Assert { .. } => true,
+        _ => false,
     }
 }

@@ -9,24 +9,34 @@
 //! width give 0 (−1 for `>>` of a negative number); float → integer
 //! conversions truncate and saturate (NaN gives 0); `min`/`max` on floats
 //! return the other operand when one is NaN; `round` is half-to-even.
-//! A kernel cannot raise an error: integer division by zero gives 0 and an
-//! integer power with a negative exponent gives 0 where the CPU backend
-//! reports a run-time error (NOTES.md, "Code generation").
+//! An operation that fails on the CPU backend (an integer division by
+//! zero, an integer power with a negative exponent, a false `Assert`) sets
+//! the environment's status word and computes on with 0
+//! ([`crate::kernels::environment`]); the driver then hands the statement
+//! back to the host, which reports the error.
 //!
-//! Translated: `SubExp`, `BinOp`, `UnOp`, `CmpOp`, `ConvOp` and `If` with
-//! scalar results, over the lambda's parameters, its own locals and
-//! constants. Everything else (array values, loops, calls, free variables of
-//! the enclosing scope, double-precision transcendental functions, which
-//! GLSL lacks) is [`CodegenError::Unsupported`] naming the construct.
+//! Translated: `SubExp`, `BinOp`, `UnOp`, `CmpOp`, `ConvOp`, `Assert` and
+//! `If` with scalar results, over the lambda's parameters, its own locals,
+//! constants and, in map lambdas and predicates, the scalars of the
+//! enclosing scope the caller binds in the environment. Everything else
+//! (array values, loops, calls, free variables of an operator, neutral
+//! elements that are variables, double-precision transcendental functions,
+//! which GLSL lacks) is [`CodegenError::Unsupported`] naming the construct.
 
 use super::CodegenError;
 use crate::kernels::element::GlslElement;
 use crate::kernels::element::KernelFeatures;
+use crate::kernels::environment;
 use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
+use optimized::ir::effects::binop_can_fail;
 use optimized::ir::{
     BinOp, Body, CmpOp, ConvOp, Exp, Lambda, PrimType, PrimValue, SubExp, Type, UnOp, VName,
 };
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+
+/// The scalars of the enclosing scope a SOAC's map lambda reads, in the
+/// order of the environment's words ([`crate::kernels::environment`]).
+pub type EnvironmentScalars = [(VName, PrimType)];
 
 fn glsl_type(prim_type: PrimType) -> &'static str {
     prim_type.glsl_value_type()
@@ -114,9 +124,13 @@ fn float_literal(prim_type: PrimType, value: f64) -> String {
     }
 }
 
-/// `lambda` as a map lambda: its parameters are `x0…`, its results `y0…`.
-pub fn map_lambda(lambda: &Lambda) -> Result<MapLambda, CodegenError> {
-    translate_map_lambda(lambda, true)
+/// `lambda` as a map lambda: its parameters are `x0…`, its results `y0…`;
+/// it may read the scalars of `environment`.
+pub fn map_lambda(
+    lambda: &Lambda,
+    environment: &EnvironmentScalars,
+) -> Result<MapLambda, CodegenError> {
+    translate_map_lambda(lambda, environment, true)
 }
 
 /// `lambda` as a filter's predicate: a map lambda whose `bool` result the
@@ -124,14 +138,24 @@ pub fn map_lambda(lambda: &Lambda) -> Result<MapLambda, CodegenError> {
 /// device features (an `i8` temporary in a predicate over `i16` is
 /// refused, not compiled without 8-bit arithmetic:
 /// `tests/programs/soacs/filter_predicate_narrow_temporary.fut`).
-pub fn predicate_lambda(lambda: &Lambda) -> Result<MapLambda, CodegenError> {
-    translate_map_lambda(lambda, false)
+pub fn predicate_lambda(
+    lambda: &Lambda,
+    environment: &EnvironmentScalars,
+) -> Result<MapLambda, CodegenError> {
+    translate_map_lambda(lambda, environment, false)
 }
 
-fn translate_map_lambda(lambda: &Lambda, results_stored: bool) -> Result<MapLambda, CodegenError> {
+fn translate_map_lambda(
+    lambda: &Lambda,
+    environment: &EnvironmentScalars,
+    results_stored: bool,
+) -> Result<MapLambda, CodegenError> {
     let parameter_types = scalar_types(&lambda.params.iter().map(|p| &p.ty).collect::<Vec<_>>())?;
     let result_types = scalar_types(&lambda.return_types.iter().collect::<Vec<_>>())?;
     let mut translator = Translator::new("map");
+    for (position, (name, prim_type)) in environment.iter().enumerate() {
+        translator.bind_environment_scalar(name, *prim_type, position);
+    }
     for (position, param) in lambda.params.iter().enumerate() {
         translator.bind_parameter(
             &param.name,
@@ -275,6 +299,10 @@ struct Translator {
     scope: HashMap<VName, (String, PrimType)>,
     /// Every type a value of the lambda has.
     types_used: Vec<PrimType>,
+    /// The variables of the scope that are environment scalars.
+    environment_names: HashSet<VName>,
+    /// Whether the lambda reads the environment or may set its status.
+    uses_environment: bool,
 }
 
 impl Translator {
@@ -285,6 +313,8 @@ impl Translator {
             helpers: Vec::new(),
             scope: HashMap::new(),
             types_used: Vec::new(),
+            environment_names: HashSet::new(),
+            uses_environment: false,
         }
     }
 
@@ -295,8 +325,35 @@ impl Translator {
         self.text.push_str(statement);
     }
 
+    /// The helper functions, after the environment's declarations where
+    /// the lambda uses it.
     fn helper_text(&self) -> String {
-        self.helpers.iter().map(|(_, text)| text.as_str()).collect()
+        let mut text = if self.uses_environment {
+            environment::glsl_declarations()
+        } else {
+            String::new()
+        };
+        text.extend(self.helpers.iter().map(|(_, helper)| helper.as_str()));
+        text
+    }
+
+    /// Scalar `position` of the environment, bound to `name`.
+    fn bind_environment_scalar(&mut self, name: &VName, prim_type: PrimType, position: usize) {
+        self.bind_parameter(
+            name,
+            prim_type,
+            &format!("({})", environment::scalar_expression(position, prim_type)),
+        );
+        self.environment_names.insert(name.clone());
+    }
+
+    /// A statement that sets the status word where `failure` holds.
+    fn fail_where(&mut self, failure: &str) {
+        self.uses_environment = true;
+        self.line(&format!(
+            "if ({failure}) {{ {} }}",
+            environment::FAIL_STATEMENT
+        ));
     }
 
     fn note_type(&mut self, prim_type: PrimType) {
@@ -344,7 +401,7 @@ impl Translator {
     }
 
     /// A constant's type counts among the lambda's types (a `u8` closure
-    /// tag specialised into a lambda over `i32` needs 8-bit arithmetic:
+    /// tag in a lambda over `i32` needs 8-bit arithmetic:
     /// `tests/programs/or_conditionals/map_closure_tag_narrow_constant.fut`).
     fn operand(&mut self, value: &SubExp) -> Result<(String, PrimType), CodegenError> {
         match value {
@@ -352,12 +409,17 @@ impl Translator {
                 self.note_type(constant.prim_type());
                 Ok((glsl_constant(*constant), constant.prim_type()))
             }
-            SubExp::Var(name) => self.scope.get(name).cloned().ok_or_else(|| {
-                CodegenError::unsupported(format!(
-                    "the variable `{name}` of the enclosing scope (lambdas reading free variables \
-                     are not translated)"
+            SubExp::Var(name) => {
+                if self.environment_names.contains(name) {
+                    self.uses_environment = true;
+                }
+                self.scope.get(name).cloned().ok_or_else(|| {
+                    CodegenError::unsupported(format!(
+                    "the variable `{name}` of the enclosing scope (only map lambdas and predicates \
+                     read scalars of the enclosing scope)"
                 ))
-            }),
+                })
+            }
         }
     }
 
@@ -372,6 +434,10 @@ impl Translator {
                 pattern.push((format!("v{}", element.name.number), prim_type));
             }
             match &statement.expression {
+                Exp::Assert { condition, .. } => {
+                    let (condition, _) = self.operand(condition)?;
+                    self.fail_where(&format!("!{condition}"));
+                }
                 Exp::If {
                     condition,
                     then_body,
@@ -442,8 +508,16 @@ impl Translator {
                 left,
                 right,
             } => {
+                let can_fail = binop_can_fail(*op, *ty, right);
                 let (left, _) = self.operand(left)?;
                 let (right, _) = self.operand(right)?;
+                if can_fail {
+                    let zero = format!("{}(0)", glsl_type(*ty));
+                    match op {
+                        BinOp::Pow => self.fail_where(&format!("{right} < {zero}")),
+                        _ => self.fail_where(&format!("{right} == {zero}")),
+                    }
+                }
                 self.binop(*op, *ty, &left, &right)
             }
             Exp::UnOp { op, ty, operand } => {

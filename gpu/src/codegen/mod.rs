@@ -9,15 +9,12 @@
 //! * [`extract`]: a function body's `map`/`reduce`/`scan`/`redomap`/
 //!   `scanomap`/`filter` over 1-D arrays of primitives → [`extract::KernelPlan`]s,
 //!   the rest reported as running on the host;
-//! * [`failure`]: which lambdas can raise a run-time error (those stay on
-//!   the host: kernels cannot report errors yet);
-//! * [`specialise`]: scalars of the enclosing scope a SOAC reads replaced
-//!   by their values (the driver plans such a SOAC when it runs).
+//! * [`failure`]: which lambdas may raise a run-time error (their kernels
+//!   set a status word the driver reads).
 
 pub mod extract;
 pub mod failure;
 pub mod lambda;
-pub mod specialise;
 
 use std::fmt;
 

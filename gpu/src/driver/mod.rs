@@ -10,17 +10,18 @@
 //! claims and offers each claimed statement to it when it runs. The device
 //! hands a statement back to the host (`Ok(None)`) when it has nothing to do
 //! (an empty SOAC), when an input is not a 1-D array of the SOAC's width
-//! (the host then reports the size error), when a scalar it was
-//! specialised on makes it fallible, and when the device refuses it for
-//! want of resources or features (`GpuError::Unsupported`,
-//! `BufferTooLarge`, `TooManyWorkgroups`, `OutOfMemory`); any other device
-//! failure is a run-time error at the statement. Lambdas that can fail at
-//! run time are never planned ([`crate::codegen::failure`]), so results and
-//! run-time errors are the CPU backend's (floats within the tolerance of
-//! reassociated reductions and of the device's math functions).
+//! (the host then reports the size error), when an operation failed in the
+//! kernel (the environment's status word is set: the host runs the
+//! statement again and reports the error with its message and location),
+//! and when the device refuses it for want of resources or features
+//! (`GpuError::Unsupported`, `BufferTooLarge`, `TooManyWorkgroups`,
+//! `OutOfMemory`); any other device failure is a run-time error at the
+//! statement. So results and run-time errors are the CPU backend's (floats
+//! within the tolerance of reassociated reductions and of the device's
+//! math functions).
 //!
-//! * `planning`: which statements are claimed (planned once, or specialised
-//!   on the scalars they read when they run; never in functions called per
+//! * `planning`: which statements are claimed (planned once, with the
+//!   scalars they read as their environment; never in functions called per
 //!   element of a SOAC);
 //! * `resident`: arrays kept on the device while the host holds them, so a
 //!   later kernel reading one skips the upload (results are still always
@@ -31,16 +32,16 @@ mod planning;
 mod resident;
 mod values;
 
-use crate::codegen::extract::{plan_statement, run_plan, KernelPlan, Placement};
-use crate::codegen::specialise::specialise;
+use crate::codegen::extract::{run_plan, KernelPlan};
 use crate::error::{GpuError, GpuResult};
+use crate::kernels::environment;
 use crate::kernels::soac::DeviceArrays;
 use crate::runtime::Runtime;
 use optimized::cpu::offload::{SoacCall, SoacOffload};
 use optimized::cpu::value::Val;
 use optimized::cpu::{CompiledProgram, RuntimeError};
 use optimized::ir::{Exp, Program, Type, VName};
-use planning::{called_from_lambdas, plan, Planned, Specialisable};
+use planning::{called_from_lambdas, plan};
 use resident::{keep_all, Resident};
 use spec::value::Value;
 use std::collections::HashMap;
@@ -179,7 +180,7 @@ impl GpuProgram {
 /// statement) index.
 struct KernelOffload {
     runtime: Arc<Runtime>,
-    plans: HashMap<(usize, usize), Planned>,
+    plans: HashMap<(usize, usize), KernelPlan>,
     counters: Arc<DriverCounters>,
     resident: Mutex<Resident>,
 }
@@ -268,9 +269,11 @@ impl KernelOffload {
             device_inputs.element_types.push(data.prim_type());
             device_inputs.columns.push(buffer);
         }
-        let outputs = run_plan(&self.runtime, plan, &device_inputs);
+        let outputs = self.run_with_environment(plan, call, &device_inputs);
         keep_all(&mut resident, &inputs, device_inputs.columns);
-        let outputs = outputs?;
+        let Some(outputs) = outputs? else {
+            return Ok(None);
+        };
         let values = bound_values(plan, outputs.download(&self.runtime)?);
         let arrays = values.iter().filter_map(|value| match value {
             Val::Array(array) => Some(array.data.clone()),
@@ -283,42 +286,45 @@ impl KernelOffload {
     }
 }
 
+impl KernelOffload {
+    /// Runs `plan` with its environment bound to the values `call` gives;
+    /// `None` when an operation failed in a kernel.
+    fn run_with_environment(
+        &self,
+        plan: &KernelPlan,
+        call: &SoacCall<'_>,
+        inputs: &DeviceArrays,
+    ) -> GpuResult<Option<DeviceArrays>> {
+        let mut values = Vec::with_capacity(plan.environment.len());
+        for (name, _) in &plan.environment {
+            let position = call.free_names.iter().position(|free| free == name);
+            match position.and_then(|position| call.free_values.get(position)) {
+                Some(Val::Prim(value)) => values.push(*value),
+                _ => {
+                    return Err(GpuError::Validation {
+                        operation: format!("binding the environment of a {}", plan.choice.name()),
+                        detail: format!("the host gave no scalar value for `{name}`"),
+                    })
+                }
+            }
+        }
+        let bound = environment::upload(&self.runtime, &values)?;
+        let outputs = run_plan(&self.runtime, plan, &bound, inputs)?;
+        if plan.can_fail && environment::failed(&self.runtime, &bound)? {
+            return Ok(None);
+        }
+        Ok(Some(outputs))
+    }
+}
+
 impl SoacOffload for KernelOffload {
     fn claims(&self, function: usize, statement: usize) -> bool {
         self.plans.contains_key(&(function, statement))
     }
 
     fn run(&self, call: &SoacCall<'_>) -> Result<Option<Vec<Val>>, RuntimeError> {
-        let specialised;
-        let plan = match self.plans.get(&(call.function, call.statement)) {
-            None => return Ok(None),
-            Some(Planned::Fixed(plan)) => plan,
-            Some(Planned::Specialised(specialisable)) => {
-                let Specialisable {
-                    statement,
-                    soac,
-                    types,
-                } = &**specialisable;
-                let value_of = |name: &VName| {
-                    let position = call.free_names.iter().position(|free| free == name)?;
-                    match call.free_values.get(position)? {
-                        Val::Prim(value) => Some(*value),
-                        Val::Array(_) => None,
-                    }
-                };
-                let (soac, _) = specialise(soac, &value_of);
-                match plan_statement(call.statement, statement, &soac, types) {
-                    Placement::Kernel(plan) => {
-                        specialised = plan;
-                        &*specialised
-                    }
-                    // A value that makes a lambda fallible (a zero divisor).
-                    Placement::Host { .. } => {
-                        self.counters.handed_back.fetch_add(1, Ordering::Relaxed);
-                        return Ok(None);
-                    }
-                }
-            }
+        let Some(plan) = self.plans.get(&(call.function, call.statement)) else {
+            return Ok(None);
         };
         let answer = if call.width == 0 {
             Ok(None)

@@ -1,77 +1,22 @@
-//! Which top-level SOAC statements the driver claims, and how each becomes
-//! a kernel: planned once, or planned when it runs on the values of the
-//! scalars it reads (`codegen::specialise`); functions called per element
-//! of a SOAC are never offloaded.
+//! Which top-level SOAC statements the driver claims (each planned once,
+//! when the program is compiled: the scalars it reads are bound when it
+//! runs); functions called per element of a SOAC are never offloaded.
 
 use crate::codegen::extract::{plan_statement, KernelPlan, Placement};
-use crate::codegen::specialise::specialise;
-use optimized::ir::{
-    Body, Exp, FunName, PrimType, PrimValue, Program, Soac, Statement, Type, VName,
-};
+use optimized::ir::{Body, Exp, FunName, Program, Soac, Statement, Type, VName};
 use std::collections::{HashMap, HashSet};
 
-/// How a claimed statement becomes a kernel.
-pub(super) enum Planned {
-    /// Planned once, when the program is compiled.
-    Fixed(Box<KernelPlan>),
-    /// Planned each time it runs, specialised on the values of the scalars
-    /// of the enclosing scope it reads ([`crate::codegen::specialise`]).
-    Specialised(Box<Specialisable>),
-}
-
-/// A statement planned when it runs: the statement, its SOAC and the types
-/// of the variables in scope.
-pub(super) struct Specialisable {
-    pub(super) statement: Statement,
-    pub(super) soac: Soac,
-    pub(super) types: HashMap<VName, Type>,
-}
-
 /// How statement `index` (`statement`, whose expression is `soac`) runs on
-/// the device, if it can: as planned, or planned when it runs with the
-/// scalars it reads from the enclosing scope (typed in `types`) as
-/// constants, when planning it with stand-in values (one) succeeds.
+/// the device, if it can (`types`: the variables in scope).
 pub(super) fn plan(
     index: usize,
     statement: &Statement,
     soac: &Soac,
     types: &HashMap<VName, Type>,
-) -> Option<Planned> {
-    if let Placement::Kernel(plan) = plan_statement(index, statement, soac, types) {
-        return Some(Planned::Fixed(plan));
-    }
-    let stand_in = |name: &VName| match types.get(name) {
-        Some(Type::Prim(prim_type)) => Some(one(*prim_type)),
-        _ => None,
-    };
-    let (specialised, replaced) = specialise(soac, &stand_in);
-    if replaced.is_empty() {
-        return None;
-    }
-    match plan_statement(index, statement, &specialised, types) {
-        Placement::Kernel(_) => Some(Planned::Specialised(Box::new(Specialisable {
-            statement: statement.clone(),
-            soac: soac.clone(),
-            types: types.clone(),
-        }))),
+) -> Option<KernelPlan> {
+    match plan_statement(index, statement, soac, types) {
+        Placement::Kernel(plan) => Some(*plan),
         Placement::Host { .. } => None,
-    }
-}
-
-/// One, of `prim_type` (`true` for `bool`).
-pub(super) fn one(prim_type: PrimType) -> PrimValue {
-    match prim_type {
-        PrimType::I8 => PrimValue::I8(1),
-        PrimType::I16 => PrimValue::I16(1),
-        PrimType::I32 => PrimValue::I32(1),
-        PrimType::I64 => PrimValue::I64(1),
-        PrimType::U8 => PrimValue::U8(1),
-        PrimType::U16 => PrimValue::U16(1),
-        PrimType::U32 => PrimValue::U32(1),
-        PrimType::U64 => PrimValue::U64(1),
-        PrimType::F32 => PrimValue::F32(1.0),
-        PrimType::F64 => PrimValue::F64(1.0),
-        PrimType::Bool => PrimValue::Bool(true),
     }
 }
 

@@ -67,7 +67,7 @@ pub fn map_times_two_plus_one(
     let kernel = runtime.load_kernel(
         &source.name,
         &compiled_spirv(&source)?,
-        source.storage_buffer_count(),
+        source.binding_interface(),
     )?;
     let output = runtime.allocate_buffer(byte_length)?;
     let workgroups = grid_stride_workgroup_count(
@@ -78,6 +78,7 @@ pub fn map_times_two_plus_one(
     runtime.dispatch(
         &kernel,
         &[input, &output],
+        None,
         &[element_count_word],
         [workgroups, 1, 1],
     )?;

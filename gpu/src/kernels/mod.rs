@@ -4,6 +4,8 @@
 //! * [`element`], [`lambda`], [`soac`]: kernels generated from element types
 //!   and GLSL lambdas (map, reduce, scan, filter, scatter, histogram,
 //!   segmented operations) — what the IR → GPU code generator targets;
+//! * [`environment`]: descriptor set 1, the scalars lambdas read from the
+//!   enclosing scope and the status word a failing operation sets;
 //! * [`map`]: a hand-written grid-stride `map (\x -> x*2+1)`;
 //! * [`reduce`]: a hand-written two-pass workgroup sum with subgroup
 //!   operations and shared memory that never assumes the subgroup size.
@@ -13,6 +15,7 @@
 //! the [`COMPILED_MODULE_CAPACITY`] most recently used modules.
 
 pub mod element;
+pub mod environment;
 pub mod lambda;
 pub mod map;
 pub mod reduce;
@@ -58,11 +61,23 @@ pub struct KernelSource {
     pub glsl: String,
 }
 
-/// How a generated kernel declares a storage buffer (every kernel here
-/// binds its buffers in set 0).
+/// How a generated kernel declares a storage buffer of its own (set 0).
 const BINDING_DECLARATION: &str = "set = 0, binding = ";
 
+/// How a generated kernel declares its environment's buffers (set 1,
+/// [`environment`]).
+pub const ENVIRONMENT_DECLARATION: &str = "set = 1, binding = ";
+
 impl KernelSource {
+    /// The kernel's interface: its set-0 buffers and whether it declares
+    /// an environment.
+    pub fn binding_interface(&self) -> crate::runtime::BindingInterface {
+        crate::runtime::BindingInterface {
+            storage_buffer_count: self.storage_buffer_count(),
+            has_environment: self.glsl.contains(ENVIRONMENT_DECLARATION),
+        }
+    }
+
     /// How many storage buffers the kernel declares (its highest binding in
     /// set 0, plus one): the buffers a launch passes, in binding order. The
     /// compiled module may use fewer (the optimiser removes a buffer the

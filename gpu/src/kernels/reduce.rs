@@ -100,7 +100,7 @@ pub fn reduce_sum(
     let kernel = runtime.load_kernel(
         &source.name,
         &compiled_spirv(&source)?,
-        source.storage_buffer_count(),
+        source.binding_interface(),
     )?;
     let first_pass_workgroups = grid_stride_workgroup_count(
         element_count,
@@ -111,6 +111,7 @@ pub fn reduce_sum(
     runtime.dispatch(
         &kernel,
         &[input, &partial_sums],
+        None,
         &[element_count_word],
         [first_pass_workgroups, 1, 1],
     )?;
@@ -118,6 +119,7 @@ pub fn reduce_sum(
     runtime.dispatch(
         &kernel,
         &[&partial_sums, &total],
+        None,
         &[first_pass_workgroups],
         [1, 1, 1],
     )?;

@@ -129,6 +129,16 @@ pub fn lock_pool(pool: &Mutex<BufferPool>) -> std::sync::MutexGuard<'_, BufferPo
     }
 }
 
+/// The buffers of a kernel's environment, descriptor set 1
+/// ([`super::pipelines::ENVIRONMENT_BUFFER_COUNT`]): binding 0 holds the
+/// scalars its lambdas read from the enclosing scope, binding 1 the status
+/// word a failing operation sets (zero until one fails).
+#[derive(Debug)]
+pub struct EnvironmentBuffers {
+    pub scalars: DeviceBuffer,
+    pub status: DeviceBuffer,
+}
+
 /// A buffer on the device holding `byte_length` bytes (its capacity may be
 /// larger). Dropping it returns the memory to the runtime's pool.
 #[derive(Debug)]

@@ -41,8 +41,8 @@ use vulkano::device::{
 use vulkano::memory::allocator::StandardMemoryAllocator;
 use vulkano::Version;
 
-pub use buffers::{BufferLocation, DeviceBuffer, DeviceScalar};
-pub use pipelines::ComputeKernel;
+pub use buffers::{BufferLocation, DeviceBuffer, DeviceScalar, EnvironmentBuffers};
+pub use pipelines::{BindingInterface, ComputeKernel};
 
 /// Which device to use.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -33,7 +33,7 @@ use vulkano::pipeline::compute::ComputePipelineCreateInfo;
 use vulkano::pipeline::layout::{
     PipelineDescriptorSetLayoutCreateInfo, PipelineLayoutCreateInfo, PushConstantRange,
 };
-use vulkano::pipeline::{ComputePipeline, Pipeline, PipelineLayout, PipelineShaderStageCreateInfo};
+use vulkano::pipeline::{ComputePipeline, PipelineLayout, PipelineShaderStageCreateInfo};
 use vulkano::shader::{ShaderModule, ShaderModuleCreateInfo, ShaderStages};
 
 /// A loaded compute kernel.
@@ -45,6 +45,10 @@ pub struct ComputeKernel {
     /// How many storage buffers it binds (set 0, bindings 0..n), used or
     /// not.
     pub storage_buffer_count: u32,
+    /// Whether it declares the environment of its lambdas (set 1:
+    /// [`ENVIRONMENT_BUFFER_COUNT`] storage buffers, see
+    /// [`super::EnvironmentBuffers`]).
+    pub has_environment: bool,
     /// The bytes of push constants its code reads (from offset 0): a launch
     /// must give at least these, and at most [`PUSH_CONSTANT_RANGE_BYTES`].
     pub push_constant_bytes: u32,
@@ -58,11 +62,24 @@ pub struct ComputeKernel {
 /// `maxPushConstantsSize`.
 pub const PUSH_CONSTANT_RANGE_BYTES: u32 = 128;
 
+/// The storage buffers of descriptor set 1, a kernel's environment: the
+/// scalars its lambdas read from the enclosing scope (binding 0) and the
+/// status word an operation that fails sets (binding 1).
+pub const ENVIRONMENT_BUFFER_COUNT: u32 = 2;
+
+/// The interface of a kernel's pipeline layout: the storage buffers of set
+/// 0 and whether set 1 (the environment) is declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BindingInterface {
+    pub storage_buffer_count: u32,
+    pub has_environment: bool,
+}
+
 /// A cached kernel with the SPIR-V it was made from and the buffers it
 /// declares (compared on a hit).
 struct CachedKernel {
     spirv_words: Vec<u32>,
-    storage_buffer_count: u32,
+    interface: BindingInterface,
     kernel: Arc<ComputeKernel>,
 }
 
@@ -77,9 +94,9 @@ pub const PIPELINE_CACHE_CAPACITY: usize = 256;
 /// layouts they share.
 pub struct PipelineCache {
     kernels_by_hash: BoundedCache<u64, Vec<CachedKernel>>,
-    /// The one layout of the kernels that declare this many storage
-    /// buffers (a few dozen counts at most, never evicted).
-    layouts_by_buffer_count: HashMap<u32, Arc<PipelineLayout>>,
+    /// The one layout of the kernels of each interface (a few dozen at
+    /// most, never evicted).
+    layouts_by_interface: HashMap<BindingInterface, Arc<PipelineLayout>>,
     hits: u64,
     misses: u64,
 }
@@ -88,7 +105,7 @@ impl Default for PipelineCache {
     fn default() -> PipelineCache {
         PipelineCache {
             kernels_by_hash: BoundedCache::new(PIPELINE_CACHE_CAPACITY),
-            layouts_by_buffer_count: HashMap::new(),
+            layouts_by_interface: HashMap::new(),
             hits: 0,
             misses: 0,
         }
@@ -105,7 +122,7 @@ pub struct PipelineCacheStatistics {
     pub modules_held: usize,
     /// Modules it forgot to make room.
     pub evictions: u64,
-    /// Pipeline layouts created (one per storage-buffer count).
+    /// Pipeline layouts created (one per [`BindingInterface`]).
     pub layouts: usize,
 }
 
@@ -118,14 +135,14 @@ pub fn spirv_hash(spirv_words: &[u32]) -> u64 {
 
 impl Runtime {
     /// The compute kernel for `spirv_words` (entry point `main`) that
-    /// declares `storage_buffer_count` storage buffers (set 0, bindings
-    /// 0..n; [`crate::kernels::KernelSource::storage_buffer_count`]), from
-    /// the cache or created now.
+    /// declares `interface`'s storage buffers (set 0, bindings 0..n;
+    /// [`crate::kernels::KernelSource::binding_interface`]), from the cache
+    /// or created now.
     pub fn load_kernel(
         &self,
         name: &str,
         spirv_words: &[u32],
-        storage_buffer_count: u32,
+        interface: BindingInterface,
     ) -> GpuResult<Arc<ComputeKernel>> {
         self.ensure_usable()?;
         let hash = spirv_hash(spirv_words);
@@ -136,7 +153,7 @@ impl Runtime {
                     .iter()
                     .find(|cached| {
                         cached.spirv_words.as_slice() == spirv_words
-                            && cached.storage_buffer_count == storage_buffer_count
+                            && cached.interface == interface
                     })
                     .map(|cached| cached.kernel.clone())
             });
@@ -146,13 +163,13 @@ impl Runtime {
             }
             cache.misses += 1;
         }
-        let kernel = Arc::new(self.create_kernel(name, spirv_words, storage_buffer_count)?);
+        let kernel = Arc::new(self.create_kernel(name, spirv_words, interface)?);
         self.lock_pipeline_cache()
             .kernels_by_hash
             .get_or_insert_with(hash, Vec::new)
             .push(CachedKernel {
                 spirv_words: spirv_words.to_vec(),
-                storage_buffer_count,
+                interface,
                 kernel: kernel.clone(),
             });
         Ok(kernel)
@@ -172,30 +189,36 @@ impl Runtime {
             misses: cache.misses,
             modules_held: cache.kernels_by_hash.len(),
             evictions: cache.kernels_by_hash.evictions(),
-            layouts: cache.layouts_by_buffer_count.len(),
+            layouts: cache.layouts_by_interface.len(),
         }
     }
 
-    /// The pipeline layout of every kernel declaring `storage_buffer_count`
-    /// storage buffers: set 0 binds one at each binding below the count,
+    /// The pipeline layout of every kernel of `interface`: set 0 binds a
+    /// storage buffer at each binding below its count, set 1 (where
+    /// declared) the [`ENVIRONMENT_BUFFER_COUNT`] environment buffers, all
     /// for the compute stage, and the push constants are
     /// [`PUSH_CONSTANT_RANGE_BYTES`] from offset 0. Created on first use.
     fn shared_layout(
         &self,
-        storage_buffer_count: u32,
+        interface: BindingInterface,
         operation: &str,
     ) -> GpuResult<Arc<PipelineLayout>> {
         if let Some(layout) = self
             .lock_pipeline_cache()
-            .layouts_by_buffer_count
-            .get(&storage_buffer_count)
+            .layouts_by_interface
+            .get(&interface)
         {
             return Ok(layout.clone());
         }
-        let set_layouts = if storage_buffer_count == 0 {
-            Vec::new()
-        } else {
-            let bindings = (0..storage_buffer_count)
+        let mut set_buffer_counts = vec![interface.storage_buffer_count];
+        if interface.has_environment {
+            set_buffer_counts.push(ENVIRONMENT_BUFFER_COUNT);
+        } else if interface.storage_buffer_count == 0 {
+            set_buffer_counts.clear();
+        }
+        let mut set_layouts = Vec::with_capacity(set_buffer_counts.len());
+        for buffer_count in set_buffer_counts {
+            let bindings = (0..buffer_count)
                 .map(|binding| {
                     (
                         binding,
@@ -216,8 +239,8 @@ impl Runtime {
                 },
             )
             .map_err(|error| from_validated_vulkan_error(operation, error))?;
-            vec![set]
-        };
+            set_layouts.push(set);
+        }
         let layout = PipelineLayout::new(
             self.device.clone(),
             PipelineLayoutCreateInfo {
@@ -233,8 +256,8 @@ impl Runtime {
         .map_err(|error| from_validated_vulkan_error(operation, error))?;
         Ok(self
             .lock_pipeline_cache()
-            .layouts_by_buffer_count
-            .entry(storage_buffer_count)
+            .layouts_by_interface
+            .entry(interface)
             .or_insert(layout)
             .clone())
     }
@@ -250,7 +273,7 @@ impl Runtime {
         &self,
         name: &str,
         spirv_words: &[u32],
-        storage_buffer_count: u32,
+        interface: BindingInterface,
     ) -> GpuResult<ComputeKernel> {
         let operation = format!("loading kernel `{name}`");
         // SAFETY: the words come from shaderc (and every generated module
@@ -269,14 +292,14 @@ impl Runtime {
         })?;
         let stage = PipelineShaderStageCreateInfo::new(entry_point);
         let mut set_layouts = PipelineDescriptorSetLayoutCreateInfo::from_stages([&stage]);
-        declare_every_storage_buffer(&mut set_layouts, storage_buffer_count).map_err(|detail| {
+        declare_every_storage_buffer(&mut set_layouts, interface).map_err(|detail| {
             GpuError::Vulkan {
                 operation: operation.clone(),
                 detail,
             }
         })?;
-        // The module's reflected bindings are checked against the count
-        // above; the pipeline uses the layout every kernel with that count
+        // The module's reflected bindings are checked against the interface
+        // above; the pipeline uses the layout every kernel of that interface
         // shares (vulkano checks the module against it).
         let push_constant_bytes = set_layouts
             .push_constant_ranges
@@ -284,69 +307,71 @@ impl Runtime {
             .map(|range| range.offset + range.size)
             .max()
             .unwrap_or(0);
-        let layout = self.shared_layout(storage_buffer_count, &operation)?;
+        let layout = self.shared_layout(interface, &operation)?;
         let pipeline = ComputePipeline::new(
             self.device.clone(),
             None,
             ComputePipelineCreateInfo::stage_layout(stage, layout),
         )
         .map_err(|error| from_validated_vulkan_error(&operation, error))?;
-        let layout = pipeline.layout();
-        let storage_buffer_count = match layout.set_layouts() {
-            [] => 0,
-            [only_set] => only_set.bindings().len() as u32,
-            _ => {
-                return Err(GpuError::Vulkan {
-                    operation,
-                    detail: "kernels must bind their buffers in descriptor set 0 only".to_owned(),
-                })
-            }
-        };
         Ok(ComputeKernel {
             name: name.to_owned(),
             pipeline,
-            storage_buffer_count,
+            storage_buffer_count: interface.storage_buffer_count,
+            has_environment: interface.has_environment,
             push_constant_bytes,
         })
     }
 }
 
-/// Completes the reflected set 0 of `set_layouts` with a storage buffer at
-/// every binding below `storage_buffer_count` the module does not use, so
-/// that a launch binds each declared buffer at its own binding; an error
-/// when the module uses another set, another kind of descriptor, or a
-/// binding beyond the count.
+/// Completes the reflected sets of `set_layouts` to `interface`: a storage
+/// buffer at every binding of set 0 below its count, and of set 1 (where
+/// declared) below [`ENVIRONMENT_BUFFER_COUNT`], that the module does not
+/// use, so that a launch binds each declared buffer at its own binding; an
+/// error when the module uses another set, another kind of descriptor, or
+/// a binding beyond its set's count.
 fn declare_every_storage_buffer(
     set_layouts: &mut PipelineDescriptorSetLayoutCreateInfo,
-    storage_buffer_count: u32,
+    interface: BindingInterface,
 ) -> Result<(), String> {
-    match set_layouts.set_layouts.len() {
-        0 if storage_buffer_count > 0 => set_layouts
-            .set_layouts
-            .push(DescriptorSetLayoutCreateInfo::default()),
-        0 | 1 => {}
-        _ => return Err("kernels must bind their buffers in descriptor set 0 only".to_owned()),
+    let mut set_buffer_counts = vec![interface.storage_buffer_count];
+    if interface.has_environment {
+        set_buffer_counts.push(ENVIRONMENT_BUFFER_COUNT);
     }
-    let Some(set) = set_layouts.set_layouts.first_mut() else {
-        return Ok(());
-    };
-    for (binding, used) in &set.bindings {
-        if *binding >= storage_buffer_count || used.descriptor_type != DescriptorType::StorageBuffer
-        {
-            return Err(format!(
-                "the module uses binding {binding} as a {:?}, but the kernel declares \
-                 {storage_buffer_count} storage buffers",
-                used.descriptor_type
-            ));
+    if set_layouts.set_layouts.len() > set_buffer_counts.len() {
+        return Err(format!(
+            "the module uses {} descriptor sets, but the kernel declares {}",
+            set_layouts.set_layouts.len(),
+            set_buffer_counts.len()
+        ));
+    }
+    set_layouts.set_layouts.resize_with(
+        set_buffer_counts.len(),
+        DescriptorSetLayoutCreateInfo::default,
+    );
+    for (set_number, (set, buffer_count)) in set_layouts
+        .set_layouts
+        .iter_mut()
+        .zip(set_buffer_counts)
+        .enumerate()
+    {
+        for (binding, used) in &set.bindings {
+            if *binding >= buffer_count || used.descriptor_type != DescriptorType::StorageBuffer {
+                return Err(format!(
+                    "the module uses binding {binding} of set {set_number} as a {:?}, but the \
+                     kernel declares {buffer_count} storage buffers there",
+                    used.descriptor_type
+                ));
+            }
         }
-    }
-    for binding in 0..storage_buffer_count {
-        set.bindings
-            .entry(binding)
-            .or_insert_with(|| DescriptorSetLayoutBinding {
-                stages: ShaderStages::COMPUTE,
-                ..DescriptorSetLayoutBinding::descriptor_type(DescriptorType::StorageBuffer)
-            });
+        for binding in 0..buffer_count {
+            set.bindings
+                .entry(binding)
+                .or_insert_with(|| DescriptorSetLayoutBinding {
+                    stages: ShaderStages::COMPUTE,
+                    ..DescriptorSetLayoutBinding::descriptor_type(DescriptorType::StorageBuffer)
+                });
+        }
     }
     Ok(())
 }

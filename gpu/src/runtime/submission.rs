@@ -19,7 +19,7 @@
 //! unusable, so the caller gets an error instead of a hang or a panic.
 
 use super::pipelines::ComputeKernel;
-use super::{DeviceBuffer, Runtime};
+use super::{DeviceBuffer, EnvironmentBuffers, Runtime};
 use crate::error::{
     from_validated_vulkan_error, from_validation_error, from_vulkan_error, GpuError, GpuResult,
 };
@@ -45,10 +45,16 @@ pub struct KernelLaunch<'a> {
     pub kernel: &'a ComputeKernel,
     /// Bound at set 0, bindings 0..n.
     pub buffers: Vec<&'a DeviceBuffer>,
+    /// Bound at set 1 where the kernel declares an environment (a kernel
+    /// that declares none ignores it; one that declares one needs it).
+    pub environment: Option<&'a EnvironmentBuffers>,
     /// The push-constant block, as 32-bit words.
     pub push_constant_words: Vec<u32>,
     pub workgroup_counts: [u32; 3],
 }
+
+/// The descriptor sets of one launch, by set number.
+type BoundSets = Vec<(u32, Arc<DescriptorSet>)>;
 
 /// The measured time of one submission (while profiling is on, see
 /// [`Runtime::start_profiling`]).
@@ -289,6 +295,22 @@ impl Runtime {
         Ok(())
     }
 
+    /// A descriptor set of `set_layout` with `writes`.
+    fn descriptor_set(
+        &self,
+        operation: &str,
+        set_layout: &Arc<vulkano::descriptor_set::layout::DescriptorSetLayout>,
+        writes: Vec<WriteDescriptorSet>,
+    ) -> GpuResult<Arc<DescriptorSet>> {
+        DescriptorSet::new(
+            self.descriptor_set_allocator.clone(),
+            set_layout.clone(),
+            writes,
+            [],
+        )
+        .map_err(|error| from_validated_vulkan_error(operation, error))
+    }
+
     /// Check a launch against its kernel's interface and the device limits.
     fn check_launch(&self, launch: &KernelLaunch<'_>) -> GpuResult<()> {
         let kernel = launch.kernel;
@@ -301,6 +323,12 @@ impl Runtime {
                     kernel.storage_buffer_count,
                     launch.buffers.len()
                 ),
+            });
+        }
+        if kernel.has_environment && launch.environment.is_none() {
+            return Err(GpuError::Vulkan {
+                operation,
+                detail: "the kernel declares an environment (set 1) but none was given".to_owned(),
             });
         }
         let given_bytes = launch.push_constant_words.len() as u32 * 4;
@@ -331,12 +359,14 @@ impl Runtime {
     }
 
     /// Run `kernel` once over `workgroup_counts` workgroups with `buffers`
-    /// bound at set 0, bindings 0..n, and `push_constant_words` as its push
-    /// constants. Returns when the device has finished.
+    /// bound at set 0, bindings 0..n, `environment` at set 1 where it
+    /// declares one, and `push_constant_words` as its push constants.
+    /// Returns when the device has finished.
     pub fn dispatch(
         &self,
         kernel: &ComputeKernel,
         buffers: &[&DeviceBuffer],
+        environment: Option<&EnvironmentBuffers>,
         push_constant_words: &[u32],
         workgroup_counts: [u32; 3],
     ) -> GpuResult<()> {
@@ -345,6 +375,7 @@ impl Runtime {
             &[KernelLaunch {
                 kernel,
                 buffers: buffers.to_vec(),
+                environment,
                 push_constant_words: push_constant_words.to_vec(),
                 workgroup_counts,
             }],
@@ -361,9 +392,10 @@ impl Runtime {
         }
         let mut descriptor_sets = Vec::with_capacity(launches.len());
         for launch in launches {
-            let layout = launch.kernel.pipeline.layout();
-            let descriptor_set = match layout.set_layouts().first() {
-                Some(set_layout) if !launch.buffers.is_empty() => {
+            let set_layouts = launch.kernel.pipeline.layout().set_layouts();
+            let mut sets = Vec::with_capacity(2);
+            if let Some(set_layout) = set_layouts.first() {
+                if !launch.buffers.is_empty() {
                     let mut writes = Vec::with_capacity(launch.buffers.len());
                     for (binding, buffer) in launch.buffers.iter().enumerate() {
                         writes.push(WriteDescriptorSet::buffer(
@@ -371,21 +403,23 @@ impl Runtime {
                             buffer.bound_range()?,
                         ));
                     }
-                    Some(
-                        DescriptorSet::new(
-                            self.descriptor_set_allocator.clone(),
-                            set_layout.clone(),
-                            writes,
-                            [],
-                        )
-                        .map_err(|error| from_validated_vulkan_error(operation, error))?,
-                    )
+                    sets.push((0, self.descriptor_set(operation, set_layout, writes)?));
                 }
-                _ => None,
-            };
-            descriptor_sets.push(descriptor_set);
+            }
+            if let (true, Some(environment), Some(set_layout)) = (
+                launch.kernel.has_environment,
+                launch.environment,
+                set_layouts.get(1),
+            ) {
+                let writes = vec![
+                    WriteDescriptorSet::buffer(0, environment.scalars.bound_range()?),
+                    WriteDescriptorSet::buffer(1, environment.status.bound_range()?),
+                ];
+                sets.push((1, self.descriptor_set(operation, set_layout, writes)?));
+            }
+            descriptor_sets.push(sets);
         }
-        let launches_to_run: Vec<(&KernelLaunch<'_>, &Option<Arc<DescriptorSet>>)> = launches
+        let launches_to_run: Vec<(&KernelLaunch<'_>, &BoundSets)> = launches
             .iter()
             .zip(descriptor_sets.iter())
             .filter(|(launch, _)| !launch.workgroup_counts.contains(&0))
@@ -395,7 +429,7 @@ impl Runtime {
         }
         self.run_commands(operation, |recorder| {
             let validation = |error| from_validation_error(operation, error);
-            for (position, (launch, descriptor_set)) in launches_to_run.iter().enumerate() {
+            for (position, (launch, descriptor_sets)) in launches_to_run.iter().enumerate() {
                 let layout = launch.kernel.pipeline.layout();
                 // SAFETY: the pipeline, descriptor sets and buffers are
                 // borrowed for the whole submission (`run_commands` waits);
@@ -411,12 +445,12 @@ impl Runtime {
                     recorder
                         .bind_pipeline_compute(&launch.kernel.pipeline)
                         .map_err(validation)?;
-                    if let Some(descriptor_set) = descriptor_set {
+                    for (set_number, descriptor_set) in descriptor_sets.iter() {
                         recorder
                             .bind_descriptor_sets(
                                 PipelineBindPoint::Compute,
                                 layout,
-                                0,
+                                *set_number,
                                 &[descriptor_set.as_raw()],
                                 &[],
                             )
@@ -495,7 +529,7 @@ mod tests {
             .load_kernel(
                 &source.name,
                 &compiled_spirv(&source).expect("compiles"),
-                source.storage_buffer_count(),
+                source.binding_interface(),
             )
             .expect("loads");
         let buffer = runtime.upload_scalars(&[1u32, 2, 3]).expect("uploads");
@@ -577,7 +611,7 @@ mod synchronisation_tests {
             .load_kernel(
                 &source.name,
                 &compiled_spirv(&source).expect("compiles"),
-                source.storage_buffer_count(),
+                source.binding_interface(),
             )
             .expect("loads");
         let first = runtime.upload_scalars(&[1u32, 2, 3]).expect("uploads");

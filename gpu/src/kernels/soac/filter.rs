@@ -24,7 +24,7 @@ use crate::kernels::element::GlslElement;
 use crate::kernels::element::{KernelFeatures, PrimType};
 use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use crate::kernels::KernelSource;
-use crate::runtime::Runtime;
+use crate::runtime::{EnvironmentBuffers, Runtime};
 
 /// An error unless `predicate` maps `element_types` to one `bool`.
 fn check_predicate(predicate: &MapLambda, element_types: &[PrimType]) -> GpuResult<()> {
@@ -129,9 +129,10 @@ pub fn compaction_kernel(
 pub fn filter(
     runtime: &Runtime,
     predicate: &MapLambda,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
-    let (mut outputs, kept) = compact(runtime, predicate, inputs, Compaction::Filter)?;
+    let (mut outputs, kept) = compact(runtime, predicate, environment, inputs, Compaction::Filter)?;
     outputs.truncate(kept);
     Ok(outputs)
 }
@@ -142,16 +143,24 @@ pub fn filter(
 pub fn partition(
     runtime: &Runtime,
     predicate: &MapLambda,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
 ) -> GpuResult<(DeviceArrays, u64)> {
-    compact(runtime, predicate, inputs, Compaction::Partition)
+    compact(
+        runtime,
+        predicate,
+        environment,
+        inputs,
+        Compaction::Partition,
+    )
 }
 
 /// The compaction of `inputs` by `predicate` (outputs of the input's
-/// length) and the kept count.
+/// length) and the kept count; every launch binds `environment`.
 fn compact(
     runtime: &Runtime,
     predicate: &MapLambda,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
     compaction: Compaction,
 ) -> GpuResult<(DeviceArrays, u64)> {
@@ -169,7 +178,13 @@ fn compact(
             detail: "(+) on u32".to_owned(),
         }
     })?;
-    let offsets = scanomap(runtime, &keep_flag_lambda(predicate), &add, inputs)?;
+    let offsets = scanomap(
+        runtime,
+        &keep_flag_lambda(predicate),
+        &add,
+        environment,
+        inputs,
+    )?;
     let workgroup_size = preferred_workgroup_size(runtime);
     let kernel = compaction_kernel(predicate, compaction, workgroup_size).load(runtime)?;
     let mut buffers = inputs.buffers();
@@ -178,6 +193,7 @@ fn compact(
     runtime.dispatch(
         &kernel,
         &buffers,
+        environment,
         &[count],
         [
             grid_stride_workgroups(runtime, inputs.length, workgroup_size),

@@ -374,6 +374,7 @@ pub fn reduce_by_index(
         return runtime.dispatch(
             &kernel,
             &buffers,
+            None,
             &[value_count, bin_count],
             [
                 grid_stride_workgroups(runtime, values.length, workgroup_size),
@@ -428,12 +429,14 @@ pub fn reduce_by_index(
             KernelLaunch {
                 kernel: &privatised,
                 buffers: privatised_buffers,
+                environment: None,
                 push_constant_words: vec![value_count, bin_count, chunk_length as u32],
                 workgroup_counts: [partial_count as u32, 1, 1],
             },
             KernelLaunch {
                 kernel: &merge,
                 buffers: merge_buffers,
+                environment: None,
                 push_constant_words: vec![bin_count, partial_count as u32],
                 workgroup_counts: [
                     grid_stride_workgroups(runtime, u64::from(bin_count), workgroup_size),

@@ -70,7 +70,7 @@ use crate::kernels::lambda::Operator;
 use crate::kernels::KernelSource;
 use crate::runtime::device_choice::{DeviceInfo, DeviceKind};
 use crate::runtime::submission::KernelLaunch;
-use crate::runtime::Runtime;
+use crate::runtime::{EnvironmentBuffers, Runtime};
 
 /// How long a workgroup waits for a predecessor's status before reducing
 /// the predecessor's tile itself.
@@ -480,6 +480,7 @@ pub(crate) fn lookback_scan(
     runtime: &Runtime,
     source: &ElementSource,
     operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
     waiting: LookBackWaiting,
     row_length: Option<u64>,
@@ -489,6 +490,7 @@ pub(crate) fn lookback_scan(
         runtime,
         source,
         operator,
+        environment,
         inputs,
         waiting,
         maximum_workgroups,
@@ -498,10 +500,12 @@ pub(crate) fn lookback_scan(
 
 /// [`lookback_scan`] on at most `workgroup_limit` workgroups (tests use a small limit so that
 /// workgroups take several tiles each).
+#[allow(clippy::too_many_arguments)]
 pub fn lookback_scan_on_workgroups(
     runtime: &Runtime,
     source: &ElementSource,
     operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
     waiting: LookBackWaiting,
     workgroup_limit: u64,
@@ -542,6 +546,7 @@ pub fn lookback_scan_on_workgroups(
         KernelLaunch {
             kernel: &zero_kernel,
             buffers: vec![&status],
+            environment: None,
             push_constant_words: vec![status_words as u32],
             workgroup_counts: [
                 status_words.div_ceil(256).min(maximum_workgroups) as u32,
@@ -552,6 +557,7 @@ pub fn lookback_scan_on_workgroups(
         KernelLaunch {
             kernel: &scan_kernel,
             buffers: scan_buffers,
+            environment,
             push_constant_words: vec![
                 element_count as u32,
                 tile_count as u32,

@@ -28,7 +28,7 @@ use crate::error::GpuResult;
 use crate::kernels::element::GlslElement;
 use crate::kernels::lambda::MapLambda;
 use crate::kernels::KernelSource;
-use crate::runtime::Runtime;
+use crate::runtime::{EnvironmentBuffers, Runtime};
 
 /// The map kernel of `lambda` at `workgroup_size`.
 pub fn map_kernel(lambda: &MapLambda, workgroup_size: u32) -> GeneratedKernel {
@@ -204,15 +204,17 @@ pub enum MapAccess {
 pub fn map(
     runtime: &Runtime,
     lambda: &MapLambda,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
-    map_with(runtime, lambda, inputs, MapAccess::Vectors)
+    map_with(runtime, lambda, environment, inputs, MapAccess::Vectors)
 }
 
-/// `map lambda inputs` with the given access.
+/// `map lambda inputs` with the given access, `environment` bound.
 pub fn map_with(
     runtime: &Runtime,
     lambda: &MapLambda,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
     access: MapAccess,
 ) -> GpuResult<DeviceArrays> {
@@ -239,6 +241,6 @@ pub fn map_with(
     let outputs = DeviceArrays::allocate(runtime, &lambda.result_types, inputs.length)?;
     let mut buffers = inputs.buffers();
     buffers.extend(outputs.buffers());
-    runtime.dispatch(&kernel, &buffers, &[count], [workgroups, 1, 1])?;
+    runtime.dispatch(&kernel, &buffers, environment, &[count], [workgroups, 1, 1])?;
     Ok(outputs)
 }

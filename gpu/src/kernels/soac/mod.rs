@@ -137,7 +137,7 @@ impl GeneratedKernel {
         runtime.load_kernel(
             &self.source.name,
             &compiled_spirv(&self.source)?,
-            self.source.storage_buffer_count(),
+            self.source.binding_interface(),
         )
     }
 }

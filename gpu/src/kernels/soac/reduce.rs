@@ -42,7 +42,7 @@ use crate::kernels::element::KernelFeatures;
 use crate::kernels::lambda::{MapLambda, Operator};
 use crate::kernels::KernelSource;
 use crate::runtime::submission::KernelLaunch;
-use crate::runtime::Runtime;
+use crate::runtime::{EnvironmentBuffers, Runtime};
 
 /// Which reduction kernel runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -448,9 +448,11 @@ fn check_source(
 }
 
 /// One launch of the ordered reduction kernel.
+#[allow(clippy::too_many_arguments)]
 fn ordered_launch<'a>(
     kernel: &'a crate::runtime::ComputeKernel,
     inputs: &[&'a crate::runtime::DeviceBuffer],
+    environment: Option<&'a EnvironmentBuffers>,
     outputs: &'a DeviceArrays,
     element_count: u32,
     segment_length: u64,
@@ -462,6 +464,7 @@ fn ordered_launch<'a>(
     KernelLaunch {
         kernel,
         buffers,
+        environment,
         push_constant_words: vec![element_count, segment_length as u32, segment_count as u32],
         workgroup_counts: [
             segment_count.min(u64::from(maximum_workgroups)) as u32,
@@ -472,11 +475,13 @@ fn ordered_launch<'a>(
 }
 
 /// `reduce operator neutral (map lambda inputs)` (no map when `source` has
-/// none): a one-element array of the operator's types.
+/// none): a one-element array of the operator's types. Every launch binds
+/// `environment` (the scalars the lambdas read, the status word).
 pub fn reduce_source(
     runtime: &Runtime,
     source: &ElementSource,
     operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
     strategy: ReduceStrategy,
 ) -> GpuResult<DeviceArrays> {
@@ -526,12 +531,14 @@ pub fn reduce_source(
                 KernelLaunch {
                     kernel: &first,
                     buffers: first_buffers,
+                    environment,
                     push_constant_words: vec![element_count],
                     workgroup_counts: [first_workgroups, 1, 1],
                 },
                 KernelLaunch {
                     kernel: &second,
                     buffers: second_buffers,
+                    environment,
                     push_constant_words: vec![first_workgroups],
                     workgroup_counts: [1, 1, 1],
                 },
@@ -581,6 +588,7 @@ pub fn reduce_source(
         launches.push(ordered_launch(
             kernel,
             &pass_inputs,
+            environment,
             &pass_outputs[pass],
             *count as u32,
             *segment_length,
@@ -600,12 +608,14 @@ pub fn reduce_source(
 pub fn reduce(
     runtime: &Runtime,
     operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
     reduce_source(
         runtime,
         &ElementSource::columns(&inputs.element_types),
         operator,
+        environment,
         inputs,
         ReduceStrategy::Automatic,
     )
@@ -616,12 +626,14 @@ pub fn redomap(
     runtime: &Runtime,
     lambda: &MapLambda,
     operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
     reduce_source(
         runtime,
         &ElementSource::mapped(lambda),
         operator,
+        environment,
         inputs,
         ReduceStrategy::Automatic,
     )
@@ -680,6 +692,7 @@ pub fn segmented_reduce_with(
         runtime.dispatch(
             &kernel,
             &buffers,
+            None,
             &[segment_count as u32, segment_length as u32],
             [
                 super::grid_stride_workgroups(runtime, segment_count, workgroup_size),
@@ -700,6 +713,7 @@ pub fn segmented_reduce_with(
     let launch = ordered_launch(
         &kernel,
         &inputs.buffers(),
+        None,
         &outputs,
         element_count,
         segment_length,

@@ -42,7 +42,7 @@ use crate::kernels::element::KernelFeatures;
 use crate::kernels::lambda::{MapLambda, Operator};
 use crate::kernels::KernelSource;
 use crate::runtime::submission::KernelLaunch;
-use crate::runtime::{ComputeKernel, DeviceBuffer, Runtime};
+use crate::runtime::{ComputeKernel, DeviceBuffer, EnvironmentBuffers, Runtime};
 
 /// The ordered segmented scan kernel.
 pub fn ordered_scan_kernel(
@@ -201,9 +201,11 @@ pub(crate) fn assignments(targets: &[String], values: &[String]) -> String {
         .collect()
 }
 
+#[allow(clippy::too_many_arguments)]
 fn scan_launch<'a>(
     kernel: &'a ComputeKernel,
     inputs: Vec<&'a DeviceBuffer>,
+    environment: Option<&'a EnvironmentBuffers>,
     carries: Vec<&'a DeviceBuffer>,
     outputs: Vec<&'a DeviceBuffer>,
     plan: (u64, u64, u64),
@@ -217,6 +219,7 @@ fn scan_launch<'a>(
     KernelLaunch {
         kernel,
         buffers,
+        environment,
         push_constant_words: vec![
             element_count as u32,
             segment_length as u32,
@@ -271,22 +274,26 @@ pub fn scan_source(
     runtime: &Runtime,
     source: &ElementSource,
     operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
     scan_source_with(
         runtime,
         source,
         operator,
+        environment,
         inputs,
         ScanStrategy::ReduceThenScan,
     )
 }
 
-/// [`scan_source`] with the given strategy.
+/// [`scan_source`] with the given strategy; every launch binds
+/// `environment`.
 pub fn scan_source_with(
     runtime: &Runtime,
     source: &ElementSource,
     operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
     strategy: ScanStrategy,
 ) -> GpuResult<DeviceArrays> {
@@ -298,7 +305,15 @@ pub fn scan_source_with(
         return DeviceArrays::allocate(runtime, types, 0);
     }
     if let ScanStrategy::SinglePass(waiting) = strategy {
-        return lookback::lookback_scan(runtime, source, operator, inputs, waiting, None);
+        return lookback::lookback_scan(
+            runtime,
+            source,
+            operator,
+            environment,
+            inputs,
+            waiting,
+            None,
+        );
     }
     let outputs = DeviceArrays::allocate(runtime, types, element_count)?;
     let shape = ordered_shape(runtime, operator, OPERATION)?;
@@ -316,6 +331,7 @@ pub fn scan_source_with(
         let launch = scan_launch(
             &scan_kernel,
             inputs.buffers(),
+            environment,
             unused_carries.buffers(),
             outputs.buffers(),
             plan,
@@ -343,6 +359,7 @@ pub fn scan_source_with(
         KernelLaunch {
             kernel: &reduce_kernel,
             buffers: reduce_buffers,
+            environment,
             push_constant_words: vec![
                 element_count as u32,
                 segment_length as u32,
@@ -357,6 +374,7 @@ pub fn scan_source_with(
         scan_launch(
             &partial_scan_kernel,
             segment_totals.buffers(),
+            environment,
             unused_carries.buffers(),
             scanned_totals.buffers(),
             // At most one tile of totals: one segment.
@@ -367,6 +385,7 @@ pub fn scan_source_with(
         scan_launch(
             &scan_kernel,
             inputs.buffers(),
+            environment,
             scanned_totals.buffers(),
             outputs.buffers(),
             plan,
@@ -382,12 +401,14 @@ pub fn scan_source_with(
 pub fn scan(
     runtime: &Runtime,
     operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
     scan_source(
         runtime,
         &ElementSource::columns(&inputs.element_types),
         operator,
+        environment,
         inputs,
     )
 }
@@ -397,9 +418,16 @@ pub fn scanomap(
     runtime: &Runtime,
     lambda: &MapLambda,
     operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
-    scan_source(runtime, &ElementSource::mapped(lambda), operator, inputs)
+    scan_source(
+        runtime,
+        &ElementSource::mapped(lambda),
+        operator,
+        environment,
+        inputs,
+    )
 }
 
 /// `map (scan operator neutral)` over the rows of a regular `[n][m]` array
@@ -449,6 +477,7 @@ pub fn segmented_scan_with(
             runtime,
             &source,
             operator,
+            None,
             inputs,
             LookBackWaiting::ForDevice,
             Some(segment_length),
@@ -464,6 +493,7 @@ pub fn segmented_scan_with(
         runtime.dispatch(
             &kernel,
             &buffers,
+            None,
             &[segment_count as u32, segment_length as u32],
             [
                 super::grid_stride_workgroups(runtime, segment_count, workgroup_size),
@@ -479,6 +509,7 @@ pub fn segmented_scan_with(
     let launch = scan_launch(
         &kernel,
         inputs.buffers(),
+        None,
         unused_carries.buffers(),
         outputs.buffers(),
         (element_count, segment_length, segment_count),

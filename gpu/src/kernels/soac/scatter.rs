@@ -126,6 +126,7 @@ pub fn scatter(
     runtime.dispatch(
         &kernel,
         &buffers,
+        None,
         &[value_count, destination_length],
         [
             grid_stride_workgroups(runtime, values.length, workgroup_size),

@@ -1,0 +1,135 @@
+//! A kernel's environment, descriptor set 1 (issue 27, deliverable 3): the
+//! scalars its lambdas read from the enclosing scope, and the status word
+//! an operation that fails sets.
+//!
+//! * binding 0, `environment_scalars.words`: scalar `k` in words `2k`
+//!   (low) and `2k + 1` (high) of its 64-bit two's-complement or IEEE
+//!   pattern, whatever its type, so reading one needs no 8-, 16- or 64-bit
+//!   storage feature. The values are bound when the kernel runs: one
+//!   pipeline serves every value (no kernel is compiled per value).
+//! * binding 1, `environment_status.failed`: 0 until an operation that
+//!   fails on the host (an integer division by zero, an integer power with
+//!   a negative exponent, a false assertion) runs in the kernel; it then
+//!   stores 1 and computes on with a stand-in value. The driver reads the
+//!   word after a fallible operation and, where it is set, hands the
+//!   statement back to the host, which reports the error with its message
+//!   and source location (`gpu/NOTES.md`, "Whole programs").
+//!
+//! Every snippet that reads the environment prints [`glsl_declarations`],
+//! guarded so that a kernel holding a map lambda and an operator declares
+//! it once.
+
+use super::element::PrimType;
+use crate::error::GpuResult;
+use crate::runtime::{EnvironmentBuffers, Runtime};
+use optimized::ir::PrimValue;
+
+/// The GLSL declarations of the environment's two buffers (guarded by the
+/// preprocessor: printing them twice declares them once).
+pub fn glsl_declarations() -> String {
+    format!(
+        "\n#ifndef RUNESTONE_ENVIRONMENT\n#define RUNESTONE_ENVIRONMENT\n\
+         layout(std430, {declaration}0) readonly buffer EnvironmentScalars {{ uint words[]; }} environment_scalars;\n\
+         layout(std430, {declaration}1) buffer EnvironmentStatus {{ uint failed; }} environment_status;\n\
+         #endif\n",
+        declaration = super::ENVIRONMENT_DECLARATION
+    )
+}
+
+/// The statement a failing operation runs.
+pub const FAIL_STATEMENT: &str = "environment_status.failed = 1u;";
+
+/// The GLSL expression of scalar `position` of the environment, of
+/// `prim_type`.
+pub fn scalar_expression(position: usize, prim_type: PrimType) -> String {
+    let low = format!("environment_scalars.words[{}]", 2 * position);
+    let high = format!("environment_scalars.words[{}]", 2 * position + 1);
+    let wide = format!("(uint64_t({low}) | (uint64_t({high}) << 32))");
+    match prim_type {
+        PrimType::I8 => format!("int8_t(int({low}))"),
+        PrimType::I16 => format!("int16_t(int({low}))"),
+        PrimType::I32 => format!("int({low})"),
+        PrimType::U8 => format!("uint8_t({low})"),
+        PrimType::U16 => format!("uint16_t({low})"),
+        PrimType::U32 => low,
+        PrimType::I64 => format!("int64_t{wide}"),
+        PrimType::U64 => wide,
+        PrimType::F32 => format!("uintBitsToFloat({low})"),
+        PrimType::F64 => format!("packDouble2x32(uvec2({low}, {high}))"),
+        PrimType::Bool => format!("({low} != 0u)"),
+    }
+}
+
+/// The bytes of binding 0 for `values` (at least one word pair: a buffer
+/// is never empty).
+pub fn scalar_bytes(values: &[PrimValue]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(8 * values.len().max(1));
+    for value in values {
+        let pattern: u64 = match *value {
+            PrimValue::I8(x) => i64::from(x) as u64,
+            PrimValue::I16(x) => i64::from(x) as u64,
+            PrimValue::I32(x) => i64::from(x) as u64,
+            PrimValue::I64(x) => x as u64,
+            PrimValue::U8(x) => u64::from(x),
+            PrimValue::U16(x) => u64::from(x),
+            PrimValue::U32(x) => u64::from(x),
+            PrimValue::U64(x) => x,
+            PrimValue::F32(x) => u64::from(x.to_bits()),
+            PrimValue::F64(x) => x.to_bits(),
+            PrimValue::Bool(x) => u64::from(x),
+        };
+        bytes.extend_from_slice(&pattern.to_le_bytes());
+    }
+    if bytes.is_empty() {
+        bytes.extend_from_slice(&[0; 8]);
+    }
+    bytes
+}
+
+/// The environment of `values`, uploaded, with a cleared status word.
+pub fn upload(runtime: &Runtime, values: &[PrimValue]) -> GpuResult<EnvironmentBuffers> {
+    Ok(EnvironmentBuffers {
+        scalars: runtime.upload_bytes(&scalar_bytes(values))?,
+        status: runtime.upload_bytes(&[0; 4])?,
+    })
+}
+
+/// Whether an operation that fails ran since `environment` was uploaded.
+pub fn failed(runtime: &Runtime, environment: &EnvironmentBuffers) -> GpuResult<bool> {
+    let word = runtime.download_bytes(&environment.status)?;
+    Ok(word.iter().any(|byte| *byte != 0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_scalar_is_a_sign_or_zero_extended_word_pair() {
+        let bytes = scalar_bytes(&[
+            PrimValue::I8(-2),
+            PrimValue::U16(65535),
+            PrimValue::F32(1.5),
+            PrimValue::Bool(true),
+        ]);
+        let words: Vec<u64> = bytes
+            .chunks(8)
+            .map(|chunk| u64::from_le_bytes(chunk.try_into().unwrap()))
+            .collect();
+        assert_eq!(
+            words,
+            vec![u64::MAX - 1, 65535, u64::from(1.5f32.to_bits()), 1]
+        );
+        assert_eq!(scalar_bytes(&[]), vec![0; 8]);
+    }
+
+    #[test]
+    fn the_declarations_are_guarded_and_in_set_one() {
+        let text = glsl_declarations();
+        assert!(text.starts_with("\n#ifndef RUNESTONE_ENVIRONMENT\n"));
+        assert_eq!(
+            text.matches(super::super::ENVIRONMENT_DECLARATION).count(),
+            2
+        );
+    }
+}
