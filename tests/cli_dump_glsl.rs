@@ -65,7 +65,11 @@ fn map_reduce_filter_each_get_a_kernel() {
 #[test]
 fn a_map_lambda_reads_a_scalar_of_the_enclosing_scope_from_the_environment() {
     let program = "def main (k: f32) (xs: []f32) : []f32 = map (\\x -> x * k) xs\n";
-    check("glsl-free-variable", program, &["(map): kernel map_f32_to_f32"]);
+    check(
+        "glsl-free-variable",
+        program,
+        &["(map): kernel map_f32_to_f32"],
+    );
     let text = listing("glsl-free-variable-text", program);
     assert!(
         text.contains("layout(std430, set = 1, binding = 0) readonly buffer EnvironmentScalars")

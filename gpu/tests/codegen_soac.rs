@@ -176,12 +176,12 @@ fn check(case: Case) {
     let runtime = runtime();
     let inputs = upload(runtime, &case.inputs);
     assert!(
-        plan.environment.is_empty(),
+        plan.environment == gpu::codegen::lambda::Environment::default(),
         "{}: {:?}",
         case.name,
         plan.environment
     );
-    let environment = gpu::kernels::environment::upload(runtime, &[])
+    let environment = gpu::kernels::environment::upload(runtime, &[], Vec::new())
         .unwrap_or_else(|error| panic!("{}: environment: {error}", case.name));
     let outputs = run_plan(runtime, plan, &environment, &inputs)
         .unwrap_or_else(|error| panic!("{}: GPU: {error}", case.name));

@@ -11,7 +11,7 @@
 //! ([`crate::kernels::environment`]).
 
 use super::failure::can_fail;
-use super::lambda::{map_lambda, operator, predicate_lambda, soac_name};
+use super::lambda::{map_lambda, operator, soac_name, Environment};
 use super::CodegenError;
 use crate::error::GpuResult;
 use crate::kernels::element::PrimType;
@@ -72,9 +72,9 @@ pub struct KernelPlan {
     pub input_types: Vec<PrimType>,
     /// The names the statement binds (for `filter`, the count first).
     pub results: Vec<VName>,
-    /// The scalars of the enclosing scope its map lambda or predicate
-    /// reads, in the environment's order.
-    pub environment: Vec<(VName, PrimType)>,
+    /// What its map lambda or predicate reads from the enclosing scope, in
+    /// the environment's order.
+    pub environment: Environment,
     /// Whether a lambda may fail (the driver then reads the status word).
     pub can_fail: bool,
 }
@@ -263,31 +263,36 @@ struct PlannedSoac {
     choice: KernelChoice,
     inputs: Vec<VName>,
     input_types: Vec<PrimType>,
-    environment: Vec<(VName, PrimType)>,
+    environment: Environment,
 }
 
-/// The scalars of the enclosing scope (typed in `types`) that `lambda`
-/// reads, in first-use order; its other free variables (arrays) are left
-/// for the translator to refuse.
-fn environment_of(lambda: &Lambda, types: &HashMap<VName, Type>) -> Vec<(VName, PrimType)> {
+/// What `lambda` reads from the enclosing scope (typed in `types`), in
+/// first-use order: its scalars and its 1-D arrays of primitives; its
+/// other free variables are left for the translator to refuse.
+fn environment_of(lambda: &Lambda, types: &HashMap<VName, Type>) -> Environment {
     let mut bound = HashSet::new();
     for_each_binder_in_lambda(lambda, |name: &VName| {
         bound.insert(name.clone());
     });
-    let mut environment: Vec<(VName, PrimType)> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut environment = Environment::default();
     for_each_use_in_body(&lambda.body, |name: &VName| {
-        if bound.contains(name) || environment.iter().any(|(seen, _)| seen == name) {
+        if bound.contains(name) || !seen.insert(name.clone()) {
             return;
         }
-        if let Some(Type::Prim(prim_type)) = types.get(name) {
-            environment.push((name.clone(), *prim_type));
+        match types.get(name) {
+            Some(Type::Prim(prim_type)) => environment.scalars.push((name.clone(), *prim_type)),
+            Some(Type::Array { element, shape }) if shape.len() == 1 => {
+                environment.arrays.push((name.clone(), *element))
+            }
+            _ => {}
         }
     });
     environment
 }
 
 fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, CodegenError> {
-    let mut environment = Vec::new();
+    let mut environment = Environment::default();
     let (arrays, choice) = match soac {
         Soac::Map { lambda, arrays, .. } => {
             environment = environment_of(lambda, types);
@@ -306,7 +311,7 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
         } => (
             arrays,
             KernelChoice::Reduce {
-                operator: operator(lambda, neutral)?,
+                operator: operator(lambda, neutral, &environment)?,
             },
         ),
         Soac::Scan {
@@ -317,7 +322,7 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
         } => (
             arrays,
             KernelChoice::Scan {
-                operator: operator(lambda, neutral)?,
+                operator: operator(lambda, neutral, &environment)?,
             },
         ),
         Soac::Redomap {
@@ -333,7 +338,7 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
                 arrays,
                 KernelChoice::Redomap {
                     lambda: map_lambda(mapped, &environment)?,
-                    operator: operator(reduce_lambda, neutral)?,
+                    operator: operator(reduce_lambda, neutral, &environment)?,
                 },
             )
         }
@@ -350,7 +355,7 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
                 arrays,
                 KernelChoice::Scanomap {
                     lambda: map_lambda(mapped, &environment)?,
-                    operator: operator(scan_lambda, neutral)?,
+                    operator: operator(scan_lambda, neutral, &environment)?,
                 },
             )
         }
@@ -361,7 +366,7 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
             (
                 arrays,
                 KernelChoice::Filter {
-                    predicate: predicate_lambda(predicate, &environment)?,
+                    predicate: map_lambda(predicate, &environment)?,
                 },
             )
         }

@@ -10,7 +10,7 @@ use optimized::ir::{Body, Exp, Lambda};
 
 /// Whether an operation of `lambda` may fail: an integer division or
 /// remainder whose divisor may be zero, an integer power whose exponent may
-/// be negative, or an assertion (the expressions kernels do not translate
+/// be negative, an assertion, or indexing (the expressions kernels do not translate
 /// are refused by [`super::lambda`], not here).
 pub fn can_fail(lambda: &Lambda) -> bool {
     body_can_fail(&lambda.body)
@@ -30,7 +30,7 @@ fn expression_can_fail(expression: &Exp) -> bool {
             else_body,
             ..
         } => body_can_fail(then_body) || body_can_fail(else_body),
-        Exp::Assert { .. } => true,
+        Exp::Assert { .. } | Exp::Index { .. } => true,
         _ => false,
     }
 }

@@ -26,7 +26,7 @@
 use super::CodegenError;
 use crate::kernels::element::GlslElement;
 use crate::kernels::element::KernelFeatures;
-use crate::kernels::environment;
+use crate::kernels::environment::{self, EnvironmentLayout};
 use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use optimized::ir::effects::binop_can_fail;
 use optimized::ir::{
@@ -34,9 +34,24 @@ use optimized::ir::{
 };
 use std::collections::{HashMap, HashSet};
 
-/// The scalars of the enclosing scope a SOAC's map lambda reads, in the
-/// order of the environment's words ([`crate::kernels::environment`]).
-pub type EnvironmentScalars = [(VName, PrimType)];
+/// What a SOAC's map lambda or predicate reads from the enclosing scope,
+/// by name, in the environment's order ([`crate::kernels::environment`]):
+/// scalars, and 1-D arrays of primitives (by element type) it indexes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Environment {
+    pub scalars: Vec<(VName, PrimType)>,
+    pub arrays: Vec<(VName, PrimType)>,
+}
+
+impl Environment {
+    /// The environment's layout on the device.
+    pub fn layout(&self) -> EnvironmentLayout {
+        EnvironmentLayout {
+            scalar_types: self.scalars.iter().map(|(_, t)| *t).collect(),
+            array_types: self.arrays.iter().map(|(_, t)| *t).collect(),
+        }
+    }
+}
 
 fn glsl_type(prim_type: PrimType) -> &'static str {
     prim_type.glsl_value_type()
@@ -124,37 +139,22 @@ fn float_literal(prim_type: PrimType, value: f64) -> String {
     }
 }
 
-/// `lambda` as a map lambda: its parameters are `x0…`, its results `y0…`;
-/// it may read the scalars of `environment`.
-pub fn map_lambda(
-    lambda: &Lambda,
-    environment: &EnvironmentScalars,
-) -> Result<MapLambda, CodegenError> {
-    translate_map_lambda(lambda, environment, true)
-}
-
-/// `lambda` as a filter's predicate: a map lambda whose `bool` result the
-/// filter kernels never store, so only its parameters' types declare
-/// device features (an `i8` temporary in a predicate over `i16` is
-/// refused, not compiled without 8-bit arithmetic:
-/// `tests/programs/soacs/filter_predicate_narrow_temporary.fut`).
-pub fn predicate_lambda(
-    lambda: &Lambda,
-    environment: &EnvironmentScalars,
-) -> Result<MapLambda, CodegenError> {
-    translate_map_lambda(lambda, environment, false)
-}
-
-fn translate_map_lambda(
-    lambda: &Lambda,
-    environment: &EnvironmentScalars,
-    results_stored: bool,
-) -> Result<MapLambda, CodegenError> {
+/// `lambda` as a map lambda (or a filter's predicate): its parameters are
+/// `x0…`, its results `y0…`; it may read the scalars and index the arrays
+/// of `environment`. The device features of its temporaries and of the
+/// environment's arrays are its [`MapLambda::body_features`], which every
+/// kernel holding it declares (an `i8` temporary in a predicate over `i16`
+/// needs 8-bit arithmetic: `tests/programs/soacs/filter_predicate_narrow_temporary.fut`;
+/// an `i64` size read in a map over `f32` needs 64-bit integers).
+pub fn map_lambda(lambda: &Lambda, environment: &Environment) -> Result<MapLambda, CodegenError> {
     let parameter_types = scalar_types(&lambda.params.iter().map(|p| &p.ty).collect::<Vec<_>>())?;
     let result_types = scalar_types(&lambda.return_types.iter().collect::<Vec<_>>())?;
-    let mut translator = Translator::new("map");
-    for (position, (name, prim_type)) in environment.iter().enumerate() {
+    let mut translator = Translator::new("map", environment.layout());
+    for (position, (name, prim_type)) in environment.scalars.iter().enumerate() {
         translator.bind_environment_scalar(name, *prim_type, position);
+    }
+    for (position, (name, _)) in environment.arrays.iter().enumerate() {
+        translator.environment_arrays.insert(name.clone(), position);
     }
     for (position, param) in lambda.params.iter().enumerate() {
         translator.bind_parameter(
@@ -167,21 +167,32 @@ fn translate_map_lambda(
     for (position, result) in results.iter().enumerate() {
         translator.line(&format!("y{position} = {result};"));
     }
-    let declared_results: &[PrimType] = if results_stored { &result_types } else { &[] };
-    translator.check_features(&parameter_types, declared_results)?;
+    // Booleans in registers need no feature (only their storage does).
+    let body_types = translator
+        .types_used
+        .iter()
+        .filter(|prim_type| **prim_type != PrimType::Bool)
+        .chain(environment.arrays.iter().map(|(_, prim_type)| prim_type));
     Ok(MapLambda {
         parameter_types: parameter_types.to_vec(),
         result_types: result_types.to_vec(),
         helper_functions: translator.helper_text(),
         body: translator.text,
+        body_features: KernelFeatures::for_element_types(body_types),
     })
 }
 
 /// `lambda` (`(a0…ak, b0…bk) -> r0…rk`) with `neutral` as an operator. A
 /// lambda that is one known operator at one type becomes the library's
 /// [`Operator::builtin`] (commutative, so reductions may use subgroup
-/// operations); any other is an ordered, non-commutative operator.
-pub fn operator(lambda: &Lambda, neutral: &[SubExp]) -> Result<Operator, CodegenError> {
+/// operations); any other is an ordered, non-commutative operator. It reads
+/// nothing of `environment` (its SOAC's), whose declarations it prints
+/// where it may set the status word.
+pub fn operator(
+    lambda: &Lambda,
+    neutral: &[SubExp],
+    environment: &Environment,
+) -> Result<Operator, CodegenError> {
     let component_count = lambda.return_types.len();
     if lambda.params.len() != 2 * component_count || neutral.len() != component_count {
         return Err(CodegenError::unsupported(format!(
@@ -209,7 +220,7 @@ pub fn operator(lambda: &Lambda, neutral: &[SubExp]) -> Result<Operator, Codegen
             return Ok(known);
         }
     }
-    let mut translator = Translator::new("operator");
+    let mut translator = Translator::new("operator", environment.layout());
     for (position, param) in lambda.params.iter().enumerate() {
         let (prefix, component) = if position < component_count {
             ("a", position)
@@ -299,21 +310,27 @@ struct Translator {
     scope: HashMap<VName, (String, PrimType)>,
     /// Every type a value of the lambda has.
     types_used: Vec<PrimType>,
+    /// The environment of the lambda's SOAC.
+    environment_layout: EnvironmentLayout,
     /// The variables of the scope that are environment scalars.
     environment_names: HashSet<VName>,
+    /// The environment's arrays, by name: their positions.
+    environment_arrays: HashMap<VName, usize>,
     /// Whether the lambda reads the environment or may set its status.
     uses_environment: bool,
 }
 
 impl Translator {
-    fn new(helper_prefix: &'static str) -> Translator {
+    fn new(helper_prefix: &'static str, environment_layout: EnvironmentLayout) -> Translator {
         Translator {
             helper_prefix,
             text: String::new(),
             helpers: Vec::new(),
             scope: HashMap::new(),
             types_used: Vec::new(),
+            environment_layout,
             environment_names: HashSet::new(),
+            environment_arrays: HashMap::new(),
             uses_environment: false,
         }
     }
@@ -329,7 +346,7 @@ impl Translator {
     /// the lambda uses it.
     fn helper_text(&self) -> String {
         let mut text = if self.uses_environment {
-            environment::glsl_declarations()
+            self.environment_layout.glsl_declarations()
         } else {
             String::new()
         };
@@ -368,8 +385,9 @@ impl Translator {
             .insert(name.clone(), (glsl_name.to_owned(), prim_type));
     }
 
-    /// The kernels declare the device features of their element types only;
-    /// a lambda whose intermediate values need more is refused.
+    /// The kernels holding an operator declare the device features of its
+    /// element types only; an operator whose intermediate values need more
+    /// is refused.
     fn check_features(
         &self,
         parameter_types: &[PrimType],
@@ -541,6 +559,28 @@ impl Translator {
                 let (left, _) = self.operand(left)?;
                 let (right, _) = self.operand(right)?;
                 Ok(compare(*op, *ty, &left, &right))
+            }
+            Exp::Index { array, indices } if self.environment_arrays.contains_key(array) => {
+                let [index] = indices.as_slice() else {
+                    return Err(CodegenError::unsupported(format!(
+                        "{} indices into the 1-D array `{array}`",
+                        indices.len()
+                    )));
+                };
+                let position = self.environment_arrays[array];
+                let (index, _) = self.operand(index)?;
+                self.note_type(PrimType::I64);
+                let length = self.environment_layout.array_length_expression(position);
+                let in_bounds = format!("({index} >= int64_t(0) && {index} < {length})");
+                self.fail_where(&format!("!{in_bounds}"));
+                let element = self
+                    .environment_layout
+                    .array_element_expression(position, &index);
+                let zero = match result_type {
+                    PrimType::Bool => "false".to_owned(),
+                    other => format!("{}(0)", glsl_type(other)),
+                };
+                Ok(format!("({in_bounds} ? {element} : {zero})"))
             }
             Exp::ConvOp { op, operand } => {
                 let (operand, _) = self.operand(operand)?;

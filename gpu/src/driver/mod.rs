@@ -36,9 +36,9 @@ use crate::codegen::extract::{run_plan, KernelPlan};
 use crate::error::{GpuError, GpuResult};
 use crate::kernels::environment;
 use crate::kernels::soac::DeviceArrays;
-use crate::runtime::Runtime;
+use crate::runtime::{DeviceBuffer, Runtime};
 use optimized::cpu::offload::{SoacCall, SoacOffload};
-use optimized::cpu::value::Val;
+use optimized::cpu::value::{Data, Val};
 use optimized::cpu::{CompiledProgram, RuntimeError};
 use optimized::ir::{Exp, Program, Type, VName};
 use planning::{called_from_lambdas, plan};
@@ -234,17 +234,91 @@ impl KernelOffload {
                 _ => return Ok(None),
             }
         }
+        let free_value = |name: &VName| {
+            let position = call.free_names.iter().position(|free| free == name)?;
+            call.free_values.get(position)
+        };
+        let unbound = |name: &VName| GpuError::Validation {
+            operation: format!("binding the environment of a {}", plan.choice.name()),
+            detail: format!("the host gave no value of the right kind for `{name}`"),
+        };
+        let mut scalars = Vec::with_capacity(plan.environment.scalars.len());
+        for (name, _) in &plan.environment.scalars {
+            match free_value(name) {
+                Some(Val::Prim(value)) => scalars.push(*value),
+                _ => return Err(unbound(name)),
+            }
+        }
+        let mut arrays = Vec::with_capacity(plan.environment.arrays.len());
+        for (name, _) in &plan.environment.arrays {
+            match free_value(name) {
+                // Every index into an empty array fails: the host reports it.
+                Some(Val::Array(array)) if array.data.is_empty() => return Ok(None),
+                Some(Val::Array(array)) if array.shape.len() == 1 => arrays.push(&array.data),
+                _ => return Err(unbound(name)),
+            }
+        }
         let mut resident = self
             .resident
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         resident.release_dropped();
-        let mut device_inputs = DeviceArrays {
-            element_types: Vec::with_capacity(inputs.len()),
-            columns: Vec::with_capacity(inputs.len()),
+        let columns = self.device_copies(&mut resident, &inputs)?;
+        let array_buffers = match self.device_copies(&mut resident, &arrays) {
+            Ok(buffers) => buffers,
+            Err(error) => {
+                keep_all(&mut resident, &inputs, columns);
+                return Err(error);
+            }
+        };
+        let device_inputs = DeviceArrays {
+            element_types: inputs.iter().map(|data| data.prim_type()).collect(),
+            columns,
             length: call.width as u64,
         };
-        for data in &inputs {
+        let lengths = arrays.iter().map(|data| data.len() as u64);
+        let outcome = environment::upload(
+            &self.runtime,
+            &scalars,
+            array_buffers.into_iter().zip(lengths).collect(),
+        )
+        .and_then(|bound| {
+            let outputs = run_plan(&self.runtime, plan, &bound, &device_inputs);
+            let failed = match &outputs {
+                Ok(_) if plan.can_fail => environment::failed(&self.runtime, &bound),
+                _ => Ok(false),
+            };
+            keep_all(&mut resident, &arrays, bound.arrays);
+            match (outputs, failed) {
+                (Ok(_), Ok(true)) => Ok(None),
+                (Ok(outputs), Ok(false)) => Ok(Some(outputs)),
+                (Err(error), _) | (_, Err(error)) => Err(error),
+            }
+        });
+        keep_all(&mut resident, &inputs, device_inputs.columns);
+        let Some(outputs) = outcome? else {
+            return Ok(None);
+        };
+        let values = bound_values(plan, outputs.download(&self.runtime)?);
+        let results = values.iter().filter_map(|value| match value {
+            Val::Array(array) => Some(array.data.clone()),
+            Val::Prim(_) => None,
+        });
+        for (data, buffer) in results.zip(outputs.columns) {
+            resident.keep(data, buffer);
+        }
+        Ok(Some(values))
+    }
+
+    /// The device copies of `arrays`, taken from `resident` or uploaded (on
+    /// an error, those taken so far are kept resident again).
+    fn device_copies(
+        &self,
+        resident: &mut Resident,
+        arrays: &[&Data],
+    ) -> GpuResult<Vec<DeviceBuffer>> {
+        let mut buffers = Vec::with_capacity(arrays.len());
+        for data in arrays {
             let buffer = match resident.take(data) {
                 Some(buffer) => {
                     self.counters
@@ -253,67 +327,21 @@ impl KernelOffload {
                     buffer
                 }
                 None => {
-                    let buffer = self.runtime.upload_bytes(&host_column(data).to_bytes());
                     self.counters
                         .inputs_uploaded
                         .fetch_add(1, Ordering::Relaxed);
-                    match buffer {
+                    match self.runtime.upload_bytes(&host_column(data).to_bytes()) {
                         Ok(buffer) => buffer,
                         Err(error) => {
-                            keep_all(&mut resident, &inputs, device_inputs.columns);
+                            keep_all(resident, &arrays[..buffers.len()], buffers);
                             return Err(error);
                         }
                     }
                 }
             };
-            device_inputs.element_types.push(data.prim_type());
-            device_inputs.columns.push(buffer);
+            buffers.push(buffer);
         }
-        let outputs = self.run_with_environment(plan, call, &device_inputs);
-        keep_all(&mut resident, &inputs, device_inputs.columns);
-        let Some(outputs) = outputs? else {
-            return Ok(None);
-        };
-        let values = bound_values(plan, outputs.download(&self.runtime)?);
-        let arrays = values.iter().filter_map(|value| match value {
-            Val::Array(array) => Some(array.data.clone()),
-            Val::Prim(_) => None,
-        });
-        for (data, buffer) in arrays.zip(outputs.columns) {
-            resident.keep(data, buffer);
-        }
-        Ok(Some(values))
-    }
-}
-
-impl KernelOffload {
-    /// Runs `plan` with its environment bound to the values `call` gives;
-    /// `None` when an operation failed in a kernel.
-    fn run_with_environment(
-        &self,
-        plan: &KernelPlan,
-        call: &SoacCall<'_>,
-        inputs: &DeviceArrays,
-    ) -> GpuResult<Option<DeviceArrays>> {
-        let mut values = Vec::with_capacity(plan.environment.len());
-        for (name, _) in &plan.environment {
-            let position = call.free_names.iter().position(|free| free == name);
-            match position.and_then(|position| call.free_values.get(position)) {
-                Some(Val::Prim(value)) => values.push(*value),
-                _ => {
-                    return Err(GpuError::Validation {
-                        operation: format!("binding the environment of a {}", plan.choice.name()),
-                        detail: format!("the host gave no scalar value for `{name}`"),
-                    })
-                }
-            }
-        }
-        let bound = environment::upload(&self.runtime, &values)?;
-        let outputs = run_plan(&self.runtime, plan, &bound, inputs)?;
-        if plan.can_fail && environment::failed(&self.runtime, &bound)? {
-            return Ok(None);
-        }
-        Ok(Some(outputs))
+        Ok(buffers)
     }
 }
 

@@ -96,7 +96,7 @@ impl GlslElement for PrimType {
 }
 
 /// The optional device features a kernel needs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct KernelFeatures {
     pub int8: bool,
     pub int16: bool,

@@ -9,31 +9,70 @@
 //!   pipeline serves every value (no kernel is compiled per value).
 //! * binding 1, `environment_status.failed`: 0 until an operation that
 //!   fails on the host (an integer division by zero, an integer power with
-//!   a negative exponent, a false assertion) runs in the kernel; it then
+//!   a negative exponent, a false assertion, an index out of bounds) runs
+//!   in the kernel; it then
 //!   stores 1 and computes on with a stand-in value. The driver reads the
 //!   word after a fallible operation and, where it is set, hands the
 //!   statement back to the host, which reports the error with its message
 //!   and source location (`gpu/NOTES.md`, "Whole programs").
+//! * bindings 2, 3, …, `environment_array{j}`: the 1-D arrays of
+//!   primitives the lambdas index, read-only; array `j`'s length is the
+//!   `i64` scalar after the scalars (position `scalar count + j`).
 //!
-//! Every snippet that reads the environment prints [`glsl_declarations`],
+//! Every snippet that reads the environment prints
+//! [`EnvironmentLayout::glsl_declarations`] of its SOAC's one layout,
 //! guarded so that a kernel holding a map lambda and an operator declares
 //! it once.
 
-use super::element::PrimType;
+use super::element::{GlslElement, PrimType};
 use crate::error::GpuResult;
-use crate::runtime::{EnvironmentBuffers, Runtime};
+use crate::runtime::{DeviceBuffer, EnvironmentBuffers, Runtime};
 use optimized::ir::PrimValue;
 
-/// The GLSL declarations of the environment's two buffers (guarded by the
-/// preprocessor: printing them twice declares them once).
-pub fn glsl_declarations() -> String {
-    format!(
-        "\n#ifndef RUNESTONE_ENVIRONMENT\n#define RUNESTONE_ENVIRONMENT\n\
-         layout(std430, {declaration}0) readonly buffer EnvironmentScalars {{ uint words[]; }} environment_scalars;\n\
-         layout(std430, {declaration}1) buffer EnvironmentStatus {{ uint failed; }} environment_status;\n\
-         #endif\n",
-        declaration = super::ENVIRONMENT_DECLARATION
-    )
+/// What a SOAC's kernels find in their environment: the types of its
+/// scalars and of its arrays' elements, in binding order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EnvironmentLayout {
+    pub scalar_types: Vec<PrimType>,
+    pub array_types: Vec<PrimType>,
+}
+
+impl EnvironmentLayout {
+    /// The GLSL declarations of the environment's buffers (guarded by the
+    /// preprocessor: printing them twice declares them once).
+    pub fn glsl_declarations(&self) -> String {
+        let declaration = super::ENVIRONMENT_DECLARATION;
+        let arrays: String = self
+            .array_types
+            .iter()
+            .enumerate()
+            .map(|(position, element_type)| {
+                format!(
+                    "layout(std430, {declaration}{}) readonly buffer EnvironmentArray{position} \
+                     {{ {} environment_array{position}[]; }};\n",
+                    position + 2,
+                    element_type.glsl_storage_type()
+                )
+            })
+            .collect();
+        format!(
+            "\n#ifndef RUNESTONE_ENVIRONMENT\n#define RUNESTONE_ENVIRONMENT\n\
+             layout(std430, {declaration}0) readonly buffer EnvironmentScalars {{ uint words[]; }} environment_scalars;\n\
+             layout(std430, {declaration}1) buffer EnvironmentStatus {{ uint failed; }} environment_status;\n\
+             {arrays}#endif\n"
+        )
+    }
+
+    /// The length of array `position`, an `i64` expression.
+    pub fn array_length_expression(&self, position: usize) -> String {
+        scalar_expression(self.scalar_types.len() + position, PrimType::I64)
+    }
+
+    /// Element `index` (a GLSL expression the caller checked to be in
+    /// bounds) of array `position`, as a value.
+    pub fn array_element_expression(&self, position: usize, index: &str) -> String {
+        self.array_types[position].glsl_load(&format!("environment_array{position}[uint({index})]"))
+    }
 }
 
 /// The statement a failing operation runs.
@@ -86,11 +125,24 @@ pub fn scalar_bytes(values: &[PrimValue]) -> Vec<u8> {
     bytes
 }
 
-/// The environment of `values`, uploaded, with a cleared status word.
-pub fn upload(runtime: &Runtime, values: &[PrimValue]) -> GpuResult<EnvironmentBuffers> {
+/// The environment of the scalars `values` and of `arrays` (each a buffer
+/// and its length in elements, already on the device), with a cleared
+/// status word.
+pub fn upload(
+    runtime: &Runtime,
+    values: &[PrimValue],
+    arrays: Vec<(DeviceBuffer, u64)>,
+) -> GpuResult<EnvironmentBuffers> {
+    let mut words = values.to_vec();
+    words.extend(
+        arrays
+            .iter()
+            .map(|(_, length)| PrimValue::I64(*length as i64)),
+    );
     Ok(EnvironmentBuffers {
-        scalars: runtime.upload_bytes(&scalar_bytes(values))?,
+        scalars: runtime.upload_bytes(&scalar_bytes(&words))?,
         status: runtime.upload_bytes(&[0; 4])?,
+        arrays: arrays.into_iter().map(|(buffer, _)| buffer).collect(),
     })
 }
 
@@ -125,11 +177,21 @@ mod tests {
 
     #[test]
     fn the_declarations_are_guarded_and_in_set_one() {
-        let text = glsl_declarations();
+        let layout = EnvironmentLayout {
+            scalar_types: vec![PrimType::F32],
+            array_types: vec![PrimType::Bool, PrimType::I64],
+        };
+        let text = layout.glsl_declarations();
         assert!(text.starts_with("\n#ifndef RUNESTONE_ENVIRONMENT\n"));
         assert_eq!(
             text.matches(super::super::ENVIRONMENT_DECLARATION).count(),
-            2
+            4
+        );
+        assert!(text.contains("binding = 2) readonly buffer EnvironmentArray0 { uint8_t"));
+        assert!(text.contains("binding = 3) readonly buffer EnvironmentArray1 { int64_t"));
+        assert_eq!(
+            layout.array_length_expression(1),
+            scalar_expression(2, PrimType::I64)
         );
     }
 }

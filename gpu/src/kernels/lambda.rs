@@ -13,7 +13,7 @@
 //!   operations and histograms with atomics where the type allows.
 
 use super::element::PrimType;
-use crate::kernels::element::GlslElement;
+use crate::kernels::element::{GlslElement, KernelFeatures};
 
 /// `\x0 x1 … -> (y0, y1, …)` as a GLSL body.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -24,6 +24,9 @@ pub struct MapLambda {
     pub body: String,
     /// GLSL functions the body calls, printed before it.
     pub helper_functions: String,
+    /// The device features its body needs besides those of its parameter
+    /// and result types (its temporaries, the arrays of its environment).
+    pub body_features: KernelFeatures,
 }
 
 impl MapLambda {
@@ -38,6 +41,7 @@ impl MapLambda {
             result_types,
             body: body.into(),
             helper_functions: String::new(),
+            body_features: KernelFeatures::default(),
         }
     }
 

@@ -74,7 +74,7 @@ impl KernelSource {
     pub fn binding_interface(&self) -> crate::runtime::BindingInterface {
         crate::runtime::BindingInterface {
             storage_buffer_count: self.storage_buffer_count(),
-            has_environment: self.glsl.contains(ENVIRONMENT_DECLARATION),
+            environment_buffer_count: self.highest_binding_after(ENVIRONMENT_DECLARATION),
         }
     }
 
@@ -85,10 +85,16 @@ impl KernelSource {
     /// argument), so the runtime takes the count from here, not from the
     /// module.
     pub fn storage_buffer_count(&self) -> u32 {
+        self.highest_binding_after(BINDING_DECLARATION)
+    }
+
+    /// One more than the highest binding number after `declaration` in the
+    /// GLSL (0 when there is none).
+    fn highest_binding_after(&self, declaration: &str) -> u32 {
         self.glsl
-            .match_indices(BINDING_DECLARATION)
+            .match_indices(declaration)
             .filter_map(|(position, _)| {
-                let digits: String = self.glsl[position + BINDING_DECLARATION.len()..]
+                let digits: String = self.glsl[position + declaration.len()..]
                     .chars()
                     .take_while(char::is_ascii_digit)
                     .collect();

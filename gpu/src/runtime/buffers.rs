@@ -129,14 +129,24 @@ pub fn lock_pool(pool: &Mutex<BufferPool>) -> std::sync::MutexGuard<'_, BufferPo
     }
 }
 
-/// The buffers of a kernel's environment, descriptor set 1
-/// ([`super::pipelines::ENVIRONMENT_BUFFER_COUNT`]): binding 0 holds the
-/// scalars its lambdas read from the enclosing scope, binding 1 the status
-/// word a failing operation sets (zero until one fails).
+/// The buffers of a kernel's environment, descriptor set 1: binding 0
+/// holds the scalars its lambdas read from the enclosing scope, binding 1
+/// the status word a failing operation sets (zero until one fails), and
+/// bindings 2, 3, … the arrays they read.
 #[derive(Debug)]
 pub struct EnvironmentBuffers {
     pub scalars: DeviceBuffer,
     pub status: DeviceBuffer,
+    pub arrays: Vec<DeviceBuffer>,
+}
+
+impl EnvironmentBuffers {
+    /// The buffers in binding order.
+    pub fn buffers(&self) -> Vec<&DeviceBuffer> {
+        let mut buffers = vec![&self.scalars, &self.status];
+        buffers.extend(self.arrays.iter());
+        buffers
+    }
 }
 
 /// A buffer on the device holding `byte_length` bytes (its capacity may be

@@ -45,10 +45,11 @@ pub struct ComputeKernel {
     /// How many storage buffers it binds (set 0, bindings 0..n), used or
     /// not.
     pub storage_buffer_count: u32,
-    /// Whether it declares the environment of its lambdas (set 1:
-    /// [`ENVIRONMENT_BUFFER_COUNT`] storage buffers, see
+    /// How many storage buffers of its lambdas' environment it declares
+    /// (set 1, bindings 0..n: none, or at least
+    /// [`MINIMUM_ENVIRONMENT_BUFFER_COUNT`]; see
     /// [`super::EnvironmentBuffers`]).
-    pub has_environment: bool,
+    pub environment_buffer_count: u32,
     /// The bytes of push constants its code reads (from offset 0): a launch
     /// must give at least these, and at most [`PUSH_CONSTANT_RANGE_BYTES`].
     pub push_constant_bytes: u32,
@@ -62,17 +63,31 @@ pub struct ComputeKernel {
 /// `maxPushConstantsSize`.
 pub const PUSH_CONSTANT_RANGE_BYTES: u32 = 128;
 
-/// The storage buffers of descriptor set 1, a kernel's environment: the
-/// scalars its lambdas read from the enclosing scope (binding 0) and the
-/// status word an operation that fails sets (binding 1).
-pub const ENVIRONMENT_BUFFER_COUNT: u32 = 2;
+/// The fewest storage buffers of descriptor set 1, a kernel's environment,
+/// where it declares one: the scalars its lambdas read from the enclosing
+/// scope (binding 0) and the status word an operation that fails sets
+/// (binding 1); the arrays they read follow.
+pub const MINIMUM_ENVIRONMENT_BUFFER_COUNT: u32 = 2;
 
 /// The interface of a kernel's pipeline layout: the storage buffers of set
-/// 0 and whether set 1 (the environment) is declared.
+/// 0 and of set 1 (the environment; 0 where none is declared).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BindingInterface {
     pub storage_buffer_count: u32,
-    pub has_environment: bool,
+    pub environment_buffer_count: u32,
+}
+
+impl BindingInterface {
+    /// The storage buffers of each descriptor set the layout declares.
+    fn set_buffer_counts(self) -> Vec<u32> {
+        if self.environment_buffer_count > 0 {
+            vec![self.storage_buffer_count, self.environment_buffer_count]
+        } else if self.storage_buffer_count > 0 {
+            vec![self.storage_buffer_count]
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// A cached kernel with the SPIR-V it was made from and the buffers it
@@ -195,8 +210,7 @@ impl Runtime {
 
     /// The pipeline layout of every kernel of `interface`: set 0 binds a
     /// storage buffer at each binding below its count, set 1 (where
-    /// declared) the [`ENVIRONMENT_BUFFER_COUNT`] environment buffers, all
-    /// for the compute stage, and the push constants are
+    /// declared) the environment's buffers, all for the compute stage, and the push constants are
     /// [`PUSH_CONSTANT_RANGE_BYTES`] from offset 0. Created on first use.
     fn shared_layout(
         &self,
@@ -210,14 +224,8 @@ impl Runtime {
         {
             return Ok(layout.clone());
         }
-        let mut set_buffer_counts = vec![interface.storage_buffer_count];
-        if interface.has_environment {
-            set_buffer_counts.push(ENVIRONMENT_BUFFER_COUNT);
-        } else if interface.storage_buffer_count == 0 {
-            set_buffer_counts.clear();
-        }
-        let mut set_layouts = Vec::with_capacity(set_buffer_counts.len());
-        for buffer_count in set_buffer_counts {
+        let mut set_layouts = Vec::new();
+        for buffer_count in interface.set_buffer_counts() {
             let bindings = (0..buffer_count)
                 .map(|binding| {
                     (
@@ -318,26 +326,22 @@ impl Runtime {
             name: name.to_owned(),
             pipeline,
             storage_buffer_count: interface.storage_buffer_count,
-            has_environment: interface.has_environment,
+            environment_buffer_count: interface.environment_buffer_count,
             push_constant_bytes,
         })
     }
 }
 
 /// Completes the reflected sets of `set_layouts` to `interface`: a storage
-/// buffer at every binding of set 0 below its count, and of set 1 (where
-/// declared) below [`ENVIRONMENT_BUFFER_COUNT`], that the module does not
-/// use, so that a launch binds each declared buffer at its own binding; an
+/// buffer at every binding of each set below its count that the module
+/// does not use, so that a launch binds each declared buffer at its own binding; an
 /// error when the module uses another set, another kind of descriptor, or
 /// a binding beyond its set's count.
 fn declare_every_storage_buffer(
     set_layouts: &mut PipelineDescriptorSetLayoutCreateInfo,
     interface: BindingInterface,
 ) -> Result<(), String> {
-    let mut set_buffer_counts = vec![interface.storage_buffer_count];
-    if interface.has_environment {
-        set_buffer_counts.push(ENVIRONMENT_BUFFER_COUNT);
-    }
+    let set_buffer_counts = interface.set_buffer_counts();
     if set_layouts.set_layouts.len() > set_buffer_counts.len() {
         return Err(format!(
             "the module uses {} descriptor sets, but the kernel declares {}",

@@ -325,11 +325,19 @@ impl Runtime {
                 ),
             });
         }
-        if kernel.has_environment && launch.environment.is_none() {
-            return Err(GpuError::Vulkan {
-                operation,
-                detail: "the kernel declares an environment (set 1) but none was given".to_owned(),
-            });
+        if kernel.environment_buffer_count > 0 {
+            let given = launch
+                .environment
+                .map_or(0, |environment| environment.buffers().len() as u32);
+            if given != kernel.environment_buffer_count {
+                return Err(GpuError::Vulkan {
+                    operation,
+                    detail: format!(
+                        "the kernel declares {} environment buffers (set 1) but {given} were given",
+                        kernel.environment_buffer_count
+                    ),
+                });
+            }
         }
         let given_bytes = launch.push_constant_words.len() as u32 * 4;
         if given_bytes < kernel.push_constant_bytes
@@ -407,14 +415,17 @@ impl Runtime {
                 }
             }
             if let (true, Some(environment), Some(set_layout)) = (
-                launch.kernel.has_environment,
+                launch.kernel.environment_buffer_count > 0,
                 launch.environment,
                 set_layouts.get(1),
             ) {
-                let writes = vec![
-                    WriteDescriptorSet::buffer(0, environment.scalars.bound_range()?),
-                    WriteDescriptorSet::buffer(1, environment.status.bound_range()?),
-                ];
+                let mut writes = Vec::new();
+                for (binding, buffer) in environment.buffers().into_iter().enumerate() {
+                    writes.push(WriteDescriptorSet::buffer(
+                        binding as u32,
+                        buffer.bound_range()?,
+                    ));
+                }
                 sets.push((1, self.descriptor_set(operation, set_layout, writes)?));
             }
             descriptor_sets.push(sets);

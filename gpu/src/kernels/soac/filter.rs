@@ -53,6 +53,7 @@ pub fn keep_flag_lambda(predicate: &MapLambda) -> MapLambda {
             arguments.join(", ")
         ),
         helper_functions: predicate.glsl_function("predicate_function"),
+        body_features: predicate.body_features,
     }
 }
 
@@ -73,7 +74,7 @@ pub fn compaction_kernel(
     workgroup_size: u32,
 ) -> GeneratedKernel {
     let types = &predicate.parameter_types;
-    let features = KernelFeatures::for_element_types(types);
+    let features = KernelFeatures::for_element_types(types).union(predicate.body_features);
     let count = types.len();
     let loads: Vec<String> = types
         .iter()

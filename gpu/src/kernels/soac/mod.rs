@@ -327,8 +327,13 @@ impl ElementSource {
 
     /// The features its loads and map need.
     pub fn features(&self) -> KernelFeatures {
+        let body = self
+            .fused_map
+            .as_ref()
+            .map_or(KernelFeatures::default(), |lambda| lambda.body_features);
         KernelFeatures::for_element_types(&self.input_types)
             .union(KernelFeatures::for_element_types(&self.element_types()))
+            .union(body)
     }
 
     /// The GLSL declarations of the input buffers (`input0…` at bindings
