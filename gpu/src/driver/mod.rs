@@ -234,9 +234,15 @@ impl KernelOffload {
                 _ => return Ok(None),
             }
         }
-        let free_value = |name: &VName| {
-            let position = call.free_names.iter().position(|free| free == name)?;
-            call.free_values.get(position)
+        // A variable the lambda reads is a free variable of the statement or,
+        // where the SOAC also maps it, one of its inputs
+        // (`tests/programs/kernels/lambda_indexes_the_array_it_maps.fut`).
+        let free_value = |name: &VName| match call.free_names.iter().position(|free| free == name) {
+            Some(position) => call.free_values.get(position),
+            None => {
+                let position = plan.inputs.iter().position(|input| input == name)?;
+                call.inputs.get(position)
+            }
         };
         let unbound = |name: &VName| GpuError::Validation {
             operation: format!("binding the environment of a {}", plan.choice.name()),
