@@ -4,7 +4,8 @@
 //! type (every integer width and sign, `f32`, `f64`): arithmetic, bitwise
 //! operations, shifts, division and remainder by non-zero constants,
 //! operations that may fail (integer division by any expression, which may
-//! be zero; an assertion that two expressions differ), `min`/`max`,
+//! be zero; an assertion that two expressions differ), indexing of the
+//! entry array `xs` (at an expression modulo `n`), `min`/`max`,
 //! `neg`/`abs`/`sgn`/`not`, `if`, round trips through another
 //! numeric type, and a scalar of the enclosing scope (`s`, which the kernel
 //! reads from its environment). The general generator's programs rarely give
@@ -134,18 +135,22 @@ impl Printer {
             Expression::Constant(c) => self.constant(i64::from(*c % 21)),
             Expression::Binary(op, l, r) => {
                 let (l, r) = (self.expression(l), self.expression(r));
+                // `xs` indexed in the lambda: an environment array on the
+                // device.
+                let gather = format!("(xs[i64.{t} {l} % n])");
                 if self.float {
-                    match op % 7 {
+                    match op % 8 {
                         0 => format!("({l} + {r})"),
                         1 => format!("({l} - {r})"),
                         2 => format!("({l} * {r})"),
                         3 => format!("({t}.min {l} {r})"),
                         4 => format!("({t}.max {l} {r})"),
                         5 => format!("({l} / 2{t})"),
-                        _ => format!("({l} * 0.5{t})"),
+                        6 => format!("({l} * 0.5{t})"),
+                        _ => gather,
                     }
                 } else {
-                    match op % 18 {
+                    match op % 19 {
                         0 => format!("({l} + {r})"),
                         1 => format!("({l} - {r})"),
                         2 => format!("({l} * {r})"),
@@ -166,7 +171,8 @@ impl Printer {
                         // Fallible: the kernel sets its status word and
                         // the host reports the error.
                         16 => format!("({l} / {r})"),
-                        _ => format!("(assert ({l} != {r}) {l})"),
+                        17 => format!("(assert ({l} != {r}) {l})"),
+                        _ => gather,
                     }
                 }
             }

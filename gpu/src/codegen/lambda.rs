@@ -1051,6 +1051,14 @@ impl Translator {
         if !is_float(from) && !is_float(to) && bit_width(to) < 32 {
             return narrow_integer(to, x);
         }
+        // A signed integer widened to 64 bits from its two 32-bit halves,
+        // not by `int64_t(x)`: lavapipe compared such a sign extension
+        // with a constant as if zero-extended (`i64.i32 x < 0` was false
+        // for x = -4; gpu seed 2026, programs 863, 913, 1173, 1417:
+        // `tests/programs/kernels/sign_extension_compared_with_a_constant.fut`).
+        if is_signed(from) && bit_width(from) <= 32 && bit_width(to) == 64 {
+            return format!("{target}(packInt2x32(ivec2(int({x}), int({x}) >> 31)))");
+        }
         format!("{target}({x})")
     }
 
