@@ -5,7 +5,8 @@
 //! operations, shifts, division and remainder by non-zero constants,
 //! operations that may fail (integer division by any expression, which may
 //! be zero; an assertion that two expressions differ), indexing of the
-//! entry array `xs` (at an expression modulo `n`), `min`/`max`,
+//! entry array `xs` (at an expression modulo `n`), a short `for` loop,
+//! `min`/`max`,
 //! `neg`/`abs`/`sgn`/`not`, `if`, round trips through another
 //! numeric type, and a scalar of the enclosing scope (`s`, which the kernel
 //! reads from its environment). The general generator's programs rarely give
@@ -139,7 +140,7 @@ impl Printer {
                 // device.
                 let gather = format!("(xs[i64.{t} {l} % n])");
                 if self.float {
-                    match op % 8 {
+                    match op % 9 {
                         0 => format!("({l} + {r})"),
                         1 => format!("({l} - {r})"),
                         2 => format!("({l} * {r})"),
@@ -147,10 +148,11 @@ impl Printer {
                         4 => format!("({t}.max {l} {r})"),
                         5 => format!("({l} / 2{t})"),
                         6 => format!("({l} * 0.5{t})"),
-                        _ => gather,
+                        7 => gather,
+                        _ => format!("(loop acc = {l} for _i < 2 do acc * 0.5{t} + {r})"),
                     }
                 } else {
-                    match op % 19 {
+                    match op % 20 {
                         0 => format!("({l} + {r})"),
                         1 => format!("({l} - {r})"),
                         2 => format!("({l} * {r})"),
@@ -172,7 +174,8 @@ impl Printer {
                         // the host reports the error.
                         16 => format!("({l} / {r})"),
                         17 => format!("(assert ({l} != {r}) {l})"),
-                        _ => gather,
+                        18 => gather,
+                        _ => format!("(loop acc = {l} for i < 3 do (acc ^ {r}) + {t}.i64 i)"),
                     }
                 }
             }

@@ -30,6 +30,7 @@ fn expression_can_fail(expression: &Exp) -> bool {
             else_body,
             ..
         } => body_can_fail(then_body) || body_can_fail(else_body),
+        Exp::Loop { body, .. } => body_can_fail(body),
         Exp::Assert { .. } | Exp::Index { .. } => true,
         _ => false,
     }

@@ -15,11 +15,11 @@
 //! ([`crate::kernels::environment`]); the driver then hands the statement
 //! back to the host, which reports the error.
 //!
-//! Translated: `SubExp`, `BinOp`, `UnOp`, `CmpOp`, `ConvOp`, `Assert` and
-//! `If` with scalar results, over the lambda's parameters, its own locals,
+//! Translated: `SubExp`, `BinOp`, `UnOp`, `CmpOp`, `ConvOp`, `Assert`,
+//! `If` and `Loop` (`for` and `while`) with scalar results and parameters, over the lambda's parameters, its own locals,
 //! constants and, in map lambdas and predicates, the scalars of the
 //! enclosing scope the caller binds in the environment. Everything else
-//! (array values, loops, calls, free variables of an operator, neutral
+//! (array values, calls, free variables of an operator, neutral
 //! elements that are variables, double-precision transcendental functions,
 //! which GLSL lacks) is [`CodegenError::Unsupported`] naming the construct.
 
@@ -30,7 +30,8 @@ use crate::kernels::environment::{self, EnvironmentLayout};
 use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use optimized::ir::effects::binop_can_fail;
 use optimized::ir::{
-    BinOp, Body, CmpOp, ConvOp, Exp, Lambda, PrimType, PrimValue, SubExp, Type, UnOp, VName,
+    BinOp, Body, CmpOp, ConvOp, Exp, Lambda, LoopForm, Param, PrimType, PrimValue, SubExp, Type,
+    UnOp, VName,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -476,6 +477,11 @@ impl Translator {
                     self.branch(else_body, &pattern)?;
                     self.line("}");
                 }
+                Exp::Loop {
+                    params,
+                    form,
+                    body: loop_body,
+                } => self.sequential_loop(params, form, loop_body, &pattern)?,
                 expression => {
                     let [(name, prim_type)] = pattern.as_slice() else {
                         return Err(CodegenError::unsupported(format!(
@@ -501,6 +507,70 @@ impl Translator {
             .iter()
             .map(|result| self.operand(result).map(|(text, _)| text))
             .collect()
+    }
+
+    /// A `loop` over scalar parameters as a GLSL `for` or `while` loop: the
+    /// parameters are variables initialised before it, each iteration
+    /// computes the body's results into temporaries and then assigns them
+    /// (a result may read any parameter), and the pattern's variables take
+    /// the parameters' last values.
+    fn sequential_loop(
+        &mut self,
+        params: &[(Param, SubExp)],
+        form: &LoopForm,
+        loop_body: &Body,
+        pattern: &[(String, PrimType)],
+    ) -> Result<(), CodegenError> {
+        let mut variables = Vec::with_capacity(params.len());
+        for (param, initial) in params {
+            let prim_type = scalar_type(&param.ty)?;
+            self.note_type(prim_type);
+            let (initial, _) = self.operand(initial)?;
+            let name = format!("v{}", param.name.number);
+            self.line(&format!(
+                "{}{} {name} = {initial};",
+                precision_qualifier(prim_type),
+                glsl_type(prim_type)
+            ));
+            self.scope
+                .insert(param.name.clone(), (name.clone(), prim_type));
+            variables.push((name, prim_type));
+        }
+        match form {
+            LoopForm::For { index, bound } => {
+                let (bound, bound_type) = self.operand(bound)?;
+                let t = glsl_type(bound_type);
+                let name = format!("v{}", index.number);
+                self.scope.insert(index.clone(), (name.clone(), bound_type));
+                self.line(&format!(
+                    "for ({t} {name} = {t}(0); {name} < {bound}; {name} = {t}({name} + {t}(1))) {{"
+                ));
+            }
+            LoopForm::While { condition_param } => {
+                let (condition, _) = self.operand(&SubExp::Var(condition_param.clone()))?;
+                self.line(&format!("while ({condition}) {{"));
+            }
+        }
+        let results = self.body(loop_body)?;
+        for ((name, prim_type), result) in variables.iter().zip(&results) {
+            self.line(&format!(
+                "{}{} next_{name} = {result};",
+                precision_qualifier(*prim_type),
+                glsl_type(*prim_type)
+            ));
+        }
+        for (name, _) in &variables {
+            self.line(&format!("{name} = next_{name};"));
+        }
+        self.line("}");
+        for ((pattern_name, prim_type), (name, _)) in pattern.iter().zip(&variables) {
+            self.line(&format!(
+                "{}{} {pattern_name} = {name};",
+                precision_qualifier(*prim_type),
+                glsl_type(*prim_type)
+            ));
+        }
+        Ok(())
     }
 
     /// A branch of an `if`: its statements, then assignments to the
