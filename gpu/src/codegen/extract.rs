@@ -6,9 +6,9 @@
 //! `scanomap` or `filter` whose input arrays are 1-D arrays of primitives and
 //! whose lambdas [`super::lambda`] translates. Everything else (nested
 //! arrays, `scatter`, `reduce_by_index`, untranslatable lambdas) stays on the
-//! host, with the reason. The scalars of the enclosing scope a map lambda
-//! or predicate reads are the plan's environment, bound when it runs
-//! ([`crate::kernels::environment`]).
+//! host, with the reason. The scalars and 1-D arrays of the enclosing scope
+//! a map lambda or predicate reads are the plan's environment, bound when
+//! it runs ([`crate::kernels::environment`]).
 
 use super::failure::can_fail;
 use super::lambda::{map_lambda, operator, soac_name, Environment};
