@@ -5,8 +5,8 @@
 //! operations, shifts, division and remainder by non-zero constants,
 //! operations that may fail (integer division by any expression, which may
 //! be zero; an assertion that two expressions differ), indexing of the
-//! entry array `xs` (at an expression modulo `n`), a short `for` loop,
-//! `min`/`max`,
+//! entry array `xs` (at an expression modulo `n`), a short `for` loop, an
+//! inner reduction over an `iota` (sequential in the kernel), `min`/`max`,
 //! `neg`/`abs`/`sgn`/`not`, `if`, round trips through another
 //! numeric type, and a scalar of the enclosing scope (`s`, which the kernel
 //! reads from its environment). The general generator's programs rarely give
@@ -140,7 +140,7 @@ impl Printer {
                 // device.
                 let gather = format!("(xs[i64.{t} {l} % n])");
                 if self.float {
-                    match op % 9 {
+                    match op % 10 {
                         0 => format!("({l} + {r})"),
                         1 => format!("({l} - {r})"),
                         2 => format!("({l} * {r})"),
@@ -149,10 +149,12 @@ impl Printer {
                         5 => format!("({l} / 2{t})"),
                         6 => format!("({l} * 0.5{t})"),
                         7 => gather,
-                        _ => format!("(loop acc = {l} for _i < 2 do acc * 0.5{t} + {r})"),
+                        8 => format!("(loop acc = {l} for _i < 2 do acc * 0.5{t} + {r})"),
+                        // Summed in index order on both backends: exact.
+                        _ => format!("({l} + {t}.sum (map (\\j -> {t}.i64 j * {r}) (iota 3)))"),
                     }
                 } else {
-                    match op % 20 {
+                    match op % 21 {
                         0 => format!("({l} + {r})"),
                         1 => format!("({l} - {r})"),
                         2 => format!("({l} * {r})"),
@@ -175,7 +177,10 @@ impl Printer {
                         16 => format!("({l} / {r})"),
                         17 => format!("(assert ({l} != {r}) {l})"),
                         18 => gather,
-                        _ => format!("(loop acc = {l} for i < 3 do (acc ^ {r}) + {t}.i64 i)"),
+                        19 => format!("(loop acc = {l} for i < 3 do (acc ^ {r}) + {t}.i64 i)"),
+                        _ => format!(
+                            "({l} + reduce (+) 0{t} (map (\\j -> {t}.i64 j * {r}) (iota 3)))"
+                        ),
                     }
                 }
             }

@@ -6,8 +6,8 @@
 //! `scanomap` or `filter` whose input arrays are 1-D arrays of primitives and
 //! whose lambdas [`super::lambda`] translates. Everything else (nested
 //! arrays, `scatter`, `reduce_by_index`, untranslatable lambdas) stays on the
-//! host, with the reason. The scalars and 1-D arrays of the enclosing scope
-//! a map lambda or predicate reads are the plan's environment, bound when
+//! host, with the reason. The scalars and arrays of the enclosing scope a
+//! map lambda or predicate reads are the plan's environment, bound when
 //! it runs ([`crate::kernels::environment`]).
 
 use super::failure::can_fail;
@@ -267,8 +267,7 @@ struct PlannedSoac {
 }
 
 /// What `lambda` reads from the enclosing scope (typed in `types`), in
-/// first-use order: its scalars and its 1-D arrays of primitives; its
-/// other free variables are left for the translator to refuse.
+/// first-use order: its scalars and its arrays of primitives.
 fn environment_of(lambda: &Lambda, types: &HashMap<VName, Type>) -> Environment {
     let mut bound = HashSet::new();
     for_each_binder_in_lambda(lambda, |name: &VName| {
@@ -282,8 +281,10 @@ fn environment_of(lambda: &Lambda, types: &HashMap<VName, Type>) -> Environment 
         }
         match types.get(name) {
             Some(Type::Prim(prim_type)) => environment.scalars.push((name.clone(), *prim_type)),
-            Some(Type::Array { element, shape }) if shape.len() == 1 => {
-                environment.arrays.push((name.clone(), *element))
+            Some(Type::Array { element, shape }) => {
+                environment
+                    .arrays
+                    .push((name.clone(), *element, shape.len()))
             }
             _ => {}
         }

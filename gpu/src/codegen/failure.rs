@@ -31,6 +31,8 @@ fn expression_can_fail(expression: &Exp) -> bool {
             ..
         } => body_can_fail(then_body) || body_can_fail(else_body),
         Exp::Loop { body, .. } => body_can_fail(body),
+        // An inner SOAC, sequentialised in the kernel.
+        Exp::Soac(soac) => soac.lambdas().iter().any(|lambda| can_fail(lambda)),
         Exp::Assert { .. } | Exp::Index { .. } => true,
         _ => false,
     }

@@ -30,18 +30,18 @@ use crate::kernels::environment::{self, EnvironmentLayout};
 use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use optimized::ir::effects::binop_can_fail;
 use optimized::ir::{
-    BinOp, Body, CmpOp, ConvOp, Exp, Lambda, LoopForm, Param, PrimType, PrimValue, SubExp, Type,
-    UnOp, VName,
+    BinOp, Body, CmpOp, ConvOp, Exp, Lambda, LoopForm, Param, PrimType, PrimValue, Soac, SubExp,
+    Type, UnOp, VName,
 };
 use std::collections::{HashMap, HashSet};
 
 /// What a SOAC's map lambda or predicate reads from the enclosing scope,
 /// by name, in the environment's order ([`crate::kernels::environment`]):
-/// scalars, and 1-D arrays of primitives (by element type) it indexes.
+/// scalars, and arrays of primitives (element type and rank) it indexes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Environment {
     pub scalars: Vec<(VName, PrimType)>,
-    pub arrays: Vec<(VName, PrimType)>,
+    pub arrays: Vec<(VName, PrimType, usize)>,
 }
 
 impl Environment {
@@ -49,7 +49,7 @@ impl Environment {
     pub fn layout(&self) -> EnvironmentLayout {
         EnvironmentLayout {
             scalar_types: self.scalars.iter().map(|(_, t)| *t).collect(),
-            array_types: self.arrays.iter().map(|(_, t)| *t).collect(),
+            array_types: self.arrays.iter().map(|(_, t, rank)| (*t, *rank)).collect(),
         }
     }
 }
@@ -154,8 +154,10 @@ pub fn map_lambda(lambda: &Lambda, environment: &Environment) -> Result<MapLambd
     for (position, (name, prim_type)) in environment.scalars.iter().enumerate() {
         translator.bind_environment_scalar(name, *prim_type, position);
     }
-    for (position, (name, _)) in environment.arrays.iter().enumerate() {
-        translator.environment_arrays.insert(name.clone(), position);
+    for (position, (name, _, rank)) in environment.arrays.iter().enumerate() {
+        translator
+            .environment_arrays
+            .insert(name.clone(), (position, *rank));
     }
     for (position, param) in lambda.params.iter().enumerate() {
         translator.bind_parameter(
@@ -173,7 +175,7 @@ pub fn map_lambda(lambda: &Lambda, environment: &Environment) -> Result<MapLambd
         .types_used
         .iter()
         .filter(|prim_type| **prim_type != PrimType::Bool)
-        .chain(environment.arrays.iter().map(|(_, prim_type)| prim_type));
+        .chain(environment.arrays.iter().map(|(_, prim_type, _)| prim_type));
     Ok(MapLambda {
         parameter_types: parameter_types.to_vec(),
         result_types: result_types.to_vec(),
@@ -315,8 +317,10 @@ struct Translator {
     environment_layout: EnvironmentLayout,
     /// The variables of the scope that are environment scalars.
     environment_names: HashSet<VName>,
-    /// The environment's arrays, by name: their positions.
-    environment_arrays: HashMap<VName, usize>,
+    /// The environment's arrays, by name: their positions and ranks.
+    environment_arrays: HashMap<VName, (usize, usize)>,
+    /// The `iota`s bound in the lambda: start, step and element type.
+    virtual_arrays: HashMap<VName, (String, String, PrimType)>,
     /// Whether the lambda reads the environment or may set its status.
     uses_environment: bool,
 }
@@ -332,6 +336,7 @@ impl Translator {
             environment_layout,
             environment_names: HashSet::new(),
             environment_arrays: HashMap::new(),
+            virtual_arrays: HashMap::new(),
             uses_environment: false,
         }
     }
@@ -363,6 +368,42 @@ impl Translator {
             &format!("({})", environment::scalar_expression(position, prim_type)),
         );
         self.environment_names.insert(name.clone());
+    }
+
+    /// Element `indices` (`i64` GLSL expressions, one per dimension) of
+    /// environment array `position`: a bounds check that sets the status
+    /// word, then the element where in bounds (0 elsewhere: an index out of
+    /// bounds never reads the buffer).
+    fn environment_element(
+        &mut self,
+        position: usize,
+        indices: &[String],
+        element_type: PrimType,
+    ) -> String {
+        self.note_type(PrimType::I64);
+        let mut conditions = Vec::with_capacity(indices.len());
+        let mut flat = String::new();
+        for (dimension, index) in indices.iter().enumerate() {
+            let size = self
+                .environment_layout
+                .array_dimension_expression(position, dimension);
+            conditions.push(format!("({index} >= int64_t(0) && {index} < {size})"));
+            flat = if dimension == 0 {
+                format!("({index})")
+            } else {
+                format!("({flat} * {size} + {index})")
+            };
+        }
+        let in_bounds = format!("({})", conditions.join(" && "));
+        self.fail_where(&format!("!{in_bounds}"));
+        let element = self
+            .environment_layout
+            .array_element_expression(position, &flat);
+        let zero = match element_type {
+            PrimType::Bool => "false".to_owned(),
+            other => format!("{}(0)", glsl_type(other)),
+        };
+        format!("({in_bounds} ? {element} : {zero})")
     }
 
     /// A statement that sets the status word where `failure` holds.
@@ -446,6 +487,25 @@ impl Translator {
     /// expressions.
     fn body(&mut self, body: &Body) -> Result<Vec<String>, CodegenError> {
         for statement in &body.statements {
+            // `iota` in a lambda is never stored: an inner SOAC over it
+            // reads its elements as `start + i * step`.
+            if let (
+                Exp::Iota {
+                    start,
+                    step,
+                    element,
+                    ..
+                },
+                [array],
+            ) = (&statement.expression, statement.pattern.as_slice())
+            {
+                let (start, _) = self.operand(start)?;
+                let (step, _) = self.operand(step)?;
+                self.note_type(*element);
+                self.virtual_arrays
+                    .insert(array.name.clone(), (start, step, *element));
+                continue;
+            }
             let mut pattern = Vec::with_capacity(statement.pattern.len());
             for element in &statement.pattern {
                 let prim_type = scalar_type(&element.ty)?;
@@ -482,6 +542,26 @@ impl Translator {
                     form,
                     body: loop_body,
                 } => self.sequential_loop(params, form, loop_body, &pattern)?,
+                Exp::Soac(Soac::Redomap {
+                    width,
+                    map_lambda,
+                    reduce_lambda,
+                    neutral,
+                    arrays,
+                }) => self.sequential_reduction(
+                    width,
+                    Some(map_lambda),
+                    reduce_lambda,
+                    neutral,
+                    arrays,
+                    &pattern,
+                )?,
+                Exp::Soac(Soac::Reduce {
+                    width,
+                    lambda,
+                    neutral,
+                    arrays,
+                }) => self.sequential_reduction(width, None, lambda, neutral, arrays, &pattern)?,
                 expression => {
                     let [(name, prim_type)] = pattern.as_slice() else {
                         return Err(CodegenError::unsupported(format!(
@@ -573,6 +653,122 @@ impl Translator {
         Ok(())
     }
 
+    /// An inner `reduce`/`redomap` (of scalar results) as a sequential loop
+    /// over its width: each iteration binds the map lambda's parameters to
+    /// the inputs' elements (of an `iota` in the lambda or of environment
+    /// arrays, bounds checked), runs the map lambda (none for `reduce`: the
+    /// elements are the values) and folds its results into accumulators
+    /// with the operator, left to right from the neutral element, as the
+    /// CPU backend does; the pattern's variables take the accumulators.
+    fn sequential_reduction(
+        &mut self,
+        width: &SubExp,
+        map_lambda: Option<&Lambda>,
+        operator: &Lambda,
+        neutral: &[SubExp],
+        arrays: &[VName],
+        pattern: &[(String, PrimType)],
+    ) -> Result<(), CodegenError> {
+        let (width, _) = self.operand(width)?;
+        let mut accumulators = Vec::with_capacity(pattern.len());
+        for ((name, prim_type), initial) in pattern.iter().zip(neutral) {
+            let (initial, _) = self.operand(initial)?;
+            let accumulator = format!("{name}_accumulator");
+            self.line(&format!(
+                "{}{} {accumulator} = {initial};",
+                precision_qualifier(*prim_type),
+                glsl_type(*prim_type)
+            ));
+            accumulators.push((accumulator, *prim_type));
+        }
+        if accumulators.len() != pattern.len() || operator.params.len() != 2 * pattern.len() {
+            return Err(CodegenError::unsupported(
+                "an inner reduction whose operator does not match its results",
+            ));
+        }
+        let counter = format!("{}_index", pattern.first().map_or("v", |(n, _)| n.as_str()));
+        self.note_type(PrimType::I64);
+        self.line(&format!(
+            "for (int64_t {counter} = int64_t(0); {counter} < {width}; {counter} = {counter} + int64_t(1)) {{"
+        ));
+        let mut elements = Vec::with_capacity(arrays.len());
+        for array in arrays {
+            elements.push(self.inner_element(array, &counter)?);
+        }
+        let values: Vec<(String, PrimType)> = match map_lambda {
+            Some(lambda) => {
+                for (param, (element, element_type)) in lambda.params.iter().zip(&elements) {
+                    self.bind_local(&param.name, *element_type, element);
+                }
+                let results = self.body(&lambda.body)?;
+                results
+                    .into_iter()
+                    .zip(pattern.iter().map(|(_, t)| *t))
+                    .collect()
+            }
+            None => elements,
+        };
+        let component_count = pattern.len();
+        for (position, param) in operator.params.iter().enumerate() {
+            let (value, prim_type) = if position < component_count {
+                let (accumulator, prim_type) = &accumulators[position];
+                (accumulator.clone(), *prim_type)
+            } else {
+                values[position - component_count].clone()
+            };
+            self.bind_local(&param.name, prim_type, &value);
+        }
+        let combined = self.body(&operator.body)?;
+        for ((accumulator, _), value) in accumulators.iter().zip(&combined) {
+            self.line(&format!("{accumulator} = {value};"));
+        }
+        self.line("}");
+        for ((name, prim_type), (accumulator, _)) in pattern.iter().zip(&accumulators) {
+            self.line(&format!(
+                "{}{} {name} = {accumulator};",
+                precision_qualifier(*prim_type),
+                glsl_type(*prim_type)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Element `counter` (an `i64` GLSL variable) of an inner SOAC's input:
+    /// an `iota` of the lambda or an environment array of rank 1.
+    fn inner_element(
+        &mut self,
+        array: &VName,
+        counter: &str,
+    ) -> Result<(String, PrimType), CodegenError> {
+        if let Some((start, step, element)) = self.virtual_arrays.get(array).cloned() {
+            let t = glsl_type(element);
+            return Ok((format!("{t}({start} + {t}({counter}) * {step})"), element));
+        }
+        match self.environment_arrays.get(array).copied() {
+            Some((position, 1)) => {
+                let element = self.environment_layout.array_types[position].0;
+                let value = self.environment_element(position, &[counter.to_owned()], element);
+                Ok((value, element))
+            }
+            _ => Err(CodegenError::unsupported(format!(
+                "an inner SOAC over `{array}` (only over an `iota` of the lambda or an array of \
+                 rank 1 of the enclosing scope)"
+            ))),
+        }
+    }
+
+    /// `name`, of `prim_type`, a local variable holding `value`.
+    fn bind_local(&mut self, name: &VName, prim_type: PrimType, value: &str) {
+        let local = format!("v{}", name.number);
+        self.note_type(prim_type);
+        self.line(&format!(
+            "{}{} {local} = {value};",
+            precision_qualifier(prim_type),
+            glsl_type(prim_type)
+        ));
+        self.scope.insert(name.clone(), (local, prim_type));
+    }
+
     /// A branch of an `if`: its statements, then assignments to the
     /// pattern's variables.
     fn branch(&mut self, body: &Body, pattern: &[(String, PrimType)]) -> Result<(), CodegenError> {
@@ -631,26 +827,18 @@ impl Translator {
                 Ok(compare(*op, *ty, &left, &right))
             }
             Exp::Index { array, indices } if self.environment_arrays.contains_key(array) => {
-                let [index] = indices.as_slice() else {
+                let (position, rank) = self.environment_arrays[array];
+                if indices.len() != rank {
                     return Err(CodegenError::unsupported(format!(
-                        "{} indices into the 1-D array `{array}`",
+                        "{} indices into the array `{array}` of rank {rank} (a slice)",
                         indices.len()
                     )));
-                };
-                let position = self.environment_arrays[array];
-                let (index, _) = self.operand(index)?;
-                self.note_type(PrimType::I64);
-                let length = self.environment_layout.array_length_expression(position);
-                let in_bounds = format!("({index} >= int64_t(0) && {index} < {length})");
-                self.fail_where(&format!("!{in_bounds}"));
-                let element = self
-                    .environment_layout
-                    .array_element_expression(position, &index);
-                let zero = match result_type {
-                    PrimType::Bool => "false".to_owned(),
-                    other => format!("{}(0)", glsl_type(other)),
-                };
-                Ok(format!("({in_bounds} ? {element} : {zero})"))
+                }
+                let mut index_texts = Vec::with_capacity(rank);
+                for index in indices {
+                    index_texts.push(self.operand(index)?.0);
+                }
+                Ok(self.environment_element(position, &index_texts, result_type))
             }
             Exp::ConvOp { op, operand } => {
                 let (operand, _) = self.operand(operand)?;

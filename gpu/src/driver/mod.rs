@@ -256,11 +256,11 @@ impl KernelOffload {
             }
         }
         let mut arrays = Vec::with_capacity(plan.environment.arrays.len());
-        for (name, _) in &plan.environment.arrays {
+        for (name, _, rank) in &plan.environment.arrays {
             match free_value(name) {
                 // Every index into an empty array fails: the host reports it.
                 Some(Val::Array(array)) if array.data.is_empty() => return Ok(None),
-                Some(Val::Array(array)) if array.shape.len() == 1 => arrays.push(&array.data),
+                Some(Val::Array(array)) if array.shape.len() == *rank => arrays.push(array),
                 _ => return Err(unbound(name)),
             }
         }
@@ -270,7 +270,8 @@ impl KernelOffload {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         resident.release_dropped();
         let columns = self.device_copies(&mut resident, &inputs)?;
-        let array_buffers = match self.device_copies(&mut resident, &arrays) {
+        let array_data: Vec<&Data> = arrays.iter().map(|array| &array.data).collect();
+        let array_buffers = match self.device_copies(&mut resident, &array_data) {
             Ok(buffers) => buffers,
             Err(error) => {
                 keep_all(&mut resident, &inputs, columns);
@@ -282,11 +283,11 @@ impl KernelOffload {
             columns,
             length: call.width as u64,
         };
-        let lengths = arrays.iter().map(|data| data.len() as u64);
+        let shapes = arrays.iter().map(|array| array.shape.clone());
         let outcome = environment::upload(
             &self.runtime,
             &scalars,
-            array_buffers.into_iter().zip(lengths).collect(),
+            array_buffers.into_iter().zip(shapes).collect(),
         )
         .and_then(|bound| {
             let outputs = run_plan(&self.runtime, plan, &bound, &device_inputs);
@@ -294,7 +295,7 @@ impl KernelOffload {
                 Ok(_) if plan.can_fail => environment::failed(&self.runtime, &bound),
                 _ => Ok(false),
             };
-            keep_all(&mut resident, &arrays, bound.arrays);
+            keep_all(&mut resident, &array_data, bound.arrays);
             match (outputs, failed) {
                 (Ok(_), Ok(true)) => Ok(None),
                 (Ok(outputs), Ok(false)) => Ok(Some(outputs)),

@@ -15,9 +15,9 @@
 //!   word after a fallible operation and, where it is set, hands the
 //!   statement back to the host, which reports the error with its message
 //!   and source location (`gpu/NOTES.md`, "Whole programs").
-//! * bindings 2, 3, …, `environment_array{j}`: the 1-D arrays of
-//!   primitives the lambdas index, read-only; array `j`'s length is the
-//!   `i64` scalar after the scalars (position `scalar count + j`).
+//! * bindings 2, 3, …, `environment_array{j}`: the arrays of primitives
+//!   the lambdas index, read-only, row-major; their dimensions are `i64`
+//!   scalars after the scalars, array by array, outermost first.
 //!
 //! Every snippet that reads the environment prints
 //! [`EnvironmentLayout::glsl_declarations`] of its SOAC's one layout,
@@ -30,11 +30,11 @@ use crate::runtime::{DeviceBuffer, EnvironmentBuffers, Runtime};
 use optimized::ir::PrimValue;
 
 /// What a SOAC's kernels find in their environment: the types of its
-/// scalars and of its arrays' elements, in binding order.
+/// scalars, and of its arrays' elements with their ranks, in binding order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EnvironmentLayout {
     pub scalar_types: Vec<PrimType>,
-    pub array_types: Vec<PrimType>,
+    pub array_types: Vec<(PrimType, usize)>,
 }
 
 impl EnvironmentLayout {
@@ -46,7 +46,7 @@ impl EnvironmentLayout {
             .array_types
             .iter()
             .enumerate()
-            .map(|(position, element_type)| {
+            .map(|(position, (element_type, _))| {
                 format!(
                     "layout(std430, {declaration}{}) readonly buffer EnvironmentArray{position} \
                      {{ {} environment_array{position}[]; }};\n",
@@ -63,15 +63,22 @@ impl EnvironmentLayout {
         )
     }
 
-    /// The length of array `position`, an `i64` expression.
-    pub fn array_length_expression(&self, position: usize) -> String {
-        scalar_expression(self.scalar_types.len() + position, PrimType::I64)
+    /// Dimension `dimension` of array `position`, an `i64` expression.
+    pub fn array_dimension_expression(&self, position: usize, dimension: usize) -> String {
+        let earlier: usize = self.array_types[..position]
+            .iter()
+            .map(|(_, rank)| rank)
+            .sum();
+        scalar_expression(self.scalar_types.len() + earlier + dimension, PrimType::I64)
     }
 
-    /// Element `index` (a GLSL expression the caller checked to be in
-    /// bounds) of array `position`, as a value.
-    pub fn array_element_expression(&self, position: usize, index: &str) -> String {
-        self.array_types[position].glsl_load(&format!("environment_array{position}[uint({index})]"))
+    /// The element of array `position` at `flat_index` (an `i64` GLSL
+    /// expression the caller checked to be in bounds, row-major), as a
+    /// value.
+    pub fn array_element_expression(&self, position: usize, flat_index: &str) -> String {
+        self.array_types[position]
+            .0
+            .glsl_load(&format!("environment_array{position}[uint({flat_index})]"))
     }
 }
 
@@ -125,20 +132,17 @@ pub fn scalar_bytes(values: &[PrimValue]) -> Vec<u8> {
     bytes
 }
 
-/// The environment of the scalars `values` and of `arrays` (each a buffer
-/// and its length in elements, already on the device), with a cleared
-/// status word.
+/// The environment of the scalars `values` and of `arrays` (each a buffer,
+/// already on the device, and its shape), with a cleared status word.
 pub fn upload(
     runtime: &Runtime,
     values: &[PrimValue],
-    arrays: Vec<(DeviceBuffer, u64)>,
+    arrays: Vec<(DeviceBuffer, Vec<usize>)>,
 ) -> GpuResult<EnvironmentBuffers> {
     let mut words = values.to_vec();
-    words.extend(
-        arrays
-            .iter()
-            .map(|(_, length)| PrimValue::I64(*length as i64)),
-    );
+    for (_, shape) in &arrays {
+        words.extend(shape.iter().map(|size| PrimValue::I64(*size as i64)));
+    }
     Ok(EnvironmentBuffers {
         scalars: runtime.upload_bytes(&scalar_bytes(&words))?,
         status: runtime.upload_bytes(&[0; 4])?,
@@ -179,7 +183,7 @@ mod tests {
     fn the_declarations_are_guarded_and_in_set_one() {
         let layout = EnvironmentLayout {
             scalar_types: vec![PrimType::F32],
-            array_types: vec![PrimType::Bool, PrimType::I64],
+            array_types: vec![(PrimType::Bool, 2), (PrimType::I64, 1)],
         };
         let text = layout.glsl_declarations();
         assert!(text.starts_with("\n#ifndef RUNESTONE_ENVIRONMENT\n"));
@@ -189,9 +193,10 @@ mod tests {
         );
         assert!(text.contains("binding = 2) readonly buffer EnvironmentArray0 { uint8_t"));
         assert!(text.contains("binding = 3) readonly buffer EnvironmentArray1 { int64_t"));
+        // The scalar, then the boolean array's two dimensions.
         assert_eq!(
-            layout.array_length_expression(1),
-            scalar_expression(2, PrimType::I64)
+            layout.array_dimension_expression(1, 0),
+            scalar_expression(3, PrimType::I64)
         );
     }
 }
