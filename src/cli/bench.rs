@@ -39,13 +39,8 @@ pub struct Args {
     /// The backend timed (the optimising compiler's CPU backend unless told).
     #[arg(long, value_enum, default_value = "cpu")]
     backend: Backend,
-    /// `cpu` and `gpu`: run through the segmented IR (the fused IR
-    /// flattened into `segmap`/`segred`/`segscan`, `runestone compile
-    /// --dump seg`) instead of the SOAC IR, while both paths exist (each
-    /// operation one SOAC over its whole index space; on `gpu` one kernel
-    /// where its body allows); the reference ignores it.
-    #[arg(long)]
-    segmented: bool,
+    #[command(flatten)]
+    ir: super::common::IrChoice,
     /// The fewest timed runs per case, after one warm-up run.
     #[arg(short = 'r', long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     runs: u32,
@@ -178,7 +173,7 @@ pub fn run(args: Args) -> ExitCode {
         or_conditionals: false,
         fuel: args.fuel,
         memory_limit: args.memory_limit,
-        segmented: args.segmented,
+        segmented: args.ir.segmented,
     };
     let lines_to_stderr = args.json.as_deref().is_some_and(|p| p.as_os_str() == "-");
     let mut measurements = Vec::new();

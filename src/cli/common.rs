@@ -1,5 +1,6 @@
 //! What every subcommand shares: reading source files into a [`SourceMap`],
-//! printing diagnostics, and running work on a thread with a large stack.
+//! printing diagnostics, running work on a thread with a large stack, and
+//! the `--segmented` choice of `run`, `test` and `bench` ([`IrChoice`]).
 
 use spec::diagnostic::Diagnostic;
 use spec::source::{FileId, SourceMap};
@@ -77,4 +78,16 @@ pub fn load_program(
         Ok(program) => Ok((loaded, program)),
         Err(error) => Err(load_error_exit(&error, &loaded.sources)),
     }
+}
+
+/// Which IR `run`, `test` and `bench` run on the compiled backends.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct IrChoice {
+    /// `cpu` and `gpu`: run through the segmented IR (the fused IR
+    /// flattened into `segmap`/`segred`/`segscan`, `runestone compile
+    /// --dump seg`) instead of the SOAC IR, while both paths exist (each
+    /// operation one SOAC over its whole index space; on `gpu` one kernel
+    /// where its body allows); the reference ignores it.
+    #[arg(long)]
+    pub segmented: bool,
 }

@@ -31,13 +31,8 @@ pub struct Args {
     /// The backend (the optimising compiler's CPU backend unless told).
     #[arg(long, value_enum, default_value = "cpu")]
     backend: Backend,
-    /// `cpu` and `gpu`: run through the segmented IR (the fused IR
-    /// flattened into `segmap`/`segred`/`segscan`, `runestone compile
-    /// --dump seg`) instead of the SOAC IR, while both paths exist (each
-    /// operation one SOAC over its whole index space; on `gpu` one kernel
-    /// where its body allows); the reference ignores it.
-    #[arg(long)]
-    segmented: bool,
+    #[command(flatten)]
+    ir: super::common::IrChoice,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -45,7 +40,7 @@ pub fn run(args: Args) -> ExitCode {
         or_conditionals: args.or_conditionals,
         fuel: args.fuel,
         memory_limit: args.memory_limit,
-        segmented: args.segmented,
+        segmented: args.ir.segmented,
     };
     let (mut loaded, program) = match load_program(&args.file, args.backend, options) {
         Ok(loaded) => loaded,

@@ -41,13 +41,8 @@ pub struct Args {
     paths: Vec<PathBuf>,
     #[arg(long, value_enum, default_value = "reference")]
     backend: BackendSelection,
-    /// `cpu` and `gpu`: run through the segmented IR (the fused IR
-    /// flattened into `segmap`/`segred`/`segscan`, `runestone compile
-    /// --dump seg`) instead of the SOAC IR, while both paths exist (each
-    /// operation one SOAC over its whole index space; on `gpu` one kernel
-    /// where its body allows); the reference ignores it.
-    #[arg(long)]
-    segmented: bool,
+    #[command(flatten)]
+    ir: super::common::IrChoice,
     /// The reference's step limit per evaluation (default: its own, or a
     /// program's `-- runestone-options: fuel=N`).
     #[arg(long)]
@@ -205,7 +200,7 @@ fn worker_command(executable: &Path, program: &Path, backend: Backend, args: &Ar
     for tag in &args.exclude_tags {
         worker.arg("--exclude-tag").arg(tag);
     }
-    if args.segmented {
+    if args.ir.segmented {
         worker.arg("--segmented");
     }
     worker.arg("--").arg(program);
