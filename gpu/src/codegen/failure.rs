@@ -33,7 +33,8 @@ fn expression_can_fail(expression: &Exp) -> bool {
         Exp::Loop { body, .. } => body_can_fail(body),
         // An inner SOAC, sequentialised in the kernel.
         Exp::Soac(soac) => soac.lambdas().iter().any(|lambda| can_fail(lambda)),
-        Exp::Assert { .. } | Exp::Index { .. } => true,
+        // An `iota` too long for a kernel hands the statement back.
+        Exp::Assert { .. } | Exp::Index { .. } | Exp::Iota { .. } => true,
         _ => false,
     }
 }

@@ -35,6 +35,11 @@ use optimized::ir::{
 };
 use std::collections::{HashMap, HashSet};
 
+/// The longest `iota` in a lambda a kernel folds itself (2^24 elements);
+/// a longer one hands the statement back to the host, which builds it (or
+/// refuses it past the memory limit).
+pub const VIRTUAL_IOTA_LIMIT: i64 = 1 << 24;
+
 /// What a SOAC's map lambda or predicate reads from the enclosing scope,
 /// by name, in the environment's order ([`crate::kernels::environment`]):
 /// scalars, and arrays of primitives (element type and rank) it indexes.
@@ -491,14 +496,24 @@ impl Translator {
             // reads its elements as `start + i * step`.
             if let (
                 Exp::Iota {
+                    length,
                     start,
                     step,
                     element,
-                    ..
                 },
                 [array],
             ) = (&statement.expression, statement.pattern.as_slice())
             {
+                // The host would build the array: a negative length fails
+                // there, and one past what it could allocate fails past the
+                // memory limit. The kernel hands back every `iota` longer
+                // than [`VIRTUAL_IOTA_LIMIT`] so the host decides
+                // (`tests/programs/kernels/inner_reduction_over_a_huge_iota.fut`).
+                let (length, _) = self.operand(length)?;
+                self.note_type(PrimType::I64);
+                self.fail_where(&format!(
+                    "{length} < int64_t(0) || {length} > int64_t({VIRTUAL_IOTA_LIMIT})"
+                ));
                 let (start, _) = self.operand(start)?;
                 let (step, _) = self.operand(step)?;
                 self.note_type(*element);
