@@ -411,6 +411,16 @@ impl Translator {
         format!("({in_bounds} ? {element} : {zero})")
     }
 
+    /// `name`, a GLSL local of `prim_type` (`precise` for floats), holding
+    /// `value`.
+    fn declare(&mut self, name: &str, prim_type: PrimType, value: &str) {
+        self.line(&format!(
+            "{}{} {name} = {value};",
+            precision_qualifier(prim_type),
+            glsl_type(prim_type)
+        ));
+    }
+
     /// A statement that sets the status word where `failure` holds.
     fn fail_where(&mut self, failure: &str) {
         self.uses_environment = true;
@@ -586,11 +596,7 @@ impl Translator {
                         )));
                     };
                     let value = self.expression(expression, *prim_type)?;
-                    self.line(&format!(
-                        "{}{} {name} = {value};",
-                        precision_qualifier(*prim_type),
-                        glsl_type(*prim_type)
-                    ));
+                    self.declare(name, *prim_type, &value);
                 }
             }
             for (element, (glsl_name, prim_type)) in statement.pattern.iter().zip(pattern) {
@@ -622,11 +628,7 @@ impl Translator {
             self.note_type(prim_type);
             let (initial, _) = self.operand(initial)?;
             let name = format!("v{}", param.name.number);
-            self.line(&format!(
-                "{}{} {name} = {initial};",
-                precision_qualifier(prim_type),
-                glsl_type(prim_type)
-            ));
+            self.declare(&name, prim_type, &initial);
             self.scope
                 .insert(param.name.clone(), (name.clone(), prim_type));
             variables.push((name, prim_type));
@@ -648,22 +650,14 @@ impl Translator {
         }
         let results = self.body(loop_body)?;
         for ((name, prim_type), result) in variables.iter().zip(&results) {
-            self.line(&format!(
-                "{}{} next_{name} = {result};",
-                precision_qualifier(*prim_type),
-                glsl_type(*prim_type)
-            ));
+            self.declare(&format!("next_{name}"), *prim_type, result);
         }
         for (name, _) in &variables {
             self.line(&format!("{name} = next_{name};"));
         }
         self.line("}");
         for ((pattern_name, prim_type), (name, _)) in pattern.iter().zip(&variables) {
-            self.line(&format!(
-                "{}{} {pattern_name} = {name};",
-                precision_qualifier(*prim_type),
-                glsl_type(*prim_type)
-            ));
+            self.declare(pattern_name, *prim_type, name);
         }
         Ok(())
     }
@@ -689,11 +683,7 @@ impl Translator {
         for ((name, prim_type), initial) in pattern.iter().zip(neutral) {
             let (initial, _) = self.operand(initial)?;
             let accumulator = format!("{name}_accumulator");
-            self.line(&format!(
-                "{}{} {accumulator} = {initial};",
-                precision_qualifier(*prim_type),
-                glsl_type(*prim_type)
-            ));
+            self.declare(&accumulator, *prim_type, &initial);
             accumulators.push((accumulator, *prim_type));
         }
         if accumulators.len() != pattern.len() || operator.params.len() != 2 * pattern.len() {
@@ -739,11 +729,7 @@ impl Translator {
         }
         self.line("}");
         for ((name, prim_type), (accumulator, _)) in pattern.iter().zip(&accumulators) {
-            self.line(&format!(
-                "{}{} {name} = {accumulator};",
-                precision_qualifier(*prim_type),
-                glsl_type(*prim_type)
-            ));
+            self.declare(name, *prim_type, accumulator);
         }
         Ok(())
     }
@@ -776,11 +762,7 @@ impl Translator {
     fn bind_local(&mut self, name: &VName, prim_type: PrimType, value: &str) {
         let local = format!("v{}", name.number);
         self.note_type(prim_type);
-        self.line(&format!(
-            "{}{} {local} = {value};",
-            precision_qualifier(prim_type),
-            glsl_type(prim_type)
-        ));
+        self.declare(&local, prim_type, value);
         self.scope.insert(name.clone(), (local, prim_type));
     }
 
