@@ -5,7 +5,7 @@
 -- `integral`, `real`, `float`) come with the module calculus; until then
 -- `t.f` for a primitive type `t` is provided directly by the front end.
 
-def copy 't (x: t) : t = x
+def copy 't (x: t) : *t = x
 
 def id 'a (x: a) : a = x
 
@@ -49,25 +49,25 @@ def drop 't (n: i64) (xs: []t) : []t = xs[n:]
 
 def split 't (n: i64) (xs: []t) : ([]t, []t) = (xs[:n], xs[n:])
 
-def (++) 't (xs: []t) (ys: []t) : []t = concat xs ys
+def (++) 't (xs: []t) (ys: []t) : *[]t = concat xs ys
 
 -- Construction and iteration (Futhark's prelude, `array.fut` and
 -- `functional.fut`, written from its documentation).
 
 def null 't (xs: []t) : bool = length xs == 0
 
-def manifest 't (xs: []t) : []t = copy xs
+def manifest 't (xs: []t) : *[]t = copy xs
 
 def opaque 't (x: t) : t = x
 
-def tabulate 'a (n: i64) (f: i64 -> a) : []a = map f (iota n)
+def tabulate 'a (n: i64) (f: i64 -> a) : *[]a = map f (iota n)
 
-def indices [n] 't (_: [n]t) : [n]i64 = iota n
+def indices [n] 't (_: [n]t) : *[n]i64 = iota n
 
-def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : [][]a =
+def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : *[][]a =
   map (\i -> map (f i) (iota m)) (iota n)
 
-def tabulate_3d 'a (n: i64) (m: i64) (l: i64) (f: i64 -> i64 -> i64 -> a) : [][][]a =
+def tabulate_3d 'a (n: i64) (m: i64) (l: i64) (f: i64 -> i64 -> i64 -> a) : *[][][]a =
   map (\i -> map (\j -> map (f i j) (iota l)) (iota m)) (iota n)
 
 def iterate 'a (n: i32) (f: a -> a) (x: a) : a =
@@ -91,7 +91,7 @@ def unflatten_4d 't (n: i64) (m: i64) (l: i64) (k: i64) (xs: []t) : [][][][]t =
 
 -- Scans, histograms and scatters.
 
-def exscan 'a (op: a -> a -> a) (ne: a) (as: []a) : []a =
+def exscan 'a (op: a -> a -> a) (ne: a) (as: []a) : *[]a =
   let inclusive = scan op ne as
   in map (\i -> if i == 0 then ne else inclusive[i - 1]) (iota (length as))
 
@@ -101,26 +101,26 @@ def partition2 'a (p1: a -> bool) (p2: a -> bool) (as: []a) : ([]a, []a, []a) =
   , filter (\x -> !(p1 x) && !(p2 x)) as
   )
 
-def hist 'a [n] (op: a -> a -> a) (ne: a) (k: i64) (is: [n]i64) (as: [n]a) : [k]a =
+def hist 'a [n] (op: a -> a -> a) (ne: a) (k: i64) (is: [n]i64) (as: [n]a) : *[k]a =
   reduce_by_index (replicate k ne) op ne is as
 
-def spread 't [n] (k: i64) (x: t) (is: [n]i64) (vs: [n]t) : [k]t =
+def spread 't [n] (k: i64) (x: t) (is: [n]i64) (vs: [n]t) : *[k]t =
   scatter (replicate k x) is vs
 
 -- The 2-D and 3-D forms index the flattened destination; an index out of
 -- bounds in any dimension becomes -1, which `scatter` and `reduce_by_index`
 -- ignore.
 
-def scatter_2d 't [n][m][k] (dest: [n][m]t) (is: [k](i64, i64)) (vs: [k]t) : [n][m]t =
+def scatter_2d 't [n][m][k] (dest: *[n][m]t) (is: [k](i64, i64)) (vs: [k]t) : *[n][m]t =
   unflatten n m (scatter (flatten dest) (map (\(i, j) -> if i >= 0 && i < n && j >= 0 && j < m then i * m + j else -1) is) vs)
 
-def scatter_3d 't [n][m][l][k] (dest: [n][m][l]t) (is: [k](i64, i64, i64)) (vs: [k]t) : [n][m][l]t =
+def scatter_3d 't [n][m][l][k] (dest: *[n][m][l]t) (is: [k](i64, i64, i64)) (vs: [k]t) : *[n][m][l]t =
   unflatten_3d n m l (scatter (flatten_3d dest) (map (\(i, j, h) -> if i >= 0 && i < n && j >= 0 && j < m && h >= 0 && h < l then (i * m + j) * l + h else -1) is) vs)
 
-def reduce_by_index_2d 'a [n][m][k] (dest: [n][m]a) (op: a -> a -> a) (ne: a) (is: [k](i64, i64)) (as: [k]a) : [n][m]a =
+def reduce_by_index_2d 'a [n][m][k] (dest: *[n][m]a) (op: a -> a -> a) (ne: a) (is: [k](i64, i64)) (as: [k]a) : *[n][m]a =
   unflatten n m (reduce_by_index (flatten dest) op ne (map (\(i, j) -> if i >= 0 && i < n && j >= 0 && j < m then i * m + j else -1) is) as)
 
-def reduce_by_index_3d 'a [n][m][l][k] (dest: [n][m][l]a) (op: a -> a -> a) (ne: a) (is: [k](i64, i64, i64)) (as: [k]a) : [n][m][l]a =
+def reduce_by_index_3d 'a [n][m][l][k] (dest: *[n][m][l]a) (op: a -> a -> a) (ne: a) (is: [k](i64, i64, i64)) (as: [k]a) : *[n][m][l]a =
   unflatten_3d n m l (reduce_by_index (flatten_3d dest) op ne (map (\(i, j, h) -> if i >= 0 && i < n && j >= 0 && j < m && h >= 0 && h < l then (i * m + j) * l + h else -1) is) as)
 
 -- `xs` with its size said to be `n` (a run-time error when it is not).

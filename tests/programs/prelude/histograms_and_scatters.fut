@@ -34,8 +34,8 @@ entry histograms [n] (is: [n]i64) (vs: [n]i32) =
 entry two_and_three_dimensions [n] (is: [n](i64, i64)) (vs: [n]i32) =
   let zeros = replicate 2 (replicate 2 0i32)
   let cube = replicate 2 (replicate 2 (replicate 2 0i32))
-  in ( scatter_2d zeros is vs
+  in ( scatter_2d (copy zeros) is vs
      , reduce_by_index_2d zeros (+) 0 is vs
-     , scatter_3d cube [(1, 0, 1), (2, 0, 0), (0, 0, -1)] [5, 6, 7]
+     , scatter_3d (copy cube) [(1, 0, 1), (2, 0, 0), (0, 0, -1)] [5, 6, 7]
      , reduce_by_index_3d cube (+) 0 [(1, 0, 1), (1, 0, 1), (0, 9, 0)] [1, 2, 4]
      )
