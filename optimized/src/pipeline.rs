@@ -201,24 +201,44 @@ pub fn compile_program(
     compile_with_clock(program, prelude_file, loader, options, clock)
 }
 
-fn compile_with_clock(
+/// The front end's verdict on a program without imports (the `verdict`
+/// oracle's view of the optimising compiler): type inference, static
+/// interpretation, elaboration into the core and the uniqueness judgment,
+/// without the prelude ever being rendered (it is read under a reserved
+/// file id).
+pub fn check_front_end(program: &Ast, check: CheckOptions) -> Result<(), Vec<Diagnostic>> {
+    let mut clock = Clock {
+        timings: Vec::new(),
+        last: Instant::now(),
+    };
+    let prelude_file = FileId(FileId::FIRST_RESERVED);
+    front_end(program, prelude_file, None, check, &mut clock).map(|_| ())
+}
+
+/// The module-free core of `program` judged by the uniqueness judgment, and
+/// the statistics of static interpretation when it ran.
+fn front_end(
     program: &Ast,
     prelude_file: FileId,
     mut loader: Option<&mut dyn ImportLoader>,
-    options: PipelineOptions,
-    mut clock: Clock,
-) -> Result<CompiledProgram, Vec<Diagnostic>> {
+    check: CheckOptions,
+    clock: &mut Clock,
+) -> Result<
+    (
+        crate::core::Program,
+        Option<crate::static_interp::Statistics>,
+    ),
+    Vec<Diagnostic>,
+> {
     let mut core = None;
     let mut static_statistics = None;
     if is_module_free(&program.decs) {
-        spec::recursion::with_stack(|| {
-            crate::typecheck::check_program_typed(program, options.check)
-        })?;
+        spec::recursion::with_stack(|| crate::typecheck::check_program_typed(program, check))?;
         clock.lap("type check");
         let mut decs = toplevel_prelude_declarations(prelude_file).map_err(|d| vec![d])?;
         decs.extend(program.decs.iter().cloned());
         let with_prelude = Ast { decs };
-        match spec::recursion::with_stack(|| elaborate_module_free(&with_prelude, options.check)) {
+        match spec::recursion::with_stack(|| elaborate_module_free(&with_prelude, check)) {
             Ok(elaborated) => core = Some(elaborated),
             // `m.(e)` and friends inside expressions: static interpretation
             // removes them.
@@ -238,7 +258,7 @@ fn compile_with_clock(
                     None => None,
                 };
                 spec::recursion::with_stack(|| {
-                    crate::typecheck::check_program_with_options(program, reborrowed, options.check)
+                    crate::typecheck::check_program_with_options(program, reborrowed, check)
                 })?;
             }
             clock.lap("type check");
@@ -250,12 +270,29 @@ fn compile_with_clock(
             // intrinsics; the user's program was checked without them.
             let check = CheckOptions {
                 prelude_intrinsics: true,
-                ..options.check
+                ..check
             };
             spec::recursion::with_stack(|| elaborate_module_free(&module_free, check))?
         }
     };
     clock.lap("elaborate");
+    // Extension (proofs-notes/uniqueness.md): uniqueness types and alias
+    // analysis, on every definition but the prelude's.
+    let trusted = |file: FileId| file == prelude_file || file.is_reserved();
+    crate::core::uniqueness::check_program(&core, &trusted)?;
+    clock.lap("uniqueness");
+    Ok((core, static_statistics))
+}
+
+fn compile_with_clock(
+    program: &Ast,
+    prelude_file: FileId,
+    loader: Option<&mut dyn ImportLoader>,
+    options: PipelineOptions,
+    mut clock: Clock,
+) -> Result<CompiledProgram, Vec<Diagnostic>> {
+    let (core, static_statistics) =
+        front_end(program, prelude_file, loader, options.check, &mut clock)?;
     let mono = crate::mono::monomorphise(&core);
     check_core(&mono, "monomorphisation", Stage::Monomorphic).map_err(|d| vec![d])?;
     clock.lap("mono");

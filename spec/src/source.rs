@@ -19,6 +19,17 @@ impl PartialEq for FileId {
 }
 impl Eq for FileId {}
 
+impl FileId {
+    /// The smallest of the ids reserved for built-in files (the prelude
+    /// files each phase reads); a [`SourceMap`] hands out ids below it.
+    pub const FIRST_RESERVED: u32 = u32::MAX - 1000;
+
+    /// Whether this is a reserved id (a built-in file's).
+    pub fn is_reserved(self) -> bool {
+        self.0 >= FileId::FIRST_RESERVED
+    }
+}
+
 /// A byte range `start..end` in file `file`.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Span {

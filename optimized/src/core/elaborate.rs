@@ -17,12 +17,14 @@ use std::rc::Rc;
 
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
-use spec::syntax::ast::{self, Dec, Literal, LoopForm as AstLoopForm, Name, ValueBindKind};
+use spec::syntax::ast::{
+    self, Dec, Literal, LoopForm as AstLoopForm, Name, TypeExp, ValueBindKind,
+};
 
 use super::{
-    BinOp, Case, Definition, DimIndex, Expr, ExprKind, FieldName, Function, Instance, Intrinsic,
-    LoopForm, NameSource, Pat, PatKind, PrimType, PrimValue, Program, Size, Type, TypeVar, UnOp,
-    VarName,
+    BinOp, Case, Definition, DimIndex, Expr, ExprKind, FieldName, Function, FunctionUniqueness,
+    Instance, Intrinsic, LoopForm, NameSource, Pat, PatKind, PrimType, PrimValue, Program, Size,
+    Type, TypeVar, UnOp, Uniqueness, VarName,
 };
 use crate::typecheck::typed::TypedProgram;
 use crate::types::{self, Scheme};
@@ -247,6 +249,7 @@ impl<'ast> Elaborator<'_, 'ast> {
                     &bind.name,
                     &bind.type_params,
                     &bind.params,
+                    bind.return_type.as_ref(),
                     scheme,
                     &bind.body,
                     bind.span,
@@ -332,6 +335,7 @@ impl<'ast> Elaborator<'_, 'ast> {
         name: &Name,
         type_params: &'ast [ast::TypeParam],
         params: &'ast [ast::Pat],
+        return_type: Option<&'ast TypeExp>,
         scheme: &Scheme,
         body: &'ast ast::Expr,
         span: Span,
@@ -391,6 +395,10 @@ impl<'ast> Elaborator<'_, 'ast> {
             result,
             body,
             span,
+            uniqueness: FunctionUniqueness {
+                params: params.iter().map(pattern_uniqueness).collect(),
+                result: return_type.map(type_uniqueness).unwrap_or_default(),
+            },
         })
     }
 
@@ -666,6 +674,7 @@ impl<'ast> Elaborator<'_, 'ast> {
                 name,
                 type_params,
                 params,
+                return_type,
                 value,
                 body,
                 ..
@@ -673,8 +682,16 @@ impl<'ast> Elaborator<'_, 'ast> {
                 let Some(scheme) = self.typed.let_fun_scheme(expr) else {
                     return Err(internal(span, "no scheme was recorded for this function"));
                 };
-                let function =
-                    self.elaborate_function(scope, name, type_params, params, scheme, value, span)?;
+                let function = self.elaborate_function(
+                    scope,
+                    name,
+                    type_params,
+                    params,
+                    return_type.as_ref(),
+                    scheme,
+                    value,
+                    span,
+                )?;
                 let inner = scope.with(
                     name,
                     Binding {
@@ -1632,5 +1649,56 @@ fn index_as_i64(index: Expr) -> Expr {
             }
         }
         _ => index,
+    }
+}
+
+/// Extension (proofs-notes/uniqueness.md): the `*`s of a parameter pattern's
+/// type ascriptions, by the pattern's structure.
+fn pattern_uniqueness(pat: &ast::Pat) -> Uniqueness {
+    match pat {
+        ast::Pat::Ascribe { ty, .. } => type_uniqueness(ty),
+        ast::Pat::Attr { pat, .. } => pattern_uniqueness(pat),
+        ast::Pat::Tuple { elements, .. } => record_uniqueness(
+            elements
+                .iter()
+                .enumerate()
+                .map(|(index, element)| (FieldName::position(index), pattern_uniqueness(element))),
+        ),
+        ast::Pat::Record { fields, .. } => record_uniqueness(
+            fields
+                .iter()
+                .map(|(name, field)| (FieldName(name.clone()), pattern_uniqueness(field))),
+        ),
+        _ => Uniqueness::Nonunique,
+    }
+}
+
+/// Extension (proofs-notes/uniqueness.md): the `*`s of a type expression, by
+/// the structure of its tuples and records.
+fn type_uniqueness(ty: &TypeExp) -> Uniqueness {
+    match ty {
+        TypeExp::Unique { .. } => Uniqueness::Unique,
+        TypeExp::Existential { ty, .. } => type_uniqueness(ty),
+        TypeExp::Tuple { elements, .. } => record_uniqueness(
+            elements
+                .iter()
+                .enumerate()
+                .map(|(index, element)| (FieldName::position(index), type_uniqueness(element))),
+        ),
+        TypeExp::Record { fields, .. } => record_uniqueness(
+            fields
+                .iter()
+                .map(|(name, field)| (FieldName(name.clone()), type_uniqueness(field))),
+        ),
+        _ => Uniqueness::Nonunique,
+    }
+}
+
+fn record_uniqueness(fields: impl Iterator<Item = (FieldName, Uniqueness)>) -> Uniqueness {
+    let fields: Vec<(FieldName, Uniqueness)> = fields.collect();
+    if fields.iter().any(|(_, field)| field.any_unique()) {
+        Uniqueness::Record(fields)
+    } else {
+        Uniqueness::Nonunique
     }
 }

@@ -53,6 +53,7 @@
 pub mod check;
 pub mod elaborate;
 pub mod printer;
+pub mod uniqueness;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -703,6 +704,52 @@ pub struct Function {
     pub result: Type,
     pub body: Expr,
     pub span: Span,
+    /// Extension (proofs-notes/uniqueness.md): the `*`s written on the
+    /// parameters and the result, which only the uniqueness judgment reads.
+    pub uniqueness: FunctionUniqueness,
+}
+
+/// Which parts of a value a type annotation marks unique (`*t`), following
+/// the structure of its records and tuples.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Uniqueness {
+    #[default]
+    Nonunique,
+    Unique,
+    /// A record or tuple type whose components are marked separately.
+    Record(Vec<(FieldName, Uniqueness)>),
+}
+
+impl Uniqueness {
+    /// Whether some part is marked unique.
+    pub fn any_unique(&self) -> bool {
+        match self {
+            Uniqueness::Nonunique => false,
+            Uniqueness::Unique => true,
+            Uniqueness::Record(fields) => fields.iter().any(|(_, field)| field.any_unique()),
+        }
+    }
+
+    /// The marking of component `field` (a whole-value marking covers every
+    /// component).
+    pub fn field(&self, field: &FieldName) -> Uniqueness {
+        match self {
+            Uniqueness::Record(fields) => fields
+                .iter()
+                .find(|(name, _)| name == field)
+                .map(|(_, uniqueness)| uniqueness.clone())
+                .unwrap_or_default(),
+            whole => whole.clone(),
+        }
+    }
+}
+
+/// The uniqueness annotations of a function: one per parameter, and its
+/// result's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FunctionUniqueness {
+    pub params: Vec<Uniqueness>,
+    pub result: Uniqueness,
 }
 
 impl Function {

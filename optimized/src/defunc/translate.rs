@@ -258,6 +258,7 @@ impl<'p> Defunctionaliser<'p> {
                 result,
                 body,
                 span: function.span,
+                uniqueness: function.uniqueness.clone(),
             },
         });
         self.globals
@@ -290,6 +291,7 @@ impl<'p> Defunctionaliser<'p> {
             result,
             body,
             span: function.span,
+            uniqueness: function.uniqueness.clone(),
         })
     }
 
@@ -884,6 +886,7 @@ impl<'p> Defunctionaliser<'p> {
             result,
             body,
             span: source.span,
+            uniqueness: Default::default(),
         };
         // Call sites see the type without sizes: the function's own size
         // parameters are not in scope there.

@@ -201,6 +201,7 @@ impl<'p> Mono<'p> {
             result: self.ty(&function.result),
             body: self.expr(&function.body),
             span: function.span,
+            uniqueness: function.uniqueness.clone(),
         }
     }
 
