@@ -482,8 +482,10 @@ fn reference_module_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
     }
 }
 
+/// The optimising compiler's front end: type inference, static
+/// interpretation, elaboration and the uniqueness judgment.
 fn optimized_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
-    match optimized::typecheck::check_program(ast) {
+    match optimized::pipeline::check_front_end(ast, optimized::typecheck::CheckOptions::default()) {
         Ok(_) => Verdict::Accept,
         Err(diagnostics) => {
             if let Some(d) = diagnostics

@@ -34,6 +34,7 @@ pub enum MutationKind {
     FunctionForUnliftedParameter,
     LiftedValueFromIf,
     LiteralOutOfRange,
+    UpdateOfAnUncopiedArray,
     UnknownModule,
     InfiniteType,
     AbstractTypesMixed,
@@ -42,7 +43,7 @@ pub enum MutationKind {
 impl MutationKind {
     /// Every kind counted by default, for coverage reports ([`Self::EXTRA`]:
     /// the others).
-    pub const ALL: [MutationKind; 20] = [
+    pub const ALL: [MutationKind; 21] = [
         MutationKind::IfConditionNotBool,
         MutationKind::IfBranchesDiffer,
         MutationKind::OperandMismatch,
@@ -63,6 +64,7 @@ impl MutationKind {
         MutationKind::FunctionForUnliftedParameter,
         MutationKind::LiftedValueFromIf,
         MutationKind::LiteralOutOfRange,
+        MutationKind::UpdateOfAnUncopiedArray,
     ];
 
     /// The kinds counted only under `GenConfig::extra_mutations`.
@@ -106,6 +108,10 @@ impl MutationKind {
             }
             MutationKind::LiteralOutOfRange => {
                 "a numeric literal one past its type's range (SPEC_NOTES TFP18-32)"
+            }
+            MutationKind::UpdateOfAnUncopiedArray => {
+                "an in-place update of an array that is not copied first, which may consume \
+                 what is not consumable or is used later (proofs-notes/uniqueness.md U-Update)"
             }
             MutationKind::UnknownModule => "a module path whose first module does not exist",
             MutationKind::InfiniteType => "a function applied to itself (an infinite type)",

@@ -315,7 +315,15 @@ impl Generator {
                 let Ty::Array(Size::Const(k), element) = ty else {
                     unreachable!()
                 };
+                // The target of an in-place update must be consumable
+                // (proofs-notes/uniqueness.md, U-Update): a copy is fresh
+                // storage, whatever it copies.
                 let target = self.expr(env, ty, d);
+                let target = if self.mutation_site(MutationKind::UpdateOfAnUncopiedArray) {
+                    target
+                } else {
+                    call("copy", vec![target])
+                };
                 // `may_fail`: the position may be one or two past the end.
                 let slack = if self.config.may_fail { 2 } else { 0 };
                 if self.choices.chance(1, 3) {
