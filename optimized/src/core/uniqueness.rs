@@ -524,12 +524,12 @@ impl Judge {
                 self.judge(condition)?;
                 let before = self.consumed.clone();
                 let then_tree = self.judge(then_branch)?;
-                let after_then = std::mem::replace(&mut self.consumed, before);
+                let after_then = std::mem::replace(&mut self.consumed, before.clone());
                 let else_tree = self.judge(else_branch)?;
                 for (name, span) in after_then {
                     self.consumed.entry(name).or_insert(span);
                 }
-                Ok(then_tree.union(else_tree))
+                Ok(self.without_consumed_since(then_tree.union(else_tree), &before))
             }
             ExprKind::Match { scrutinee, cases } => self.judge_match(scrutinee, cases),
             ExprKind::Loop {
@@ -753,10 +753,25 @@ impl Judge {
             });
         }
         self.consumed = after_all;
-        for (name, span) in before {
-            self.consumed.entry(name).or_insert(span);
+        for (name, span) in before.iter() {
+            self.consumed.entry(name.clone()).or_insert(*span);
         }
-        Ok(result.unwrap_or_else(AliasTree::empty))
+        let result = result.unwrap_or_else(AliasTree::empty);
+        Ok(self.without_consumed_since(result, &before))
+    }
+
+    /// U-If, U-Match: a branch's result does not alias what a branch
+    /// consumed (consumed since `before`): `if c then xs with [i] = v else
+    /// xs` is fresh storage, and `xs` is consumed.
+    fn without_consumed_since(
+        &self,
+        tree: AliasTree,
+        before: &HashMap<VarName, Span>,
+    ) -> AliasTree {
+        tree.substitute(&|name| {
+            (self.consumed.contains_key(name) && !before.contains_key(name))
+                .then(BTreeSet::new)
+        })
     }
 
     /// U-Loop: the body may consume only its own parameters (and locals);
