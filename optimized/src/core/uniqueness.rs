@@ -28,6 +28,8 @@ pub mod codes {
     pub const UPDATE_ALIASES_TARGET: &str = "update-aliases-target";
     pub const SELF_ALIASING_ARG: &str = "self-aliasing-arg";
     pub const UNIQUE_RETURN_ALIASED: &str = "unique-return-aliased";
+    pub const FRESH_RETURN_ALIASED: &str = "fresh-return-aliased";
+    pub const RETURN_ALIASES_FREE: &str = "return-aliases-free";
 }
 
 /// Judges every definition of `program` whose source file is not
@@ -56,7 +58,7 @@ pub fn check_program(
         if trusted(function.span.file) {
             continue;
         }
-        if let Err(diagnostic) = judge.judge_function(function) {
+        if let Err(diagnostic) = judge.judge_function(function, Scope::TopLevel) {
             diagnostics.push(diagnostic);
         }
     }
@@ -161,11 +163,13 @@ impl AliasTree {
         }
     }
 
-    /// The tree with `name` added to every part that is not primitive, for
-    /// a variable `name` of type `ty` (a variable aliases itself).
+    /// The tree with `name` added to every part that may hold an array, for
+    /// a variable `name` of type `ty` (a variable aliases its own storage;
+    /// a function has none: its aliases are the arrays it captures).
     fn with_self(self, ty: &Type, name: &VarName) -> AliasTree {
         match ty {
             Type::Prim(_) => AliasTree::empty(),
+            Type::Arrow { .. } => self,
             Type::Record(fields) => AliasTree::Record(
                 fields
                     .iter()
@@ -185,6 +189,24 @@ impl AliasTree {
         }
     }
 
+    /// The alias sets of the parts that `uniqueness` marks unique, one per
+    /// leaf (for the checks that unique parts share no storage).
+    fn unique_leaves(&self, uniqueness: &Uniqueness) -> Vec<BTreeSet<VarName>> {
+        match (uniqueness, self) {
+            (Uniqueness::Nonunique, _) => Vec::new(),
+            (_, AliasTree::Leaf(names)) => vec![names.clone()],
+            (Uniqueness::Unique, AliasTree::Record(fields)) => fields
+                .values()
+                .flat_map(|tree| tree.unique_leaves(&Uniqueness::Unique))
+                .collect(),
+            (Uniqueness::Record(marks), AliasTree::Record(fields)) => marks
+                .iter()
+                .filter_map(|(field, mark)| fields.get(field).map(|tree| tree.unique_leaves(mark)))
+                .flatten()
+                .collect(),
+        }
+    }
+
     /// The parts of the tree that `uniqueness` marks unique.
     fn unique_part(&self, uniqueness: &Uniqueness) -> BTreeSet<VarName> {
         match (uniqueness, self) {
@@ -199,6 +221,34 @@ impl AliasTree {
             (Uniqueness::Record(_), tree) => tree.all(),
         }
     }
+}
+
+/// Where a function is defined: only a top-level function's result may not
+/// alias a free variable (Futhark's error index, "Function result aliases
+/// the free variable").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scope {
+    TopLevel,
+    Local,
+}
+
+/// Whether a value of type `ty` may hold an array (a type parameter may).
+fn holds_arrays(ty: &Type) -> bool {
+    match ty {
+        Type::Prim(_) | Type::Arrow { .. } => false,
+        Type::Array { .. } | Type::Param(_) => true,
+        Type::Record(fields) => fields.values().any(holds_arrays),
+        Type::Sum(constructors) => constructors.values().flatten().any(holds_arrays),
+    }
+}
+
+/// Whether two of `leaves` share a variable.
+fn has_shared_alias(leaves: &[BTreeSet<VarName>]) -> bool {
+    leaves.iter().enumerate().any(|(index, leaf)| {
+        leaves[index + 1..]
+            .iter()
+            .any(|other| !leaf.is_disjoint(other))
+    })
 }
 
 /// What a variable is, for consumability (§2).
@@ -346,16 +396,16 @@ impl Judge {
     }
 
     /// U-Def: a definition's body, with its parameters.
-    fn judge_function(&mut self, function: &Function) -> Judgment<AliasTree> {
+    fn judge_function(&mut self, function: &Function, scope: Scope) -> Judgment<AliasTree> {
         // Extension: U-Def
         self.captured.push(BTreeSet::new());
-        let result = self.judge_function_body(function);
+        let result = self.judge_function_body(function, scope);
         let captured = self.captured.pop().unwrap_or_default();
         result?;
         Ok(AliasTree::Leaf(captured))
     }
 
-    fn judge_function_body(&mut self, function: &Function) -> Judgment<()> {
+    fn judge_function_body(&mut self, function: &Function, scope: Scope) -> Judgment<()> {
         for (index, param) in function.params.iter().enumerate() {
             let uniqueness = function
                 .uniqueness
@@ -368,20 +418,79 @@ impl Judge {
         let saved = self.consumed.clone();
         let body = self.judge(&function.body)?;
         self.consumed = saved;
+        let name = &function.name.base;
         let unique = body.unique_part(&function.uniqueness.result);
         let mut ordered: Vec<&VarName> = unique.iter().collect();
-        ordered.sort_by_key(|name| name.id);
-        for name in ordered {
-            if let Some(root) = self.not_consumable_root(name) {
+        ordered.sort_by_key(|alias| alias.id);
+        for alias in ordered {
+            if let Some(root) = self.not_consumable_root(alias) {
                 return Err(Diagnostic::error(format!(
-                    "Unique-typed return value of `{}` is aliased to `{}`, which is not consumable.",
-                    function.name.base, root.base
+                    "Unique-typed return value of `{name}` is aliased to `{}`, which is not consumable.",
+                    root.base
                 ))
                 .with_code(codes::UNIQUE_RETURN_ALIASED)
                 .with_primary(function.body.span, "the result"));
             }
         }
+        if has_shared_alias(&body.unique_leaves(&function.uniqueness.result)) {
+            return Err(Diagnostic::error(format!(
+                "A fresh-declared component of the return value of `{name}` is aliased to some other component."
+            ))
+            .with_code(codes::FRESH_RETURN_ALIASED)
+            .with_primary(function.body.span, "the result"));
+        }
+        if scope == Scope::TopLevel && !function.params.is_empty() {
+            if let Some(free) = self.returned_top_level_array(&function.body) {
+                return Err(Diagnostic::error(format!(
+                    "Function result aliases the free variable `{}`.",
+                    free.base
+                ))
+                .with_code(codes::RETURN_ALIASES_FREE)
+                .with_primary(function.body.span, "the result")
+                .with_note("use `copy` to break the aliasing"));
+            }
+        }
         Ok(())
+    }
+
+    /// A top-level constant holding an array that `body` returns directly
+    /// (as itself, a row or slice, a record component, through `let`,
+    /// `if` and `match`). Decision (proofs-notes/uniqueness.md §7a): what a
+    /// call returns is not followed, so that a function passing a
+    /// top-level table to another function is not rejected.
+    fn returned_top_level_array(&self, body: &Expr) -> Option<VarName> {
+        if !holds_arrays(&body.ty) {
+            return None;
+        }
+        match &body.kind {
+            ExprKind::Var { name, .. } => self
+                .env
+                .get(name)
+                .is_some_and(|binding| binding.depth == 0 && !binding.aliases.all().is_empty())
+                .then(|| name.clone()),
+            ExprKind::Index { array, .. } if !matches!(body.ty, Type::Prim(_)) => {
+                self.returned_top_level_array(array)
+            }
+            ExprKind::Project { record, .. } => self.returned_top_level_array(record),
+            ExprKind::Coerce(inner) => self.returned_top_level_array(inner),
+            ExprKind::Let { body, .. } | ExprKind::LetFun { body, .. } => {
+                self.returned_top_level_array(body)
+            }
+            ExprKind::If {
+                then_branch,
+                else_branch,
+                ..
+            } => self
+                .returned_top_level_array(then_branch)
+                .or_else(|| self.returned_top_level_array(else_branch)),
+            ExprKind::Match { cases, .. } => cases
+                .iter()
+                .find_map(|case| self.returned_top_level_array(&case.body)),
+            ExprKind::Record(fields) => fields
+                .iter()
+                .find_map(|(_, field)| self.returned_top_level_array(field)),
+            _ => None,
+        }
     }
 
     fn bind_parameter(&mut self, pat: &Pat, uniqueness: &Uniqueness) {
@@ -498,7 +607,7 @@ impl Judge {
             ExprKind::LetFun { function, body } => {
                 // Extension: U-LetFun
                 self.declare(function);
-                let captured = self.judge_function(function)?;
+                let captured = self.judge_function(function, Scope::Local)?;
                 let ty = function.ty();
                 self.bind_variable(&function.name, &ty, captured, Kind::Local);
                 self.judge(body)
@@ -669,6 +778,13 @@ impl Judge {
                 continue;
             }
             // Extension: U-SelfAlias
+            if has_shared_alias(&trees[index].unique_leaves(mark)) {
+                return Err(Diagnostic::error(
+                    "Argument passed for consuming parameter is self-aliased (its components share storage).",
+                )
+                .with_code(codes::SELF_ALIASING_ARG)
+                .with_primary(arg.span, "consumed argument"));
+            }
             for (other_index, other) in args.iter().enumerate() {
                 if other_index == index {
                     continue;
@@ -680,7 +796,7 @@ impl Judge {
                     .min_by_key(|name| name.id)
                 {
                     return Err(Diagnostic::error(format!(
-                        "Argument passed for a consuming parameter is self-aliased (it aliases `{}`, another argument of the call).",
+                        "Argument passed for consuming parameter is self-aliased (it aliases `{}`, another argument of the call).",
                         shared.base
                     ))
                     .with_code(codes::SELF_ALIASING_ARG)
@@ -769,8 +885,7 @@ impl Judge {
         before: &HashMap<VarName, Span>,
     ) -> AliasTree {
         tree.substitute(&|name| {
-            (self.consumed.contains_key(name) && !before.contains_key(name))
-                .then(BTreeSet::new)
+            (self.consumed.contains_key(name) && !before.contains_key(name)).then(BTreeSet::new)
         })
     }
 
