@@ -1551,6 +1551,15 @@ impl Sizes {
                 let (m, element) = outer(&inner);
                 Shape::Array(m, Box::new(Shape::Array(n, Box::new(element))))
             }
+            // The indices and the values have one size `[n]`.
+            ("scatter", 3) => {
+                equal_sizes(&[1, 2])?;
+                shapes[0].clone()
+            }
+            ("reduce_by_index", 5) => {
+                equal_sizes(&[3, 4])?;
+                shapes[0].clone()
+            }
             ("filter", 2) => Shape::Array(Dim::Unknown, Box::new(element(1))),
             ("concat", 2) => Shape::Array(Dim::Unknown, Box::new(join(&element(0), &element(1)))),
             _ => Shape::Unknown,
