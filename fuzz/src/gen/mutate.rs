@@ -35,6 +35,8 @@ pub enum MutationKind {
     LiftedValueFromIf,
     LiteralOutOfRange,
     UpdateOfAnUncopiedArray,
+    UpdateOfANonUniqueParameter,
+    UseAfterConsume,
     UnknownModule,
     InfiniteType,
     AbstractTypesMixed,
@@ -43,7 +45,7 @@ pub enum MutationKind {
 impl MutationKind {
     /// Every kind counted by default, for coverage reports ([`Self::EXTRA`]:
     /// the others).
-    pub const ALL: [MutationKind; 21] = [
+    pub const ALL: [MutationKind; 23] = [
         MutationKind::IfConditionNotBool,
         MutationKind::IfBranchesDiffer,
         MutationKind::OperandMismatch,
@@ -65,6 +67,8 @@ impl MutationKind {
         MutationKind::LiftedValueFromIf,
         MutationKind::LiteralOutOfRange,
         MutationKind::UpdateOfAnUncopiedArray,
+        MutationKind::UpdateOfANonUniqueParameter,
+        MutationKind::UseAfterConsume,
     ];
 
     /// The kinds counted only under `GenConfig::extra_mutations`.
@@ -112,6 +116,14 @@ impl MutationKind {
             MutationKind::UpdateOfAnUncopiedArray => {
                 "an in-place update of an array that is not copied first, which may consume \
                  what is not consumable or is used later (proofs-notes/uniqueness.md U-Update)"
+            }
+            MutationKind::UpdateOfANonUniqueParameter => {
+                "an in-place update of an entry parameter not declared unique `*` \
+                 (proofs-notes/uniqueness.md U-Consume)"
+            }
+            MutationKind::UseAfterConsume => {
+                "an entry parameter used after the update that consumes it \
+                 (proofs-notes/uniqueness.md U-Var)"
             }
             MutationKind::UnknownModule => "a module path whose first module does not exist",
             MutationKind::InfiniteType => "a function applied to itself (an infinite type)",

@@ -416,8 +416,40 @@ impl Generator {
         let mut params = Vec::new();
         let mut arguments = Vec::new();
         let mut long_parameter = None;
+        // Unique parameters (proofs-notes/uniqueness.md): a one-dimensional
+        // array parameter of known positive length may be declared `*` and
+        // updated in place at the start of the body.
+        let mut consumed_parameters: Vec<(String, PrimType)> = Vec::new();
         for param_ty in &param_types {
             let name = self.fresh("x");
+            let known_length = match param_ty {
+                Ty::Array(Size::Const(k), _) => Some(*k),
+                Ty::Array(Size::Named(n), _) => used_sizes
+                    .iter()
+                    .find(|(size, _)| size == n)
+                    .map(|(_, length)| *length),
+                _ => None,
+            };
+            if let (Some(1..), Ty::Array(_, element)) = (known_length, param_ty) {
+                if let (Ty::Prim(prim), false) = (element.as_ref(), self.config.paper_core) {
+                    if self.choices.chance(1, 4) {
+                        consumed_parameters.push((name.clone(), *prim));
+                        let declared =
+                            if self.mutation_site(MutationKind::UpdateOfANonUniqueParameter) {
+                                env.type_exp(param_ty)
+                            } else {
+                                TypeExp::Unique {
+                                    ty: Box::new(env.type_exp(param_ty)),
+                                    span: span(),
+                                }
+                            };
+                        params.push(pat_ascribe(pat_var(&name), declared));
+                        env.bind(&name, param_ty.clone(), false);
+                        arguments.push(self.argument_value(param_ty, &used_sizes));
+                        continue;
+                    }
+                }
+            }
             if let Ty::Array(Size::Unknown, element) = param_ty {
                 if let Ty::Prim(prim) = element.as_ref() {
                     if *prim != PrimType::Bool && long_parameter.is_none() {
@@ -442,6 +474,24 @@ impl Generator {
         };
         let depth = self.config.depth;
         let mut body = self.expr(env, &result, depth);
+        // `let x = x with [0] = v in body` for each unique parameter `x`
+        // (the body sees the updated array); the mutant binds the update to
+        // a new name, so that the body's uses of `x` follow its consumption.
+        for (name, prim) in consumed_parameters.iter().rev() {
+            let value = self.literal_of(*prim);
+            let update = Expr::Update {
+                target: Box::new(var(name)),
+                indices: vec![DimIndex::Index(i64_literal(0))],
+                value: Box::new(value),
+                span: span(),
+            };
+            let bound = if self.mutation_site(MutationKind::UseAfterConsume) {
+                self.fresh("consumed")
+            } else {
+                name.clone()
+            };
+            body = let_in(pat_var(&bound), update, body);
+        }
         let mut result = result;
         // `long_arrays`: the entry also returns `scan (+) 0 xs` of its first
         // long parameter, so the optimising side's chunked paths run,
@@ -496,6 +546,7 @@ impl Generator {
         // the size of one of the parameters the entry point names.)
         let movable = params.len() >= 2
             && params.len() == param_types.len()
+            && consumed_parameters.is_empty()
             && param_types
                 .last()
                 .is_some_and(|t| !used_sizes.iter().any(|(n, _)| t.mentions_size(n)));
