@@ -73,6 +73,8 @@ impl Gen {
             param: x,
             param_type: from,
             body,
+            param_uniqueness: Default::default(),
+            result_uniqueness: Default::default(),
         })))
     }
 
@@ -212,6 +214,8 @@ impl Gen {
                             then_branch: a.boxed(),
                             else_branch: b.boxed(),
                         }),
+                        param_uniqueness: Default::default(),
+                        result_uniqueness: Default::default(),
                     })))
                 }
                 _ => self.lambda(env, (**from).clone(), to, depth),
@@ -230,7 +234,20 @@ impl Gen {
                     })
                 }
                 1 if depth > 1 => {
-                    let a = self.gen(env, t, depth - 1);
+                    // The updated array is made fresh by an identity `map`
+                    // (proofs-notes/uniqueness.md: an update consumes its
+                    // target, which must be consumable).
+                    let generated = self.gen(env, t, depth - 1);
+                    let x = self.fresh();
+                    let a = e(ExprKind::Map {
+                        param: x.clone(),
+                        body: e(ExprKind::Var {
+                            name: x,
+                            type_args: vec![],
+                        })
+                        .boxed(),
+                        array: generated.boxed(),
+                    });
                     let v = self.gen(env, elem, depth - 1);
                     let i = e(ExprKind::Literal(PrimValue::I64(self.rng.below(3) as i64)));
                     e(ExprKind::Update {

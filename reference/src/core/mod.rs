@@ -67,4 +67,5 @@ pub mod relations;
 pub mod syntax;
 pub mod theorems;
 pub mod typing;
+pub mod uniqueness;
 pub mod value;

@@ -450,6 +450,46 @@ pub struct Lambda {
     pub param: Name,
     pub param_type: Type,
     pub body: Expr,
+    /// Extension (proofs-notes/uniqueness.md): the parameter's declared
+    /// uniqueness (`(xs: *[]t)`), per component of a tuple or record.
+    pub param_uniqueness: Uniqueness,
+    /// Extension (proofs-notes/uniqueness.md): the declared uniqueness of
+    /// the function's result (`: *[]t`), on the last λ of a function with a
+    /// return type; `·` elsewhere.
+    pub result_uniqueness: Uniqueness,
+}
+
+/// Extension (proofs-notes/uniqueness.md §2): `u ∈ {∗, ·}` of a parameter or
+/// result type, per component of a tuple or record type.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Uniqueness {
+    /// `·`: observed (the default: no annotation).
+    #[default]
+    Nonunique,
+    /// `∗`: consumable (every component).
+    Unique,
+    /// A tuple or record type whose components differ (labels as in
+    /// [`Type::Record`]; a missing label is `·`).
+    Components(BTreeMap<Name, Uniqueness>),
+}
+
+impl Uniqueness {
+    /// The uniqueness of component `label`.
+    pub fn component(&self, label: &str) -> Uniqueness {
+        match self {
+            Uniqueness::Nonunique => Uniqueness::Nonunique,
+            Uniqueness::Unique => Uniqueness::Unique,
+            Uniqueness::Components(cs) => cs.get(label).cloned().unwrap_or_default(),
+        }
+    }
+    /// Whether some component is `∗`.
+    pub fn any_unique(&self) -> bool {
+        match self {
+            Uniqueness::Nonunique => false,
+            Uniqueness::Unique => true,
+            Uniqueness::Components(cs) => cs.values().any(Uniqueness::any_unique),
+        }
+    }
 }
 
 /// How a `loop` iterates.
@@ -943,6 +983,8 @@ pub fn rebuild(expr: &Expr, r: &mut dyn Rebuilder) -> Expr {
                 param: l.param.clone(),
                 param_type: r.ty(&l.param_type),
                 body: r.expr(&l.body),
+                param_uniqueness: l.param_uniqueness.clone(),
+                result_uniqueness: l.result_uniqueness.clone(),
             })),
             ExprKind::Apply { function, argument } => ExprKind::Apply {
                 function: r.expr(function).boxed(),

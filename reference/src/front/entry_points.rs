@@ -12,7 +12,9 @@
 //! the same type and denotes the same function, with k parameters. Whether
 //! the τi and τ are of order zero is still T-Entry's to judge.
 
-use crate::core::syntax::{peel_lambdas, EntryPoint, Expr, ExprKind, Lambda, Name, Type, ValueDec};
+use crate::core::syntax::{
+    peel_lambdas, EntryPoint, Expr, ExprKind, Lambda, Name, Type, Uniqueness, ValueDec,
+};
 use crate::coverage::fire;
 use spec::source::Span;
 use std::rc::Rc;
@@ -55,6 +57,9 @@ fn eta_expand(dec: ValueDec, param_types: &[Type]) -> ValueDec {
         // Not a Futhark identifier: no program name is shadowed or captured.
         .map(|(i, t)| (format!("η{}", i + 1), t.clone()))
         .collect();
+    // Extension (proofs-notes/uniqueness.md): the written parameters keep
+    // their declared uniqueness; the added ones are `·`.
+    let declared = declared_param_uniqueness(&dec.value, dec.param_count);
     let mut value = body.clone();
     for (name, _) in &added {
         value = Expr::new(
@@ -65,12 +70,21 @@ fn eta_expand(dec: ValueDec, param_types: &[Type]) -> ValueDec {
             span,
         );
     }
-    for (name, param_type) in params.into_iter().chain(added).rev() {
+    for (index, (name, param_type)) in params
+        .into_iter()
+        .chain(added)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .enumerate()
+        .rev()
+    {
         value = Expr::new(
             ExprKind::Lambda(Rc::new(Lambda {
                 param: name,
                 param_type,
                 body: value,
+                param_uniqueness: declared.get(index).cloned().unwrap_or_default(),
+                result_uniqueness: Uniqueness::Nonunique,
             })),
             span,
         );
@@ -80,4 +94,18 @@ fn eta_expand(dec: ValueDec, param_types: &[Type]) -> ValueDec {
         value,
         ..dec
     }
+}
+
+/// The declared uniqueness of the first `count` λ parameters of `value`.
+fn declared_param_uniqueness(value: &Expr, count: usize) -> Vec<Uniqueness> {
+    let mut out = Vec::new();
+    let mut current = value;
+    while out.len() < count {
+        let ExprKind::Lambda(lambda) = &current.kind else {
+            break;
+        };
+        out.push(lambda.param_uniqueness.clone());
+        current = &lambda.body;
+    }
+    out
 }

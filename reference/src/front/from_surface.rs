@@ -31,7 +31,7 @@ use super::entry_points::entry_point;
 use crate::core::syntax::{
     map_expr_types, BinOp as CoreBinOp, EntryPoint, Expr, ExprKind, Intrinsic, Lambda, LoopForm,
     MathDomain, MathFun, Name, Pat as CorePat, PrimType, PrimValue, Program, ReduceKind, Type,
-    TypeParam, UnOp, ValueDec,
+    TypeParam, UnOp, Uniqueness, ValueDec,
 };
 use crate::core::value::type_name;
 use spec::diagnostic::Diagnostic;
@@ -273,14 +273,104 @@ fn let_in(name: Name, value: Expr, body: Expr, span: Span) -> Expr {
 }
 
 fn lambda(param: Name, param_type: Type, body: Expr, span: Span) -> Expr {
+    declared_lambda(param, param_type, body, Uniqueness::Nonunique, span)
+}
+
+/// Extension (proofs-notes/uniqueness.md): a λ whose parameter has a
+/// declared uniqueness.
+fn declared_lambda(
+    param: Name,
+    param_type: Type,
+    body: Expr,
+    param_uniqueness: Uniqueness,
+    span: Span,
+) -> Expr {
     Expr::new(
         ExprKind::Lambda(Rc::new(Lambda {
             param,
             param_type,
             body,
+            param_uniqueness,
+            result_uniqueness: Uniqueness::Nonunique,
         })),
         span,
     )
+}
+
+/// Extension (proofs-notes/uniqueness.md): the uniqueness a type expression
+/// declares (`*t`), per component of a tuple or record type.
+pub(crate) fn type_exp_uniqueness(te: &TypeExp) -> Uniqueness {
+    match te {
+        TypeExp::Unique { .. } => Uniqueness::Unique,
+        TypeExp::Tuple { elements, .. } => components_uniqueness(
+            elements
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (i.to_string(), type_exp_uniqueness(e))),
+        ),
+        TypeExp::Record { fields, .. } => components_uniqueness(
+            fields
+                .iter()
+                .map(|(l, e)| (l.clone(), type_exp_uniqueness(e))),
+        ),
+        _ => Uniqueness::Nonunique,
+    }
+}
+
+/// Extension (proofs-notes/uniqueness.md): the uniqueness a parameter
+/// pattern declares by its ascriptions.
+pub(crate) fn pattern_uniqueness(p: &Pat) -> Uniqueness {
+    match p {
+        Pat::Ascribe { pat, ty, .. } => match type_exp_uniqueness(ty) {
+            Uniqueness::Nonunique => pattern_uniqueness(pat),
+            declared => declared,
+        },
+        Pat::Attr { pat, .. } => pattern_uniqueness(pat),
+        Pat::Tuple { elements, .. } => components_uniqueness(
+            elements
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (i.to_string(), pattern_uniqueness(e))),
+        ),
+        Pat::Record { fields, .. } => components_uniqueness(
+            fields
+                .iter()
+                .map(|(l, e)| (l.clone(), pattern_uniqueness(e))),
+        ),
+        _ => Uniqueness::Nonunique,
+    }
+}
+
+fn components_uniqueness(components: impl Iterator<Item = (Name, Uniqueness)>) -> Uniqueness {
+    let components: BTreeMap<Name, Uniqueness> = components
+        .filter(|(_, u)| *u != Uniqueness::Nonunique)
+        .collect();
+    if components.is_empty() {
+        Uniqueness::Nonunique
+    } else {
+        Uniqueness::Components(components)
+    }
+}
+
+/// Extension (proofs-notes/uniqueness.md): `e` with the declared result
+/// uniqueness set on its last λ (after `params` λs).
+fn with_result_uniqueness(e: Expr, params: usize, result: Uniqueness) -> Expr {
+    if params == 0 || result == Uniqueness::Nonunique {
+        return e;
+    }
+    let Expr { kind, span } = e;
+    match kind {
+        ExprKind::Lambda(l) => {
+            let mut lambda = (*l).clone();
+            if params == 1 {
+                lambda.result_uniqueness = result;
+            } else {
+                lambda.body = with_result_uniqueness(lambda.body, params - 1, result);
+            }
+            Expr::new(ExprKind::Lambda(Rc::new(lambda)), span)
+        }
+        kind => Expr::new(kind, span),
+    }
 }
 
 fn apply(function: Expr, argument: Expr, span: Span) -> Expr {
@@ -1228,11 +1318,16 @@ impl Elaborator {
             body_core = let_in(name, value, body_core, span);
         }
         let mut ty = result_type;
-        for (x, t) in param_vars.into_iter().rev() {
-            body_core = lambda(x, t.clone(), body_core, span);
+        let param_count = param_vars.len();
+        for ((x, t), p) in param_vars.into_iter().zip(params).rev() {
+            body_core = declared_lambda(x, t.clone(), body_core, pattern_uniqueness(p), span);
             ty = Type::arrow(t, ty);
         }
-        Ok((body_core, ty))
+        let result_uniqueness = return_type.map(type_exp_uniqueness).unwrap_or_default();
+        Ok((
+            with_result_uniqueness(body_core, param_count, result_uniqueness),
+            ty,
+        ))
     }
 
     /// Size bindings and checks from the type ascriptions of a pattern.

@@ -7,7 +7,9 @@
 //! every run, Theorem 2 and Corollary 1 ([`crate::core::theorems`]).
 
 use super::monomorphise::monomorphise;
-use super::tfp18_core::{has_module_constructs, program_to_core_with};
+use super::tfp18_core::{
+    has_module_constructs, program_to_core_with, NUMERIC_PRELUDE_FILE, TOPLEVEL_PRELUDE_FILE,
+};
 use crate::core::defunc::{Defunctionalised, Defunctionaliser, Mode};
 use crate::core::eval::DEFAULT_FUEL;
 use crate::core::syntax::Program;
@@ -105,12 +107,12 @@ pub fn compile_with(
         // Extension (SPEC_NOTES TFP18-19): constant and rigid sizes are
         // checked on the module-level source, as on the module-free path.
         super::constant_sizes::check_program(&ast)?;
-        return compile_core(program, options);
+        return compile_core_trusting(program, options, &[]);
     }
     let prelude_file = sources.add("<prelude>/toplevel.fut", super::from_surface::PRELUDE);
     let prelude = super::from_surface::parse_prelude(prelude_file)?;
     match super::from_surface::elaborate(&ast, Some(&prelude)) {
-        Ok(program) => compile_core(program, options),
+        Ok(program) => compile_core_trusting(program, options, &[prelude_file]),
         // A module-free program naming a numeric module (`f32.sqrt`): the
         // numeric prelude is module-level source, so the module calculus.
         Err(diagnostic)
@@ -120,7 +122,7 @@ pub fn compile_with(
             // checked as on the core path.
             super::constant_sizes::check_program(&ast)?;
             let program = program_to_core_with(&ast, options.or_conditionals)?;
-            compile_core(program, options)
+            compile_core_trusting(program, options, &[prelude_file])
         }
         Err(diagnostic) => Err(diagnostic),
     }
@@ -152,7 +154,24 @@ fn expand_imports(
 
 /// Compiles a core program (from any front end).
 pub fn compile_core(program: Program, options: Options) -> Result<Compiled, Diagnostic> {
+    compile_core_trusting(program, options, &[])
+}
+
+/// [`compile_core`], the files `trusted` holding the prelude (besides the
+/// module calculus' built-in prelude files): the uniqueness judgment does
+/// not judge their declarations.
+fn compile_core_trusting(
+    program: Program,
+    options: Options,
+    trusted: &[FileId],
+) -> Result<Compiled, Diagnostic> {
     check_program(&program, options.or_conditionals).map_err(|e| e.to_diagnostic())?;
+    // Extension (proofs-notes/uniqueness.md, SPEC_NOTES TFP18-34): the
+    // uniqueness judgment, on the typed program before monomorphisation and
+    // defunctionalisation; the prelude is trusted.
+    let mut trusted_files = vec![TOPLEVEL_PRELUDE_FILE, NUMERIC_PRELUDE_FILE];
+    trusted_files.extend_from_slice(trusted);
+    crate::core::uniqueness::check_program(&program, &trusted_files, options.or_conditionals)?;
     let mono = monomorphise(&program);
     let (types, lambda_contexts) = check_program_recording(&mono, options.or_conditionals)
         .map_err(|e| {

@@ -306,8 +306,8 @@ impl Guesses {
 /// program, under ids reserved for them (`spec::source::register_builtin_file`):
 /// their spans, in the errors of prelude code, name the prelude file in
 /// every program's source map.
-const NUMERIC_PRELUDE_FILE: FileId = FileId(u32::MAX - 200);
-const TOPLEVEL_PRELUDE_FILE: FileId = FileId(u32::MAX - 201);
+pub(crate) const NUMERIC_PRELUDE_FILE: FileId = FileId(u32::MAX - 200);
+pub(crate) const TOPLEVEL_PRELUDE_FILE: FileId = FileId(u32::MAX - 201);
 
 thread_local! {
     static PRELUDE: RefCell<Option<Elaborator>> = const { RefCell::new(None) };
