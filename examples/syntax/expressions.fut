@@ -30,7 +30,7 @@ def arrays (xs: []i32) =
   let first = xs[0]
   let tail = xs[1:]
   let rev = xs[::-1]
-  let ys = xs with [0] = 42
+  let ys = (copy xs) with [0] = 42
   let zs = copy ys
   let zs[1] = 7
   in (n, first, tail, rev, zs, 0..<n, 1..2...7, iota 3)
