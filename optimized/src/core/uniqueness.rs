@@ -910,8 +910,8 @@ impl Judge {
         };
         let before = self.consumed.clone();
         self.captured.push(BTreeSet::new());
-        let body_result = self.judge_loop_body(pat, form, element_tree, body);
-        self.captured.pop();
+        let body_result = self.judge_loop_body(pat, form, element_tree.clone(), body);
+        let captured = self.captured.pop().unwrap_or_default();
         let body_tree = body_result?;
         let consumed_in_body: BTreeSet<VarName> = pat
             .bound_vars()
@@ -922,6 +922,17 @@ impl Judge {
         self.consumed = before;
         let consumed_init = consumed_components(pat, &init_tree, &consumed_in_body);
         self.consume(&consumed_init, init.span)?;
+        if !consumed_init.is_disjoint(&captured) {
+            // The body reads what the loop consumes (in place, its updates
+            // would change what it reads): judged again with the
+            // consumption recorded, for the located use-after-consume.
+            let after = self.consumed.clone();
+            self.captured.push(BTreeSet::new());
+            let again = self.judge_loop_body(pat, form, element_tree, body);
+            self.captured.pop();
+            again?;
+            self.consumed = after;
+        }
         let depth = self.depth();
         let outer_body = body_tree.substitute(&|name| match self.env.get(name) {
             Some(binding) if binding.depth > depth => Some(BTreeSet::new()),
