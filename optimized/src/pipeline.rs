@@ -232,6 +232,9 @@ fn front_end(
 > {
     let mut core = None;
     let mut static_statistics = None;
+    // The module-free program the uniqueness judgment reads when it is not
+    // `core`: every definition of a module program, used or not.
+    let mut judged = None;
     if is_module_free(&program.decs) {
         spec::recursion::with_stack(|| crate::typecheck::check_program_typed(program, check))?;
         clock.lap("type check");
@@ -262,6 +265,17 @@ fn front_end(
                 })?;
             }
             clock.lap("type check");
+            let everything = {
+                let reborrowed: Option<&mut dyn ImportLoader> = match &mut loader {
+                    Some(l) => Some(&mut **l),
+                    None => None,
+                };
+                crate::static_interp::eliminate_modules_keeping(
+                    program,
+                    reborrowed,
+                    crate::static_interp::Keep::Everything,
+                )
+            };
             let (module_free, statistics) =
                 crate::static_interp::eliminate_modules(program, loader)?;
             static_statistics = Some(statistics);
@@ -272,6 +286,11 @@ fn front_end(
                 prelude_intrinsics: true,
                 ..check
             };
+            // Should the unused definitions not elaborate (a construct only
+            // they use), the judgment reads the used ones.
+            judged = everything.ok().and_then(|(everything, _)| {
+                spec::recursion::with_stack(|| elaborate_module_free(&everything, check)).ok()
+            });
             spec::recursion::with_stack(|| elaborate_module_free(&module_free, check))?
         }
     };
@@ -279,7 +298,7 @@ fn front_end(
     // Extension (proofs-notes/uniqueness.md): uniqueness types and alias
     // analysis, on every definition but the prelude's.
     let trusted = |file: FileId| file == prelude_file || file.is_reserved();
-    crate::core::uniqueness::check_program(&core, &trusted)?;
+    crate::core::uniqueness::check_program(judged.as_ref().unwrap_or(&core), &trusted)?;
     clock.lap("uniqueness");
     Ok((core, static_statistics))
 }

@@ -62,11 +62,33 @@ pub fn eliminate_modules(
     program: &Program,
     loader: Option<&mut dyn ImportLoader>,
 ) -> Result<(Program, Statistics), Vec<Diagnostic>> {
+    eliminate_modules_keeping(program, loader, Keep::Reachable)
+}
+
+/// What the module-free output keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    /// What the entry points reach (the program to compile).
+    Reachable,
+    /// Every declaration of the program's own files too (the program to
+    /// judge: Futhark rejects an unused definition that breaks a rule).
+    Everything,
+}
+
+/// [`eliminate_modules`], keeping `keep`.
+pub fn eliminate_modules_keeping(
+    program: &Program,
+    loader: Option<&mut dyn ImportLoader>,
+    keep: Keep,
+) -> Result<(Program, Statistics), Vec<Diagnostic>> {
     let mut interpreter = Interpreter::new(loader);
     let result = spec::recursion::with_stack(|| interpreter.interpret_program(program));
     match result {
         Ok(()) => {
-            let output = naming::finish(&mut interpreter);
+            let output = match keep {
+                Keep::Reachable => naming::finish(&mut interpreter),
+                Keep::Everything => naming::finish_everything(&interpreter),
+            };
             let mut statistics = interpreter.statistics;
             statistics.declarations_kept = output.decs.len();
             Ok((output, statistics))

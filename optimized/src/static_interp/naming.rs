@@ -43,6 +43,43 @@ pub(crate) fn finish(interpreter: &mut Interpreter<'_>) -> Program {
     Program { decs }
 }
 
+/// Every declaration of the program's own files and what they reach, with
+/// final names, the interpreter left as it is (for judgments that, as
+/// Futhark, look at unused definitions too: the uniqueness judgment).
+pub(crate) fn finish_everything(interpreter: &Interpreter<'_>) -> Program {
+    let symbols = &interpreter.symbols;
+    let mut reachable = vec![false; symbols.len()];
+    let mut pending: Vec<SymbolId> = symbols
+        .iter()
+        .enumerate()
+        .filter(|(_, symbol)| symbol.from_program || symbol.entry_point)
+        .map(|(index, _)| SymbolId(index as u32))
+        .collect();
+    while let Some(symbol) = pending.pop() {
+        let index = symbol.0 as usize;
+        if !reachable[index] {
+            reachable[index] = true;
+            pending.extend(symbols[index].uses.iter().copied());
+        }
+    }
+    let names = final_names(interpreter, &reachable);
+    let mut renamer = Renamer {
+        names,
+        local_values: &interpreter.local_values,
+        free_values: &interpreter.free_values,
+        section_variables: 0,
+    };
+    let mut decs = Vec::new();
+    for (index, symbol) in symbols.iter().enumerate() {
+        if let (true, Some(dec)) = (reachable[index], &symbol.dec) {
+            let mut dec = dec.clone();
+            renamer.dec(&mut dec);
+            decs.push(dec);
+        }
+    }
+    Program { decs }
+}
+
 /// Which symbols the roots reach: the entry points and the program's
 /// monomorphic constants that may fail (every entry point evaluates them
 /// first, as the reference does, so an unused one's run-time error is
