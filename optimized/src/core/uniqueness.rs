@@ -170,6 +170,10 @@ impl AliasTree {
         match ty {
             Type::Prim(_) => AliasTree::empty(),
             Type::Arrow { .. } => self,
+            // A sum of scalars has no storage to share.
+            Type::Sum(constructors) if !constructors.values().flatten().any(holds_arrays) => {
+                AliasTree::empty()
+            }
             Type::Record(fields) => AliasTree::Record(
                 fields
                     .iter()
@@ -440,7 +444,13 @@ impl Judge {
             .with_primary(function.body.span, "the result"));
         }
         if scope == Scope::TopLevel && !function.params.is_empty() {
-            if let Some(free) = self.returned_top_level_array(&function.body) {
+            let mut free: Vec<VarName> = body
+                .all()
+                .into_iter()
+                .filter(|alias| self.is_top_level(alias))
+                .collect();
+            free.sort_by_key(|alias| alias.id);
+            if let Some(free) = free.first() {
                 return Err(Diagnostic::error(format!(
                     "Function result aliases the free variable `{}`.",
                     free.base
@@ -453,44 +463,9 @@ impl Judge {
         Ok(())
     }
 
-    /// A top-level constant holding an array that `body` returns directly
-    /// (as itself, a row or slice, a record component, through `let`,
-    /// `if` and `match`). Decision (proofs-notes/uniqueness.md §7a): what a
-    /// call returns is not followed, so that a function passing a
-    /// top-level table to another function is not rejected.
-    fn returned_top_level_array(&self, body: &Expr) -> Option<VarName> {
-        if !holds_arrays(&body.ty) {
-            return None;
-        }
-        match &body.kind {
-            ExprKind::Var { name, .. } => self
-                .env
-                .get(name)
-                .is_some_and(|binding| binding.depth == 0 && !binding.aliases.all().is_empty())
-                .then(|| name.clone()),
-            ExprKind::Index { array, .. } if !matches!(body.ty, Type::Prim(_)) => {
-                self.returned_top_level_array(array)
-            }
-            ExprKind::Project { record, .. } => self.returned_top_level_array(record),
-            ExprKind::Coerce(inner) => self.returned_top_level_array(inner),
-            ExprKind::Let { body, .. } | ExprKind::LetFun { body, .. } => {
-                self.returned_top_level_array(body)
-            }
-            ExprKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => self
-                .returned_top_level_array(then_branch)
-                .or_else(|| self.returned_top_level_array(else_branch)),
-            ExprKind::Match { cases, .. } => cases
-                .iter()
-                .find_map(|case| self.returned_top_level_array(&case.body)),
-            ExprKind::Record(fields) => fields
-                .iter()
-                .find_map(|(_, field)| self.returned_top_level_array(field)),
-            _ => None,
-        }
+    /// Whether `name` is a top-level constant.
+    fn is_top_level(&self, name: &VarName) -> bool {
+        self.env.get(name).is_some_and(|binding| binding.depth == 0)
     }
 
     fn bind_parameter(&mut self, pat: &Pat, uniqueness: &Uniqueness) {
@@ -759,7 +734,9 @@ impl Judge {
                 shared.extend(tree.all());
             }
         }
-        shared.retain(|name| !consumed_by_call.contains(name));
+        // Decision (uniqueness.md §7a): a call's result does not alias the
+        // top-level constants passed to it.
+        shared.retain(|name| !consumed_by_call.contains(name) && !self.is_top_level(name));
         Ok(result_tree(&expr.ty, &result_uniqueness, &shared))
     }
 
@@ -842,6 +819,7 @@ impl Judge {
                     .zip(&trees)
                     .filter(|(arg, _)| !matches!(arg.ty, Type::Arrow { .. }))
                     .flat_map(|(_, tree)| tree.all())
+                    .filter(|name| !self.is_top_level(name))
                     .collect();
                 Ok(AliasTree::of_type(&expr.ty, &shared))
             }

@@ -953,6 +953,7 @@ impl Judge {
         for (i, (t, _)) in arguments[..given].iter().enumerate() {
             observed.extend(t.all().difference(&parts[i].0));
         }
+        let observed = self.without_top_level(observed);
         if given < signature.params.len() {
             // A partial application: a closure of what it was given.
             return Ok(AliasTree::Function(observed));
@@ -980,7 +981,14 @@ impl Judge {
         for (t, _) in arguments {
             al.extend(t.all());
         }
-        self.tree_at_type(scope, e, &al)
+        self.tree_at_type(scope, e, &self.without_top_level(al))
+    }
+
+    /// Decision (proofs-notes/uniqueness.md §7a): the result of a call does
+    /// not alias the top-level constants (`free` atoms) passed to it.
+    fn without_top_level(&self, mut al: Aliases) -> Aliases {
+        al.retain(|a| self.atoms[*a].kind != Kind::Free);
+        al
     }
 
     fn arguments_aliases(
@@ -1011,7 +1019,11 @@ impl Judge {
             op,
             Intrinsic::Iota | Intrinsic::Replicate | Intrinsic::Concat | Intrinsic::Range(_)
         );
-        let al = if fresh { Aliases::new() } else { al };
+        let al = if fresh {
+            Aliases::new()
+        } else {
+            self.without_top_level(al)
+        };
         Ok(self.tree_at_type(scope, e, &al))
     }
 
@@ -1119,7 +1131,7 @@ impl Judge {
                     ReduceKind::Scan => Ok(AliasTree::Array(Aliases::new())),
                     ReduceKind::Reduce => {
                         let al = &neutral_tree.all() | &array_tree.all();
-                        Ok(self.tree_at_type(scope, e, &al))
+                        Ok(self.tree_at_type(scope, e, &self.without_top_level(al)))
                     }
                 }
             }

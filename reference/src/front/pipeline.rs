@@ -152,6 +152,20 @@ fn expand_imports(
     Ok(spec::syntax::ast::Program { decs })
 }
 
+/// Extension (proofs-notes/uniqueness.md, SPEC_NOTES TFP18-34): the
+/// uniqueness judgment on a typed core program, before monomorphisation and
+/// defunctionalisation; the prelude (the module calculus' built-in prelude
+/// files and the files `trusted`) is trusted.
+pub fn judge_uniqueness(
+    program: &Program,
+    trusted: &[FileId],
+    or_conditionals: bool,
+) -> Result<(), Diagnostic> {
+    let mut trusted_files = vec![TOPLEVEL_PRELUDE_FILE, NUMERIC_PRELUDE_FILE];
+    trusted_files.extend_from_slice(trusted);
+    crate::core::uniqueness::check_program(program, &trusted_files, or_conditionals)
+}
+
 /// Compiles a core program (from any front end).
 pub fn compile_core(program: Program, options: Options) -> Result<Compiled, Diagnostic> {
     compile_core_trusting(program, options, &[])
@@ -166,12 +180,7 @@ fn compile_core_trusting(
     trusted: &[FileId],
 ) -> Result<Compiled, Diagnostic> {
     check_program(&program, options.or_conditionals).map_err(|e| e.to_diagnostic())?;
-    // Extension (proofs-notes/uniqueness.md, SPEC_NOTES TFP18-34): the
-    // uniqueness judgment, on the typed program before monomorphisation and
-    // defunctionalisation; the prelude is trusted.
-    let mut trusted_files = vec![TOPLEVEL_PRELUDE_FILE, NUMERIC_PRELUDE_FILE];
-    trusted_files.extend_from_slice(trusted);
-    crate::core::uniqueness::check_program(&program, &trusted_files, options.or_conditionals)?;
+    judge_uniqueness(&program, trusted, options.or_conditionals)?;
     let mono = monomorphise(&program);
     let (types, lambda_contexts) = check_program_recording(&mono, options.or_conditionals)
         .map_err(|e| {
