@@ -436,11 +436,10 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
         return reference_module_verdict(ast);
     }
     thread_local! {
-        static PRELUDE: spec::syntax::ast::Program = {
-            let mut sources = SourceMap::new();
-            let file = sources.add("<prelude>/toplevel.fut", reference::front::from_surface::PRELUDE);
-            reference::front::from_surface::parse_prelude(file).expect("the prelude parses")
-        };
+        // Parsed under a reserved file id, which no generated program has,
+        // so that the uniqueness judgment trusts its declarations only.
+        static PRELUDE: spec::syntax::ast::Program =
+            reference::front::from_surface::parse_prelude(PRELUDE_FILE).expect("the prelude parses");
     }
     PRELUDE.with(
         |prelude| match reference::front::from_surface::elaborate(ast, Some(prelude)) {
@@ -454,11 +453,23 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
             }
             Err(d) => Verdict::Reject(d.message),
             Ok(core) => match reference::core::typing::check_program(&core, false) {
-                Ok(_) => Verdict::Accept,
+                Ok(_) => uniqueness_verdict(&core),
                 Err(e) => Verdict::Reject(format!("{}: {}", e.rule, e.message)),
             },
         },
     )
+}
+
+/// The file id the verdict oracle parses the reference's prelude under.
+const PRELUDE_FILE: spec::source::FileId =
+    spec::source::FileId(spec::source::FileId::FIRST_RESERVED + 1);
+
+/// The reference's uniqueness judgment on a typed core program.
+fn uniqueness_verdict(core: &reference::core::syntax::Program) -> Verdict {
+    match reference::front::pipeline::judge_uniqueness(core, &[PRELUDE_FILE], false) {
+        Ok(()) => Verdict::Accept,
+        Err(d) => Verdict::Reject(d.message),
+    }
 }
 
 /// The reference's verdict through the module calculus (ICFP'18 elaboration
@@ -476,7 +487,7 @@ fn reference_module_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
                 reference::core::typing::check_program(&core, false)
                     .map_err(|e| format!("{}: {}", e.rule, e.message))
             }) {
-            Ok(_) => Verdict::Accept,
+            Ok(_) => uniqueness_verdict(&core),
             Err(message) => Verdict::Reject(message),
         },
     }

@@ -294,6 +294,9 @@ impl Generator {
         }
         let depth = self.config.depth;
         let mut body = self.expr(env, &result, depth);
+        if !param_types.is_empty() {
+            body = fresh_result(body, &result);
+        }
         if self.mutation_site(MutationKind::ReturnTypeMismatch) {
             body = self.wrong_value(&result);
         }
@@ -473,7 +476,7 @@ impl Generator {
             }
         };
         let depth = self.config.depth;
-        let mut body = self.expr(env, &result, depth);
+        let mut body = fresh_result(self.expr(env, &result, depth), &result);
         // `let x = x with [0] = v in body` for each unique parameter `x`
         // (the body sees the updated array); the mutant binds the update to
         // a new name, so that the body's uses of `x` follow its consumption.
@@ -715,6 +718,18 @@ fn shape_of(ty: &Ty, sizes: &[(String, u64)]) -> (Vec<usize>, PrimType) {
 /// The function [`super::GenConfig::value_dependent_sizes`] declares; its
 /// name is not one the generator's fresh names can take.
 pub(crate) const FILL_SIZED: &str = "fill_sized";
+
+/// `copy body` when a `body` of type `ty` may hold arrays: a function's
+/// result may not alias a top-level constant (proofs-notes/uniqueness.md,
+/// `return-aliases-free`), and the generator does not track which
+/// variables its results alias.
+fn fresh_result(body: Expr, ty: &Ty) -> Expr {
+    if ty.holds_arrays() {
+        call("copy", vec![body])
+    } else {
+        body
+    }
+}
 
 fn fill_sized_dec() -> Dec {
     let text = format!("def {FILL_SIZED} 't (n: i64) (x: t) : [n]t = replicate n x");

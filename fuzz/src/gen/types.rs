@@ -98,6 +98,21 @@ impl Ty {
         }
     }
 
+    /// Whether a value of the type may hold an array that a top-level
+    /// constant holds (a lifted type parameter is left out: `copy` does not
+    /// take one).
+    pub fn holds_arrays(&self) -> bool {
+        match self {
+            Ty::Prim(_) | Ty::LiftedParam(_) | Ty::Arrow(..) => false,
+            Ty::Array(..) | Ty::Param(_) | Ty::Abstract(_) => true,
+            Ty::Tuple(elements) => elements.iter().any(Ty::holds_arrays),
+            Ty::Record(fields) => fields.iter().any(|(_, t)| t.holds_arrays()),
+            Ty::Sum { constructors, .. } => constructors
+                .iter()
+                .any(|(_, payload)| payload.iter().any(Ty::holds_arrays)),
+        }
+    }
+
     /// Whether some array size in the type is [`Size::Unknown`].
     pub fn has_unknown_size(&self) -> bool {
         match self {
