@@ -422,7 +422,7 @@ impl Generator {
         // Unique parameters (proofs-notes/uniqueness.md): a one-dimensional
         // array parameter of known positive length may be declared `*` and
         // updated in place at the start of the body.
-        let mut consumed_parameters: Vec<(String, PrimType)> = Vec::new();
+        let mut consumed_parameters: Vec<(String, PrimType, Ty)> = Vec::new();
         for param_ty in &param_types {
             let name = self.fresh("x");
             let known_length = match param_ty {
@@ -436,7 +436,7 @@ impl Generator {
             if let (Some(1..), Ty::Array(_, element)) = (known_length, param_ty) {
                 if let (Ty::Prim(prim), false) = (element.as_ref(), self.config.paper_core) {
                     if self.choices.chance(1, 4) {
-                        consumed_parameters.push((name.clone(), *prim));
+                        consumed_parameters.push((name.clone(), *prim, param_ty.clone()));
                         let declared =
                             if self.mutation_site(MutationKind::UpdateOfANonUniqueParameter) {
                                 env.type_exp(param_ty)
@@ -480,10 +480,14 @@ impl Generator {
         // `let x = x with [0] = v in body` for each unique parameter `x`
         // (the body sees the updated array); the mutant binds the update to
         // a new name, so that the body's uses of `x` follow its consumption.
-        for (name, prim) in consumed_parameters.iter().rev() {
+        // Half of the updates go through a local function of a unique
+        // parameter, `let set (a: *t) (v: e) : *t = a with [0] = v in let x
+        // = set x v in body`: the call consumes `x` (U-Apply, U-SelfAlias).
+        for (name, prim, param_ty) in consumed_parameters.iter().rev() {
             let value = self.literal_of(*prim);
-            let update = Expr::Update {
-                target: Box::new(var(name)),
+            let through_a_function = self.choices.chance(1, 2);
+            let update = |target: Expr, value: Expr| Expr::Update {
+                target: Box::new(target),
                 indices: vec![DimIndex::Index(i64_literal(0))],
                 value: Box::new(value),
                 span: span(),
@@ -493,7 +497,28 @@ impl Generator {
             } else {
                 name.clone()
             };
-            body = let_in(pat_var(&bound), update, body);
+            if through_a_function {
+                let (set, a, v) = (self.fresh("set"), self.fresh("a"), self.fresh("v"));
+                let unique = || TypeExp::Unique {
+                    ty: Box::new(env.type_exp(param_ty)),
+                    span: span(),
+                };
+                let call = apply_all(var(&set), vec![var(name), value]);
+                body = Expr::LetFun {
+                    name: set.clone(),
+                    type_params: Vec::new(),
+                    params: vec![
+                        pat_ascribe(pat_var(&a), unique()),
+                        pat_ascribe(pat_var(&v), env.type_exp(&Ty::Prim(*prim))),
+                    ],
+                    return_type: Some(unique()),
+                    value: Box::new(update(var(&a), var(&v))),
+                    body: Box::new(let_in(pat_var(&bound), call, body)),
+                    span: span(),
+                };
+            } else {
+                body = let_in(pat_var(&bound), update(var(name), value), body);
+            }
         }
         let mut result = result;
         // `long_arrays`: the entry also returns `scan (+) 0 xs` of its first
