@@ -155,6 +155,18 @@ pub mod codes {
     /// the reference transcribes (`outside the module language`, `outside
     /// the paper's core`): not supported there.
     pub const OUTSIDE_PREFIX: &str = "outside ";
+
+    /// The rejections of the uniqueness judgment
+    /// (`proofs-notes/uniqueness.md` §7), the same in both implementations.
+    pub mod uniqueness {
+        pub const USE_AFTER_CONSUME: &str = "use-after-consume";
+        pub const NOT_CONSUMABLE: &str = "not-consumable";
+        pub const UPDATE_ALIASES_TARGET: &str = "update-aliases-target";
+        pub const SELF_ALIASING_ARG: &str = "self-aliasing-arg";
+        pub const UNIQUE_RETURN_ALIASED: &str = "unique-return-aliased";
+        pub const FRESH_RETURN_ALIASED: &str = "fresh-return-aliased";
+        pub const RETURN_ALIASES_FREE: &str = "return-aliases-free";
+    }
 }
 
 /// What a diagnostic says about the program, read from its code alone.

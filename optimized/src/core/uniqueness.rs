@@ -22,15 +22,7 @@ use super::{
 };
 
 /// The codes of the judgment's rejections (§7).
-pub mod codes {
-    pub const USE_AFTER_CONSUME: &str = "use-after-consume";
-    pub const NOT_CONSUMABLE: &str = "not-consumable";
-    pub const UPDATE_ALIASES_TARGET: &str = "update-aliases-target";
-    pub const SELF_ALIASING_ARG: &str = "self-aliasing-arg";
-    pub const UNIQUE_RETURN_ALIASED: &str = "unique-return-aliased";
-    pub const FRESH_RETURN_ALIASED: &str = "fresh-return-aliased";
-    pub const RETURN_ALIASES_FREE: &str = "return-aliases-free";
-}
+use spec::diagnostic::codes::uniqueness as codes;
 
 /// Judges every definition of `program` whose source file is not
 /// `trusted` (the prelude's); returns the first rejection of each failing

@@ -86,7 +86,7 @@ pub fn eliminate_modules_keeping(
     match result {
         Ok(()) => {
             let output = match keep {
-                Keep::Reachable => naming::finish(&mut interpreter),
+                Keep::Reachable => naming::finish(&interpreter),
                 Keep::Everything => naming::finish_everything(&interpreter),
             };
             let mut statistics = interpreter.statistics;

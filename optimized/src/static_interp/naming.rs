@@ -21,48 +21,27 @@ use super::{provisional_symbol, Interpreter, Namespace};
 
 /// The output program: the reachable declarations, in emission order, with
 /// their final names.
-pub(crate) fn finish(interpreter: &mut Interpreter<'_>) -> Program {
-    let reachable = reachable_symbols(interpreter);
-    let names = final_names(interpreter, &reachable);
-    let mut renamer = Renamer {
-        names,
-        local_values: &interpreter.local_values,
-        free_values: &interpreter.free_values,
-        section_variables: 0,
-    };
-    let mut decs = Vec::new();
-    for (index, symbol) in interpreter.symbols.iter_mut().enumerate() {
-        if !reachable[index] {
-            continue;
-        }
-        if let Some(mut dec) = symbol.dec.take() {
-            renamer.dec(&mut dec);
-            decs.push(dec);
-        }
-    }
-    Program { decs }
+pub(crate) fn finish(interpreter: &Interpreter<'_>) -> Program {
+    write_out(interpreter, &reachable_symbols(interpreter))
 }
 
 /// Every declaration of the program's own files and what they reach, with
-/// final names, the interpreter left as it is (for judgments that, as
-/// Futhark, look at unused definitions too: the uniqueness judgment).
+/// final names (for judgments that, as Futhark, look at unused definitions
+/// too: the uniqueness judgment).
 pub(crate) fn finish_everything(interpreter: &Interpreter<'_>) -> Program {
-    let symbols = &interpreter.symbols;
-    let mut reachable = vec![false; symbols.len()];
-    let mut pending: Vec<SymbolId> = symbols
+    let roots = interpreter
+        .symbols
         .iter()
         .enumerate()
         .filter(|(_, symbol)| symbol.from_program || symbol.entry_point)
         .map(|(index, _)| SymbolId(index as u32))
         .collect();
-    while let Some(symbol) = pending.pop() {
-        let index = symbol.0 as usize;
-        if !reachable[index] {
-            reachable[index] = true;
-            pending.extend(symbols[index].uses.iter().copied());
-        }
-    }
-    let names = final_names(interpreter, &reachable);
+    write_out(interpreter, &reach(interpreter, roots))
+}
+
+/// The `reachable` declarations, in emission order, with their final names.
+fn write_out(interpreter: &Interpreter<'_>, reachable: &[bool]) -> Program {
+    let names = final_names(interpreter, reachable);
     let mut renamer = Renamer {
         names,
         local_values: &interpreter.local_values,
@@ -70,7 +49,7 @@ pub(crate) fn finish_everything(interpreter: &Interpreter<'_>) -> Program {
         section_variables: 0,
     };
     let mut decs = Vec::new();
-    for (index, symbol) in symbols.iter().enumerate() {
+    for (index, symbol) in interpreter.symbols.iter().enumerate() {
         if let (true, Some(dec)) = (reachable[index], &symbol.dec) {
             let mut dec = dec.clone();
             renamer.dec(&mut dec);
@@ -78,6 +57,19 @@ pub(crate) fn finish_everything(interpreter: &Interpreter<'_>) -> Program {
         }
     }
     Program { decs }
+}
+
+/// The symbols `roots` reach through their uses.
+fn reach(interpreter: &Interpreter<'_>, mut pending: Vec<SymbolId>) -> Vec<bool> {
+    let mut reachable = vec![false; interpreter.symbols.len()];
+    while let Some(symbol) = pending.pop() {
+        let index = symbol.0 as usize;
+        if !reachable[index] {
+            reachable[index] = true;
+            pending.extend(interpreter.symbols[index].uses.iter().copied());
+        }
+    }
+    reachable
 }
 
 /// Which symbols the roots reach: the entry points and the program's
@@ -90,8 +82,7 @@ fn reachable_symbols(interpreter: &Interpreter<'_>) -> Vec<bool> {
     let symbols = &interpreter.symbols;
     let has_entry_points = symbols.iter().any(|symbol| symbol.entry_point);
     let total = super::totality::total_symbols(symbols, &interpreter.free_values);
-    let mut reachable = vec![false; symbols.len()];
-    let mut pending: Vec<SymbolId> = symbols
+    let roots = symbols
         .iter()
         .enumerate()
         .filter(|&(index, symbol)| {
@@ -103,15 +94,7 @@ fn reachable_symbols(interpreter: &Interpreter<'_>) -> Vec<bool> {
         })
         .map(|(index, _)| SymbolId(index as u32))
         .collect();
-    while let Some(symbol) = pending.pop() {
-        let index = symbol.0 as usize;
-        if reachable[index] {
-            continue;
-        }
-        reachable[index] = true;
-        pending.extend(symbols[index].uses.iter().copied());
-    }
-    reachable
+    reach(interpreter, roots)
 }
 
 /// A `def` of no parameters and no type parameters.

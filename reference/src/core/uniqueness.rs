@@ -31,17 +31,11 @@ use spec::source::{FileId, Span};
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
-/// The codes of §7.
-pub const USE_AFTER_CONSUME: &str = "use-after-consume";
-pub const NOT_CONSUMABLE: &str = "not-consumable";
-pub const UPDATE_ALIASES_TARGET: &str = "update-aliases-target";
-pub const SELF_ALIASING_ARG: &str = "self-aliasing-arg";
-pub const UNIQUE_RETURN_ALIASED: &str = "unique-return-aliased";
-/// Beyond §7's table (test programs of `tests/programs/uniqueness/`): two
-/// components of a unique result share storage.
-pub const FRESH_RETURN_ALIASED: &str = "fresh-return-aliased";
-/// §3 U-Def's `·` case (test programs of `tests/programs/uniqueness/`).
-pub const RETURN_ALIASES_FREE: &str = "return-aliases-free";
+/// The codes of §7 (shared with the optimising compiler: `spec`).
+pub use spec::diagnostic::codes::uniqueness::{
+    FRESH_RETURN_ALIASED, NOT_CONSUMABLE, RETURN_ALIASES_FREE, SELF_ALIASING_ARG,
+    UNIQUE_RETURN_ALIASED, UPDATE_ALIASES_TARGET, USE_AFTER_CONSUME,
+};
 
 /// One piece of storage of a variable (an array-carrying component).
 type AtomId = usize;
