@@ -1532,6 +1532,8 @@ impl Sizes {
             ("scan", 3) => Shape::Array(dim(2), Box::new(shapes[1].clone())),
             ("reduce", 3) => shapes[1].clone(),
             ("reverse", 1) => shapes[0].clone(),
+            // The prelude's `copy 't (x: t) : *t`.
+            ("copy", 1) => shapes[0].clone(),
             // `assert c e` is `e` (SPEC_NOTES TFP18-26).
             (ast::ASSERT, 2) => shapes[1].clone(),
             ("replicate", 2) => Shape::Array(
