@@ -315,6 +315,11 @@ impl Generator {
                 env.bind(&variable, (*param).clone(), false);
             }
             let body = self.expr(env, result, depth);
+            let body = if params.is_empty() {
+                body
+            } else {
+                super::program::fresh_result(body, result)
+            };
             env.truncate(inner);
             decs.push(Dec::Value(ValueBind {
                 kind: ValueBindKind::Def,

@@ -748,7 +748,7 @@ pub(crate) const FILL_SIZED: &str = "fill_sized";
 /// result may not alias a top-level constant (proofs-notes/uniqueness.md,
 /// `return-aliases-free`), and the generator does not track which
 /// variables its results alias.
-fn fresh_result(body: Expr, ty: &Ty) -> Expr {
+pub(crate) fn fresh_result(body: Expr, ty: &Ty) -> Expr {
     if ty.holds_arrays() {
         call("copy", vec![body])
     } else {
