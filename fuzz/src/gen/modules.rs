@@ -315,7 +315,7 @@ impl Generator {
                 env.bind(&variable, (*param).clone(), false);
             }
             let body = self.expr(env, result, depth);
-            let body = if params.is_empty() {
+            let body = if params.is_empty() || self.config.paper_core {
                 body
             } else {
                 super::program::fresh_result(body, result)

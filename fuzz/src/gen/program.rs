@@ -294,7 +294,7 @@ impl Generator {
         }
         let depth = self.config.depth;
         let mut body = self.expr(env, &result, depth);
-        if !param_types.is_empty() {
+        if !param_types.is_empty() && !self.config.paper_core {
             body = fresh_result(body, &result);
         }
         if self.mutation_site(MutationKind::ReturnTypeMismatch) {
@@ -476,7 +476,10 @@ impl Generator {
             }
         };
         let depth = self.config.depth;
-        let mut body = fresh_result(self.expr(env, &result, depth), &result);
+        let mut body = self.expr(env, &result, depth);
+        if !self.config.paper_core {
+            body = fresh_result(body, &result);
+        }
         // `let x = x with [0] = v in body` for each unique parameter `x`
         // (the body sees the updated array); the mutant binds the update to
         // a new name, so that the body's uses of `x` follow its consumption.
@@ -747,7 +750,8 @@ pub(crate) const FILL_SIZED: &str = "fill_sized";
 /// `copy body` when a `body` of type `ty` may hold arrays: a function's
 /// result may not alias a top-level constant (proofs-notes/uniqueness.md,
 /// `return-aliases-free`), and the generator does not track which
-/// variables its results alias.
+/// variables its results alias. Not in the paper's core (`paper_core`),
+/// which has no arrays and no prelude.
 pub(crate) fn fresh_result(body: Expr, ty: &Ty) -> Expr {
     if ty.holds_arrays() {
         call("copy", vec![body])
