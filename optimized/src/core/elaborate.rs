@@ -20,6 +20,7 @@ use spec::source::Span;
 use spec::syntax::ast::{
     self, Dec, Literal, LoopForm as AstLoopForm, Name, TypeExp, ValueBindKind,
 };
+use spec::syntax::uniqueness::DeclaredUniqueness;
 
 use super::{
     BinOp, Case, Definition, DimIndex, Expr, ExprKind, FieldName, Function, FunctionUniqueness,
@@ -396,8 +397,13 @@ impl<'ast> Elaborator<'_, 'ast> {
             body,
             span,
             uniqueness: FunctionUniqueness {
-                params: params.iter().map(pattern_uniqueness).collect(),
-                result: return_type.map(type_uniqueness).unwrap_or_default(),
+                params: params
+                    .iter()
+                    .map(|param| Uniqueness::declared(&DeclaredUniqueness::of_pattern(param)))
+                    .collect(),
+                result: return_type
+                    .map(|ty| Uniqueness::declared(&DeclaredUniqueness::of_type(ty)))
+                    .unwrap_or_default(),
             },
         })
     }
@@ -1649,56 +1655,5 @@ fn index_as_i64(index: Expr) -> Expr {
             }
         }
         _ => index,
-    }
-}
-
-/// Extension (proofs-notes/uniqueness.md): the `*`s of a parameter pattern's
-/// type ascriptions, by the pattern's structure.
-fn pattern_uniqueness(pat: &ast::Pat) -> Uniqueness {
-    match pat {
-        ast::Pat::Ascribe { ty, .. } => type_uniqueness(ty),
-        ast::Pat::Attr { pat, .. } => pattern_uniqueness(pat),
-        ast::Pat::Tuple { elements, .. } => record_uniqueness(
-            elements
-                .iter()
-                .enumerate()
-                .map(|(index, element)| (FieldName::position(index), pattern_uniqueness(element))),
-        ),
-        ast::Pat::Record { fields, .. } => record_uniqueness(
-            fields
-                .iter()
-                .map(|(name, field)| (FieldName(name.clone()), pattern_uniqueness(field))),
-        ),
-        _ => Uniqueness::Nonunique,
-    }
-}
-
-/// Extension (proofs-notes/uniqueness.md): the `*`s of a type expression, by
-/// the structure of its tuples and records.
-fn type_uniqueness(ty: &TypeExp) -> Uniqueness {
-    match ty {
-        TypeExp::Unique { .. } => Uniqueness::Unique,
-        TypeExp::Existential { ty, .. } => type_uniqueness(ty),
-        TypeExp::Tuple { elements, .. } => record_uniqueness(
-            elements
-                .iter()
-                .enumerate()
-                .map(|(index, element)| (FieldName::position(index), type_uniqueness(element))),
-        ),
-        TypeExp::Record { fields, .. } => record_uniqueness(
-            fields
-                .iter()
-                .map(|(name, field)| (FieldName(name.clone()), type_uniqueness(field))),
-        ),
-        _ => Uniqueness::Nonunique,
-    }
-}
-
-fn record_uniqueness(fields: impl Iterator<Item = (FieldName, Uniqueness)>) -> Uniqueness {
-    let fields: Vec<(FieldName, Uniqueness)> = fields.collect();
-    if fields.iter().any(|(_, field)| field.any_unique()) {
-        Uniqueness::Record(fields)
-    } else {
-        Uniqueness::Nonunique
     }
 }

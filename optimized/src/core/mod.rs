@@ -60,6 +60,7 @@ use std::rc::Rc;
 
 use spec::source::Span;
 use spec::syntax::ast::{Name, RangeEnd};
+use spec::syntax::uniqueness::DeclaredUniqueness;
 pub use spec::value::PrimValue;
 
 pub use crate::types::{FieldName, PrimType};
@@ -721,6 +722,23 @@ pub enum Uniqueness {
 }
 
 impl Uniqueness {
+    /// What a parameter pattern or a return type declares by its `*`s
+    /// (read by `spec`, shared with the reference).
+    pub fn declared(declared: &DeclaredUniqueness) -> Uniqueness {
+        match declared {
+            DeclaredUniqueness::Nonunique => Uniqueness::Nonunique,
+            DeclaredUniqueness::Unique => Uniqueness::Unique,
+            DeclaredUniqueness::Components(components) => Uniqueness::Record(
+                components
+                    .iter()
+                    .map(|(label, component)| {
+                        (FieldName(label.clone()), Uniqueness::declared(component))
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
     /// Whether some part is marked unique.
     pub fn any_unique(&self) -> bool {
         match self {

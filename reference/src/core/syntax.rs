@@ -30,6 +30,7 @@
 
 use spec::source::Span;
 use spec::syntax::ast::Liftedness;
+use spec::syntax::uniqueness::DeclaredUniqueness;
 pub use spec::value::{PrimType, PrimValue};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -474,6 +475,21 @@ pub enum Uniqueness {
 }
 
 impl Uniqueness {
+    /// Extension (proofs-notes/uniqueness.md): what a parameter pattern or
+    /// a return type declares by its `*`s (read by `spec`).
+    pub fn declared(declared: &DeclaredUniqueness) -> Uniqueness {
+        match declared {
+            DeclaredUniqueness::Nonunique => Uniqueness::Nonunique,
+            DeclaredUniqueness::Unique => Uniqueness::Unique,
+            DeclaredUniqueness::Components(components) => Uniqueness::Components(
+                components
+                    .iter()
+                    .map(|(label, component)| (label.clone(), Uniqueness::declared(component)))
+                    .collect(),
+            ),
+        }
+    }
+
     /// The uniqueness of component `label`.
     pub fn component(&self, label: &str) -> Uniqueness {
         match self {

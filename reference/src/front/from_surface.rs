@@ -40,6 +40,7 @@ use spec::syntax::ast::{
     self, BinOp, Dec, DimIndex, Liftedness, Literal, LoopForm as AstLoopForm, Pat, QualName,
     RangeEnd, SizeExp, TypeArg, TypeExp, ValueBindKind,
 };
+use spec::syntax::uniqueness::DeclaredUniqueness;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
@@ -295,61 +296,6 @@ fn declared_lambda(
         })),
         span,
     )
-}
-
-/// Extension (proofs-notes/uniqueness.md): the uniqueness a type expression
-/// declares (`*t`), per component of a tuple or record type.
-pub(crate) fn type_exp_uniqueness(te: &TypeExp) -> Uniqueness {
-    match te {
-        TypeExp::Unique { .. } => Uniqueness::Unique,
-        TypeExp::Tuple { elements, .. } => components_uniqueness(
-            elements
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (i.to_string(), type_exp_uniqueness(e))),
-        ),
-        TypeExp::Record { fields, .. } => components_uniqueness(
-            fields
-                .iter()
-                .map(|(l, e)| (l.clone(), type_exp_uniqueness(e))),
-        ),
-        _ => Uniqueness::Nonunique,
-    }
-}
-
-/// Extension (proofs-notes/uniqueness.md): the uniqueness a parameter
-/// pattern declares by its ascriptions.
-pub(crate) fn pattern_uniqueness(p: &Pat) -> Uniqueness {
-    match p {
-        Pat::Ascribe { pat, ty, .. } => match type_exp_uniqueness(ty) {
-            Uniqueness::Nonunique => pattern_uniqueness(pat),
-            declared => declared,
-        },
-        Pat::Attr { pat, .. } => pattern_uniqueness(pat),
-        Pat::Tuple { elements, .. } => components_uniqueness(
-            elements
-                .iter()
-                .enumerate()
-                .map(|(i, e)| (i.to_string(), pattern_uniqueness(e))),
-        ),
-        Pat::Record { fields, .. } => components_uniqueness(
-            fields
-                .iter()
-                .map(|(l, e)| (l.clone(), pattern_uniqueness(e))),
-        ),
-        _ => Uniqueness::Nonunique,
-    }
-}
-
-fn components_uniqueness(components: impl Iterator<Item = (Name, Uniqueness)>) -> Uniqueness {
-    let components: BTreeMap<Name, Uniqueness> = components
-        .filter(|(_, u)| *u != Uniqueness::Nonunique)
-        .collect();
-    if components.is_empty() {
-        Uniqueness::Nonunique
-    } else {
-        Uniqueness::Components(components)
-    }
 }
 
 /// Extension (proofs-notes/uniqueness.md): `e` with the declared result
@@ -1320,10 +1266,18 @@ impl Elaborator {
         let mut ty = result_type;
         let param_count = param_vars.len();
         for ((x, t), p) in param_vars.into_iter().zip(params).rev() {
-            body_core = declared_lambda(x, t.clone(), body_core, pattern_uniqueness(p), span);
+            body_core = declared_lambda(
+                x,
+                t.clone(),
+                body_core,
+                Uniqueness::declared(&DeclaredUniqueness::of_pattern(p)),
+                span,
+            );
             ty = Type::arrow(t, ty);
         }
-        let result_uniqueness = return_type.map(type_exp_uniqueness).unwrap_or_default();
+        let result_uniqueness = return_type
+            .map(|ty| Uniqueness::declared(&DeclaredUniqueness::of_type(ty)))
+            .unwrap_or_default();
         Ok((
             with_result_uniqueness(body_core, param_count, result_uniqueness),
             ty,

@@ -8,6 +8,7 @@ pub mod operators;
 pub mod parser;
 pub mod printer;
 pub mod type_exp_children;
+pub mod uniqueness;
 
 pub use parser::{
     parse_expr, parse_mod_exp, parse_mod_type, parse_pat, parse_program, parse_type, MAX_NESTING,
