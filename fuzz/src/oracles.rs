@@ -383,8 +383,41 @@ struct Message {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Verdict {
     Accept,
-    Reject(String),
+    Reject(Rejection),
     Unsupported(String),
+}
+
+/// Why one implementation rejects a program.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Rejection {
+    message: String,
+    /// The code of the uniqueness judgment's rejection
+    /// (proofs-notes/uniqueness.md §7), when that judgment rejected: both
+    /// implementations transcribe one specification, so where both type
+    /// checkers pass, both must reject with the same code.
+    uniqueness: Option<String>,
+}
+
+impl Verdict {
+    fn reject(message: impl Into<String>) -> Verdict {
+        Verdict::Reject(Rejection {
+            message: message.into(),
+            uniqueness: None,
+        })
+    }
+
+    /// A rejection by diagnostic `d`, of the uniqueness judgment when its
+    /// code is one of §7's.
+    fn reject_with(d: &spec::diagnostic::Diagnostic) -> Verdict {
+        let uniqueness = d
+            .code
+            .clone()
+            .filter(|code| codes::uniqueness::ALL.contains(&code.as_str()));
+        Verdict::Reject(Rejection {
+            message: d.message.clone(),
+            uniqueness,
+        })
+    }
 }
 
 fn panic_message(payload: Box<dyn std::any::Any + Send>) -> String {
@@ -451,10 +484,10 @@ fn reference_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
             Err(d) if d.kind() == DiagnosticKind::Unsupported => {
                 Verdict::Unsupported(construct(&d.message))
             }
-            Err(d) => Verdict::Reject(d.message),
+            Err(d) => Verdict::reject_with(&d),
             Ok(core) => match reference::core::typing::check_program(&core, false) {
                 Ok(_) => uniqueness_verdict(&core),
-                Err(e) => Verdict::Reject(format!("{}: {}", e.rule, e.message)),
+                Err(e) => Verdict::reject(format!("{}: {}", e.rule, e.message)),
             },
         },
     )
@@ -468,7 +501,7 @@ const PRELUDE_FILE: spec::source::FileId =
 fn uniqueness_verdict(core: &reference::core::syntax::Program) -> Verdict {
     match reference::front::pipeline::judge_uniqueness(core, &[PRELUDE_FILE], false) {
         Ok(()) => Verdict::Accept,
-        Err(d) => Verdict::Reject(d.message),
+        Err(d) => Verdict::reject_with(&d),
     }
 }
 
@@ -480,7 +513,7 @@ fn reference_module_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
         Err(d) if d.kind() == DiagnosticKind::Unsupported => {
             Verdict::Unsupported(construct(&d.message))
         }
-        Err(d) => Verdict::Reject(d.message),
+        Err(d) => Verdict::reject_with(&d),
         Ok(core) => match reference::front::constant_sizes::check_program(ast)
             .map_err(|d| d.message)
             .and_then(|()| {
@@ -488,7 +521,7 @@ fn reference_module_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
                     .map_err(|e| format!("{}: {}", e.rule, e.message))
             }) {
             Ok(_) => uniqueness_verdict(&core),
-            Err(message) => Verdict::Reject(message),
+            Err(message) => Verdict::reject(message),
         },
     }
 }
@@ -505,15 +538,29 @@ fn optimized_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
             {
                 Verdict::Unsupported(construct(&d.message))
             } else {
-                Verdict::Reject(
-                    diagnostics
-                        .first()
-                        .map(|d| d.message.clone())
-                        .unwrap_or_default(),
-                )
+                diagnostics
+                    .first()
+                    .map(Verdict::reject_with)
+                    .unwrap_or_else(|| Verdict::reject(""))
             }
         }
     }
+}
+
+/// The codes with which the reference's and the optimising compiler's
+/// uniqueness judgments reject `source` (`None`: that side accepts it, or
+/// rejects it before that judgment).
+pub fn uniqueness_codes(source: &str) -> (Option<String>, Option<String>) {
+    let mut sources = SourceMap::new();
+    let file = sources.add("generated.fut", source);
+    let Ok(ast) = spec::syntax::parse_program(file, source) else {
+        return (None, None);
+    };
+    let code = |verdict: Verdict| match verdict {
+        Verdict::Reject(rejection) => rejection.uniqueness,
+        _ => None,
+    };
+    (code(reference_verdict(&ast)), code(optimized_verdict(&ast)))
 }
 
 /// The verdict oracle on one program (`well_typed`: generated well typed).
@@ -555,16 +602,24 @@ pub fn examine_verdict(source: &str, well_typed: bool) -> Outcome {
         (Verdict::Accept, Verdict::Accept) => Outcome::Agree { valid: true },
         (Verdict::Reject(r), Verdict::Reject(o)) if well_typed => Outcome::Disagree {
             check: "well-typed program rejected by both".into(),
-            message: format!("reference: {r}; optimized: {o}"),
+            message: format!("reference: {}; optimized: {}", r.message, o.message),
         },
+        (Verdict::Reject(r), Verdict::Reject(o))
+            if r.uniqueness.is_some() && o.uniqueness.is_some() && r.uniqueness != o.uniqueness =>
+        {
+            Outcome::Disagree {
+                check: "uniqueness judgments differ".into(),
+                message: format!("reference: {}; optimized: {}", r.message, o.message),
+            }
+        }
         (Verdict::Reject(_), Verdict::Reject(_)) => Outcome::Agree { valid: false },
         (Verdict::Accept, Verdict::Reject(o)) => Outcome::Disagree {
             check: "reference accepts, optimized rejects".into(),
-            message: o.clone(),
+            message: o.message.clone(),
         },
         (Verdict::Reject(r), Verdict::Accept) => Outcome::Disagree {
             check: "optimized accepts, reference rejects".into(),
-            message: r.clone(),
+            message: r.message.clone(),
         },
     }
 }

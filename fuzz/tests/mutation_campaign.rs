@@ -61,6 +61,9 @@ struct Budget {
     /// Value-oracle programs per seed that build arrays with a function
     /// whose result size is its argument (`GenConfig::value_dependent_sizes`).
     value_dependent_sizes: u64,
+    /// Programs (seeds `0..`) whose loop mutant returning an array bound
+    /// outside the loop is examined, if they have such a site.
+    loop_aliases: u64,
 }
 
 /// CI's budget (5–20 s in the dev profile on the shared 2-core machine,
@@ -76,6 +79,7 @@ const SHORT: Budget = Budget {
     abstract_types_mixed: 400,
     optimisation: 100,
     value_dependent_sizes: 100,
+    loop_aliases: 400,
 };
 
 /// The mutation-score budget (`RUNESTONE_MUTATION_BUDGET=long`; 21–65 s in
@@ -91,6 +95,7 @@ const LONG: Budget = Budget {
     abstract_types_mixed: 400,
     optimisation: 100,
     value_dependent_sizes: 100,
+    loop_aliases: 400,
 };
 
 /// Value programs per seed over long arrays in the long budget.
@@ -488,6 +493,45 @@ fn mutants_mixing_two_abstract_types_are_rejected_by_both_sides() {
         rejected >= 10,
         "only {rejected} mutants mixing abstract types"
     );
+}
+
+/// A loop that updates its parameter in place and returns an array bound
+/// outside it (`MutationKind::LoopResultAliasesAnOuterArray`): both
+/// uniqueness judgments reject every such mutant with `loop-aliases`, and
+/// accept its original. The site is rare among a campaign's mutants (one
+/// route of three for a unique entry parameter), so the kind is mutated
+/// directly.
+#[test]
+fn loop_results_aliasing_an_outer_array_are_rejected_by_both_uniqueness_judgments() {
+    use spec::diagnostic::codes::uniqueness::LOOP_ALIASES;
+    let config = GenConfig {
+        modules: false,
+        ..GenConfig::default()
+    };
+    let kind = MutationKind::LoopResultAliasesAnOuterArray;
+    let mut rejected = 0;
+    for seed in 0..budget().loop_aliases {
+        let original = generate(seed, &config);
+        let Some(mutant) = mutate_kind(&original, kind, seed as u32, &config) else {
+            continue;
+        };
+        assert_eq!(mutant.kind, kind);
+        let source = mutant.program.source();
+        let expected = Some(LOOP_ALIASES.to_string());
+        assert_eq!(
+            fuzz::oracles::uniqueness_codes(&source),
+            (expected.clone(), expected),
+            "seed {seed}\n{source}"
+        );
+        assert_eq!(
+            examine_verdict(&original.source(), true),
+            Outcome::Agree { valid: true },
+            "seed {seed}: the original\n{}",
+            original.source()
+        );
+        rejected += 1;
+    }
+    assert!(rejected >= 10, "only {rejected} loop mutants");
 }
 
 /// The optimisation oracle (`fuzz::oracles::optimisation`) on the value

@@ -166,6 +166,18 @@ pub mod codes {
         pub const UNIQUE_RETURN_ALIASED: &str = "unique-return-aliased";
         pub const FRESH_RETURN_ALIASED: &str = "fresh-return-aliased";
         pub const RETURN_ALIASES_FREE: &str = "return-aliases-free";
+        pub const LOOP_ALIASES: &str = "loop-aliases";
+        /// Every code of the uniqueness judgment.
+        pub const ALL: [&str; 8] = [
+            USE_AFTER_CONSUME,
+            NOT_CONSUMABLE,
+            UPDATE_ALIASES_TARGET,
+            SELF_ALIASING_ARG,
+            UNIQUE_RETURN_ALIASED,
+            FRESH_RETURN_ALIASED,
+            RETURN_ALIASES_FREE,
+            LOOP_ALIASES,
+        ];
     }
 }
 

@@ -37,6 +37,7 @@ pub enum MutationKind {
     UpdateOfAnUncopiedArray,
     UpdateOfANonUniqueParameter,
     UseAfterConsume,
+    LoopResultAliasesAnOuterArray,
     UnknownModule,
     InfiniteType,
     AbstractTypesMixed,
@@ -45,7 +46,7 @@ pub enum MutationKind {
 impl MutationKind {
     /// Every kind counted by default, for coverage reports ([`Self::EXTRA`]:
     /// the others).
-    pub const ALL: [MutationKind; 23] = [
+    pub const ALL: [MutationKind; 24] = [
         MutationKind::IfConditionNotBool,
         MutationKind::IfBranchesDiffer,
         MutationKind::OperandMismatch,
@@ -69,6 +70,7 @@ impl MutationKind {
         MutationKind::UpdateOfAnUncopiedArray,
         MutationKind::UpdateOfANonUniqueParameter,
         MutationKind::UseAfterConsume,
+        MutationKind::LoopResultAliasesAnOuterArray,
     ];
 
     /// The kinds counted only under `GenConfig::extra_mutations`.
@@ -124,6 +126,10 @@ impl MutationKind {
             MutationKind::UseAfterConsume => {
                 "an entry parameter used after the update that consumes it \
                  (proofs-notes/uniqueness.md U-Var)"
+            }
+            MutationKind::LoopResultAliasesAnOuterArray => {
+                "a loop that updates its parameter in place returns an array bound \
+                 outside it (proofs-notes/uniqueness.md U-Loop, loop-aliases)"
             }
             MutationKind::UnknownModule => "a module path whose first module does not exist",
             MutationKind::InfiniteType => "a function applied to itself (an infinite type)",

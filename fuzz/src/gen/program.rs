@@ -483,12 +483,19 @@ impl Generator {
         // `let x = x with [0] = v in body` for each unique parameter `x`
         // (the body sees the updated array); the mutant binds the update to
         // a new name, so that the body's uses of `x` follow its consumption.
-        // Half of the updates go through a local function of a unique
+        // A third of the updates go through a local function of a unique
         // parameter, `let set (a: *t) (v: e) : *t = a with [0] = v in let x
-        // = set x v in body`: the call consumes `x` (U-Apply, U-SelfAlias).
+        // = set x v in body`: the call consumes `x` (U-Apply, U-SelfAlias);
+        // a third through a loop that updates its parameter in place and
+        // returns a copy of an array bound outside it in its last round,
+        // `let keep = copy x in let x = loop acc = x for i < 2 do let acc' =
+        // acc with [0] = v in if i == 0 then acc' else copy keep in body`
+        // (U-Loop; the mutant returns `keep` itself: loop-aliases).
         for (name, prim, param_ty) in consumed_parameters.iter().rev() {
             let value = self.literal_of(*prim);
-            let through_a_function = self.choices.chance(1, 2);
+            let route = self.choices.below(3);
+            let through_a_function = route == 1;
+            let through_a_loop = route == 2;
             let update = |target: Expr, value: Expr| Expr::Update {
                 target: Box::new(target),
                 indices: vec![DimIndex::Index(i64_literal(0))],
@@ -519,6 +526,39 @@ impl Generator {
                     body: Box::new(let_in(pat_var(&bound), call, body)),
                     span: span(),
                 };
+            } else if through_a_loop {
+                let (keep, acc, updated, i) = (
+                    self.fresh("keep"),
+                    self.fresh("acc"),
+                    self.fresh("updated"),
+                    self.fresh("i"),
+                );
+                let kept = if self.mutation_site(MutationKind::LoopResultAliasesAnOuterArray) {
+                    var(&keep)
+                } else {
+                    call("copy", vec![var(&keep)])
+                };
+                let loop_body = let_in(
+                    pat_var(&updated),
+                    update(var(&acc), value),
+                    if_then_else(binop("==", var(&i), i64_literal(0)), var(&updated), kept),
+                );
+                let looped = Expr::Loop {
+                    pat: pat_var(&acc),
+                    init: Some(Box::new(var(name))),
+                    form: LoopForm::For {
+                        var: i,
+                        var_span: span(),
+                        bound: Box::new(i64_literal(2)),
+                    },
+                    body: Box::new(loop_body),
+                    span: span(),
+                };
+                body = let_in(
+                    pat_var(&keep),
+                    call("copy", vec![var(name)]),
+                    let_in(pat_var(&bound), looped, body),
+                );
             } else {
                 body = let_in(pat_var(&bound), update(var(name), value), body);
             }

@@ -324,24 +324,6 @@ impl Judge {
         }
     }
 
-    /// A tree with the variables of `pat` (leaving scope) replaced by what
-    /// they alias.
-    fn without_pattern(&self, tree: AliasTree, pat: &Pat) -> AliasTree {
-        let bound: BTreeSet<&VarName> =
-            pat.bound_vars().into_iter().map(|(name, _)| name).collect();
-        tree.substitute(&|name| {
-            bound.contains(name).then(|| {
-                let mut aliases = self
-                    .env
-                    .get(name)
-                    .map(|binding| binding.aliases.all())
-                    .unwrap_or_default();
-                aliases.remove(name);
-                aliases
-            })
-        })
-    }
-
     /// The root of `name`'s aliases that may not be consumed here, if any
     /// (§2: consumable means a `*` parameter, or a local whose own aliases
     /// are consumable, of the innermost lambda or loop body).
@@ -568,8 +550,10 @@ impl Judge {
                 // Extension: U-Let
                 let value_tree = self.judge(value)?;
                 self.bind_pattern(pat, &value_tree, Kind::Local);
-                let body_tree = self.judge(body)?;
-                Ok(self.without_pattern(body_tree, pat))
+                // The pattern's variables stay in the tree past their scope:
+                // two components returning one local share its storage
+                // (fresh-return-aliased, loop-aliases).
+                self.judge(body)
             }
             ExprKind::LetFun { function, body } => {
                 // Extension: U-LetFun
@@ -829,7 +813,6 @@ impl Judge {
             self.consumed = before.clone();
             self.bind_pattern(&case.pat, &tree, Kind::Local);
             let body = self.judge(&case.body)?;
-            let body = self.without_pattern(body, &case.pat);
             for (name, span) in self.consumed.drain() {
                 after_all.entry(name).or_insert(span);
             }
@@ -936,7 +919,74 @@ impl Judge {
                 self.judge(condition)?;
             }
         }
-        self.judge(body)
+        let tree = self.judge(body)?;
+        self.loop_results_fresh(pat, &tree, body.span)?;
+        Ok(tree)
+    }
+
+    /// `loop-aliases`: what the body returns (`tree`) for a loop variable
+    /// it consumed is updated in place by the next iteration, so it may
+    /// alias nothing bound outside the loop (the next iteration would
+    /// write into it) and share no storage with another returned component
+    /// (whose value the update would change). Judged in the body's scope.
+    fn loop_results_fresh(&self, pat: &Pat, tree: &AliasTree, span: Span) -> Judgment<()> {
+        let mut parts = Vec::new();
+        pattern_parts(pat, tree, &mut parts);
+        let depth = self.depth();
+        for (index, (variable, aliases)) in parts.iter().enumerate() {
+            let Some(variable) = variable.filter(|v| self.consumed.contains_key(v)) else {
+                continue;
+            };
+            let mut outer: Vec<&VarName> = aliases
+                .iter()
+                .filter(|alias| {
+                    self.env
+                        .get(alias)
+                        .is_none_or(|binding| binding.depth < depth)
+                })
+                .collect();
+            outer.sort_by_key(|alias| alias.id);
+            if let Some(alias) = outer.first() {
+                return Err(Diagnostic::error(format!(
+                    "Return value for consuming loop parameter `{}` aliases `{}`.",
+                    variable.base, alias.base
+                ))
+                .with_code(codes::LOOP_ALIASES)
+                .with_primary(span, "the new values of the loop parameters"));
+            }
+            let shared = parts.iter().enumerate().any(|(other, (_, other_aliases))| {
+                other != index && !aliases.is_disjoint(other_aliases)
+            });
+            if shared {
+                return Err(Diagnostic::error(format!(
+                    "Return value for consuming loop parameter `{}` aliases another returned value.",
+                    variable.base
+                ))
+                .with_code(codes::LOOP_ALIASES)
+                .with_primary(span, "the new values of the loop parameters"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The parts of a value with aliases `tree` that the variables of `pat`
+/// (and its wildcards, unnamed) match, in the pattern's order.
+fn pattern_parts<'p>(
+    pat: &'p Pat,
+    tree: &AliasTree,
+    out: &mut Vec<(Option<&'p VarName>, BTreeSet<VarName>)>,
+) {
+    match &pat.kind {
+        PatKind::Var(name) => out.push((Some(name), tree.all())),
+        PatKind::Record(fields) => {
+            for (field, field_pat) in fields {
+                pattern_parts(field_pat, &tree.project(field, &field_pat.ty), out);
+            }
+        }
+        PatKind::Wildcard | PatKind::Literal(_) | PatKind::Constructor { .. } => {
+            out.push((None, tree.all()))
+        }
     }
 }
 

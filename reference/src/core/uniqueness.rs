@@ -33,7 +33,7 @@ use std::rc::Rc;
 
 /// The codes of §7 (shared with the optimising compiler: `spec`).
 pub use spec::diagnostic::codes::uniqueness::{
-    FRESH_RETURN_ALIASED, NOT_CONSUMABLE, RETURN_ALIASES_FREE, SELF_ALIASING_ARG,
+    FRESH_RETURN_ALIASED, LOOP_ALIASES, NOT_CONSUMABLE, RETURN_ALIASES_FREE, SELF_ALIASING_ARG,
     UNIQUE_RETURN_ALIASED, UPDATE_ALIASES_TARGET, USE_AFTER_CONSUME,
 };
 
@@ -173,6 +173,21 @@ impl AliasTree {
             AliasTree::Record(fields) => fields
                 .iter()
                 .for_each(|(l, t)| t.leaves(&uniqueness.component(l), out)),
+        }
+    }
+
+    /// Every array-carrying component (not closures) with its path.
+    fn leaves_with_paths(&self, path: &mut Vec<Name>, out: &mut Vec<(Vec<Name>, Aliases)>) {
+        match self {
+            AliasTree::Prim | AliasTree::Function(_) => {}
+            AliasTree::Array(al) | AliasTree::Sum(al) => out.push((path.clone(), al.clone())),
+            AliasTree::Record(fields) => {
+                for (label, tree) in fields {
+                    path.push(label.clone());
+                    tree.leaves_with_paths(path, out);
+                    path.pop();
+                }
+            }
         }
     }
 
@@ -552,10 +567,12 @@ impl Judge {
         let mut consumed = Consumed::new();
         let tree = self.expr(&scope, body, &mut consumed)?;
         let returned = tree.unique_part(&result_uniqueness);
-        let offending = returned
-            .iter()
-            .copied()
-            .filter(|a| !(self.atoms[*a].kind == Kind::UniqueParam && self.atoms[*a].depth == 1));
+        let offending = returned.iter().copied().filter(|a| {
+            // A local's aliases are in the tree beside it (closed under
+            // aliasing): the local itself is fresh storage.
+            let atom = &self.atoms[*a];
+            !(atom.kind == Kind::Local || atom.kind == Kind::UniqueParam && atom.depth == 1)
+        });
         if let Some(atom) = self.first(offending) {
             let message = format!(
                 "Unique-typed return value of `{}` is aliased to `{}`, which is not consumable.",
@@ -656,11 +673,11 @@ impl Judge {
                 let ty = self.type_here(scope, value);
                 let signature = Signature::of_lambdas(value).map(Rc::new);
                 let mut inner = scope.clone();
-                let first_atom = self.atoms.len();
                 self.bind_local(&mut inner, name, &value_tree, ty, signature);
-                let own: Aliases = (first_atom..self.atoms.len()).collect();
-                let body_tree = self.expr(&inner, body, consumed)?;
-                Ok(body_tree.without(&own))
+                // `x`'s atoms stay in the tree past its scope: two
+                // components returning one local share its storage
+                // (fresh-return-aliased, loop-aliases).
+                self.expr(&inner, body, consumed)
             }
             ExprKind::Apply { function, argument } if self.is_prelude_copy(scope, function) => {
                 // Extension: TFP18 U-Copy
@@ -1184,12 +1201,10 @@ impl Judge {
         let mut result = AliasTree::Prim;
         for (pat, body) in cases {
             let mut inner = scope.clone();
-            let first_atom = self.atoms.len();
             self.bind_match_pattern(&mut inner, pat, &scrutinee_tree, scrutinee_type.as_ref());
-            let own: Aliases = (first_atom..self.atoms.len()).collect();
             let mut case_consumed = before.clone();
             let tree = self.expr(&inner, body, &mut case_consumed)?;
-            result = result.union(&tree.without(&own));
+            result = result.union(&tree);
             for (atom, span) in case_consumed {
                 consumed.entry(atom).or_insert(span);
             }
@@ -1297,12 +1312,65 @@ impl Judge {
             LoopForm::ForIn { .. } => self.expr(&inner, body, &mut inside),
         };
         self.depth -= 1;
-        judged?;
+        let body_tree = judged?;
         let consumed_components = loop_consumed_components(&param_tree, &inside);
+        self.loop_results_fresh(param, body, &body_tree, &consumed_components)?;
         let init_consumed = init_tree.unique_part(&consumed_components);
         self.consume(&init_consumed, init.span, consumed)?;
         self.loop_observes_consumed(scope, param, form, body, &init_consumed, init.span)?;
         Ok(init_tree.fresh_where_unique(&consumed_components))
+    }
+
+    /// `loop-aliases`: what the body returns for a component it consumed
+    /// is updated in place by the next iteration, so it may alias nothing
+    /// bound outside the loop (the next iteration would write into it) and
+    /// share no storage with another returned component (whose value the
+    /// update would change). §3 U-Loop, §7.
+    fn loop_results_fresh(
+        &self,
+        param: &Name,
+        body: &Expr,
+        body_tree: &AliasTree,
+        consumed_components: &Uniqueness,
+    ) -> Judged<()> {
+        if !consumed_components.any_unique() {
+            return Ok(());
+        }
+        let mut leaves = Vec::new();
+        body_tree.leaves_with_paths(&mut Vec::new(), &mut leaves);
+        let names = loop_component_names(param, body);
+        for (index, (path, al)) in leaves.iter().enumerate() {
+            if !uniqueness_at(consumed_components, path).any_unique() {
+                continue;
+            }
+            let name = component_name(&names, path, param);
+            let outer = al
+                .iter()
+                .copied()
+                .filter(|a| self.atoms[*a].depth <= self.depth);
+            if let Some(atom) = self.first(outer) {
+                let message = format!(
+                    "Return value for consuming loop parameter `{name}` aliases `{}`.",
+                    self.name_of(atom)
+                );
+                return Err(Diagnostic::error(message)
+                    .with_code(LOOP_ALIASES)
+                    .with_primary(body.span, "the new values of the loop parameters"));
+            }
+            let shared = leaves
+                .iter()
+                .enumerate()
+                .any(|(other, (_, other_al))| other != index && !al.is_disjoint(other_al));
+            if shared {
+                let message = format!(
+                    "Return value for consuming loop parameter `{name}` aliases another returned value."
+                );
+                return Err(Diagnostic::error(message)
+                    .with_code(LOOP_ALIASES)
+                    .with_primary(body.span, "the new values of the loop parameters"));
+            }
+        }
+        Ok(())
     }
 
     /// The initial value is consumed at `e₀`, before the body runs: the
@@ -1368,6 +1436,56 @@ fn newly_consumed(before: &Consumed, after: &Consumed) -> Aliases {
         .filter(|a| !before.contains_key(a))
         .copied()
         .collect()
+}
+
+/// The uniqueness of the component at `path`.
+fn uniqueness_at(uniqueness: &Uniqueness, path: &[Name]) -> Uniqueness {
+    path.iter()
+        .fold(uniqueness.clone(), |u, label| u.component(label))
+}
+
+/// The names the loop's pattern gives the components of its parameter
+/// `param`, by component path: the surface pattern is lowered to `let`s at
+/// the head of the body (`let t = param`, `let a = t.0`, …); names the
+/// lowering made up (with a `'`) are not kept.
+fn loop_component_names(param: &Name, body: &Expr) -> BTreeMap<Vec<Name>, Name> {
+    let mut paths: BTreeMap<&Name, Vec<Name>> = BTreeMap::from([(param, Vec::new())]);
+    let mut names = BTreeMap::new();
+    let mut e = body;
+    while let ExprKind::Let { name, value, body } = &e.kind {
+        let path = match &value.kind {
+            ExprKind::Var { name: v, .. } => paths.get(v).cloned(),
+            ExprKind::Project { record, label } => match &record.kind {
+                ExprKind::Var { name: v, .. } => paths.get(v).map(|p| {
+                    let mut p = p.clone();
+                    p.push(label.clone());
+                    p
+                }),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(path) = path else { break };
+        if !name.contains('\'') {
+            names.insert(path.clone(), name.clone());
+        }
+        paths.insert(name, path);
+        e = body;
+    }
+    names
+}
+
+/// The pattern's name for the component at `path` (or for the component
+/// holding it; the loop parameter's own name when the pattern names none).
+fn component_name<'a>(
+    names: &'a BTreeMap<Vec<Name>, Name>,
+    path: &[Name],
+    param: &'a Name,
+) -> &'a str {
+    (0..=path.len())
+        .rev()
+        .find_map(|length| names.get(&path[..length]))
+        .unwrap_or(param)
 }
 
 /// The loop variable's components (by tree path) the body consumed, as a
