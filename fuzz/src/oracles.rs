@@ -209,43 +209,7 @@ pub struct OracleConfig {
     pub gen: GenConfig,
     /// Step limit of each evaluation (defunc).
     pub fuel: u64,
-    /// Disagreements already reported (not yet fixed): a disagreement whose
-    /// check and message contain one of these pairs is counted as a discard
-    /// with reason `known: …` instead. Empty by default (the CLI).
-    pub known: Vec<KnownDisagreement>,
 }
-
-/// A disagreement already reported, recognised by its check and message.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KnownDisagreement {
-    /// The program kind it occurs on (`well-typed`, `mutant: <premise>`;
-    /// empty: every kind).
-    pub program_kind: &'static str,
-    pub check: &'static str,
-    pub message_contains: &'static str,
-    /// Where it is recorded (for the discard reason).
-    pub label: &'static str,
-}
-
-/// The disagreements found by campaigns (issue 6) and open until the
-/// implementations are fixed; the bounded campaigns in `fuzz/tests/` (and
-/// the CLI with `--known`) use this list so they keep catching new ones.
-/// None is open. Fixed: the reference's T-ConstantSizes, which proved a
-/// `map`'s row shape only from a lambda's stated result type (verdict
-/// oracle, random seed 3169485987 of CI, program 745; SPEC_NOTES
-/// TFP18-19), its acceptance of `map2`/`zip` of
-/// different constant sizes in module programs (its T-ConstantSizes did not
-/// walk module declarations; verdict oracle with module programs, seed
-/// 100001, SPEC_NOTES TFP18-19), the reference's rejection of an
-/// instance whose type variable nothing determines (TFP18-21, value seed
-/// 100000 programs 71373 and 74159), the reference's acceptance of
-/// `map2`/`zip` of different constant sizes (SPEC_NOTES TFP18-19) and of a
-/// constant where a rigid size `[n]` is required (TFP18-20, verdict seed 7
-/// program 75938), optimized's `Range is invalid.` without values and its
-/// inliner's lost binding (value oracle seed 5150,
-/// `fuzz/findings/value_campaigns.md`); the generator's ill-sized `with`
-/// update (`gen_programs::generated_with_updates_are_well_sized`).
-pub const KNOWN_DISAGREEMENTS: &[KnownDisagreement] = &[];
 
 impl OracleConfig {
     pub fn new(kind: OracleKind, seed: u64) -> OracleConfig {
@@ -261,7 +225,6 @@ impl OracleConfig {
                 ..GenConfig::default()
             },
             fuel: 2_000_000,
-            known: Vec::new(),
         }
     }
 
@@ -751,20 +714,6 @@ fn header(config: &OracleConfig, index: u64, check: &str, message: &str) -> Stri
     )
 }
 
-/// A disagreement listed in `config.known` becomes a discard.
-fn known(config: &OracleConfig, program_kind: &str, outcome: Outcome) -> Outcome {
-    if let Outcome::Disagree { check, message } = &outcome {
-        if let Some(k) = config.known.iter().find(|k| {
-            (k.program_kind.is_empty() || k.program_kind == program_kind)
-                && k.check == check
-                && message.contains(k.message_contains)
-        }) {
-            return Outcome::Discard(format!("known: {}", k.label));
-        }
-    }
-    outcome
-}
-
 const TAG: &[u8; 8] = b"oracles!";
 
 /// The mutations outside ICFP'18's paper core (no entry points, `if`, loops
@@ -839,7 +788,6 @@ fn mutant_item(
         };
     }
     let (outcome, coverage) = record(|| examine(&mutant));
-    let outcome = known(config, &kind, outcome);
     let counterexample = match &outcome {
         Outcome::Disagree { check, .. } => {
             let (shrunk, message) = shrink_while_steps(&mut tree, SHRINK_STEPS, |m: &Mutant| {
@@ -886,7 +834,6 @@ fn well_typed_item(
     let program = tree.current();
     let lines = program.line_count() as u32;
     let (outcome, coverage) = record(|| examine(&program));
-    let outcome = known(config, kind, outcome);
     let counterexample = match &outcome {
         Outcome::Disagree { check, .. } => {
             let (shrunk, message) =
@@ -1124,7 +1071,6 @@ fn soac_item(index: u64, config: &OracleConfig) -> Message {
         |p: &gpu_programs::SoacProgram| gpu::examine_gpu(&p.source(), &p.arguments(), false);
     let source = program.source();
     let (outcome, work) = examine(&program);
-    let outcome = known(config, SOAC_PROGRAMS, outcome);
     let counterexample = match &outcome {
         Outcome::Disagree { check, .. } => {
             let (shrunk, message) =

@@ -4,7 +4,7 @@
 //! (reference vs optimised CPU values, run-time errors and verdicts) and
 //! `verdict` (reference vs optimised type checker on programs and their
 //! ill-typed mutants). A mutant of `optimized/` is killed when any campaign
-//! here reports a disagreement beyond `KNOWN_DISAGREEMENTS`, or when the
+//! here reports a disagreement, or when the
 //! optimising side stops deciding programs it decides today (more discards
 //! than the bounds below allow), or when it panics or hangs.
 //!
@@ -21,7 +21,6 @@ use fuzz::gen::{generate, site_kinds, GenConfig};
 use fuzz::oracles::optimisation::OptimisationEvidence;
 use fuzz::oracles::{
     examine_verdict, run_campaign, DefuncItem, OracleConfig, OracleKind, Outcome, Summary,
-    KNOWN_DISAGREEMENTS,
 };
 use std::time::Duration;
 
@@ -115,13 +114,11 @@ fn budget() -> Budget {
     }
 }
 
-/// A campaign of `kind` on `count` programs from `seed`, the known
-/// disagreements counted as discards.
+/// A campaign of `kind` on `count` programs from `seed`.
 fn campaign(kind: OracleKind, seed: u64, count: u64) -> OracleConfig {
     let mut config = OracleConfig::new(kind, seed);
     config.count = Some(count);
     config.jobs = 2;
-    config.known = KNOWN_DISAGREEMENTS.to_vec();
     config
 }
 
@@ -142,8 +139,8 @@ fn assert_supported_and_valid(summary: &Summary, seed: u64, min_valid_percent: u
     );
 }
 
-/// The one helper: runs `config` and fails on any disagreement beyond the
-/// known ones, on a program without an outcome, and when more than
+/// The one helper: runs `config` and fails on any disagreement, on a
+/// program without an outcome, and when more than
 /// `max_discard_percent` % of the programs are discarded (an optimising
 /// side that stops deciding programs, e.g. by calling every construct
 /// unsupported, must not pass silently).

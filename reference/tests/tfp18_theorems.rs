@@ -178,6 +178,7 @@ impl Gen {
                     let body = self.gen(&inner, t, depth - 1);
                     e(ExprKind::Loop {
                         param: x,
+                        param_uniqueness: Default::default(),
                         init: init.boxed(),
                         form: LoopForm::ForIn {
                             var: y,

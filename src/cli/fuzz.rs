@@ -77,11 +77,6 @@ pub struct Args {
     /// (default: `fuzz-counterexamples/ORACLE`).
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Count the disagreements listed in `fuzz::oracles::KNOWN_DISAGREEMENTS`
-    /// (reported, not fixed yet) as discards with reason `known: …` instead
-    /// of failing on them.
-    #[arg(long)]
-    known: bool,
     /// Size budget of generated terms (`nested`); expression depth of
     /// generated programs (other oracles; default 3).
     #[arg(long)]
@@ -330,9 +325,6 @@ fn run_oracle(
     config.count = count;
     config.time = time;
     config.jobs = args.jobs.max(1);
-    if args.known {
-        config.known = fuzz::oracles::KNOWN_DISAGREEMENTS.to_vec();
-    }
     if let Some(depth) = args.size {
         config.gen.depth = depth as u32;
     }

@@ -565,6 +565,7 @@ impl CoreChecker<'_> {
                 init,
                 form,
                 body,
+                ..
             } => {
                 self.check_expr(scope, init)?;
                 let mut inner = scope.clone();

@@ -769,6 +769,7 @@ impl<'ast> Elaborator<'_, 'ast> {
                     None => self.pattern_as_value(scope, pat)?,
                 };
                 let mut inner = scope.clone();
+                let declared = Uniqueness::declared(&DeclaredUniqueness::of_pattern(pat));
                 let pat = self.elaborate_pat(&mut inner, pat)?;
                 let form = match form {
                     AstLoopForm::For { var, bound, .. } => {
@@ -800,6 +801,7 @@ impl<'ast> Elaborator<'_, 'ast> {
                 };
                 ExprKind::Loop {
                     pat,
+                    declared,
                     init: Box::new(init),
                     form,
                     body: Box::new(self.elaborate_expr(&inner, body)?),

@@ -944,6 +944,10 @@ pub enum ExprKind {
     /// `loop pat = init form do body` (the result has `pat`'s type).
     Loop {
         pat: Pat,
+        /// The `*`s of the pattern (proofs-notes/uniqueness.md U-Loop: a
+        /// component declared unique is consumed from the initial value
+        /// whether the body consumes it or not).
+        declared: Uniqueness,
         init: Box<Expr>,
         form: LoopForm,
         body: Box<Expr>,

@@ -494,6 +494,7 @@ fn write_expr_inner(out: &mut String, expr: &Expr, depth: usize) {
             init,
             form,
             body,
+            ..
         } => {
             out.push_str("loop ");
             write_pat(out, pat, true);

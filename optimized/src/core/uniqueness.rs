@@ -594,10 +594,11 @@ impl Judge {
             ExprKind::Match { scrutinee, cases } => self.judge_match(scrutinee, cases),
             ExprKind::Loop {
                 pat,
+                declared,
                 init,
                 form,
                 body,
-            } => self.judge_loop(pat, init, form, body),
+            } => self.judge_loop(pat, declared, init, form, body),
             ExprKind::Coerce(inner) => self.judge(inner),
         }
     }
@@ -847,6 +848,7 @@ impl Judge {
     fn judge_loop(
         &mut self,
         pat: &Pat,
+        declared: &Uniqueness,
         init: &Expr,
         form: &LoopForm,
         body: &Expr,
@@ -862,15 +864,20 @@ impl Judge {
             LoopForm::While { .. } => None,
         };
         let before = self.consumed.clone();
+        let mut declared_unique = BTreeSet::new();
+        declared_variables(pat, declared, &mut declared_unique);
         self.captured.push(BTreeSet::new());
-        let body_result = self.judge_loop_body(pat, form, element_tree.clone(), body);
+        let body_result =
+            self.judge_loop_body(pat, &declared_unique, form, element_tree.clone(), body);
         let captured = self.captured.pop().unwrap_or_default();
         let body_tree = body_result?;
+        // Consumed: what the body consumes (Futhark infers it) and what the
+        // pattern declares `*`.
         let consumed_in_body: BTreeSet<VarName> = pat
             .bound_vars()
             .into_iter()
             .map(|(name, _)| name.clone())
-            .filter(|name| self.consumed.contains_key(name))
+            .filter(|name| self.consumed.contains_key(name) || declared_unique.contains(name))
             .collect();
         self.consumed = before;
         let consumed_init = consumed_components(pat, &init_tree, &consumed_in_body);
@@ -881,7 +888,7 @@ impl Judge {
             // consumption recorded, for the located use-after-consume.
             let after = self.consumed.clone();
             self.captured.push(BTreeSet::new());
-            let again = self.judge_loop_body(pat, form, element_tree, body);
+            let again = self.judge_loop_body(pat, &declared_unique, form, element_tree, body);
             self.captured.pop();
             again?;
             self.consumed = after;
@@ -898,6 +905,7 @@ impl Judge {
     fn judge_loop_body(
         &mut self,
         pat: &Pat,
+        declared_unique: &BTreeSet<VarName>,
         form: &LoopForm,
         element_tree: Option<AliasTree>,
         body: &Expr,
@@ -920,21 +928,33 @@ impl Judge {
             }
         }
         let tree = self.judge(body)?;
-        self.loop_results_fresh(pat, &tree, body.span)?;
+        self.loop_results_fresh(pat, declared_unique, &tree, body.span)?;
         Ok(tree)
     }
 
     /// `loop-aliases`: what the body returns (`tree`) for a loop variable
-    /// it consumed is updated in place by the next iteration, so it may
-    /// alias nothing bound outside the loop (the next iteration would
-    /// write into it) and share no storage with another returned component
-    /// (whose value the update would change). Judged in the body's scope.
-    fn loop_results_fresh(&self, pat: &Pat, tree: &AliasTree, span: Span) -> Judgment<()> {
+    /// it consumes (or that the pattern declares `*`) is updated in place
+    /// by the next iteration, so it may alias nothing bound outside the
+    /// loop (the next iteration would write into it), no loop variable
+    /// that is only observed (whose storage the loop does not own), and
+    /// share no storage with another returned component (whose value the
+    /// update would change). Judged in the body's scope.
+    fn loop_results_fresh(
+        &self,
+        pat: &Pat,
+        declared_unique: &BTreeSet<VarName>,
+        tree: &AliasTree,
+        span: Span,
+    ) -> Judgment<()> {
         let mut parts = Vec::new();
         pattern_parts(pat, tree, &mut parts);
+        let loop_variables: BTreeSet<&VarName> =
+            pat.bound_vars().into_iter().map(|(name, _)| name).collect();
+        let consumed =
+            |name: &VarName| self.consumed.contains_key(name) || declared_unique.contains(name);
         let depth = self.depth();
         for (index, (variable, aliases)) in parts.iter().enumerate() {
-            let Some(variable) = variable.filter(|v| self.consumed.contains_key(v)) else {
+            let Some(variable) = variable.filter(|v| consumed(v)) else {
                 continue;
             };
             let mut outer: Vec<&VarName> = aliases
@@ -943,6 +963,7 @@ impl Judge {
                     self.env
                         .get(alias)
                         .is_none_or(|binding| binding.depth < depth)
+                        || loop_variables.contains(alias) && !consumed(alias)
                 })
                 .collect();
             outer.sort_by_key(|alias| alias.id);
@@ -967,6 +988,21 @@ impl Judge {
             }
         }
         Ok(())
+    }
+}
+
+/// The variables of `pat` in a component that `declared` marks unique.
+fn declared_variables(pat: &Pat, declared: &Uniqueness, out: &mut BTreeSet<VarName>) {
+    match &pat.kind {
+        PatKind::Var(name) if declared.any_unique() => {
+            out.insert(name.clone());
+        }
+        PatKind::Record(fields) => {
+            for (field, field_pat) in fields {
+                declared_variables(field_pat, &declared.field(field), out);
+            }
+        }
+        _ => {}
     }
 }
 

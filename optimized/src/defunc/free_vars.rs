@@ -162,6 +162,7 @@ impl Collector {
                 init,
                 form,
                 body,
+                ..
             } => {
                 self.pattern(pat);
                 self.expression(init);

@@ -1436,6 +1436,7 @@ impl<'p> Defunctionaliser<'p> {
             }
             ExprKind::Loop {
                 pat,
+                declared,
                 init,
                 form,
                 body,
@@ -1482,6 +1483,7 @@ impl<'p> Defunctionaliser<'p> {
                 let ty = dynamic_type(self);
                 let kind = ExprKind::Loop {
                     pat,
+                    declared: declared.clone(),
                     init,
                     form,
                     body,

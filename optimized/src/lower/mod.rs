@@ -1141,6 +1141,7 @@ impl Lowerer {
                 init,
                 form,
                 body,
+                ..
             } => self.loop_expression(env, block, pat, init, form, body, span),
             ExprKind::Coerce(inner) => {
                 let values = self.expression(env, block, inner)?;

@@ -389,6 +389,7 @@ impl<'p> Mono<'p> {
             },
             ExprKind::Loop {
                 pat,
+                declared,
                 init,
                 form,
                 body,
@@ -416,6 +417,7 @@ impl<'p> Mono<'p> {
                 };
                 ExprKind::Loop {
                     pat,
+                    declared: declared.clone(),
                     init,
                     form,
                     body: self.boxed(body),

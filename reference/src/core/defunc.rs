@@ -732,6 +732,7 @@ impl Defunctionaliser {
             }
             ExprKind::Loop {
                 param,
+                param_uniqueness,
                 init,
                 form: LoopForm::ForIn { var, array },
                 body,
@@ -749,6 +750,7 @@ impl Defunctionaliser {
                 Ok((
                     mk(ExprKind::Loop {
                         param: param.clone(),
+                        param_uniqueness: param_uniqueness.clone(),
                         init: e1.boxed(),
                         form: LoopForm::ForIn {
                             var: var.clone(),
@@ -761,6 +763,7 @@ impl Defunctionaliser {
             }
             ExprKind::Loop {
                 param,
+                param_uniqueness,
                 init,
                 form: LoopForm::While { condition },
                 body,
@@ -781,6 +784,7 @@ impl Defunctionaliser {
                 Ok((
                     mk(ExprKind::Loop {
                         param: param.clone(),
+                        param_uniqueness: param_uniqueness.clone(),
                         init: e1.boxed(),
                         form: LoopForm::While {
                             condition: ec.boxed(),

@@ -473,6 +473,7 @@ impl Evaluator {
                 init,
                 form: LoopForm::ForIn { var, array },
                 body,
+                ..
             } => {
                 // TFP18 E-Loop
                 fire("TFP18 E-Loop");
@@ -486,6 +487,7 @@ impl Evaluator {
                 init,
                 form: LoopForm::While { condition },
                 body,
+                ..
             } => {
                 // Extension: TFP18 E-While
                 fire("TFP18 E-While");

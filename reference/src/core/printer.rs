@@ -229,6 +229,7 @@ fn expr_inner(e: &Expr, indent: usize) -> String {
             init,
             form,
             body,
+            ..
         } => {
             let header = match form {
                 LoopForm::ForIn { var, array } => format!("for {var} in {}", atom(array, indent)),

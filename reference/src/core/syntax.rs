@@ -603,6 +603,9 @@ pub enum ExprKind {
     /// loop x = e1 for y in e2 do e3; extension: `while`.
     Loop {
         param: Name,
+        /// Extension (proofs-notes/uniqueness.md U-Loop): the `*`s of the
+        /// loop's pattern, per component of `x`.
+        param_uniqueness: Uniqueness,
         init: Box<Expr>,
         form: LoopForm,
         body: Box<Expr>,
@@ -835,6 +838,7 @@ fn collect_free_inner(expr: &Expr, bound: &mut Vec<Name>, out: &mut Vec<Name>) {
             init,
             form,
             body,
+            ..
         } => {
             go(init, bound, out);
             match form {
@@ -1046,11 +1050,13 @@ pub fn rebuild(expr: &Expr, r: &mut dyn Rebuilder) -> Expr {
             },
             ExprKind::Loop {
                 param,
+                param_uniqueness,
                 init,
                 form,
                 body,
             } => ExprKind::Loop {
                 param: param.clone(),
+                param_uniqueness: param_uniqueness.clone(),
                 init: r.expr(init).boxed(),
                 form: match form {
                     LoopForm::ForIn { var, array } => LoopForm::ForIn {

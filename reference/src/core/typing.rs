@@ -560,6 +560,7 @@ impl Typing {
                 init,
                 form: LoopForm::ForIn { var, array },
                 body,
+                ..
             } => {
                 // TFP18 T-Loop
                 fire("TFP18 T-Loop");
@@ -580,6 +581,7 @@ impl Typing {
                 init,
                 form: LoopForm::While { condition },
                 body,
+                ..
             } => {
                 // Extension: TFP18 T-While
                 fire("TFP18 T-While");

@@ -811,13 +811,14 @@ impl Judge {
             }
             ExprKind::Loop {
                 param,
+                param_uniqueness,
                 init,
                 form,
                 body,
             } => {
                 // Extension: TFP18 U-Loop
                 fire("TFP18 U-Loop");
-                self.loop_expr(scope, param, init, form, body, consumed)
+                self.loop_expr(scope, param, param_uniqueness, init, form, body, consumed)
             }
             ExprKind::Assert {
                 condition, body, ..
@@ -1267,10 +1268,12 @@ impl Judge {
     /// which are consumed); those the body consumes are consumed from `e₀`
     /// at `e₀`, and are fresh in the loop's value, which elsewhere aliases
     /// `e₀`.
+    #[allow(clippy::too_many_arguments)]
     fn loop_expr(
         &mut self,
         scope: &Scope,
         param: &Name,
+        declared: &Uniqueness,
         init: &Expr,
         form: &LoopForm,
         body: &Expr,
@@ -1313,22 +1316,28 @@ impl Judge {
         };
         self.depth -= 1;
         let body_tree = judged?;
-        let consumed_components = loop_consumed_components(&param_tree, &inside);
-        self.loop_results_fresh(param, body, &body_tree, &consumed_components)?;
+        // Consumed: what the body consumes (Futhark infers it) and what the
+        // pattern declares `∗`.
+        let consumed_components =
+            union_uniqueness(&loop_consumed_components(&param_tree, &inside), declared);
+        self.loop_results_fresh(param, &param_tree, body, &body_tree, &consumed_components)?;
         let init_consumed = init_tree.unique_part(&consumed_components);
         self.consume(&init_consumed, init.span, consumed)?;
         self.loop_observes_consumed(scope, param, form, body, &init_consumed, init.span)?;
         Ok(init_tree.fresh_where_unique(&consumed_components))
     }
 
-    /// `loop-aliases`: what the body returns for a component it consumed
-    /// is updated in place by the next iteration, so it may alias nothing
-    /// bound outside the loop (the next iteration would write into it) and
+    /// `loop-aliases`: what the body returns for a component it consumes
+    /// (or that the pattern declares `∗`) is updated in place by the next
+    /// iteration, so it may alias nothing bound outside the loop (the next
+    /// iteration would write into it), no component of the loop variable
+    /// that is only observed (whose storage the loop does not own), and
     /// share no storage with another returned component (whose value the
     /// update would change). §3 U-Loop, §7.
     fn loop_results_fresh(
         &self,
         param: &Name,
+        param_tree: &AliasTree,
         body: &Expr,
         body_tree: &AliasTree,
         consumed_components: &Uniqueness,
@@ -1339,6 +1348,12 @@ impl Judge {
         let mut leaves = Vec::new();
         body_tree.leaves_with_paths(&mut Vec::new(), &mut leaves);
         let names = loop_component_names(param, body);
+        let mut param_leaves = Vec::new();
+        param_tree.leaves_with_paths(&mut Vec::new(), &mut param_leaves);
+        let observed: Vec<(Vec<Name>, Aliases)> = param_leaves
+            .into_iter()
+            .filter(|(path, _)| !uniqueness_at(consumed_components, path).any_unique())
+            .collect();
         for (index, (path, al)) in leaves.iter().enumerate() {
             if !uniqueness_at(consumed_components, path).any_unique() {
                 continue;
@@ -1352,6 +1367,18 @@ impl Judge {
                 let message = format!(
                     "Return value for consuming loop parameter `{name}` aliases `{}`.",
                     self.name_of(atom)
+                );
+                return Err(Diagnostic::error(message)
+                    .with_code(LOOP_ALIASES)
+                    .with_primary(body.span, "the new values of the loop parameters"));
+            }
+            if let Some((observed_path, _)) = observed
+                .iter()
+                .find(|(_, observed_al)| !al.is_disjoint(observed_al))
+            {
+                let message = format!(
+                    "Return value for consuming loop parameter `{name}` aliases `{}`.",
+                    component_name(&names, observed_path, param)
                 );
                 return Err(Diagnostic::error(message)
                     .with_code(LOOP_ALIASES)
@@ -1436,6 +1463,22 @@ fn newly_consumed(before: &Consumed, after: &Consumed) -> Aliases {
         .filter(|a| !before.contains_key(a))
         .copied()
         .collect()
+}
+
+/// `∗` where either marks a component `∗`.
+fn union_uniqueness(a: &Uniqueness, b: &Uniqueness) -> Uniqueness {
+    match (a, b) {
+        (Uniqueness::Unique, _) | (_, Uniqueness::Unique) => Uniqueness::Unique,
+        (Uniqueness::Nonunique, other) | (other, Uniqueness::Nonunique) => other.clone(),
+        (Uniqueness::Components(left), Uniqueness::Components(right)) => {
+            let mut components = left.clone();
+            for (label, component) in right {
+                let merged = union_uniqueness(&a.component(label), component);
+                components.insert(label.clone(), merged);
+            }
+            Uniqueness::Components(components)
+        }
+    }
 }
 
 /// The uniqueness of the component at `path`.

@@ -2476,6 +2476,7 @@ impl Elaborator {
                 let rows = Expr::new(
                     ExprKind::Loop {
                         param: array.clone(),
+                        param_uniqueness: Uniqueness::Nonunique,
                         init: Expr::var(array.clone(), span).boxed(),
                         form: LoopForm::ForIn {
                             var: k.clone(),
@@ -2571,6 +2572,7 @@ impl Elaborator {
         };
         let pt = self.pat_type(pat)?;
         self.unify(&pt, &ti, pat.span())?;
+        let declared = Uniqueness::declared(&DeclaredUniqueness::of_pattern(pat));
         let saved = self.values.clone();
         let x = self.fresh("loop");
         let mut lets = Vec::new();
@@ -2637,6 +2639,7 @@ impl Elaborator {
                 Expr::new(
                     ExprKind::Loop {
                         param: x,
+                        param_uniqueness: declared.clone(),
                         init: i.boxed(),
                         form: LoopForm::ForIn {
                             var: var.clone(),
@@ -2663,6 +2666,7 @@ impl Elaborator {
                 Expr::new(
                     ExprKind::Loop {
                         param: x,
+                        param_uniqueness: declared.clone(),
                         init: i.boxed(),
                         form: LoopForm::ForIn {
                             var: y,
@@ -2681,6 +2685,7 @@ impl Elaborator {
                 Expr::new(
                     ExprKind::Loop {
                         param: x,
+                        param_uniqueness: declared.clone(),
                         init: i.boxed(),
                         form: LoopForm::While {
                             condition: wrap(&lets, c).boxed(),
