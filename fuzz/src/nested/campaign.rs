@@ -51,8 +51,9 @@ impl Default for CampaignConfig {
                 fuel: 50_000,
                 lambda_a_fuel_factor: 20,
                 subject_reduction_steps: 12,
-                small_step_fuel: 1_000,
-                small_step_size_limit: 800,
+                small_step_fuel: 100_000,
+                refocusing_checked_steps: 1_000,
+                subject_reduction_size_limit: 50_000,
                 trace_steps: 4,
             },
         }

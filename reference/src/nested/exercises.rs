@@ -166,7 +166,8 @@ fn quick_options() -> Options {
         lambda_a_fuel_factor: 20,
         subject_reduction_steps: 15,
         small_step_fuel: 3_000,
-        small_step_size_limit: 2_500,
+        refocusing_checked_steps: 3_000,
+        subject_reduction_size_limit: 2_500,
         trace_steps: 4,
     }
 }

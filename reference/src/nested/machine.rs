@@ -6,7 +6,8 @@
 //!
 //! Two drivers share `decide`:
 //! - [`SmallStep`]: the literal call-by-name small-step relation `e → e'`
-//!   without sharing; `→*` iterated under a fuel bound.
+//!   without sharing; `→*` iterated under a fuel bound, by refocusing (the
+//!   evaluation context is kept between steps) and checked against [`step`].
 //! - [`ByNeed`]: the same rules with sharing: terms are DAGs, substitution
 //!   shares the argument, and every subterm reduced to WHNF is memoised by
 //!   identity, so each shared thunk is reduced once. It is checked against
@@ -157,15 +158,68 @@ pub fn step<C: Calculus>(term: &C::Term) -> Result<Option<C::Term>, Stop> {
     }
 }
 
-/// The small-step driver: `→*` to WHNF under a fuel bound.
+/// The small-step driver: `→*` to WHNF under a fuel bound, by refocusing
+/// (Danvy & Nielsen 2004): the term is kept as a focus and its evaluation
+/// context, a stack of [`Frame`]s from the root, so a step costs its
+/// contraction and not a walk from the root and a rebuild of the path to the
+/// redex. The sequence of reducts is the literal relation's — `→` is
+/// deterministic and every congruence rule of Fig. 6.3 / App. B–C keeps
+/// choosing the same subterm while that subterm is not a value (unique
+/// decomposition), which is what lets the context stay put between steps.
+/// That property is itself checked: [`SmallStep::whnf_checked`] also takes
+/// every step with [`step`] from the root and compares the reducts.
+///
+/// Call by name shares nothing: `(λ•. • + •) e` reduces `e` twice, and the
+/// thesis' `quicksort` takes more than 10⁸ steps. The driver therefore
+/// *replays*: the relation is deterministic and a hole is a closed term, so
+/// once a hole `t` has reduced to its WHNF `v` in `k` steps, every later
+/// hole that is the same term (the same node: substitution shares its
+/// argument) reduces to `v` in the same `k` steps, in any context. A replay
+/// plugs `v` and adds `k` to [`SmallStep::relation_steps`] without taking the
+/// steps; `used`, which the fuel bounds, counts the contractions taken. This
+/// rests on determinism alone — not on call by need being sound, which is
+/// what the driver is compared with `ByNeed` to check.
 pub struct SmallStep<C: Calculus> {
     pub fuel: u64,
+    /// Contractions taken.
     pub used: u64,
-    /// Wall-clock bound: each literal step rebuilds and re-inspects the path
-    /// to its redex, so the small-step driver is slow on large terms; running
-    /// past the deadline counts as running out of fuel (unknown).
+    /// The length of the relation's reduction sequences, replays included
+    /// (saturating: call by name can be exponentially long).
+    pub relation_steps: u64,
+    /// Wall-clock bound; running past it counts as running out of fuel
+    /// (unknown).
     pub deadline: Option<std::time::Instant>,
+    /// Hole identity ↦ (the hole, kept alive so the identity stays unique;
+    /// its WHNF; the relation's steps to it). `None`: no replays
+    /// ([`CheckedSmallStep`], which compares single steps).
+    replays: Option<HashMap<usize, Replay<C::Term>>>,
     marker: std::marker::PhantomData<C>,
+}
+
+/// A hole that reduced to its WHNF, and how many steps of the relation that
+/// took.
+struct Replay<T> {
+    _hole: T,
+    whnf: T,
+    relation_steps: u64,
+}
+
+/// One layer of an evaluation context: a term whose decision was a
+/// congruence into the subterm at `path` (the hole), the hole as it was
+/// entered, and the relation's step count then.
+pub struct Frame<T> {
+    around: T,
+    path: Vec<usize>,
+    hole: T,
+    relation_steps_at_entry: u64,
+}
+
+/// The term a context and its focus stand for: the focus plugged into every
+/// frame's hole, innermost first.
+fn plug<C: Calculus>(context: &[Frame<C::Term>], focus: &C::Term) -> C::Term {
+    context.iter().rev().fold(focus.clone(), |inner, frame| {
+        C::replace_at(&frame.around, &frame.path, inner)
+    })
 }
 
 impl<C: Calculus> SmallStep<C> {
@@ -173,7 +227,9 @@ impl<C: Calculus> SmallStep<C> {
         SmallStep {
             fuel,
             used: 0,
+            relation_steps: 0,
             deadline: None,
+            replays: Some(HashMap::new()),
             marker: std::marker::PhantomData,
         }
     }
@@ -184,29 +240,214 @@ impl<C: Calculus> SmallStep<C> {
             ..SmallStep::new(fuel)
         }
     }
+
+    /// A driver that takes every step (no replays).
+    pub fn without_replays(fuel: u64) -> Self {
+        SmallStep {
+            replays: None,
+            ..SmallStep::new(fuel)
+        }
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.used % 64 == 0 && self.deadline.is_some_and(|d| std::time::Instant::now() > d)
+    }
+
+    /// The recorded WHNF of `hole`, if it was reduced before.
+    fn replay(&mut self, hole: &C::Term) -> Option<C::Term> {
+        let replay = self.replays.as_ref()?.get(&C::id(hole))?;
+        self.relation_steps = self.relation_steps.saturating_add(replay.relation_steps);
+        Some(replay.whnf.clone())
+    }
+
+    /// Records that `hole` reduced to `whnf`, if that took steps (a hole
+    /// that is a value is stuck, never replayed).
+    fn record(&mut self, hole: C::Term, whnf: &C::Term, relation_steps_at_entry: u64) {
+        if self.relation_steps == relation_steps_at_entry {
+            return;
+        }
+        if let Some(replays) = &mut self.replays {
+            replays.insert(
+                C::id(&hole),
+                Replay {
+                    _hole: hole,
+                    whnf: whnf.clone(),
+                    relation_steps: self.relation_steps - relation_steps_at_entry,
+                },
+            );
+        }
+    }
+
+    /// `→*` to WHNF; `on_step(context, focus, next)` sees every contraction
+    /// (`next = Ok(contractum)`) before it is taken, and the stop where the
+    /// relation is stuck (`next = Err(stop)`), and may end the run (`Err(E)`).
+    fn drive<E>(
+        &mut self,
+        term: &C::Term,
+        mut on_step: impl FnMut(&[Frame<C::Term>], &C::Term, Result<&C::Term, &Stop>) -> Result<(), E>,
+    ) -> Result<Result<C::Term, Stop>, E> {
+        if let Some(whnf) = self.replay(term) {
+            return Ok(Ok(whnf));
+        }
+        let relation_steps_at_start = self.relation_steps;
+        let mut context: Vec<Frame<C::Term>> = Vec::new();
+        let mut focus = term.clone();
+        // Whether `focus` was reached by a congruence and has not stepped
+        // yet: a congruence rule that points at a value is stuck, as in
+        // [`step`].
+        let mut entered = false;
+        let (stuck_at, stop) = loop {
+            match C::decide(&focus) {
+                Decision::Value if entered => {
+                    // The term whose rule pointed here is the hole's frame.
+                    let stop = Stop::Bottom(
+                        "a congruence rule pointed at a value (no rule applies)".into(),
+                    );
+                    match context.pop() {
+                        Some(frame) => break (frame.around, stop),
+                        None => break (focus, stop),
+                    }
+                }
+                Decision::Value => match context.pop() {
+                    None => {
+                        self.record(term.clone(), &focus, relation_steps_at_start);
+                        return Ok(Ok(focus));
+                    }
+                    Some(frame) => {
+                        self.record(frame.hole, &focus, frame.relation_steps_at_entry);
+                        focus = C::replace_at(&frame.around, &frame.path, focus);
+                    }
+                },
+                Decision::Contract(next) => {
+                    if self.used >= self.fuel || self.out_of_time() {
+                        return Ok(Err(Stop::OutOfFuel));
+                    }
+                    on_step(&context, &focus, Ok(&next))?;
+                    self.used += 1;
+                    self.relation_steps = self.relation_steps.saturating_add(1);
+                    focus = next;
+                    entered = false;
+                }
+                Decision::Congruence(path) => {
+                    let Some(hole) = C::at_path(&focus, &path) else {
+                        break (
+                            focus,
+                            Stop::Bottom("congruence into a missing subterm".into()),
+                        );
+                    };
+                    if let Some(whnf) = self.replay(&hole) {
+                        // The steps it stands for were taken in this focus.
+                        focus = C::replace_at(&focus, &path, whnf);
+                        entered = false;
+                        continue;
+                    }
+                    context.push(Frame {
+                        around: focus,
+                        path,
+                        hole: hole.clone(),
+                        relation_steps_at_entry: self.relation_steps,
+                    });
+                    focus = hole;
+                    entered = true;
+                }
+                Decision::Bottom(reason) => break (focus, Stop::Bottom(reason)),
+                Decision::Limit(reason) => break (focus, Stop::MemoryLimit(reason)),
+                Decision::Impose => break (focus, Stop::Impose),
+            }
+        };
+        on_step(&context, &stuck_at, Err(&stop))?;
+        Ok(Err(stop))
+    }
+}
+
+impl<C: Calculus> SmallStep<C>
+where
+    C::Term: PartialEq + std::fmt::Display,
+{
+    /// `→*` to WHNF, taking every step also with [`step`] from the root:
+    /// `Err` names the first step where the refocused reduct differs from the
+    /// relation's.
+    pub fn whnf_checked(&mut self, term: &C::Term) -> Result<Result<C::Term, Stop>, String> {
+        self.drive(term, |context, focus, next| {
+            let before = plug::<C>(context, focus);
+            match (step::<C>(&before), next) {
+                (Ok(Some(literal)), Ok(contractum)) => {
+                    let after = plug::<C>(context, contractum);
+                    if literal == after {
+                        Ok(())
+                    } else {
+                        Err(format!(
+                            "from `{before}` the relation steps to `{literal}`, refocusing to `{after}`"
+                        ))
+                    }
+                }
+                (Err(literal), Err(refocused)) if literal == *refocused => Ok(()),
+                (literal, refocused) => Err(format!(
+                    "from `{before}` the relation gives {literal}, refocusing {refocused}",
+                    literal = match literal {
+                        Ok(Some(reduct)) => format!("`{reduct}`"),
+                        Ok(None) => "a value".into(),
+                        Err(stop) => stop.to_string(),
+                    },
+                    refocused = match refocused {
+                        Ok(contractum) => format!("`{}`", plug::<C>(context, contractum)),
+                        Err(stop) => stop.to_string(),
+                    }
+                )),
+            }
+        })
+    }
 }
 
 impl<C: Calculus> Evaluator<C::Term> for SmallStep<C> {
     fn whnf(&mut self, term: &C::Term) -> Result<C::Term, Stop> {
-        let mut current = term.clone();
-        loop {
-            if self.used >= self.fuel {
-                return Err(Stop::OutOfFuel);
-            }
-            if self.used % 64 == 0 && self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
-                return Err(Stop::OutOfFuel);
-            }
-            match step::<C>(&current)? {
-                None => return Ok(current),
-                Some(next) => {
-                    self.used += 1;
-                    current = next;
-                }
-            }
+        match self.drive(term, |_, _, _| Ok::<(), std::convert::Infallible>(())) {
+            Ok(outcome) => outcome,
+            Err(never) => match never {},
         }
     }
     fn steps(&self) -> u64 {
         self.used
+    }
+}
+
+/// [`SmallStep`] with every step checked against the relation
+/// ([`SmallStep::whnf_checked`]), as an [`Evaluator`] (so a whole readback can
+/// run on it): the first difference is kept in `difference` and ends the run
+/// (every later `whnf` stops with [`Stop::OutOfFuel`]; read `difference`, not
+/// the observation).
+pub struct CheckedSmallStep<C: Calculus> {
+    pub driver: SmallStep<C>,
+    pub difference: Option<String>,
+}
+
+impl<C: Calculus> CheckedSmallStep<C> {
+    pub fn new(fuel: u64) -> Self {
+        CheckedSmallStep {
+            driver: SmallStep::without_replays(fuel),
+            difference: None,
+        }
+    }
+}
+
+impl<C: Calculus> Evaluator<C::Term> for CheckedSmallStep<C>
+where
+    C::Term: PartialEq + std::fmt::Display,
+{
+    fn whnf(&mut self, term: &C::Term) -> Result<C::Term, Stop> {
+        if self.difference.is_some() {
+            return Err(Stop::OutOfFuel);
+        }
+        match self.driver.whnf_checked(term) {
+            Ok(outcome) => outcome,
+            Err(difference) => {
+                self.difference = Some(difference);
+                Err(Stop::OutOfFuel)
+            }
+        }
+    }
+    fn steps(&self) -> u64 {
+        self.driver.used
     }
 }
 

@@ -25,7 +25,7 @@ pub enum ReadbackError {
     Malformed(String),
 }
 
-type Readback<T> = Result<T, ReadbackError>;
+pub type Readback<T> = Result<T, ReadbackError>;
 
 /// Maximum number of observation nodes read (infinite data is unknown).
 pub const MAX_OBSERVATION: usize = 200_000;

@@ -7,9 +7,9 @@ use super::flat_types::{equivalent, flat, flat_array};
 use super::flatten::{lift, vectorise};
 use super::lambda_a::ExprA;
 use super::lambda_c::ExprC;
-use super::machine::{ByNeed, Evaluator, SmallStep, Stop};
+use super::machine::{ByNeed, Calculus, CheckedSmallStep, Evaluator, SmallStep, Stop};
 use super::observation::Observation;
-use super::readback::{readback_a, readback_c, ReadbackError};
+use super::readback::{readback_a, readback_c, Readback, ReadbackError};
 use super::reduce_a::LambdaA;
 use super::reduce_c::LambdaC;
 use super::types::Type;
@@ -183,11 +183,16 @@ pub fn lambda_a_subject_reduction(e: &ExprA, ty: &Type, steps: usize) -> Verdict
     let mut original = Vec::new();
     e.lambdas(&mut original);
     let original: HashSet<String> = original.into_iter().collect();
+    let mut original_nodes = HashSet::new();
+    lambda_nodes(e, &mut HashSet::new(), &mut |node| {
+        original_nodes.insert(node.id());
+    });
     let mut current = e.clone();
+    let mut abstraction_types = typing_a::AbstractionTypes::default();
     for k in 0..steps {
         match machine::step::<LambdaA>(&current) {
             Ok(Some(next)) => {
-                match typing_a::check_program(&next) {
+                match typing_a::check_program_sharing(&mut abstraction_types, &next) {
                     Ok(found) if equivalent(&found, &expected) => {}
                     Ok(found) => {
                         return Verdict::Violated(format!(
@@ -200,14 +205,21 @@ pub fn lambda_a_subject_reduction(e: &ExprA, ty: &Type, steps: usize) -> Verdict
                         ))
                     }
                 }
-                let mut lambdas = Vec::new();
-                next.lambdas(&mut lambdas);
-                if let Some(new) = lambdas.iter().find(|l| !original.contains(*l)) {
-                    if !is_primitive_lambda(new) {
-                        return Verdict::Violated(format!(
-                            "Thm 6.8: λA step {k} created the abstraction {new}"
-                        ));
+                // An abstraction node of `e` (by identity) is one of `e`'s;
+                // any other is compared by its text.
+                let mut created = None;
+                lambda_nodes(&next, &mut HashSet::new(), &mut |node| {
+                    if created.is_none() && !original_nodes.contains(&node.id()) {
+                        let printed = node.to_string();
+                        if !original.contains(&printed) && !is_primitive_lambda(&printed) {
+                            created = Some(printed);
+                        }
                     }
+                });
+                if let Some(new) = created {
+                    return Verdict::Violated(format!(
+                        "Thm 6.8: λA step {k} created the abstraction {new}"
+                    ));
                 }
                 current = next;
             }
@@ -218,6 +230,19 @@ pub fn lambda_a_subject_reduction(e: &ExprA, ty: &Type, steps: usize) -> Verdict
     Verdict::Holds
 }
 
+/// Calls `visit` on every abstraction node of `e`, each shared node once.
+fn lambda_nodes(e: &ExprA, seen: &mut HashSet<usize>, visit: &mut impl FnMut(&ExprA)) {
+    if !seen.insert(e.id()) {
+        return;
+    }
+    if let super::lambda_a::TermA::Lam(..) = e.term() {
+        visit(e);
+    }
+    for child in e.children() {
+        lambda_nodes(&child, seen, visit);
+    }
+}
+
 /// `nilP` at a function association introduces `λ•. ⊥` and `λ•. nilP⟨⟩`
 /// (App. C): abstractions that come from a primitive's definition, not from the
 /// program, which Thm. 6.8 (stated for the λA terms of the program) does not
@@ -226,12 +251,21 @@ fn is_primitive_lambda(printed: &str) -> bool {
     printed.contains("bottom") || printed.contains("nilP")
 }
 
-/// Wall-clock bound of one small-step readback (beyond it: unknown).
-pub const SMALL_STEP_TIME: std::time::Duration = std::time::Duration::from_millis(500);
+/// Wall-clock bound of one small-step readback (beyond it: unknown). The
+/// refocused driver takes about two million λA steps a second here; the
+/// thesis' `list_sums` needs four million (call by name shares nothing).
+pub const SMALL_STEP_TIME: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// The call-by-need evaluator against the small-step relation (T-need): on
-/// terms where both finish within `fuel`, the observations are equal.
-pub fn by_need_agrees_c(e: &ExprC, ty: &Type, fuel: u64) -> Verdict {
+/// terms where both finish within `fuel`, the observations are equal. The
+/// first `checked_steps` steps of the small-step readback are also taken
+/// literally from the root: the refocused driver must be the relation.
+pub fn by_need_agrees_c(e: &ExprC, ty: &Type, fuel: u64, checked_steps: u64) -> Verdict {
+    if let Some(difference) =
+        refocusing_differs::<LambdaC>(checked_steps, |small| readback_c(small, e, ty))
+    {
+        return Verdict::Violated(format!("refocusing is not the λC relation: {difference}"));
+    }
     let mut small = SmallStep::<LambdaC>::with_deadline(fuel, SMALL_STEP_TIME);
     let literal = outcome(readback_c(&mut small, e, ty));
     let mut need = ByNeed::<LambdaC>::new(fuel);
@@ -240,12 +274,35 @@ pub fn by_need_agrees_c(e: &ExprC, ty: &Type, fuel: u64) -> Verdict {
 }
 
 /// As [`by_need_agrees_c`] for λA.
-pub fn by_need_agrees_a(e: &ExprA, ty: &Type, fuel: u64) -> Verdict {
+pub fn by_need_agrees_a(e: &ExprA, ty: &Type, fuel: u64, checked_steps: u64) -> Verdict {
+    if let Some(difference) =
+        refocusing_differs::<LambdaA>(checked_steps, |small| readback_a(small, e, ty))
+    {
+        return Verdict::Violated(format!("refocusing is not the λA relation: {difference}"));
+    }
     let mut small = SmallStep::<LambdaA>::with_deadline(fuel, SMALL_STEP_TIME);
     let literal = outcome(readback_a(&mut small, e, ty));
     let mut need = ByNeed::<LambdaA>::new(fuel);
     let shared = outcome(readback_a(&mut need, e, ty));
     compare_evaluators(&literal, &shared)
+}
+
+/// Runs `read` on a [`CheckedSmallStep`] of `steps` fuel: the first step
+/// where the refocused reduct differs from the relation's, if any (running out
+/// of fuel only ends the check).
+pub fn refocusing_differs<C: Calculus>(
+    steps: u64,
+    read: impl FnOnce(&mut CheckedSmallStep<C>) -> Readback<Observation>,
+) -> Option<String>
+where
+    C::Term: PartialEq + std::fmt::Display,
+{
+    if steps == 0 {
+        return None;
+    }
+    let mut checked = CheckedSmallStep::<C>::new(steps);
+    let _observation_is_not_the_point = read(&mut checked);
+    checked.difference
 }
 
 fn compare_evaluators(literal: &Outcome, shared: &Outcome) -> Verdict {

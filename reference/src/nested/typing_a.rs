@@ -12,6 +12,7 @@ use super::flat_types::{
 use super::lambda_a::{AuxPrim, ConstA, ExprA, Kernel, TermA};
 use super::types::Type;
 use crate::coverage::fire;
+use std::collections::HashMap;
 
 /// A failed premise of a λA rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,6 +184,47 @@ fn expect_star(ty: &TypeA, rule: &'static str) -> Result<(), TypeError> {
 
 /// `Γ ⊢_A e : τ` with `Γ ::= · | •:τ`; returns the normalised type.
 pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
+    judge(&mut AbstractionTypes::default(), gamma, e)
+}
+
+/// The judgments of abstraction nodes `λ•:τ.e` and `μ•:τ.e`, by node
+/// identity. λA has one variable, so an abstraction's body can mention no
+/// `•` but its own: its type does not depend on `Γ`, and one judgment of a
+/// node holds wherever that node occurs — in a shared subterm, or in the next
+/// reduct of a subject-reduction run, which shares all but the path to its
+/// redex with this one. Nodes are kept alive so identities stay unique.
+#[derive(Default)]
+pub struct AbstractionTypes {
+    judged: HashMap<usize, (ExprA, Result<TypeA, TypeError>)>,
+}
+
+/// `⊢_A e : τ` for a closed term, reusing (and extending) `memo`.
+pub fn check_program_sharing(memo: &mut AbstractionTypes, e: &ExprA) -> Result<TypeA, TypeError> {
+    judge(memo, None, e)
+}
+
+fn judge(
+    memo: &mut AbstractionTypes,
+    gamma: Option<&TypeA>,
+    e: &ExprA,
+) -> Result<TypeA, TypeError> {
+    if matches!(e.term(), TermA::Lam(..) | TermA::Mu(..)) {
+        if let Some((_, judged)) = memo.judged.get(&e.id()) {
+            return judged.clone();
+        }
+        let judged = judge_node(memo, gamma, e);
+        memo.judged.insert(e.id(), (e.clone(), judged.clone()));
+        return judged;
+    }
+    judge_node(memo, gamma, e)
+}
+
+/// One rule of Fig. 5.7 at the head of `e`.
+fn judge_node(
+    memo: &mut AbstractionTypes,
+    gamma: Option<&TypeA>,
+    e: &ExprA,
+) -> Result<TypeA, TypeError> {
     match e.term() {
         // L05 Fig5.7 INT
         TermA::Int(_) => {
@@ -226,12 +268,12 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
         // L05 Fig5.7 TUP
         TermA::Tuple(a, b) => {
             fire("L05 Fig5.7 TUP");
-            Ok(TypeA::prod(type_of(gamma, a)?, type_of(gamma, b)?))
+            Ok(TypeA::prod(judge(memo, gamma, a)?, judge(memo, gamma, b)?))
         }
         // L05 Fig5.7 PROJ
         TermA::Proj(inner, i) => {
             fire("L05 Fig5.7 PROJ");
-            match type_of(gamma, inner)? {
+            match judge(memo, gamma, inner)? {
                 TypeA::Prod(a, b) => Ok(if *i == 1 { (*a).clone() } else { (*b).clone() }),
                 other => error("PROJ", format!("projection `.{i}` of type `{other}`")),
             }
@@ -239,8 +281,8 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
         // L05 Fig5.7 APP
         TermA::App(function, argument) => {
             fire("L05 Fig5.7 APP");
-            let function_type = type_of(gamma, function)?;
-            let argument_type = type_of(gamma, argument)?;
+            let function_type = judge(memo, gamma, function)?;
+            let argument_type = judge(memo, gamma, argument)?;
             match function_type {
                 TypeA::Fun(domain, codomain) => {
                     convertible(&argument_type, &domain, "APP", "the argument")?;
@@ -253,14 +295,14 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
         TermA::Lam(parameter, body) => {
             fire("L05 Fig5.7 LAM");
             expect_star(parameter, "LAM")?;
-            let body_type = type_of(Some(parameter), body)?;
+            let body_type = judge(memo, Some(parameter), body)?;
             Ok(TypeA::fun(normalise(parameter), body_type))
         }
         // L05 Fig5.7 REC
         TermA::Mu(ty, body) => {
             fire("L05 Fig5.7 REC");
             expect_star(ty, "REC")?;
-            let body_type = type_of(Some(ty), body)?;
+            let body_type = judge(memo, Some(ty), body)?;
             convertible(&body_type, ty, "REC", "the μ body")?;
             Ok(normalise(ty))
         }
@@ -269,13 +311,13 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
             fire("L05 Fig5.7 CLO");
             let (expected_code, _) = closure_code_type(types);
             convertible(
-                &type_of(gamma, code)?,
+                &judge(memo, gamma, code)?,
                 &expected_code,
                 "CLO",
                 "the closure code",
             )?;
             convertible(
-                &type_of(gamma, env)?,
+                &judge(memo, gamma, env)?,
                 &flat(&types[0]),
                 "CLO",
                 "the environment",
@@ -287,13 +329,13 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
             fire("L05 Fig5.7 ARRCLO");
             let (expected_code, _) = closure_code_type(types);
             convertible(
-                &type_of(gamma, code)?,
+                &judge(memo, gamma, code)?,
                 &expected_code,
                 "ARRCLO",
                 "the closure code",
             )?;
             convertible(
-                &type_of(gamma, env)?,
+                &judge(memo, gamma, env)?,
                 &flat_array(&types[0]),
                 "ARRCLO",
                 "the environment array",
@@ -303,10 +345,10 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
         // L05 Fig5.7 CLOAPP
         TermA::CloApp(closure, argument) => {
             fire("L05 Fig5.7 CLOAPP");
-            match type_of(gamma, closure)? {
+            match judge(memo, gamma, closure)? {
                 TypeA::Clo(domain, codomain) => {
                     convertible(
-                        &type_of(gamma, argument)?,
+                        &judge(memo, gamma, argument)?,
                         &domain,
                         "CLOAPP",
                         "the argument",
@@ -319,10 +361,10 @@ pub fn type_of(gamma: Option<&TypeA>, e: &ExprA) -> Result<TypeA, TypeError> {
         // L05 Fig5.7 ARRCLOAPP
         TermA::ArrCloApp(closure, argument) => {
             fire("L05 Fig5.7 ARRCLOAPP");
-            match type_of(gamma, closure)? {
+            match judge(memo, gamma, closure)? {
                 TypeA::ArrClo(domain, codomain) => {
                     convertible(
-                        &type_of(gamma, argument)?,
+                        &judge(memo, gamma, argument)?,
                         &domain,
                         "ARRCLOAPP",
                         "the argument",
