@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{runestone, runestone_with_environment, text};
+use common::{runestone, runestone_with_environment, text, ScratchDirectory};
 
 /// Makes the gpu backend unavailable: no device has this name.
 const NO_DEVICE: (&str, &str) = ("RUNESTONE_DEVICE", "no-such-device-anywhere");
@@ -173,8 +173,7 @@ fn check_futhark_bench_layout(doc: &serde_json::Value) -> Result<usize, String> 
 
 #[test]
 fn bench_json_has_futhark_bench_layout_and_benchcmp_reads_it() {
-    let dir = std::env::temp_dir().join(format!("runestone-cli-benchcmp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = ScratchDirectory::new("cli-benchcmp");
     let measured = dir.join("measured.json");
     // Runs of milliseconds: whole-microsecond run times are precise enough.
     let program = dir.join("work.fut");
@@ -267,7 +266,6 @@ fn bench_json_has_futhark_bench_layout_and_benchcmp_reads_it() {
     assert!(out.status.success(), "{stdout}{}", text(&out.stderr));
     assert!(!stdout.contains("significantly"), "{stdout}");
     assert_eq!(stdout.lines().count(), 4, "{stdout}");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -5,20 +5,19 @@
 
 mod common;
 
-use common::{runestone_with_stdin, text};
+use common::{runestone_with_stdin, text, ScratchDirectory};
 
 /// A program whose result has `n` rows of `m` elements, each row built by
 /// its own small `replicate`.
-fn rows_program() -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("runestone-cli-limits-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+fn rows_program() -> (ScratchDirectory, std::path::PathBuf) {
+    let dir = ScratchDirectory::new("cli-limits");
     let path = dir.join("rows.fut");
     std::fs::write(
         &path,
         "entry main (n: i64) (m: i64) : [][]i64 = map (\\i -> replicate m i) (iota n)\n",
     )
     .expect("write program");
-    path
+    (dir, path)
 }
 
 #[test]
@@ -42,7 +41,7 @@ fn a_malformed_memory_limit_is_a_usage_error() {
 
 #[test]
 fn rows_built_one_by_one_are_refused_once_the_heap_reaches_the_limit() {
-    let program = rows_program();
+    let (_directory, program) = rows_program();
     let program = program.to_str().expect("utf-8 path");
     // 100 000 rows of 100 000 i64: 80 GB in all, 800 KB per row; the
     // reference builds the rows one by one, each row's `replicate` fits by

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::runestone_code_and_text as runestone;
+use common::{runestone_code_and_text as runestone, ScratchDirectory};
 
 #[test]
 fn the_lifting_example_prints_every_stage_and_its_observation() {
@@ -35,9 +35,7 @@ fn the_lifting_example_prints_every_stage_and_its_observation() {
 
 #[test]
 fn an_ill_typed_program_gets_a_located_diagnostic_and_exit_1() {
-    let directory =
-        std::env::temp_dir().join(format!("runestone-cli-nested-{}", std::process::id()));
-    std::fs::create_dir_all(&directory).expect("temp dir");
+    let directory = ScratchDirectory::new("cli-nested");
     let path = directory.join("bad.lp");
     std::fs::write(&path, "let x = 1 in\n  x + true\n").expect("write");
     let (code, stdout, stderr) = runestone(&["nested", path.to_str().expect("utf-8 path")]);
@@ -75,9 +73,7 @@ fn checks_can_be_selected_and_lambda_c_files_run() {
 
 #[test]
 fn a_wrong_expectation_fails_the_run() {
-    let directory =
-        std::env::temp_dir().join(format!("runestone-cli-expect-{}", std::process::id()));
-    std::fs::create_dir_all(&directory).expect("temp dir");
+    let directory = ScratchDirectory::new("cli-expect");
     let path = directory.join("wrong.lp");
     std::fs::write(&path, "-- expect: 5\n2 + 2\n").expect("write");
     let (code, stdout, _) = runestone(&["nested", "--quick", path.to_str().expect("utf-8 path")]);

@@ -6,7 +6,7 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// `runestone ARGS` in the repository root, not started yet.
@@ -58,4 +58,29 @@ pub fn runestone_code_and_text(args: &[&str]) -> (i32, String, String) {
 /// Bytes of output as text (invalid UTF-8 replaced).
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A directory of this test process under the system's temporary
+/// directory, removed with everything in it when dropped (also when the
+/// test fails).
+pub struct ScratchDirectory(PathBuf);
+
+impl ScratchDirectory {
+    /// `runestone-LABEL-PID`, created empty.
+    pub fn new(label: &str) -> ScratchDirectory {
+        let path = std::env::temp_dir().join(format!("runestone-{label}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path).expect("temporary directory");
+        ScratchDirectory(path)
+    }
+
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for ScratchDirectory {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

@@ -62,11 +62,18 @@ pub fn assert_clean(runtime: &Runtime) {
 }
 
 fn run_spirv_val(name: &str, words: &[u32]) {
-    let directory =
-        std::env::temp_dir().join(format!("runestone-soac-spirv-{}", std::process::id()));
+    // One directory per process and thread, removed after the check (so no
+    // other thread can be writing into it).
+    let directory = std::env::temp_dir().join(
+        format!(
+            "runestone-soac-spirv-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        )
+        .replace(['(', ')'], ""),
+    );
     std::fs::create_dir_all(&directory).expect("temporary directory");
-    let path = directory
-        .join(format!("{name}-{:?}.spv", std::thread::current().id()).replace(['(', ')'], ""));
+    let path = directory.join(format!("{name}.spv"));
     let bytes: Vec<u8> = words.iter().flat_map(|word| word.to_le_bytes()).collect();
     std::fs::write(&path, bytes).expect("write module");
     let output = std::process::Command::new("spirv-val")
@@ -77,7 +84,7 @@ fn run_spirv_val(name: &str, words: &[u32]) {
         .unwrap_or_else(|error| {
             panic!("cannot run spirv-val ({error}); install it with `apt-get install spirv-tools`")
         });
-    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_dir_all(&directory);
     assert!(
         output.status.success(),
         "spirv-val rejects {name}:\n{}{}",
