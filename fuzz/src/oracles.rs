@@ -514,48 +514,47 @@ fn optimized_verdict(ast: &spec::syntax::ast::Program) -> Verdict {
 /// uniqueness judgments reject `source` (`None`: that side accepts it, or
 /// rejects it before that judgment).
 pub fn uniqueness_codes(source: &str) -> (Option<String>, Option<String>) {
-    let mut sources = SourceMap::new();
-    let file = sources.add("generated.fut", source);
-    let Ok(ast) = spec::syntax::parse_program(file, source) else {
-        return (None, None);
-    };
     let code = |verdict: Verdict| match verdict {
         Verdict::Reject(rejection) => rejection.uniqueness,
         _ => None,
     };
-    (code(reference_verdict(&ast)), code(optimized_verdict(&ast)))
+    match both_verdicts(source) {
+        Ok((reference, optimized)) => (code(reference), code(optimized)),
+        Err(_) => (None, None),
+    }
+}
+
+/// The reference's and the optimising compiler's verdicts on `source`; a
+/// program that does not parse, or a panic, is the oracle's finding.
+fn both_verdicts(source: &str) -> Result<(Verdict, Verdict), Outcome> {
+    let mut sources = SourceMap::new();
+    let file = sources.add("generated.fut", source);
+    let ast = spec::syntax::parse_program(file, source).map_err(|d| Outcome::Disagree {
+        check: "parse".into(),
+        message: format!("a generated program does not parse: {}", d.message),
+    })?;
+    let reference =
+        catch_unwind(AssertUnwindSafe(|| reference_verdict(&ast))).map_err(|payload| {
+            Outcome::Disagree {
+                check: "panic in the reference".into(),
+                message: panic_message(payload),
+            }
+        })?;
+    let optimized =
+        catch_unwind(AssertUnwindSafe(|| optimized_verdict(&ast))).map_err(|payload| {
+            Outcome::Disagree {
+                check: "panic in optimized".into(),
+                message: panic_message(payload),
+            }
+        })?;
+    Ok((reference, optimized))
 }
 
 /// The verdict oracle on one program (`well_typed`: generated well typed).
 pub fn examine_verdict(source: &str, well_typed: bool) -> Outcome {
-    let mut sources = SourceMap::new();
-    let file = sources.add("generated.fut", source);
-    let ast = match spec::syntax::parse_program(file, source) {
-        Ok(ast) => ast,
-        Err(d) => {
-            return Outcome::Disagree {
-                check: "parse".into(),
-                message: format!("a generated program does not parse: {}", d.message),
-            }
-        }
-    };
-    let reference = match catch_unwind(AssertUnwindSafe(|| reference_verdict(&ast))) {
-        Ok(v) => v,
-        Err(payload) => {
-            return Outcome::Disagree {
-                check: "panic in the reference".into(),
-                message: panic_message(payload),
-            }
-        }
-    };
-    let optimized = match catch_unwind(AssertUnwindSafe(|| optimized_verdict(&ast))) {
-        Ok(v) => v,
-        Err(payload) => {
-            return Outcome::Disagree {
-                check: "panic in optimized".into(),
-                message: panic_message(payload),
-            }
-        }
+    let (reference, optimized) = match both_verdicts(source) {
+        Ok(verdicts) => verdicts,
+        Err(finding) => return finding,
     };
     match (&reference, &optimized) {
         (Verdict::Unsupported(c), _) => {

@@ -870,15 +870,7 @@ impl Judge {
         let body_result =
             self.judge_loop_body(pat, &declared_unique, form, element_tree.clone(), body);
         let captured = self.captured.pop().unwrap_or_default();
-        let body_tree = body_result?;
-        // Consumed: what the body consumes (Futhark infers it) and what the
-        // pattern declares `*`.
-        let consumed_in_body: BTreeSet<VarName> = pat
-            .bound_vars()
-            .into_iter()
-            .map(|(name, _)| name.clone())
-            .filter(|name| self.consumed.contains_key(name) || declared_unique.contains(name))
-            .collect();
+        let (body_tree, consumed_in_body) = body_result?;
         self.consumed = before;
         let consumed_init = consumed_components(pat, &init_tree, &consumed_in_body);
         self.consume(&consumed_init, init.span)?;
@@ -902,6 +894,9 @@ impl Judge {
         Ok(kept_init.union(outer_body))
     }
 
+    /// The loop body, in the scope of the loop variables: its alias tree,
+    /// and the loop variables it consumes (Futhark infers them) or the
+    /// pattern declares `*`.
     fn judge_loop_body(
         &mut self,
         pat: &Pat,
@@ -909,7 +904,7 @@ impl Judge {
         form: &LoopForm,
         element_tree: Option<AliasTree>,
         body: &Expr,
-    ) -> Judgment<AliasTree> {
+    ) -> Judgment<(AliasTree, BTreeSet<VarName>)> {
         self.bind_parameter(pat, &Uniqueness::Unique);
         match form {
             LoopForm::For { var, bound } => {
@@ -928,8 +923,14 @@ impl Judge {
             }
         }
         let tree = self.judge(body)?;
-        self.loop_results_fresh(pat, declared_unique, &tree, body.span)?;
-        Ok(tree)
+        let consumed: BTreeSet<VarName> = pat
+            .bound_vars()
+            .into_iter()
+            .map(|(name, _)| name.clone())
+            .filter(|name| self.consumed.contains_key(name) || declared_unique.contains(name))
+            .collect();
+        self.loop_results_fresh(pat, &consumed, &tree, body.span)?;
+        Ok((tree, consumed))
     }
 
     /// `loop-aliases`: what the body returns (`tree`) for a loop variable
@@ -942,7 +943,7 @@ impl Judge {
     fn loop_results_fresh(
         &self,
         pat: &Pat,
-        declared_unique: &BTreeSet<VarName>,
+        consumed: &BTreeSet<VarName>,
         tree: &AliasTree,
         span: Span,
     ) -> Judgment<()> {
@@ -950,11 +951,9 @@ impl Judge {
         pattern_parts(pat, tree, &mut parts);
         let loop_variables: BTreeSet<&VarName> =
             pat.bound_vars().into_iter().map(|(name, _)| name).collect();
-        let consumed =
-            |name: &VarName| self.consumed.contains_key(name) || declared_unique.contains(name);
         let depth = self.depth();
         for (index, (variable, aliases)) in parts.iter().enumerate() {
-            let Some(variable) = variable.filter(|v| consumed(v)) else {
+            let Some(variable) = variable.filter(|v| consumed.contains(*v)) else {
                 continue;
             };
             let mut outer: Vec<&VarName> = aliases
@@ -963,28 +962,26 @@ impl Judge {
                     self.env
                         .get(alias)
                         .is_none_or(|binding| binding.depth < depth)
-                        || loop_variables.contains(alias) && !consumed(alias)
+                        || loop_variables.contains(alias) && !consumed.contains(*alias)
                 })
                 .collect();
             outer.sort_by_key(|alias| alias.id);
-            if let Some(alias) = outer.first() {
-                return Err(Diagnostic::error(format!(
-                    "Return value for consuming loop parameter `{}` aliases `{}`.",
-                    variable.base, alias.base
+            let loop_aliases = |what: String| {
+                Diagnostic::error(format!(
+                    "Return value for consuming loop parameter `{}` aliases {what}.",
+                    variable.base
                 ))
                 .with_code(codes::LOOP_ALIASES)
-                .with_primary(span, "the new values of the loop parameters"));
+                .with_primary(span, "the new values of the loop parameters")
+            };
+            if let Some(alias) = outer.first() {
+                return Err(loop_aliases(format!("`{}`", alias.base)));
             }
             let shared = parts.iter().enumerate().any(|(other, (_, other_aliases))| {
                 other != index && !aliases.is_disjoint(other_aliases)
             });
             if shared {
-                return Err(Diagnostic::error(format!(
-                    "Return value for consuming loop parameter `{}` aliases another returned value.",
-                    variable.base
-                ))
-                .with_code(codes::LOOP_ALIASES)
-                .with_primary(span, "the new values of the loop parameters"));
+                return Err(loop_aliases("another returned value".into()));
             }
         }
         Ok(())

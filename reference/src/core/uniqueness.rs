@@ -164,16 +164,13 @@ impl AliasTree {
 
     /// Every array-carrying component (not closures): its aliases, and
     /// whether `uniqueness` marks it `∗`.
-    fn leaves(&self, uniqueness: &Uniqueness, out: &mut Vec<(Aliases, bool)>) {
-        match self {
-            AliasTree::Prim | AliasTree::Function(_) => {}
-            AliasTree::Array(al) | AliasTree::Sum(al) => {
-                out.push((al.clone(), uniqueness.any_unique()))
-            }
-            AliasTree::Record(fields) => fields
-                .iter()
-                .for_each(|(l, t)| t.leaves(&uniqueness.component(l), out)),
-        }
+    fn leaves(&self, uniqueness: &Uniqueness) -> Vec<(Aliases, bool)> {
+        let mut with_paths = Vec::new();
+        self.leaves_with_paths(&mut Vec::new(), &mut with_paths);
+        with_paths
+            .into_iter()
+            .map(|(path, al)| (al, uniqueness_at(uniqueness, &path).any_unique()))
+            .collect()
     }
 
     /// Every array-carrying component (not closures) with its path.
@@ -194,8 +191,7 @@ impl AliasTree {
     /// The first atom a `∗` component (by `uniqueness`) shares with another
     /// component of the same value.
     fn unique_component_shared(&self, uniqueness: &Uniqueness) -> Option<AtomId> {
-        let mut leaves = Vec::new();
-        self.leaves(uniqueness, &mut leaves);
+        let leaves = self.leaves(uniqueness);
         let mut shared = Aliases::new();
         for (i, (al, unique)) in leaves.iter().enumerate() {
             if !unique {
@@ -607,8 +603,7 @@ impl Judge {
         result_uniqueness: &Uniqueness,
         span: Span,
     ) -> Judged<()> {
-        let mut leaves = Vec::new();
-        tree.leaves(result_uniqueness, &mut leaves);
+        let leaves = tree.leaves(result_uniqueness);
         let free = leaves
             .iter()
             .filter(|(_, unique)| !unique)
@@ -1368,9 +1363,7 @@ impl Judge {
                     "Return value for consuming loop parameter `{name}` aliases `{}`.",
                     self.name_of(atom)
                 );
-                return Err(Diagnostic::error(message)
-                    .with_code(LOOP_ALIASES)
-                    .with_primary(body.span, "the new values of the loop parameters"));
+                return Err(loop_aliases(message, body.span));
             }
             if let Some((observed_path, _)) = observed
                 .iter()
@@ -1380,9 +1373,7 @@ impl Judge {
                     "Return value for consuming loop parameter `{name}` aliases `{}`.",
                     component_name(&names, observed_path, param)
                 );
-                return Err(Diagnostic::error(message)
-                    .with_code(LOOP_ALIASES)
-                    .with_primary(body.span, "the new values of the loop parameters"));
+                return Err(loop_aliases(message, body.span));
             }
             let shared = leaves
                 .iter()
@@ -1392,9 +1383,7 @@ impl Judge {
                 let message = format!(
                     "Return value for consuming loop parameter `{name}` aliases another returned value."
                 );
-                return Err(Diagnostic::error(message)
-                    .with_code(LOOP_ALIASES)
-                    .with_primary(body.span, "the new values of the loop parameters"));
+                return Err(loop_aliases(message, body.span));
             }
         }
         Ok(())
@@ -1482,6 +1471,13 @@ fn union_uniqueness(a: &Uniqueness, b: &Uniqueness) -> Uniqueness {
 }
 
 /// The uniqueness of the component at `path`.
+/// The `loop-aliases` diagnostic, at the loop body.
+fn loop_aliases(message: String, body: Span) -> Diagnostic {
+    Diagnostic::error(message)
+        .with_code(LOOP_ALIASES)
+        .with_primary(body, "the new values of the loop parameters")
+}
+
 fn uniqueness_at(uniqueness: &Uniqueness, path: &[Name]) -> Uniqueness {
     path.iter()
         .fold(uniqueness.clone(), |u, label| u.component(label))
