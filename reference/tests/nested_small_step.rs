@@ -13,8 +13,9 @@ use reference::nested::flatten::vectorise;
 use reference::nested::machine::{
     with_large_stack, Calculus, Decision, Evaluator, SmallStep, Stop,
 };
+use reference::nested::observation::Observation;
 use reference::nested::pipeline::front_end;
-use reference::nested::readback::{readback_a, readback_c};
+use reference::nested::readback::{readback_a, readback_c, Readback};
 use reference::nested::reduce_a::LambdaA;
 use reference::nested::reduce_c::LambdaC;
 use reference::nested::typing_c;
@@ -62,6 +63,30 @@ fn compare(
     })
 }
 
+/// Reads one side back with replays and taking every step: the difference,
+/// if any, and whether taking every step finished within [`FUEL`].
+fn one_side<C: Calculus>(
+    label: String,
+    read: impl Fn(&mut SmallStep<C>) -> Readback<Observation>,
+) -> (Option<String>, bool) {
+    let show = |read: Readback<Observation>| match read {
+        Ok(observation) => observation.to_string(),
+        Err(error) => format!("{error:?}"),
+    };
+    let mut replaying = SmallStep::<C>::new(u64::MAX);
+    let replayed = show(read(&mut replaying));
+    let mut every = SmallStep::<C>::without_replays(FUEL);
+    let taken = show(read(&mut every));
+    let finished = every.steps() < FUEL;
+    let difference = compare(
+        &label,
+        (replayed, replaying.relation_steps),
+        (taken, every.relation_steps),
+        finished,
+    );
+    (difference, finished)
+}
+
 /// Runs one program's λC and λA sides both ways; returns the differences and
 /// how many sides were compared in full.
 fn replays_against_every_step(path: &Path) -> (Vec<String>, usize) {
@@ -75,38 +100,16 @@ fn replays_against_every_step(path: &Path) -> (Vec<String>, usize) {
             typing_c::check_program(&convert_program(&program)).expect("closure conversion");
         let ty = annotated.ty().clone();
         let flattened = vectorise(&annotated);
-        let show = |r: &Result<_, _>| match r {
-            Ok(observation) => format!("{observation}"),
-            Err(error) => format!("{error:?}"),
-        };
-        let mut differences = Vec::new();
-        let mut compared = 0;
-
-        let mut replaying = SmallStep::<LambdaC>::new(u64::MAX);
-        let replayed = readback_c(&mut replaying, &annotated, &ty);
-        let mut every = SmallStep::<LambdaC>::without_replays(FUEL);
-        let taken = readback_c(&mut every, &annotated, &ty);
-        let finished = every.steps() < FUEL;
-        compared += usize::from(finished);
-        differences.extend(compare(
-            &format!("{name} λC"),
-            (show(&replayed), replaying.relation_steps),
-            (show(&taken), every.relation_steps),
-            finished,
-        ));
-
-        let mut replaying = SmallStep::<LambdaA>::new(u64::MAX);
-        let replayed = readback_a(&mut replaying, &flattened, &ty);
-        let mut every = SmallStep::<LambdaA>::without_replays(FUEL);
-        let taken = readback_a(&mut every, &flattened, &ty);
-        let finished = every.steps() < FUEL;
-        compared += usize::from(finished);
-        differences.extend(compare(
-            &format!("{name} λA"),
-            (show(&replayed), replaying.relation_steps),
-            (show(&taken), every.relation_steps),
-            finished,
-        ));
+        let sides = [
+            one_side::<LambdaC>(format!("{name} λC"), |driver| {
+                readback_c(driver, &annotated, &ty)
+            }),
+            one_side::<LambdaA>(format!("{name} λA"), |driver| {
+                readback_a(driver, &flattened, &ty)
+            }),
+        ];
+        let compared = sides.iter().filter(|(_, finished)| *finished).count();
+        let differences = sides.into_iter().filter_map(|(found, _)| found).collect();
         (differences, compared)
     })
 }
