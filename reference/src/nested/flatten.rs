@@ -10,10 +10,29 @@ use super::lambda_a::{AuxPrim, ConstA, ExprA, TermA};
 use super::lambda_c::{ExprC, TermC};
 use super::types::Type;
 use crate::coverage::fire;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// `V[e]`.
 pub fn vectorise(e: &ExprC) -> ExprA {
+    vectorise_shared(&mut HashMap::new(), e)
+}
+
+/// `V[e]` is a function of `e` alone, so a node shared in `e` is vectorised
+/// once and its image shared in `V[e]` (a λC value computed by call by need
+/// is a DAG many times smaller than its tree; SPEC_NOTES L05-27). The memo
+/// keeps each λC node alive so identities stay unique.
+fn vectorise_shared(memo: &mut HashMap<usize, (ExprC, ExprA)>, e: &ExprC) -> ExprA {
+    if let Some((_, image)) = memo.get(&e.id()) {
+        return image.clone();
+    }
+    let image = vectorise_node(memo, e);
+    memo.insert(e.id(), (e.clone(), image.clone()));
+    image
+}
+
+/// One equation of Fig. 5.8's `V` at the head of `e`.
+fn vectorise_node(memo: &mut HashMap<usize, (ExprC, ExprA)>, e: &ExprC) -> ExprA {
     match e.term() {
         // L05 Fig5.8 V-Int
         TermC::Int(i) => {
@@ -46,13 +65,16 @@ pub fn vectorise(e: &ExprC) -> ExprA {
         // L05 Fig5.8 V-App
         TermC::App(function, argument) => {
             fire("L05 Fig5.8 V-App");
-            ExprA::app(ExprA::proj(vectorise(function), 1), vectorise(argument))
+            ExprA::app(
+                ExprA::proj(vectorise_shared(memo, function), 1),
+                vectorise_shared(memo, argument),
+            )
         }
         // L05 Fig5.8 V-Lam
         TermC::Lam(parameter, body) => {
             fire("L05 Fig5.8 V-Lam");
             ExprA::tuple(
-                ExprA::lam(flat(parameter), vectorise(body)),
+                ExprA::lam(flat(parameter), vectorise_shared(memo, body)),
                 ExprA::lam(
                     flat_array(parameter),
                     lift(&lifting_context(parameter), body),
@@ -62,31 +84,34 @@ pub fn vectorise(e: &ExprC) -> ExprA {
         // L05 Fig5.8 V-Mu
         TermC::Mu(ty, body) => {
             fire("L05 Fig5.8 V-Mu");
-            ExprA::new(TermA::Mu(flat(ty), vectorise(body)))
+            ExprA::new(TermA::Mu(flat(ty), vectorise_shared(memo, body)))
         }
         // L05 Fig5.8 V-Tup
         TermC::Tuple(a, b) => {
             fire("L05 Fig5.8 V-Tup");
-            ExprA::tuple(vectorise(a), vectorise(b))
+            ExprA::tuple(vectorise_shared(memo, a), vectorise_shared(memo, b))
         }
         // L05 Fig5.8 V-Proj
         TermC::Proj(inner, i) => {
             fire("L05 Fig5.8 V-Proj");
-            ExprA::proj(vectorise(inner), *i)
+            ExprA::proj(vectorise_shared(memo, inner), *i)
         }
         // L05 Fig5.8 V-Clo
         TermC::Closure(code, t1, t2, t3, env) => {
             fire("L05 Fig5.8 V-Clo");
             ExprA::new(TermA::Closure(
-                vectorise(code),
+                vectorise_shared(memo, code),
                 Rc::new([t1.clone(), t2.clone(), t3.clone()]),
-                vectorise(env),
+                vectorise_shared(memo, env),
             ))
         }
         // L05 Fig5.8 V-CloApp
         TermC::CloApp(closure, argument) => {
             fire("L05 Fig5.8 V-CloApp");
-            ExprA::new(TermA::CloApp(vectorise(closure), vectorise(argument)))
+            ExprA::new(TermA::CloApp(
+                vectorise_shared(memo, closure),
+                vectorise_shared(memo, argument),
+            ))
         }
     }
 }
