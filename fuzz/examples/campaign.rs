@@ -14,6 +14,9 @@
 //! arguments (a `-- input` line: `runestone run --backend cpu|gpu FILE`
 //! reads them on stdin) and its `Or` option, without running it (not
 //! `nested`).
+//!
+//! `--defunc-mutants`: the `defunc` oracle's odd items are ill-typed mutants
+//! (`OracleConfig::defunc_mutants`, premise ablation's TFP'18 campaign).
 
 use fuzz::oracles::{run_campaign, OracleConfig, OracleKind};
 use std::process::ExitCode;
@@ -36,6 +39,8 @@ fn main() -> ExitCode {
     let mut args: Vec<String> = std::env::args().skip(1).collect();
     let start = take_option(&mut args, "--start");
     let show = take_option(&mut args, "--show");
+    let defunc_mutants = args.iter().any(|a| a == "--defunc-mutants");
+    args.retain(|a| a != "--defunc-mutants");
     if show.is_some() {
         // ORACLE SEED [DEPTH DECLARATIONS]: shift the optional pair to
         // where a campaign's command line has it.
@@ -90,6 +95,7 @@ fn main() -> ExitCode {
     config.gen.max_declarations = number(5, u64::from(config.gen.max_declarations)) as u32;
     config.gen.extra_mutations = args.get(6).is_some_and(|a| a == "extra");
     config.start = start.unwrap_or(0);
+    config.defunc_mutants = defunc_mutants;
     if let Some(index) = show {
         let program = fuzz::oracles::item_program(index, &config);
         println!("-- {} seed {} item {index}", kind.name(), config.seed);

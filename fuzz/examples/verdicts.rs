@@ -4,7 +4,7 @@
 fn main() {
     for path in std::env::args().skip(1) {
         let source = std::fs::read_to_string(&path).expect("readable file");
-        let outcome = fuzz::oracles::examine_verdict(&source, false);
+        let outcome = fuzz::oracles::examine_verdict(&source, fuzz::oracles::Expected::Either);
         println!("{path}: {outcome:?}");
     }
 }

@@ -15,6 +15,8 @@
 //!   `defunc` (TFP'18 Theorems 1–2, Corollary 1; module programs and the §7
 //!   `Or` option included) and `modules` (ICFP'18 Proposition 6.1) oracles
 //!   on generated programs (`runestone fuzz --oracle verdict|defunc|modules`).
+//! - [`ablation`]: premise ablation: a paper's campaign with one premise of
+//!   one rule switched off (`runestone ablate`).
 //! - [`rule_coverage`]: the rule table, the campaigns' coverage tables and
 //!   the list of rules generated programs cannot fire, with the reason.
 //!
@@ -25,6 +27,7 @@
 //! property live with the parser's tests in `spec/tests/` until this crate
 //! takes them over.
 
+pub mod ablation;
 pub mod campaign;
 pub mod gen;
 pub mod nested;

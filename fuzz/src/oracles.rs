@@ -50,6 +50,7 @@
 pub mod corpus;
 pub mod gpu;
 pub mod gpu_programs;
+pub mod mutants;
 pub mod optimisation;
 pub mod value;
 
@@ -60,8 +61,10 @@ const SHRINK_STEPS: usize = 4000;
 use crate::gen::mutate::{Mutant, MutationKind};
 use crate::gen::shrink::{ill_typed_programs, well_typed_programs};
 use crate::gen::{GenConfig, GeneratedProgram};
-use driver::{Backend, LoadError, LoadOptions, RunErrorKind};
+use driver::{Backend, LoadError, LoadOptions, LoadedProgram, RunErrorKind};
+use mutants::{core_mutant_site, examine_core_mutant, examine_defunc_mutant, CORE_MUTANT};
 use proptest::strategy::{Strategy, ValueTree};
+use reference::ablation::{with_ablated, Premise};
 use reference::coverage::{record, RuleCounts};
 use reference::modules::paper_core::PaperCore;
 use spec::diagnostic::{codes, DiagnosticKind};
@@ -209,6 +212,13 @@ pub struct OracleConfig {
     pub gen: GenConfig,
     /// Step limit of each evaluation (defunc).
     pub fuel: u64,
+    /// The defunc oracle's odd items are ill-typed mutants: items `4k + 1`
+    /// mutants of the surface program ([`mutants::examine_defunc_mutant`]),
+    /// items `4k + 3` mutants of its core ([`mutants::examine_core_mutant`]; premise
+    /// ablation's TFP'18 campaign).
+    pub defunc_mutants: bool,
+    /// The premise switched off in every item (`runestone ablate`).
+    pub ablated: Option<&'static Premise>,
 }
 
 impl OracleConfig {
@@ -225,6 +235,8 @@ impl OracleConfig {
                 ..GenConfig::default()
             },
             fuel: 2_000_000,
+            defunc_mutants: false,
+            ablated: None,
         }
     }
 
@@ -305,6 +317,9 @@ pub struct Summary {
     pub program_lines: Vec<u32>,
     /// The device's work (the GPU oracle; zero for the others).
     pub device: gpu::DeviceTally,
+    /// Items in which the ablated premise ([`OracleConfig::ablated`]) was
+    /// false and overridden.
+    pub items_overriding_the_premise: u64,
 }
 
 /// Median, 90th percentile and maximum of program sizes in lines.
@@ -340,6 +355,8 @@ struct Message {
     lines: u32,
     /// The device's work on the program (the GPU oracle).
     device: Option<gpu::DeviceWork>,
+    /// The ablated premise was false and overridden in this item.
+    premise_overridden: bool,
 }
 
 /// Accept, reject or "not supported" from one implementation.
@@ -403,7 +420,7 @@ fn unquoted(message: &str) -> String {
 }
 
 /// The construct an "unsupported" message names.
-fn construct(message: &str) -> String {
+pub(crate) fn construct(message: &str) -> String {
     let cut = ["is not supported", "are not supported", "needs the module"]
         .iter()
         .filter_map(|pattern| message.find(pattern))
@@ -550,8 +567,36 @@ fn both_verdicts(source: &str) -> Result<(Verdict, Verdict), Outcome> {
     Ok((reference, optimized))
 }
 
-/// The verdict oracle on one program (`well_typed`: generated well typed).
-pub fn examine_verdict(source: &str, well_typed: bool) -> Outcome {
+/// The check a mutant fails when both type checkers accept it: the
+/// generator's mutation did not break the premise it names, or both
+/// checkers miss the same premise.
+pub const BOTH_ACCEPT_A_MUTANT: &str = "both checkers accept a mutant";
+
+/// What the generator says a program's verdict must be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// Generated well typed: both checkers accept it.
+    Accept,
+    /// A mutant whose mutation always breaks its premise: both reject it.
+    Reject,
+    /// A mutant whose mutation may leave it well typed
+    /// ([`MutationKind::always_ill_typed`]): the checkers agree either way.
+    Either,
+}
+
+impl Expected {
+    /// What a mutant of `kind` must get.
+    pub fn of_mutant(kind: MutationKind) -> Expected {
+        if kind.always_ill_typed() {
+            Expected::Reject
+        } else {
+            Expected::Either
+        }
+    }
+}
+
+/// The verdict oracle on one program, whose verdict must be `expected`.
+pub fn examine_verdict(source: &str, expected: Expected) -> Outcome {
     let (reference, optimized) = match both_verdicts(source) {
         Ok(verdicts) => verdicts,
         Err(finding) => return finding,
@@ -561,11 +606,19 @@ pub fn examine_verdict(source: &str, well_typed: bool) -> Outcome {
             Outcome::Discard(format!("unsupported by the reference: {c}"))
         }
         (_, Verdict::Unsupported(c)) => Outcome::Discard(format!("unsupported by optimized: {c}")),
-        (Verdict::Accept, Verdict::Accept) => Outcome::Agree { valid: true },
-        (Verdict::Reject(r), Verdict::Reject(o)) if well_typed => Outcome::Disagree {
-            check: "well-typed program rejected by both".into(),
-            message: format!("reference: {}; optimized: {}", r.message, o.message),
+        (Verdict::Accept, Verdict::Accept) if expected != Expected::Reject => {
+            Outcome::Agree { valid: true }
+        }
+        (Verdict::Accept, Verdict::Accept) => Outcome::Disagree {
+            check: BOTH_ACCEPT_A_MUTANT.into(),
+            message: "a program with one premise broken is accepted by both checkers".into(),
         },
+        (Verdict::Reject(r), Verdict::Reject(o)) if expected == Expected::Accept => {
+            Outcome::Disagree {
+                check: "well-typed program rejected by both".into(),
+                message: format!("reference: {}; optimized: {}", r.message, o.message),
+            }
+        }
         (Verdict::Reject(r), Verdict::Reject(o))
             if r.uniqueness.is_some() && o.uniqueness.is_some() && r.uniqueness != o.uniqueness =>
         {
@@ -587,7 +640,7 @@ pub fn examine_verdict(source: &str, well_typed: bool) -> Outcome {
 }
 
 /// The check a violation message names (`Theorem 2 (f): …` → `Theorem 2`).
-fn check_name(message: &str) -> String {
+pub(crate) fn check_name(message: &str) -> String {
     let cut = message.find([':', '(']).unwrap_or(message.len());
     message[..cut].trim().to_string()
 }
@@ -604,63 +657,83 @@ pub fn examine_defunc(
     or_conditionals: bool,
     module_program: bool,
 ) -> Outcome {
-    let run = || {
-        let mut sources = SourceMap::new();
-        let file = sources.add("generated.fut", source);
-        let options = LoadOptions {
-            or_conditionals,
-            fuel: Some(fuel),
-            memory_limit: None,
-            segmented: false,
-        };
-        let program = match driver::load(Backend::Reference, &mut sources, file, options) {
-            Ok(program) => program,
+    guarded("panic in the reference pipeline", || {
+        match load_reference(source, fuel, or_conditionals) {
+            Ok(program) => run_reference(program.as_ref(), arguments),
             Err(LoadError::Internal(d)) if d.has_code(codes::TFP18_THEOREM_1) => {
-                return Outcome::Disagree {
+                Outcome::Disagree {
                     check: "Theorem 1".into(),
                     message: d.message,
                 }
             }
-            Err(LoadError::Unsupported(d)) => {
-                return Outcome::Discard(format!(
-                    "unsupported by the reference: {}",
-                    construct(&d.message)
-                ))
-            }
+            Err(LoadError::Unsupported(d)) => Outcome::Discard(format!(
+                "unsupported by the reference: {}",
+                construct(&d.message)
+            )),
             Err(error) if module_program => {
                 let proposition_6_1 = error.code() == Some(codes::ICFP18_PROPOSITION_6_1);
-                return Outcome::Discard(module_rejection(proposition_6_1));
+                Outcome::Discard(module_rejection(proposition_6_1))
             }
             Err(error) => {
                 let message = error.diagnostic().map(|d| d.message.clone());
-                return Outcome::Discard(format!(
+                Outcome::Discard(format!(
                     "the reference rejects it (see the verdict oracle): {}",
                     unquoted(&message.unwrap_or_default())
-                ));
+                ))
             }
-        };
-        match program.run("main", arguments) {
-            Ok(_) => Outcome::Agree { valid: true },
-            Err(e) => match e.kind {
-                RunErrorKind::Runtime => Outcome::Agree { valid: true },
-                RunErrorKind::OutOfFuel => Outcome::Discard("out of fuel".into()),
-                RunErrorKind::MemoryLimit => Outcome::Discard("the memory limit".into()),
-                RunErrorKind::Input => Outcome::Disagree {
-                    check: "generated arguments do not fit".into(),
-                    message: e.message,
-                },
-                RunErrorKind::Internal => Outcome::Disagree {
-                    check: check_name(&e.message),
-                    message: e.message,
-                },
-            },
         }
-    };
-    match catch_unwind(AssertUnwindSafe(run)) {
+    })
+}
+
+/// `work`'s outcome, or a disagreement named `check` if it panics.
+pub(crate) fn guarded(check: &str, work: impl FnOnce() -> Outcome) -> Outcome {
+    match catch_unwind(AssertUnwindSafe(work)) {
         Ok(outcome) => outcome,
         Err(payload) => Outcome::Disagree {
-            check: "panic in the reference pipeline".into(),
+            check: check.into(),
             message: panic_message(payload),
+        },
+    }
+}
+
+/// The program on the driver's reference backend (which checks TFP'18
+/// Theorem 1 as it loads).
+pub(crate) fn load_reference(
+    source: &str,
+    fuel: u64,
+    or_conditionals: bool,
+) -> Result<Box<dyn LoadedProgram>, LoadError> {
+    let mut sources = SourceMap::new();
+    let file = sources.add("generated.fut", source);
+    let options = LoadOptions {
+        or_conditionals,
+        fuel: Some(fuel),
+        memory_limit: None,
+        segmented: false,
+    };
+    driver::load(Backend::Reference, &mut sources, file, options)
+}
+
+/// `main` on `arguments` on the reference backend (which checks Theorem 2
+/// and Corollary 1 as it runs).
+pub(crate) fn run_reference(
+    program: &dyn LoadedProgram,
+    arguments: &[spec::value::Value],
+) -> Outcome {
+    match program.run("main", arguments) {
+        Ok(_) => Outcome::Agree { valid: true },
+        Err(e) => match e.kind {
+            RunErrorKind::Runtime => Outcome::Agree { valid: true },
+            RunErrorKind::OutOfFuel => Outcome::Discard("out of fuel".into()),
+            RunErrorKind::MemoryLimit => Outcome::Discard("the memory limit".into()),
+            RunErrorKind::Input => Outcome::Disagree {
+                check: "generated arguments do not fit".into(),
+                message: e.message,
+            },
+            RunErrorKind::Internal => Outcome::Disagree {
+                check: check_name(&e.message),
+                message: e.message,
+            },
         },
     }
 }
@@ -704,11 +777,20 @@ fn regex_literal(text: &str) -> String {
 }
 
 fn header(config: &OracleConfig, index: u64, check: &str, message: &str) -> String {
+    let campaign = match config.ablated {
+        Some(premise) => format!(
+            "runestone ablate --premise {} --seed {}",
+            premise.name, config.seed
+        ),
+        None => format!(
+            "runestone fuzz --oracle {} --seed {}",
+            config.kind.name(),
+            config.seed
+        ),
+    };
     format!(
-        "-- Counterexample found by `runestone fuzz --oracle {} --seed {}` (program {index}).\n\
+        "-- Counterexample found by `{campaign}` (program {index}).\n\
          -- Check: {check}\n-- {}\n",
-        config.kind.name(),
-        config.seed,
         message.replace('\n', " ")
     )
 }
@@ -742,7 +824,7 @@ pub fn examine_modules(program: &spec::syntax::ast::Program, well_typed: bool) -
         },
         Ok(Ok(Ok(_))) if well_typed => Outcome::Agree { valid: true },
         Ok(Ok(Ok(_))) => Outcome::Disagree {
-            check: "the ICFP'18 elaborator accepts a mutant".into(),
+            check: ELABORATOR_ACCEPTS_A_MUTANT.into(),
             message: "a program with one premise broken elaborates".into(),
         },
         Ok(Err(failure)) if well_typed => Outcome::Disagree {
@@ -752,6 +834,10 @@ pub fn examine_modules(program: &spec::syntax::ast::Program, well_typed: bool) -
         Ok(Err(_)) => Outcome::Agree { valid: false },
     }
 }
+
+/// The check a module mutant fails when the ICFP'18 elaborator accepts it
+/// and Proposition 6.1 holds of it.
+pub const ELABORATOR_ACCEPTS_A_MUTANT: &str = "the ICFP'18 elaborator accepts a mutant";
 
 fn failing(outcome: &Outcome, check: &str) -> Option<String> {
     match outcome {
@@ -784,6 +870,7 @@ fn mutant_item(
             counterexample: None,
             lines,
             device: None,
+            premise_overridden: false,
         };
     }
     let (outcome, coverage) = record(|| examine(&mutant));
@@ -813,6 +900,7 @@ fn mutant_item(
         counterexample,
         lines,
         device: None,
+        premise_overridden: false,
     }
 }
 
@@ -868,6 +956,7 @@ fn well_typed_item(
         counterexample,
         lines,
         device: None,
+        premise_overridden: false,
     }
 }
 
@@ -944,6 +1033,12 @@ pub fn item_program(index: u64, config: &OracleConfig) -> ItemProgram {
         OracleKind::Verdict => (None, well_typed(config.verdict_gen(index), &mut runner)),
         OracleKind::Modules if index % 2 == 1 => (None, mutant(config.paper_gen(), &mut runner)),
         OracleKind::Modules => (None, well_typed(config.paper_gen(), &mut runner)),
+        OracleKind::Defunc if config.defunc_mutants && index % 4 == 3 => {
+            (None, well_typed(config.gen(), &mut runner))
+        }
+        OracleKind::Defunc if config.defunc_mutants && index % 2 == 1 => {
+            (None, mutant(config.gen(), &mut runner))
+        }
         OracleKind::Defunc | OracleKind::Value | OracleKind::Optimisation => {
             let item = DefuncItem::of_index(index);
             (Some(item), well_typed(item.gen(&config.gen), &mut runner))
@@ -974,7 +1069,7 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
     match config.kind {
         OracleKind::Verdict if index % 2 == 1 => {
             mutant_item(index, config, config.verdict_gen(index), |m| {
-                examine_verdict(&m.program.source(), false)
+                examine_verdict(&m.program.source(), Expected::of_mutant(m.kind))
             })
         }
         OracleKind::Verdict => {
@@ -984,7 +1079,27 @@ fn run_one(index: u64, config: &OracleConfig) -> Message {
                 "well-typed"
             };
             well_typed_item(index, config, config.verdict_gen(index), kind, false, |p| {
-                examine_verdict(&p.source(), true)
+                examine_verdict(&p.source(), Expected::Accept)
+            })
+        }
+        OracleKind::Defunc if config.defunc_mutants && index % 4 == 3 => {
+            well_typed_item(index, config, config.gen(), CORE_MUTANT, false, |p| {
+                examine_core_mutant(
+                    &p.source(),
+                    &p.arguments,
+                    core_mutant_site(index),
+                    config.fuel,
+                )
+            })
+        }
+        OracleKind::Defunc if config.defunc_mutants && index % 2 == 1 => {
+            mutant_item(index, config, config.gen(), |m| {
+                examine_defunc_mutant(
+                    &m.program.source(),
+                    &m.program.arguments,
+                    config.fuel,
+                    Expected::of_mutant(m.kind),
+                )
             })
         }
         OracleKind::Defunc => defunc_item(index, config, |p, or, module_program| {
@@ -1111,12 +1226,14 @@ fn soac_item(index: u64, config: &OracleConfig) -> Message {
         counterexample,
         lines: source.lines().count() as u32,
         device: Some(work),
+        premise_overridden: false,
     }
 }
 
 fn fold(summary: &mut Summary, message: Message) {
     summary.progress.programs += 1;
     summary.program_lines.push(message.lines);
+    summary.items_overriding_the_premise += u64::from(message.premise_overridden);
     if let Some(work) = &message.device {
         summary.device.add(work);
     }
@@ -1164,7 +1281,15 @@ pub fn run_campaign(
     let end = run_pool(
         limits,
         interval,
-        move |index| run_one(index, &worker_config),
+        move |index| match worker_config.ablated {
+            Some(premise) => {
+                let (mut message, overrides) =
+                    with_ablated(premise, || run_one(index, &worker_config));
+                message.premise_overridden = overrides > 0;
+                message
+            }
+            None => run_one(index, &worker_config),
+        },
         |message| fold(&mut summary.borrow_mut(), message),
         |elapsed| {
             let mut summary = summary.borrow_mut();

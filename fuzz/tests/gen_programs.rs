@@ -372,7 +372,7 @@ fn generated_with_updates_are_well_sized() {
             continue;
         }
         updates += 1;
-        let outcome = fuzz::oracles::examine_verdict(&source, true);
+        let outcome = fuzz::oracles::examine_verdict(&source, fuzz::oracles::Expected::Accept);
         assert!(
             matches!(outcome, fuzz::oracles::Outcome::Agree { valid: true }),
             "seed {seed}: {outcome:?}\n{source}"

@@ -20,7 +20,7 @@ use fuzz::gen::mutate::{mutate_kind, MutationKind};
 use fuzz::gen::{generate, site_kinds, GenConfig};
 use fuzz::oracles::optimisation::OptimisationEvidence;
 use fuzz::oracles::{
-    examine_verdict, run_campaign, DefuncItem, OracleConfig, OracleKind, Outcome, Summary,
+    examine_verdict, run_campaign, DefuncItem, Expected, OracleConfig, OracleKind, Outcome, Summary,
 };
 use std::time::Duration;
 
@@ -481,7 +481,7 @@ fn mutants_mixing_two_abstract_types_are_rejected_by_both_sides() {
             continue;
         };
         assert_eq!(mutant.kind, kind);
-        match examine_verdict(&mutant.program.source(), false) {
+        match examine_verdict(&mutant.program.source(), Expected::of_mutant(kind)) {
             Outcome::Agree { valid: false } => rejected += 1,
             other => panic!("seed {seed}: {other:?}\n{}", mutant.program.source()),
         }
@@ -521,7 +521,7 @@ fn loop_results_aliasing_an_outer_array_are_rejected_by_both_uniqueness_judgment
             "seed {seed}\n{source}"
         );
         assert_eq!(
-            examine_verdict(&original.source(), true),
+            examine_verdict(&original.source(), Expected::Accept),
             Outcome::Agree { valid: true },
             "seed {seed}: the original\n{}",
             original.source()

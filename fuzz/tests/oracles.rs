@@ -70,7 +70,7 @@ fn the_verdict_on_a_module_program_is_the_same_every_time() {
     let source = std::fs::read_to_string(path).expect("the test program");
     for run in 0..12 {
         assert_eq!(
-            fuzz::oracles::examine_verdict(&source, false),
+            fuzz::oracles::examine_verdict(&source, fuzz::oracles::Expected::Reject),
             fuzz::oracles::Outcome::Agree { valid: false },
             "run {run}"
         );

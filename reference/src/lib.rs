@@ -12,11 +12,14 @@
 //!   judgments' input (surface programs to core programs, module programs
 //!   through the calculus on the TFP'18 core, monomorphisation) and the
 //!   whole-program driver that `runestone run`, `test` and `defunc` use;
-//! - [`coverage`]: which rules fired, for the tidy tests and the campaigns.
+//! - [`coverage`]: which rules fired, for the tidy tests and the campaigns;
+//! - [`ablation`]: the registry of premises a campaign can switch off, one
+//!   at a time, to see which theorem needs each.
 //!
 //! Dependencies: `front` uses `core` and `modules`; neither of those uses
 //! `front`, and `core` and `modules` do not use each other.
 
+pub mod ablation;
 pub mod core;
 pub mod coverage;
 pub mod front;

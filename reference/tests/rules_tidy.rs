@@ -205,3 +205,45 @@ fn every_listed_rule_fires_on_the_test_programs() {
         never.join("\n")
     );
 }
+
+/// The premise registry (`reference::ablation::PREMISES`) against the rule
+/// table and the code: each premise names a listed rule of its paper, and
+/// each is tested by name in exactly one place outside the registry (the
+/// arm that transcribes its rule), so that switching it off changes that
+/// arm and nothing else.
+#[test]
+fn every_premise_names_a_listed_rule_and_is_tested_in_one_place() {
+    let listed: BTreeMap<String, String> = listed_rules().into_iter().collect();
+    let mut files = Vec::new();
+    source_files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("src"),
+        &mut files,
+    );
+    let sources: Vec<String> = files
+        .iter()
+        .filter(|path| !path.ends_with("ablation.rs"))
+        .map(|path| std::fs::read_to_string(path).expect("readable source"))
+        .collect();
+    for premise in reference::ablation::PREMISES {
+        let paper = listed
+            .get(premise.rule)
+            .unwrap_or_else(|| panic!("{}: rule {} is not listed", premise.name, premise.rule));
+        let expected_paper = match premise.paper {
+            reference::ablation::Paper::Icfp18 => "icfp18",
+            reference::ablation::Paper::Tfp18 => "tfp18",
+        };
+        assert_eq!(paper, expected_paper, "{}", premise.name);
+        let uses: usize = sources
+            .iter()
+            .map(|text| {
+                text.match_indices(premise.name)
+                    .filter(|(at, _)| {
+                        let after = text[at + premise.name.len()..].chars().next();
+                        !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                    })
+                    .count()
+            })
+            .sum();
+        assert_eq!(uses, 1, "{} is tested in {uses} places", premise.name);
+    }
+}

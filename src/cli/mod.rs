@@ -8,6 +8,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod ablate;
 mod bench;
 mod benchcmp;
 mod check;
@@ -47,6 +48,10 @@ enum Command {
     Nested(nested::Args),
     /// Run a differential-testing or theorem-checking campaign.
     Fuzz(fuzz::Args),
+    /// Premise ablation: run a paper's campaign once per premise of its
+    /// rules, that premise switched off, and report which theorem noticed
+    /// (`--list` prints the registry of premises).
+    Ablate(ablate::Args),
     /// Compile a program with the optimising compiler (type inference, static
     /// interpretation, monomorphisation, defunctionalisation, the SOAC IR and
     /// its passes, the CPU backend); `--dump PHASE` prints a phase's result
@@ -95,6 +100,7 @@ pub fn main() -> ExitCode {
         Command::Values(args) => values::run(args),
         Command::Nested(args) => nested::run(args),
         Command::Fuzz(args) => fuzz::run(args),
+        Command::Ablate(args) => ablate::run(args),
         Command::Compile(args) => compile::run(args),
         Command::Devices(args) => devices::run(args),
         Command::Check(args) => check::run(args),

@@ -24,10 +24,10 @@ fuzz_target!(|data: &[u8]| {
         };
         if let Some(mutant) = mutate(&input.program, u32::from(input.mode >> 4), &config) {
             let source = mutant.program.source();
-            generated::check(fuzz::oracles::examine_verdict(&source, false), &source);
+            generated::check(fuzz::oracles::examine_verdict(&source, fuzz::oracles::Expected::of_mutant(mutant.kind)), &source);
         }
         return;
     }
     let source = input.program.source();
-    generated::check(fuzz::oracles::examine_verdict(&source, true), &source);
+    generated::check(fuzz::oracles::examine_verdict(&source, fuzz::oracles::Expected::Accept), &source);
 });

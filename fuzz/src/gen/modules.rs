@@ -342,14 +342,24 @@ impl Generator {
         let signature = self.choices.below(self.world.signatures.len() as u32) as usize;
         let carrier = self.concrete_type(env);
         let name = self.fresh("M");
-        let body_decs = self.implementation_body(env, signature, &carrier);
+        let mut body_decs = self.implementation_body(env, signature, &carrier);
+        let signature_name = self.world.signatures[signature].name.clone();
+        let signature_exp = ModTypeExp::Var(qual(&[], &signature_name));
+        let form = self.choices.weighted(&[4, 2, 1, 1]);
+        // The mutant drops the structure's last value definition where it
+        // is ascribed the module type (`module M = ({ ... } : S)`).
+        if form == 2
+            && self.config.extra_mutations
+            && self.mutation_site(MutationKind::MissingValInAscription)
+        {
+            if let Some(last) = body_decs.iter().rposition(|d| matches!(d, Dec::Value(_))) {
+                body_decs.remove(last);
+            }
+        }
         let structure = ModExp::Struct {
             decs: body_decs,
             span: span(),
         };
-        let signature_name = self.world.signatures[signature].name.clone();
-        let signature_exp = ModTypeExp::Var(qual(&[], &signature_name));
-        let form = self.choices.weighted(&[4, 2, 1, 1]);
         let opaque_view = Ty::Abstract(vec![name.clone(), "t".to_string()]);
         let (signature_ascription, body, t_view) = match form {
             0 => (Some(signature_exp), structure, opaque_view.clone()),

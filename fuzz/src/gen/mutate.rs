@@ -41,6 +41,7 @@ pub enum MutationKind {
     UnknownModule,
     InfiniteType,
     AbstractTypesMixed,
+    MissingValInAscription,
 }
 
 impl MutationKind {
@@ -78,7 +79,18 @@ impl MutationKind {
 
     /// The kinds counted only under `GenConfig::extra_mutations` in module
     /// programs (a module-free program has no site of them).
-    pub const EXTRA_MODULES: [MutationKind; 1] = [MutationKind::AbstractTypesMixed];
+    pub const EXTRA_MODULES: [MutationKind; 2] = [
+        MutationKind::AbstractTypesMixed,
+        MutationKind::MissingValInAscription,
+    ];
+
+    /// Whether every mutant of this kind is ill typed. An update of an
+    /// array that is not copied first is well typed when the array is fresh
+    /// (`map f xs with [0] = v`) and not used afterwards: the verdict oracle
+    /// asks only that both checkers agree on such a mutant.
+    pub fn always_ill_typed(self) -> bool {
+        self != MutationKind::UpdateOfAnUncopiedArray
+    }
 
     /// The premise broken, in words.
     pub fn premise(self) -> &'static str {
@@ -113,7 +125,7 @@ impl MutationKind {
                 "TFP'18: an if returns a value of lifted type '^a (not orderZero)"
             }
             MutationKind::LiteralOutOfRange => {
-                "a numeric literal one past its type's range (SPEC_NOTES TFP18-32)"
+                "a numeric literal past its type's range (SPEC_NOTES TFP18-32)"
             }
             MutationKind::UpdateOfAnUncopiedArray => {
                 "an in-place update of an array that is not copied first, which may consume \
@@ -133,6 +145,10 @@ impl MutationKind {
             }
             MutationKind::UnknownModule => "a module path whose first module does not exist",
             MutationKind::InfiniteType => "a function applied to itself (an infinite type)",
+            MutationKind::MissingValInAscription => {
+                "a structure ascribed a module type without a val it specifies \
+                 (ICFP'18 rule 37: E'' ≤ Σ)"
+            }
             MutationKind::AbstractTypesMixed => {
                 "a value of one opaque module's abstract type where another's is expected"
             }
@@ -154,14 +170,15 @@ pub fn site_count(choices: &[u32], config: &GenConfig) -> usize {
     run(Choices::replay(choices.to_vec()), config, None).1
 }
 
-/// Breaks site `selector % sites` of `original` (`None` if it has no site).
+/// Breaks site `selector % sites` of `original` (`None` if it has no site,
+/// or if breaking it leaves the program as it was).
 pub fn mutate(original: &GeneratedProgram, selector: u32, config: &GenConfig) -> Option<Mutant> {
     let sites = site_count(&original.choices, config);
     if sites == 0 {
         return None;
     }
     let site = selector as usize % sites;
-    mutate_site(&original.choices, site, config)
+    mutate_site(&original.choices, site, config).filter(|m| m.program.program != original.program)
 }
 
 /// Breaks site number `site` of the program `choices` names.
@@ -196,4 +213,5 @@ pub fn mutate_kind(
         sites[selector as usize % sites.len()],
         config,
     )
+    .filter(|m| m.program.program != original.program)
 }

@@ -503,6 +503,10 @@ impl Generator {
                 span: span(),
             };
             let bound = if self.mutation_site(MutationKind::UseAfterConsume) {
+                // The mutant's body uses the parameter after its update,
+                // whether or not the body drawn above mentions it.
+                let used = self.fresh("used");
+                body = let_in(pat_var(&used), index(var(name), i64_literal(0)), body);
                 self.fresh("consumed")
             } else {
                 name.clone()
@@ -563,6 +567,7 @@ impl Generator {
                 body = let_in(pat_var(&bound), update(var(name), value), body);
             }
         }
+
         let mut result = result;
         // `long_arrays`: the entry also returns `scan (+) 0 xs` of its first
         // long parameter, so the optimising side's chunked paths run,

@@ -15,6 +15,7 @@ use super::syntax::{
     Program, ReduceKind, Type, TypeParam, UnOp,
 };
 use super::value::type_name;
+use crate::ablation::{self, *};
 use crate::coverage::fire;
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
@@ -97,18 +98,19 @@ pub fn order_zero(ty: &Type) -> bool {
     }
 }
 
+/// The premise `premise` (an equation of types): `expected = actual`.
 fn expect_equal(
-    rule: &'static str,
+    premise: &'static Premise,
     span: Span,
     expected: &Type,
     actual: &Type,
     what: &str,
 ) -> Result<(), TypeError> {
-    if expected == actual {
+    if ablation::holds(premise, expected == actual) {
         Ok(())
     } else {
         fail(
-            rule,
+            premise.rule,
             span,
             format!(
                 "{what}: expected {}, found {}",
@@ -119,17 +121,18 @@ fn expect_equal(
     }
 }
 
+/// The premise `premise` (`ty` orderZero).
 fn expect_order_zero(
-    rule: &'static str,
+    premise: &'static Premise,
     span: Span,
     ty: &Type,
     what: &str,
 ) -> Result<(), TypeError> {
-    if order_zero(ty) {
+    if ablation::holds(premise, order_zero(ty)) {
         Ok(())
     } else {
         fail(
-            rule,
+            premise.rule,
             span,
             format!(
                 "{what} has type {}, which is not of order zero (it contains a function type or a lifted type parameter)",
@@ -293,7 +296,13 @@ impl Typing {
                         )
                     }
                 }
-                expect_equal("TFP18 T-Plus", rhs.span, &t1, &t2, "the operands of `+`")?;
+                expect_equal(
+                    &TFP18_T_PLUS_OPERANDS,
+                    rhs.span,
+                    &t1,
+                    &t2,
+                    "the operands of `+`",
+                )?;
                 Ok(t1)
             }
             ExprKind::BinOp {
@@ -312,7 +321,13 @@ impl Typing {
                         format!("`<=` needs primitive operands, found {}", type_name(&t1)),
                     );
                 }
-                expect_equal("TFP18 T-Leq", rhs.span, &t1, &t2, "the operands of `<=`")?;
+                expect_equal(
+                    &TFP18_T_LEQ_OPERANDS,
+                    rhs.span,
+                    &t1,
+                    &t2,
+                    "the operands of `<=`",
+                )?;
                 Ok(Type::bool())
             }
             ExprKind::BinOp { op, lhs, rhs } => {
@@ -322,14 +337,19 @@ impl Typing {
                 let t1 = self.type_of(env, lhs)?;
                 let t2 = self.type_of(env, rhs)?;
                 expect_equal(
-                    rule,
+                    &TFP18_T_BINOP_OPERANDS,
                     rhs.span,
                     &t1,
                     &t2,
                     &format!("the operands of `{}`", op.symbol()),
                 )?;
                 if matches!(op, BinOp::Eq | BinOp::Neq) {
-                    expect_order_zero(rule, lhs.span, &t1, "a compared value")?;
+                    expect_order_zero(
+                        &TFP18_T_BINOP_COMPARED_ORDER_ZERO,
+                        lhs.span,
+                        &t1,
+                        "a compared value",
+                    )?;
                     return Ok(Type::bool());
                 }
                 let p = match t1 {
@@ -389,12 +409,23 @@ impl Typing {
             } if self.or_conditionals => {
                 // Extension: TFP18 T-IfOr
                 fire("TFP18 T-IfOr");
-                let rule = "TFP18 T-IfOr";
                 let t1 = self.type_of(env, condition)?;
-                expect_equal(rule, condition.span, &Type::bool(), &t1, "the condition")?;
+                expect_equal(
+                    &TFP18_T_IFOR_CONDITION,
+                    condition.span,
+                    &Type::bool(),
+                    &t1,
+                    "the condition",
+                )?;
                 let t2 = self.type_of(env, then_branch)?;
                 let t3 = self.type_of(env, else_branch)?;
-                expect_equal(rule, else_branch.span, &t2, &t3, "the branches")?;
+                expect_equal(
+                    &TFP18_T_IFOR_BRANCHES,
+                    else_branch.span,
+                    &t2,
+                    &t3,
+                    "the branches",
+                )?;
                 Ok(t2)
             }
             ExprKind::If {
@@ -404,13 +435,24 @@ impl Typing {
             } => {
                 // TFP18 T-If
                 fire("TFP18 T-If");
-                let rule = "TFP18 T-If";
                 let t1 = self.type_of(env, condition)?;
-                expect_equal(rule, condition.span, &Type::bool(), &t1, "the condition")?;
+                expect_equal(
+                    &TFP18_T_IF_CONDITION,
+                    condition.span,
+                    &Type::bool(),
+                    &t1,
+                    "the condition",
+                )?;
                 let t2 = self.type_of(env, then_branch)?;
                 let t3 = self.type_of(env, else_branch)?;
-                expect_equal(rule, else_branch.span, &t2, &t3, "the branches")?;
-                expect_order_zero(rule, span, &t2, "a conditional")?;
+                expect_equal(
+                    &TFP18_T_IF_BRANCHES,
+                    else_branch.span,
+                    &t2,
+                    &t3,
+                    "the branches",
+                )?;
+                expect_order_zero(&TFP18_T_IF_ORDER_ZERO, span, &t2, "a conditional")?;
                 Ok(t2)
             }
             ExprKind::Lambda(lambda) => {
@@ -446,7 +488,13 @@ impl Typing {
                 let t2 = self.type_of(env, argument)?;
                 match t1 {
                     Type::Arrow(from, to) => {
-                        expect_equal("TFP18 T-App", argument.span, &from, &t2, "the argument")?;
+                        expect_equal(
+                            &TFP18_T_APP_ARGUMENT,
+                            argument.span,
+                            &from,
+                            &t2,
+                            "the argument",
+                        )?;
                         Ok(*to)
                     }
                     other => fail(
@@ -504,9 +552,20 @@ impl Typing {
                 fire("TFP18 T-Array");
                 for e in elements {
                     let t = self.type_of(env, e)?;
-                    expect_equal("TFP18 T-Array", e.span, elem_type, &t, "an array element")?;
+                    expect_equal(
+                        &TFP18_T_ARRAY_ELEMENTS,
+                        e.span,
+                        elem_type,
+                        &t,
+                        "an array element",
+                    )?;
                 }
-                expect_order_zero("TFP18 T-Array", span, elem_type, "an array element")?;
+                expect_order_zero(
+                    &TFP18_T_ARRAY_ORDER_ZERO,
+                    span,
+                    elem_type,
+                    "an array element",
+                )?;
                 Ok(Type::array(elem_type.clone()))
             }
             ExprKind::Index { array, index } => {
@@ -530,7 +589,13 @@ impl Typing {
                 let t1 = self.type_of(env, index)?;
                 expect_int("TFP18 T-Update", index.span, &t1, "the index")?;
                 let t2 = self.type_of(env, value)?;
-                expect_equal("TFP18 T-Update", value.span, &elem, &t2, "the new element")?;
+                expect_equal(
+                    &TFP18_T_UPDATE_ELEMENT,
+                    value.span,
+                    &elem,
+                    &t2,
+                    "the new element",
+                )?;
                 Ok(t0)
             }
             ExprKind::Length(array) => {
@@ -548,7 +613,7 @@ impl Typing {
                 let inner = env.update(param.clone(), Scheme::mono(t2));
                 let t1 = self.type_of(&inner, body)?;
                 expect_order_zero(
-                    "TFP18 T-Map",
+                    &TFP18_T_MAP_ORDER_ZERO,
                     body.span,
                     &t1,
                     "the result of the mapped function",
@@ -572,8 +637,8 @@ impl Typing {
                     .update(param.clone(), Scheme::mono(t.clone()))
                     .update(var.clone(), Scheme::mono(t2));
                 let t3 = self.type_of(&inner, body)?;
-                expect_equal(rule, body.span, &t, &t3, "the loop body")?;
-                expect_order_zero(rule, span, &t, "a loop")?;
+                expect_equal(&TFP18_T_LOOP_BODY, body.span, &t, &t3, "the loop body")?;
+                expect_order_zero(&TFP18_T_LOOP_ORDER_ZERO, span, &t, "a loop")?;
                 Ok(t)
             }
             ExprKind::Loop {
@@ -585,20 +650,19 @@ impl Typing {
             } => {
                 // Extension: TFP18 T-While
                 fire("TFP18 T-While");
-                let rule = "TFP18 T-While";
                 let t = self.type_of(env, init)?;
                 let inner = env.update(param.clone(), Scheme::mono(t.clone()));
                 let tc = self.type_of(&inner, condition)?;
                 expect_equal(
-                    rule,
+                    &TFP18_T_WHILE_CONDITION,
                     condition.span,
                     &Type::bool(),
                     &tc,
                     "the loop condition",
                 )?;
                 let t3 = self.type_of(&inner, body)?;
-                expect_equal(rule, body.span, &t, &t3, "the loop body")?;
-                expect_order_zero(rule, span, &t, "a loop")?;
+                expect_equal(&TFP18_T_WHILE_BODY, body.span, &t, &t3, "the loop body")?;
+                expect_order_zero(&TFP18_T_WHILE_ORDER_ZERO, span, &t, "a loop")?;
                 Ok(t)
             }
             ExprKind::Reduce {
@@ -609,28 +673,48 @@ impl Typing {
                 neutral,
                 array,
             } => {
-                let rule = match kind {
+                let (rule, [elements, elements_order_zero, operator_result]) = match kind {
                     ReduceKind::Reduce => {
                         // Extension: TFP18 T-Reduce
                         fire("TFP18 T-Reduce");
-                        "TFP18 T-Reduce"
+                        (
+                            "TFP18 T-Reduce",
+                            [
+                                &TFP18_T_REDUCE_ELEMENTS,
+                                &TFP18_T_REDUCE_ORDER_ZERO,
+                                &TFP18_T_REDUCE_OPERATOR,
+                            ],
+                        )
                     }
                     ReduceKind::Scan => {
                         // Extension: TFP18 T-Scan
                         fire("TFP18 T-Scan");
-                        "TFP18 T-Scan"
+                        (
+                            "TFP18 T-Scan",
+                            [
+                                &TFP18_T_SCAN_ELEMENTS,
+                                &TFP18_T_SCAN_ORDER_ZERO,
+                                &TFP18_T_SCAN_OPERATOR,
+                            ],
+                        )
                     }
                 };
                 let t = self.type_of(env, neutral)?;
                 let ta = self.type_of(env, array)?;
                 let elem = array_elem(rule, array.span, &ta)?;
-                expect_equal(rule, array.span, &t, &elem, "the array's elements")?;
-                expect_order_zero(rule, span, &t, "the elements")?;
+                expect_equal(elements, array.span, &t, &elem, "the array's elements")?;
+                expect_order_zero(elements_order_zero, span, &t, "the elements")?;
                 let inner = env
                     .update(x.clone(), Scheme::mono(t.clone()))
                     .update(y.clone(), Scheme::mono(t.clone()));
                 let tr = self.type_of(&inner, operator)?;
-                expect_equal(rule, operator.span, &t, &tr, "the operator's result")?;
+                expect_equal(
+                    operator_result,
+                    operator.span,
+                    &t,
+                    &tr,
+                    "the operator's result",
+                )?;
                 Ok(match kind {
                     ReduceKind::Reduce => t,
                     ReduceKind::Scan => Type::array(t),
@@ -648,7 +732,7 @@ impl Typing {
                 let inner = env.update(param.clone(), Scheme::mono(elem));
                 let tp = self.type_of(&inner, predicate)?;
                 expect_equal(
-                    "TFP18 T-Filter",
+                    &TFP18_T_FILTER_PREDICATE,
                     predicate.span,
                     &Type::bool(),
                     &tp,
@@ -671,18 +755,42 @@ impl Typing {
                 let td = self.type_of(env, dest)?;
                 let t = array_elem(rule, dest.span, &td)?;
                 let tn = self.type_of(env, neutral)?;
-                expect_equal(rule, neutral.span, &t, &tn, "the neutral element")?;
+                expect_equal(
+                    &TFP18_T_REDUCEBYINDEX_NEUTRAL,
+                    neutral.span,
+                    &t,
+                    &tn,
+                    "the neutral element",
+                )?;
                 let ti = self.type_of(env, indices)?;
                 let ie = array_elem(rule, indices.span, &ti)?;
-                expect_equal(rule, indices.span, &Type::i64(), &ie, "the indices")?;
+                expect_equal(
+                    &TFP18_T_REDUCEBYINDEX_INDICES,
+                    indices.span,
+                    &Type::i64(),
+                    &ie,
+                    "the indices",
+                )?;
                 let tv = self.type_of(env, values)?;
                 let ve = array_elem(rule, values.span, &tv)?;
-                expect_equal(rule, values.span, &t, &ve, "the values")?;
+                expect_equal(
+                    &TFP18_T_REDUCEBYINDEX_VALUES,
+                    values.span,
+                    &t,
+                    &ve,
+                    "the values",
+                )?;
                 let inner = env
                     .update(x.clone(), Scheme::mono(t.clone()))
                     .update(y.clone(), Scheme::mono(t.clone()));
                 let tr = self.type_of(&inner, operator)?;
-                expect_equal(rule, operator.span, &t, &tr, "the operator's result")?;
+                expect_equal(
+                    &TFP18_T_REDUCEBYINDEX_OPERATOR,
+                    operator.span,
+                    &t,
+                    &tr,
+                    "the operator's result",
+                )?;
                 Ok(td)
             }
             ExprKind::Slice {
@@ -698,7 +806,7 @@ impl Typing {
                 for part in [start, end, stride].into_iter().flatten() {
                     let t = self.type_of(env, part)?;
                     expect_equal(
-                        "TFP18 T-Slice",
+                        &TFP18_T_SLICE_BOUNDS,
                         part.span,
                         &Type::i64(),
                         &t,
@@ -723,7 +831,7 @@ impl Typing {
                 fire("TFP18 T-Assert");
                 let t = self.type_of(env, condition)?;
                 expect_equal(
-                    "TFP18 T-Assert",
+                    &TFP18_T_ASSERT_CONDITION,
                     condition.span,
                     &Type::bool(),
                     &t,
@@ -758,9 +866,20 @@ impl Typing {
                 }
                 for (e, t) in payload.iter().zip(types) {
                     let te = self.type_of(env, e)?;
-                    expect_equal(rule, e.span, t, &te, "the constructor's argument")?;
+                    expect_equal(
+                        &TFP18_T_CONSTRUCTOR_ARGUMENTS,
+                        e.span,
+                        t,
+                        &te,
+                        "the constructor's argument",
+                    )?;
                 }
-                expect_order_zero(rule, span, sum_type, "a sum type")?;
+                expect_order_zero(
+                    &TFP18_T_CONSTRUCTOR_ORDER_ZERO,
+                    span,
+                    sum_type,
+                    "a sum type",
+                )?;
                 Ok(sum_type.clone())
             }
             ExprKind::Match { scrutinee, cases } => {
@@ -775,7 +894,9 @@ impl Typing {
                     let t = self.type_of(&inner, body)?;
                     match &result {
                         None => result = Some(t),
-                        Some(r) => expect_equal(rule, body.span, r, &t, "the cases")?,
+                        Some(r) => {
+                            expect_equal(&TFP18_T_MATCH_CASES, body.span, r, &t, "the cases")?
+                        }
                     }
                 }
                 let t = result.ok_or_else(|| TypeError {
@@ -783,7 +904,7 @@ impl Typing {
                     message: "a match needs a case".into(),
                     span,
                 })?;
-                expect_order_zero(rule, span, &t, "a match")?;
+                expect_order_zero(&TFP18_T_MATCH_ORDER_ZERO, span, &t, "a match")?;
                 // Extension: TFP18 T-MatchExhaustive
                 // (SPEC_NOTES TFP18-18: as Futhark, the cases must cover
                 // every value of the scrutinee's type.)
@@ -809,7 +930,7 @@ impl Typing {
                 }
                 for (a, t) in args.iter().zip(params) {
                     let ta = self.type_of(env, a)?;
-                    expect_equal("TFP18 T-Call", a.span, t, &ta, "an argument")?;
+                    expect_equal(&TFP18_T_CALL_ARGUMENTS, a.span, t, &ta, "an argument")?;
                 }
                 Ok(result.clone())
             }
@@ -1151,7 +1272,7 @@ pub fn check_program_recording(
         fire("TFP18 T-Dec");
         let t = typing.type_of(&env, &dec.value)?;
         expect_equal(
-            "TFP18 T-Dec",
+            &TFP18_T_DEC_TYPE,
             dec.span,
             &dec.ty,
             &t,
@@ -1189,7 +1310,7 @@ pub fn check_entry(env: &TypeEnv, entry: &super::syntax::EntryPoint) -> Result<(
     let mut t = scheme.ty.clone();
     for p in &entry.param_types {
         expect_order_zero(
-            rule,
+            &TFP18_T_ENTRY_PARAMETERS_ORDER_ZERO,
             entry.span,
             p,
             "an entry point's parameter (entry points must be first-order)",
@@ -1206,14 +1327,14 @@ pub fn check_entry(env: &TypeEnv, entry: &super::syntax::EntryPoint) -> Result<(
         }
     }
     expect_equal(
-        rule,
+        &TFP18_T_ENTRY_RESULT,
         entry.span,
         &entry.result_type,
         &t,
         "the entry point's result",
     )?;
     expect_order_zero(
-        rule,
+        &TFP18_T_ENTRY_RESULT_ORDER_ZERO,
         entry.span,
         &t,
         "an entry point's result (entry points must be first-order)",

@@ -174,7 +174,7 @@ pub fn compile_core(program: Program, options: Options) -> Result<Compiled, Diag
 /// [`compile_core`], the files `trusted` holding the prelude (besides the
 /// module calculus' built-in prelude files): the uniqueness judgment does
 /// not judge their declarations.
-fn compile_core_trusting(
+pub fn compile_core_trusting(
     program: Program,
     options: Options,
     trusted: &[FileId],

@@ -19,6 +19,7 @@ use super::objects::{
 };
 use super::target::{Code, Context};
 use super::trace;
+use crate::ablation;
 use imbl::OrdMap;
 use spec::source::Span;
 use spec::syntax::ast::{BinOp, Expr, Literal, Pat, QualName, TypeExp, ValueBind};
@@ -357,7 +358,8 @@ fn elaborate_exp(env: &Env<PaperCore>, exp: &Expr, guesses: &mut Guesses) -> Res
             trace::fire("ICFP18 rule 12", || "E ⊢ exp : ty : τ".to_string());
             let found = elaborate_exp(env, expr, guesses)?;
             let expected = elaborate_type(env, ty)?;
-            if !guesses.unify(&found, &expected) {
+            let unified = guesses.unify(&found, &expected);
+            if !ablation::holds(&ablation::ICFP18_12_ASCRIPTION, unified) {
                 return Err(rule_failure(
                     12,
                     "the expression does not have the ascribed type",
@@ -417,10 +419,11 @@ fn elaborate_exp(env: &Env<PaperCore>, exp: &Expr, guesses: &mut Guesses) -> Res
             let function_type = elaborate_exp(env, function, guesses)?;
             let argument_type = elaborate_exp(env, argument, guesses)?;
             let result = guesses.fresh();
-            if !guesses.unify(
+            let unified = guesses.unify(
                 &function_type,
                 &arrow(argument_type.clone(), result.clone()),
-            ) {
+            );
+            if !ablation::holds(&ablation::ICFP18_14_ARGUMENT, unified) {
                 return Err(rule_failure(
                     14,
                     "the function's parameter type τ must be the argument's type",

@@ -41,8 +41,15 @@ impl Generator {
     /// Mutation sites for a function-valued expression: the TFP'18 orderZero
     /// premises (no function from `if`, from a loop, or in an array).
     pub(crate) fn lambda_site(&mut self, env: &Env, ty: &Ty, function: Expr) -> Expr {
+        // Each mutant joins two different static values of one function
+        // (the function and its η-expansion), which is what the premise
+        // keeps out: TFP'18 D-If, D-Loop and D-Array cannot name one static
+        // value for the result. Two copies of one function have the same
+        // static value, and the theorems hold without the premise
+        // (`runestone ablate --premise TFP18_T_IF_ORDER_ZERO`).
         if self.mutation_site(MutationKind::FunctionFromIf) {
-            return if_then_else(literal(PrimType::Bool, 1), function.clone(), function);
+            let expanded = self.eta_expanded(env, ty, function.clone());
+            return if_then_else(literal(PrimType::Bool, 1), function, expanded);
         }
         if self.mutation_site(MutationKind::FunctionFromLoop) {
             let name = self.fresh("h");
@@ -54,20 +61,34 @@ impl Generator {
                     var_span: span(),
                     bound: Box::new(i64_literal(1)),
                 },
-                body: Box::new(var(&name)),
+                body: Box::new(self.eta_expanded(env, ty, var(&name))),
                 span: span(),
             };
         }
         if self.mutation_site(MutationKind::FunctionInArray) {
             return index(
                 Expr::Array {
-                    elements: vec![function.clone(), function],
+                    elements: vec![function.clone(), self.eta_expanded(env, ty, function)],
                     span: span(),
                 },
                 i64_literal(0),
             );
         }
         function
+    }
+
+    /// `\(p: τ) -> function p` for a function of type `τ -> τ'`: the same
+    /// function, another static value (the function itself otherwise).
+    fn eta_expanded(&mut self, env: &Env, ty: &Ty, function: Expr) -> Expr {
+        let Ty::Arrow(from, _) = ty else {
+            return function;
+        };
+        let p = self.fresh("p");
+        lambda(
+            vec![pat_ascribe(pat_var(&p), env.type_exp(from))],
+            None,
+            apply(function, var(&p)),
+        )
     }
 
     pub(crate) fn section_possible(&self, ty: &Ty) -> bool {

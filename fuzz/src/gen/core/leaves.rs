@@ -211,9 +211,12 @@ fn literal_out_of_range(prim: PrimType) -> Option<Expr> {
         PrimType::F32 => Literal::float(1e39, Some(FloatType::F32)),
         PrimType::U64 | PrimType::F64 | PrimType::Bool => return None,
         integer => {
+            // Two past the largest: one past it is the negation of the
+            // smallest signed value (`-128i8` is in range), and a literal
+            // may sit under a negation.
             let (_, highest) = integer.integer_range()?;
             Literal::Int {
-                value: u64::try_from(highest + 1).ok()?,
+                value: u64::try_from(highest + 2).ok()?,
                 suffix: int_type(integer),
             }
         }
