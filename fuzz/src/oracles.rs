@@ -420,7 +420,7 @@ fn unquoted(message: &str) -> String {
 }
 
 /// The construct an "unsupported" message names.
-pub(crate) fn construct(message: &str) -> String {
+fn construct(message: &str) -> String {
     let cut = ["is not supported", "are not supported", "needs the module"]
         .iter()
         .filter_map(|pattern| message.find(pattern))
@@ -658,23 +658,19 @@ pub fn examine_defunc(
     module_program: bool,
 ) -> Outcome {
     guarded("panic in the reference pipeline", || {
-        match load_reference(source, fuel, or_conditionals) {
-            Ok(program) => run_reference(program.as_ref(), arguments),
-            Err(LoadError::Internal(d)) if d.has_code(codes::TFP18_THEOREM_1) => {
-                Outcome::Disagree {
-                    check: "Theorem 1".into(),
-                    message: d.message,
-                }
-            }
-            Err(LoadError::Unsupported(d)) => Outcome::Discard(format!(
-                "unsupported by the reference: {}",
-                construct(&d.message)
-            )),
-            Err(error) if module_program => {
+        let error = match load_reference(source, fuel, or_conditionals) {
+            Ok(program) => return run_reference(program.as_ref(), arguments),
+            Err(error) => match theorem_or_unsupported(error) {
+                Ok(outcome) => return outcome,
+                Err(error) => error,
+            },
+        };
+        match error {
+            error if module_program => {
                 let proposition_6_1 = error.code() == Some(codes::ICFP18_PROPOSITION_6_1);
                 Outcome::Discard(module_rejection(proposition_6_1))
             }
-            Err(error) => {
+            error => {
                 let message = error.diagnostic().map(|d| d.message.clone());
                 Outcome::Discard(format!(
                     "the reference rejects it (see the verdict oracle): {}",
@@ -683,6 +679,23 @@ pub fn examine_defunc(
             }
         }
     })
+}
+
+/// The outcome of a load error that every examination on the reference
+/// decides alike — Theorem 1 failing, a construct the reference does not
+/// support — or the error back.
+pub(crate) fn theorem_or_unsupported(error: LoadError) -> Result<Outcome, LoadError> {
+    match error {
+        LoadError::Internal(d) if d.has_code(codes::TFP18_THEOREM_1) => Ok(Outcome::Disagree {
+            check: "Theorem 1".into(),
+            message: d.message,
+        }),
+        LoadError::Unsupported(d) => Ok(Outcome::Discard(format!(
+            "unsupported by the reference: {}",
+            construct(&d.message)
+        ))),
+        other => Err(other),
+    }
 }
 
 /// `work`'s outcome, or a disagreement named `check` if it panics.

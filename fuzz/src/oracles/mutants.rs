@@ -4,8 +4,9 @@
 //! end's type inference never sees ([`examine_core_mutant`]), each judged
 //! by TFP'18 Theorems 1–2 and Corollary 1 where the reference accepts it.
 
-use super::{check_name, construct, guarded, load_reference, run_reference, Expected, Outcome};
-use driver::LoadError;
+use super::{
+    check_name, guarded, load_reference, run_reference, theorem_or_unsupported, Expected, Outcome,
+};
 use spec::diagnostic::codes;
 use spec::source::SourceMap;
 
@@ -36,17 +37,8 @@ pub fn examine_defunc_mutant(
                 }
                 theorem => theorem,
             },
-            Err(LoadError::Internal(d)) if d.has_code(codes::TFP18_THEOREM_1) => {
-                Outcome::Disagree {
-                    check: "Theorem 1".into(),
-                    message: d.message,
-                }
-            }
-            Err(LoadError::Unsupported(d)) => Outcome::Discard(format!(
-                "unsupported by the reference: {}",
-                construct(&d.message)
-            )),
-            Err(_) => Outcome::Agree { valid: false },
+            // A rejection agrees.
+            Err(error) => theorem_or_unsupported(error).unwrap_or(Outcome::Agree { valid: false }),
         }
     })
 }
