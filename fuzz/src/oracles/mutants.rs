@@ -80,15 +80,8 @@ pub fn examine_core_mutant(
                 "core mutant: a module program or one the front end rejects".into(),
             );
         };
-        // Pre-order positions of the program's own expressions.
-        fn count(e: &Expr, file: spec::source::FileId) -> u64 {
-            let mut n = u64::from(e.span.file == file);
-            map_children(e, &mut |c| {
-                n += count(c, file);
-                c.clone()
-            });
-            n
-        }
+        // The program's own expression number `at` in pre-order (counting
+        // down) replaced; a pass that reaches none counts them.
         fn replace(e: &Expr, file: spec::source::FileId, at: &mut u64) -> Expr {
             if e.span.file == file {
                 if *at == 0 {
@@ -106,7 +99,11 @@ pub fn examine_core_mutant(
             }
             map_children(e, &mut |c| replace(c, file, at))
         }
-        let sites: u64 = core.decs.iter().map(|d| count(&d.value, file)).sum();
+        let mut unreached = u64::MAX;
+        for dec in &core.decs {
+            replace(&dec.value, file, &mut unreached);
+        }
+        let sites = u64::MAX - unreached;
         if sites == 0 {
             return Outcome::Discard("core mutant: no expression to mutate".into());
         }
@@ -135,8 +132,7 @@ pub fn examine_core_mutant(
             }
             Err(_) => return Outcome::Agree { valid: false },
         };
-        let values: Vec<_> = arguments.to_vec();
-        match compiled.run("main", &values) {
+        match compiled.run("main", arguments) {
             Err(reference::core::theorems::RunError::Violation(message)) => Outcome::Disagree {
                 check: check_name(&message),
                 message: format!("{message} (core expression {position} of {sites} replaced)"),
