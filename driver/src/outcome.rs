@@ -115,6 +115,19 @@ pub enum RunErrorKind {
     Internal,
 }
 
+impl RunErrorKind {
+    /// The kind's stable name (the `code` of a traced run's outcome).
+    pub fn name(self) -> &'static str {
+        match self {
+            RunErrorKind::Runtime => "runtime",
+            RunErrorKind::Input => "input",
+            RunErrorKind::OutOfFuel => "out-of-fuel",
+            RunErrorKind::MemoryLimit => "memory-limit",
+            RunErrorKind::Internal => "internal",
+        }
+    }
+}
+
 impl RunError {
     /// An error of `kind` located nowhere.
     pub fn unlocated(kind: RunErrorKind, message: impl Into<String>) -> RunError {

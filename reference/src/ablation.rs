@@ -158,6 +158,8 @@ fn overridden(premise: &'static Premise) -> bool {
         .is_some_and(|a| std::ptr::eq(a, premise));
     if ablated {
         OVERRIDDEN.with(|n| n.set(n.get() + 1));
+    } else {
+        crate::derivation::premise_failed(premise.name);
     }
     ablated
 }

@@ -22,6 +22,7 @@
 pub mod ablation;
 pub mod core;
 pub mod coverage;
+pub mod derivation;
 pub mod front;
 pub mod modules;
 pub mod nested;

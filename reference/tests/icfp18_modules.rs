@@ -7,7 +7,8 @@
 mod icfp18_common;
 
 use icfp18_common::{check_file, check_text, programs};
-use reference::modules::{print, trace};
+use reference::derivation;
+use reference::modules::print;
 
 #[test]
 fn valid_programs_elaborate_interpret_and_satisfy_proposition_6_1() {
@@ -145,9 +146,9 @@ fn a_failed_elaboration_is_a_located_diagnostic() {
 #[test]
 fn the_trace_records_the_rules_of_the_derivation() {
     let path = icfp18_common::workspace().join("tests/modules/fig3.fut");
-    let (result, steps) = trace::record(|| check_file(&path));
+    let (result, derivation) = derivation::record(|| check_file(&path));
     assert!(result.is_ok());
-    let rendered = trace::render(&steps);
+    let rendered = derivation.to_text();
     for rule in [
         "ICFP18 rule 18",
         "ICFP18 rule 28",
@@ -158,7 +159,7 @@ fn the_trace_records_the_rules_of_the_derivation() {
         assert!(rendered.contains(rule), "{rule} missing from the trace");
     }
     assert!(
-        steps.iter().any(|step| step.depth > 3),
+        derivation.roots.iter().any(|root| root.height() > 3),
         "the trace is nested"
     );
 }

@@ -53,12 +53,16 @@ pub struct Args {
 
 pub fn run(args: Args) -> ExitCode {
     if args.list {
-        for premise in reference::ablation::PREMISES {
-            println!(
-                "{:<40} {:<24} {}",
-                premise.name, premise.rule, premise.statement
-            );
-        }
+        let listed: String = reference::ablation::PREMISES
+            .iter()
+            .map(|premise| {
+                format!(
+                    "{:<40} {:<24} {}\n",
+                    premise.name, premise.rule, premise.statement
+                )
+            })
+            .collect();
+        super::common::write_stdout(&listed);
         return ExitCode::SUCCESS;
     }
     let paper = match args

@@ -1,10 +1,11 @@
 //! `runestone check FILE`: the reference on one program. Elaborates it with the
 //! ICFP'18 rules over the paper's core, interprets it statically, and checks
 //! Proposition 6.1; optionally prints the elaborated environment (Fig. 5
-//! notation), the target code (Fig. 3b) and the derivation.
+//! notation), the target code (Fig. 3b) and the derivation (`--trace`).
 
-use super::common::{read_source, report};
-use reference::modules::{self, paper_core::PaperCore, print, trace};
+use super::common::{print_traced, read_source, record_if_traced, report, TraceFormat};
+use reference::derivation::{Derivation, TracedOutcome, TracedRun, Verdict};
+use reference::modules::{self, paper_core::PaperCore, print};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -19,9 +20,12 @@ pub struct Args {
     /// Print the target code of static interpretation (ICFP'18 Fig. 3b).
     #[arg(long)]
     target: bool,
-    /// Print the derivation: every rule applied, indented by depth.
-    #[arg(long)]
-    trace: bool,
+    /// Print the derivation (ICFP'18 elaboration, static interpretation and
+    /// Proposition 6.1's checks): `text` (the default) one rule a line,
+    /// indented by depth; `json` one document of schema
+    /// `proofs-notes/derivation.schema.json` on stdout.
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, default_missing_value = "text")]
+    trace: Option<TraceFormat>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -29,30 +33,56 @@ pub fn run(args: Args) -> ExitCode {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
+    let file = args.file.display().to_string();
+    let traced = |derivation: &Derivation, outcome: TracedOutcome, output: &str| {
+        let run = TracedRun {
+            command: "check",
+            file: &file,
+            outcome,
+            output,
+        };
+        print_traced(args.trace, derivation, &run, &loaded.sources);
+    };
     let program = match spec::syntax::parse_program(loaded.file, loaded.text()) {
         Ok(program) => program,
-        Err(diagnostic) => return report(&diagnostic, &loaded.sources),
+        Err(diagnostic) => {
+            let outcome = TracedOutcome::from_diagnostic(&diagnostic);
+            traced(&Derivation::default(), outcome, "");
+            return report(&diagnostic, &loaded.sources);
+        }
     };
-    let (outcome, steps) = trace::record(|| modules::check_program::<PaperCore>(&program));
-    if args.trace {
-        print!("{}", trace::render(&steps));
-    }
+    let (outcome, derivation) =
+        record_if_traced(args.trace, || modules::check_program::<PaperCore>(&program));
     let checked = match outcome {
         Ok(checked) => checked,
-        Err(failure) => return report(&failure.to_diagnostic(), &loaded.sources),
+        Err(failure) => {
+            let diagnostic = failure.to_diagnostic();
+            let outcome = TracedOutcome::from_diagnostic(&diagnostic);
+            traced(&derivation, outcome, "");
+            return report(&diagnostic, &loaded.sources);
+        }
     };
+    let mut output = String::new();
     if args.env {
-        print!("{}", print::program_env(&checked.bound, &checked.env));
+        output.push_str(&print::program_env(&checked.bound, &checked.env));
     }
     if args.target {
-        print!("{}", print::code(&checked.code()));
+        output.push_str(&print::code(&checked.code()));
     }
     match &checked.verdict {
         Ok(summary) => {
-            println!("{summary}");
+            output.push_str(&format!("{summary}\n"));
+            traced(&derivation, TracedOutcome::default(), &output);
             ExitCode::SUCCESS
         }
         Err(failure) => {
+            let outcome = TracedOutcome {
+                verdict: Verdict::Failed,
+                code: Some(spec::diagnostic::codes::ICFP18_PROPOSITION_6_1),
+                message: Some(failure),
+                span: None,
+            };
+            traced(&derivation, outcome, &output);
             eprintln!("error[Proposition 6.1]: the check fails: {failure}");
             ExitCode::from(1)
         }

@@ -91,3 +91,51 @@ pub struct IrChoice {
     #[arg(long)]
     pub segmented: bool,
 }
+
+/// The format of `--trace` (`check`, `run --backend reference`, `defunc`,
+/// `nested`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TraceFormat {
+    /// The derivation one node a line, indented by depth, before the
+    /// command's usual output.
+    Text,
+    /// One JSON document on stdout (schema
+    /// `proofs-notes/derivation.schema.json`) holding the derivation, the
+    /// verdict and the command's usual output.
+    Json,
+}
+
+/// Runs `work`, recording the reference's derivation when `--trace` asked
+/// for it (else the derivation is empty and nothing is recorded).
+pub fn record_if_traced<R>(
+    trace: Option<TraceFormat>,
+    work: impl FnOnce() -> R,
+) -> (R, reference::derivation::Derivation) {
+    match trace {
+        Some(_) => reference::derivation::record(work),
+        None => (work(), reference::derivation::Derivation::default()),
+    }
+}
+
+/// Prints a command's usual `output` on stdout, with its derivation in the
+/// `--trace` format asked for (`run.output` is the same text).
+pub fn print_traced(
+    trace: Option<TraceFormat>,
+    derivation: &reference::derivation::Derivation,
+    run: &reference::derivation::TracedRun,
+    sources: &SourceMap,
+) {
+    let text = match trace {
+        None => run.output.to_string(),
+        Some(TraceFormat::Text) => derivation.to_text() + run.output,
+        Some(TraceFormat::Json) => derivation.to_json(run, sources),
+    };
+    write_stdout(&text);
+}
+
+/// Writes `text` on stdout: a closed stdout (`| head`) ends the output, not
+/// the command (`println!` panics on it).
+pub fn write_stdout(text: &str) {
+    use std::io::Write;
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}

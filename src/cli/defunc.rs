@@ -3,8 +3,9 @@
 //! Fig. 1a prints as Fig. 1b, up to names), with `--inline` as the literal
 //! Fig. 5 translation (D-App copies the function body).
 
-use super::common::{read_source, report};
+use super::common::{print_traced, read_source, record_if_traced, report, TraceFormat};
 use reference::core::printer::print_target;
+use reference::derivation::{TracedOutcome, TracedRun};
 use reference::front::pipeline::{compile_with, Options};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,6 +21,12 @@ pub struct Args {
     /// Print Fig. 5's translation, which inlines every application.
     #[arg(long)]
     inline: bool,
+    /// Print the derivation (the phases of the reference's TFP'18
+    /// pipeline: typing, uniqueness, both defunctionalisations):
+    /// `text` (the default) or `json` (schema
+    /// `proofs-notes/derivation.schema.json`).
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, default_missing_value = "text")]
+    trace: Option<TraceFormat>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -29,15 +36,34 @@ pub fn run(args: Args) -> ExitCode {
     };
     let mut options = Options::from_source(&loaded.sources.get(loaded.file).text);
     options.or_conditionals |= args.or_conditionals;
-    let compiled = match compile_with(&mut loaded.sources, loaded.file, options) {
-        Ok(c) => c,
-        Err(d) => return report(&d, &loaded.sources),
+    let (compiled, derivation) = record_if_traced(args.trace, || {
+        compile_with(&mut loaded.sources, loaded.file, options)
+    });
+    let file = args.file.display().to_string();
+    let (outcome, output, exit) = match &compiled {
+        Ok(compiled) => {
+            let target = if args.inline {
+                &compiled.inline.target
+            } else {
+                &compiled.lifted.target
+            };
+            (
+                TracedOutcome::default(),
+                print_target(target),
+                ExitCode::SUCCESS,
+            )
+        }
+        Err(diagnostic) => {
+            let outcome = TracedOutcome::from_diagnostic(diagnostic);
+            (outcome, String::new(), report(diagnostic, &loaded.sources))
+        }
     };
-    let target = if args.inline {
-        &compiled.inline.target
-    } else {
-        &compiled.lifted.target
+    let run = TracedRun {
+        command: "defunc",
+        file: &file,
+        outcome,
+        output: &output,
     };
-    print!("{}", print_target(target));
-    ExitCode::SUCCESS
+    print_traced(args.trace, &derivation, &run, &loaded.sources);
+    exit
 }

@@ -5,11 +5,14 @@
 //! rejected program or a violated check or a mismatch with the file's
 //! `-- expect:` line, 2 on a usage error.
 
+use super::common::{print_traced, record_if_traced, TraceFormat};
+use reference::derivation::{TracedOutcome, TracedRun, Verdict as TracedVerdict};
 use reference::nested::concrete::expected_observation;
 use reference::nested::machine::with_large_stack;
 use reference::nested::pipeline::{run_file, Options, Rejection, Report};
 use reference::nested::theorems::Verdict;
 use spec::source::SourceMap;
+use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -47,6 +50,12 @@ pub struct Args {
     /// unknown.
     #[arg(long, value_name = "SIZE", value_parser = spec::memory::MemoryLimit::parse)]
     memory_limit: Option<spec::memory::MemoryLimit>,
+    /// Print the derivation: λP typing, closure conversion, λC typing,
+    /// flattening, λA typing and both evaluations' reductions (each phase up
+    /// to `reference::derivation::NODES_PER_PHASE` nodes): `text` (the
+    /// default) or `json` (schema `proofs-notes/derivation.schema.json`).
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, default_missing_value = "text")]
+    trace: Option<TraceFormat>,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -70,22 +79,42 @@ pub fn run(args: Args) -> ExitCode {
         options.small_step_fuel = 0;
     }
     let source_text = text.clone();
-    let result = with_large_stack(move || {
+    let trace = args.trace;
+    let ((result, derivation), sources) = with_large_stack(move || {
         let mut sources = SourceMap::new();
         let file = sources.add(name.clone(), source_text.clone());
-        match run_file(file, &name, &source_text, &options) {
-            Ok(report) => Ok(report),
-            Err(Rejection::Source(diagnostic)) => Err((true, diagnostic.render(&sources))),
-            Err(Rejection::Internal(message)) => Err((false, message)),
-        }
+        let recorded = record_if_traced(trace, || run_file(file, &name, &source_text, &options));
+        (recorded, sources)
     });
+    let file = args.file.display().to_string();
     let report = match result {
         Ok(report) => report,
-        Err((_, message)) => {
+        Err(rejection) => {
+            let (outcome, message) = match &rejection {
+                Rejection::Source(diagnostic) => (
+                    TracedOutcome::from_diagnostic(diagnostic),
+                    diagnostic.render(&sources),
+                ),
+                Rejection::Internal(message) => (
+                    TracedOutcome {
+                        verdict: TracedVerdict::Failed,
+                        message: Some(message),
+                        ..TracedOutcome::default()
+                    },
+                    message.clone(),
+                ),
+            };
             eprint!("{message}");
             if !message.ends_with('\n') {
                 eprintln!();
             }
+            let run = TracedRun {
+                command: "nested",
+                file: &file,
+                outcome,
+                output: "",
+            };
+            print_traced(args.trace, &derivation, &run, &sources);
             return ExitCode::from(1);
         }
     };
@@ -97,20 +126,38 @@ pub fn run(args: Args) -> ExitCode {
                 .any(|wanted| check.name.contains(wanted.as_str()))
         });
     }
-    print_report(&report, &args.stages);
+    let mut output = report_text(&report, &args.stages);
     let mut failed = report.violations().count() > 0;
     if let Some(expected) = expected_observation(&text) {
         for (side, outcome) in [("λC", &report.outcome_c), ("λA", &report.outcome_a)] {
             let seen = outcome.to_string();
             if seen != expected {
-                println!("expectation: {side} observes {seen}, the file expects {expected}");
+                let _ = writeln!(
+                    output,
+                    "expectation: {side} observes {seen}, the file expects {expected}"
+                );
                 failed = true;
             }
         }
         if !failed {
-            println!("expectation: both sides observe {expected}");
+            let _ = writeln!(output, "expectation: both sides observe {expected}");
         }
     }
+    let outcome = TracedOutcome {
+        verdict: if failed {
+            TracedVerdict::Failed
+        } else {
+            TracedVerdict::Accepted
+        },
+        ..TracedOutcome::default()
+    };
+    let run = TracedRun {
+        command: "nested",
+        file: &file,
+        outcome,
+        output: &output,
+    };
+    print_traced(args.trace, &derivation, &run, &sources);
     if failed {
         ExitCode::from(1)
     } else {
@@ -118,26 +165,33 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-fn print_report(report: &Report, stages: &[Stage]) {
+/// The report's text: the stages asked for, the type, both observations
+/// and every check's verdict.
+fn report_text(report: &Report, stages: &[Stage]) -> String {
+    let mut out = String::new();
     for stage in stages {
-        match stage {
-            Stage::P if report.stage_p.is_empty() => println!("λP : (the input is a λC program)\n"),
-            Stage::P => println!("λP : {}\n{}\n", report.type_p, report.stage_p),
-            Stage::C => println!("λC : {}\n{}\n", report.type_c, report.stage_c),
-            Stage::A => println!("λA : {}\n{}\n", report.type_a, report.stage_a),
-        }
+        let _ = match stage {
+            Stage::P if report.stage_p.is_empty() => {
+                writeln!(out, "λP : (the input is a λC program)\n")
+            }
+            Stage::P => writeln!(out, "λP : {}\n{}\n", report.type_p, report.stage_p),
+            Stage::C => writeln!(out, "λC : {}\n{}\n", report.type_c, report.stage_c),
+            Stage::A => writeln!(out, "λA : {}\n{}\n", report.type_a, report.stage_a),
+        };
     }
     let ty = if report.type_p.is_empty() {
         &report.type_c
     } else {
         &report.type_p
     };
-    println!("type       {ty}");
-    println!(
+    let _ = writeln!(out, "type       {ty}");
+    let _ = writeln!(
+        out,
         "λC         {}   ({} steps)",
         report.outcome_c, report.steps_c
     );
-    println!(
+    let _ = writeln!(
+        out,
         "λA         {}   ({} steps)",
         report.outcome_a, report.steps_a
     );
@@ -147,6 +201,7 @@ fn print_report(report: &Report, stages: &[Stage]) {
             Verdict::Violated(why) => format!("VIOLATED: {why}"),
             Verdict::Unknown(why) => format!("unknown: {why}"),
         };
-        println!("check      {:<48} {verdict}", check.name);
+        let _ = writeln!(out, "check      {:<48} {verdict}", check.name);
     }
+    out
 }

@@ -3,8 +3,11 @@
 //! backend abstraction of [`super::backends`]. Run-time errors print their
 //! source location and exit 1; a backend that cannot run programs yet exits 2.
 
-use super::common::{load_program, report};
-use driver::{Backend, LoadOptions};
+use super::common::{
+    load_error_exit, print_traced, read_source, record_if_traced, report, TraceFormat,
+};
+use driver::{Backend, LoadOptions, RunErrorKind};
+use reference::derivation::{TracedOutcome, TracedRun, Verdict};
 use std::io::Read;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -33,41 +36,110 @@ pub struct Args {
     backend: Backend,
     #[command(flatten)]
     ir: super::common::IrChoice,
+    /// With `--backend reference`: print the derivation (the TFP'18
+    /// pipeline's phases and the evaluation, Σ ⊢ e ↓ r, each phase up to
+    /// `reference::derivation::NODES_PER_PHASE` nodes): `text` (the
+    /// default) or `json` (schema `proofs-notes/derivation.schema.json`).
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, default_missing_value = "text")]
+    trace: Option<TraceFormat>,
 }
 
 pub fn run(args: Args) -> ExitCode {
+    if args.trace.is_some() && args.backend != Backend::Reference {
+        eprintln!(
+            "runestone run: --trace records the reference's derivation: use --backend reference"
+        );
+        return ExitCode::from(2);
+    }
     let options = LoadOptions {
         or_conditionals: args.or_conditionals,
         fuel: args.fuel,
         memory_limit: args.memory_limit,
         segmented: args.ir.segmented,
     };
-    let (mut loaded, program) = match load_program(&args.file, args.backend, options) {
+    let mut input = Vec::new();
+    let mut loaded = match read_source(&args.file) {
         Ok(loaded) => loaded,
         Err(code) => return code,
     };
-    let mut input = Vec::new();
-    if let Err(err) = std::io::stdin().read_to_end(&mut input) {
-        eprintln!("error: cannot read stdin: {err}");
-        return ExitCode::from(1);
-    }
-    let values = match spec::value::read_values(&input) {
-        Ok(v) => v,
-        Err(err) => {
+    let file = args.file.display().to_string();
+    let (ran, derivation) = record_if_traced(args.trace, || {
+        let program = driver::load(args.backend, &mut loaded.sources, loaded.file, options)
+            .map_err(Failure::Load)?;
+        std::io::stdin()
+            .read_to_end(&mut input)
+            .map_err(Failure::Stdin)?;
+        let values = spec::value::read_values(&input).map_err(Failure::Input)?;
+        program.run(&args.entry, &values).map_err(Failure::Run)
+    });
+    let (outcome, output, exit) = match &ran {
+        Ok(result) => (
+            TracedOutcome::default(),
+            spec::value::print_values(result),
+            ExitCode::SUCCESS,
+        ),
+        Err(Failure::Load(error)) => {
+            let outcome = match error.diagnostic() {
+                Some(diagnostic) => TracedOutcome::from_diagnostic(diagnostic),
+                None => TracedOutcome {
+                    verdict: Verdict::Failed,
+                    ..TracedOutcome::default()
+                },
+            };
+            (
+                outcome,
+                String::new(),
+                load_error_exit(error, &loaded.sources),
+            )
+        }
+        Err(Failure::Stdin(error)) => {
+            eprintln!("error: cannot read stdin: {error}");
+            let outcome = TracedOutcome {
+                verdict: Verdict::Failed,
+                code: Some(RunErrorKind::Input.name()),
+                ..TracedOutcome::default()
+            };
+            (outcome, String::new(), ExitCode::from(1))
+        }
+        Err(Failure::Input(error)) => {
             let id = loaded
                 .sources
                 .add("<stdin>", spec::value::diagnostic_text(&input));
-            return report(&err.to_diagnostic(id), &loaded.sources);
+            let diagnostic = error.to_diagnostic(id);
+            let exit = report(&diagnostic, &loaded.sources);
+            let outcome = TracedOutcome {
+                verdict: Verdict::Failed,
+                code: Some(RunErrorKind::Input.name()),
+                message: Some(&error.message),
+                span: None,
+            };
+            (outcome, String::new(), exit)
+        }
+        Err(Failure::Run(error)) => {
+            eprintln!("{error}");
+            let outcome = TracedOutcome {
+                verdict: Verdict::Failed,
+                code: Some(error.kind.name()),
+                message: Some(&error.message),
+                span: error.span,
+            };
+            (outcome, String::new(), ExitCode::from(1))
         }
     };
-    match program.run(&args.entry, &values) {
-        Ok(result) => {
-            print!("{}", spec::value::print_values(&result));
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("{err}");
-            ExitCode::from(1)
-        }
-    }
+    let run = TracedRun {
+        command: "run",
+        file: &file,
+        outcome,
+        output: &output,
+    };
+    print_traced(args.trace, &derivation, &run, &loaded.sources);
+    exit
+}
+
+/// Why `run` produced no values.
+enum Failure {
+    Load(driver::LoadError),
+    Stdin(std::io::Error),
+    Input(spec::value::ValueError),
+    Run(driver::RunError),
 }

@@ -24,7 +24,7 @@ use super::syntax::{
 };
 use super::typing::intrinsic_type;
 use super::value::type_name;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
 use std::collections::{BTreeMap, BTreeSet};
@@ -285,9 +285,13 @@ impl Defunctionaliser {
                     "defunctionalisation needs a monomorphic program",
                 );
             }
-            // Extension: TFP18 D-Dec
-            fire("TFP18 D-Dec");
-            let (value, sv) = self.defunc(&env, &dec.value)?;
+            let (value, sv) = crate::derivation::judgment(Some(dec.span), || {
+                // Extension: TFP18 D-Dec
+                crate::derivation::fire("TFP18 D-Dec", || {
+                    format!("E ⊢ def {} ⇝ ⟨e', sv⟩", dec.name)
+                });
+                self.defunc(&env, &dec.value)
+            })?;
             target.decs.push(TargetDec {
                 name: dec.name.clone(),
                 ty: static_type(&sv),
@@ -300,7 +304,7 @@ impl Defunctionaliser {
         let mut entry_statics = Vec::new();
         for entry in &program.entries {
             // Extension: TFP18 D-Entry
-            fire("TFP18 D-Entry");
+            fire_rule("TFP18 D-Entry");
             let Some(dec) = program.dec(&entry.name) else {
                 return fail("TFP18 D-Entry", entry.span, "no such declaration");
             };
@@ -339,7 +343,13 @@ impl Defunctionaliser {
         env: &StaticEnv,
         expr: &Expr,
     ) -> Result<(Expr, StaticVal), DefuncError> {
-        spec::recursion::with_stack(|| self.defunc_inner(env, expr))
+        crate::derivation::judgment(Some(expr.span), || {
+            let translated = self.defunc_inner(env, expr);
+            if let Ok((_, sv)) = &translated {
+                crate::derivation::conclusion(|| format!("sv = {}", describe(sv)));
+            }
+            translated
+        })
     }
 
     fn dyn_prim(
@@ -400,7 +410,7 @@ impl Defunctionaliser {
         match &expr.kind {
             ExprKind::Var { name, type_args } => {
                 // TFP18 D-Var
-                fire("TFP18 D-Var");
+                fire_rule("TFP18 D-Var");
                 if !type_args.is_empty() {
                     return fail(
                         "TFP18 D-Var",
@@ -416,21 +426,21 @@ impl Defunctionaliser {
             ExprKind::Literal(PrimValue::Bool(b)) => {
                 if *b {
                     // TFP18 D-True
-                    fire("TFP18 D-True");
+                    fire_rule("TFP18 D-True");
                 } else {
                     // TFP18 D-False
-                    fire("TFP18 D-False");
+                    fire_rule("TFP18 D-False");
                 }
                 Ok((expr.clone(), StaticVal::Dyn(Type::bool())))
             }
             ExprKind::Literal(p @ (PrimValue::F32(_) | PrimValue::F64(_))) => {
                 // Extension: TFP18 D-Float
-                fire("TFP18 D-Float");
+                fire_rule("TFP18 D-Float");
                 Ok((expr.clone(), StaticVal::Dyn(Type::Prim(p.prim_type()))))
             }
             ExprKind::Literal(p) => {
                 // TFP18 D-Num
-                fire("TFP18 D-Num");
+                fire_rule("TFP18 D-Num");
                 Ok((expr.clone(), StaticVal::Dyn(Type::Prim(p.prim_type()))))
             }
             ExprKind::BinOp {
@@ -439,7 +449,7 @@ impl Defunctionaliser {
                 rhs,
             } => {
                 // TFP18 D-Plus
-                fire("TFP18 D-Plus");
+                fire_rule("TFP18 D-Plus");
                 let (e1, sv1) = self.defunc(env, lhs)?;
                 let (e2, sv2) = self.defunc(env, rhs)?;
                 let t = self.dyn_prim("TFP18 D-Plus", &sv1, lhs.span)?;
@@ -459,7 +469,7 @@ impl Defunctionaliser {
                 rhs,
             } => {
                 // TFP18 D-Leq
-                fire("TFP18 D-Leq");
+                fire_rule("TFP18 D-Leq");
                 let (e1, sv1) = self.defunc(env, lhs)?;
                 let (e2, sv2) = self.defunc(env, rhs)?;
                 self.dyn_prim("TFP18 D-Leq", &sv1, lhs.span)?;
@@ -475,7 +485,7 @@ impl Defunctionaliser {
             }
             ExprKind::BinOp { op, lhs, rhs } => {
                 // Extension: TFP18 D-BinOp
-                fire("TFP18 D-BinOp");
+                fire_rule("TFP18 D-BinOp");
                 let (e1, sv1) = self.defunc(env, lhs)?;
                 let (e2, sv2) = self.defunc(env, rhs)?;
                 self.same("TFP18 D-BinOp", &sv1, &sv2, rhs.span)?;
@@ -500,7 +510,7 @@ impl Defunctionaliser {
             }
             ExprKind::UnOp { op, operand } => {
                 // Extension: TFP18 D-UnOp
-                fire("TFP18 D-UnOp");
+                fire_rule("TFP18 D-UnOp");
                 let (e, sv) = self.defunc(env, operand)?;
                 self.dyn_prim("TFP18 D-UnOp", &sv, operand.span)?;
                 Ok((
@@ -517,7 +527,7 @@ impl Defunctionaliser {
                 else_branch,
             } if self.or_conditionals => {
                 // Extension: TFP18 D-IfOr
-                fire("TFP18 D-IfOr");
+                fire_rule("TFP18 D-IfOr");
                 let (e1, sv1) = self.defunc(env, condition)?;
                 self.same(
                     "TFP18 D-IfOr",
@@ -545,7 +555,7 @@ impl Defunctionaliser {
                 else_branch,
             } => {
                 // TFP18 D-If
-                fire("TFP18 D-If");
+                fire_rule("TFP18 D-If");
                 let (e1, sv1) = self.defunc(env, condition)?;
                 self.same(
                     "TFP18 D-If",
@@ -567,7 +577,7 @@ impl Defunctionaliser {
             }
             ExprKind::Lambda(lambda) => {
                 // TFP18 D-Lam
-                fire("TFP18 D-Lam");
+                fire_rule("TFP18 D-Lam");
                 let mut captured = StaticEnv::new();
                 let mut fields = Vec::new();
                 for y in free_vars(expr) {
@@ -595,7 +605,7 @@ impl Defunctionaliser {
             }
             ExprKind::Let { name, value, body } => {
                 // TFP18 D-Let
-                fire("TFP18 D-Let");
+                fire_rule("TFP18 D-Let");
                 let (e1, sv1) = self.defunc(env, value)?;
                 let inner = env.update(name.clone(), sv1);
                 let (e2, sv) = self.defunc(&inner, body)?;
@@ -610,7 +620,7 @@ impl Defunctionaliser {
             }
             ExprKind::Record(fields) => {
                 // TFP18 D-Rcd
-                fire("TFP18 D-Rcd");
+                fire_rule("TFP18 D-Rcd");
                 let mut out = Vec::new();
                 let mut svs = BTreeMap::new();
                 for (l, e) in fields {
@@ -622,7 +632,7 @@ impl Defunctionaliser {
             }
             ExprKind::Project { record, label } => {
                 // TFP18 D-Proj
-                fire("TFP18 D-Proj");
+                fire_rule("TFP18 D-Proj");
                 let (e0, sv0) = self.defunc(env, record)?;
                 match sv0 {
                     StaticVal::Rcd(mut fields) => match fields.remove(label) {
@@ -647,7 +657,7 @@ impl Defunctionaliser {
                 elem_type,
             } => {
                 // TFP18 D-Array
-                fire("TFP18 D-Array");
+                fire_rule("TFP18 D-Array");
                 let mut out = Vec::new();
                 let mut sv: Option<StaticVal> = None;
                 for e in elements {
@@ -669,7 +679,7 @@ impl Defunctionaliser {
             }
             ExprKind::Index { array, index } => {
                 // TFP18 D-Index
-                fire("TFP18 D-Index");
+                fire_rule("TFP18 D-Index");
                 let (e1, sv1) = self.defunc(env, array)?;
                 let sv = self.arr("TFP18 D-Index", sv1, array.span)?;
                 let (e2, sv2) = self.defunc(env, index)?;
@@ -688,7 +698,7 @@ impl Defunctionaliser {
                 value,
             } => {
                 // TFP18 D-Update
-                fire("TFP18 D-Update");
+                fire_rule("TFP18 D-Update");
                 let (e0, sv0) = self.defunc(env, array)?;
                 let sv = self.arr("TFP18 D-Update", sv0, array.span)?;
                 let (e1, sv1) = self.defunc(env, index)?;
@@ -706,7 +716,7 @@ impl Defunctionaliser {
             }
             ExprKind::Length(array) => {
                 // TFP18 D-Length
-                fire("TFP18 D-Length");
+                fire_rule("TFP18 D-Length");
                 let (e0, sv0) = self.defunc(env, array)?;
                 self.arr("TFP18 D-Length", sv0, array.span)?;
                 Ok((
@@ -716,7 +726,7 @@ impl Defunctionaliser {
             }
             ExprKind::Map { param, body, array } => {
                 // TFP18 D-Map
-                fire("TFP18 D-Map");
+                fire_rule("TFP18 D-Map");
                 let (e2, sv) = self.defunc(env, array)?;
                 let sv2 = self.arr("TFP18 D-Map", sv, array.span)?;
                 let inner = env.update(param.clone(), sv2);
@@ -738,7 +748,7 @@ impl Defunctionaliser {
                 body,
             } => {
                 // TFP18 D-Loop
-                fire("TFP18 D-Loop");
+                fire_rule("TFP18 D-Loop");
                 let (e1, sv) = self.defunc(env, init)?;
                 let (e2, sva) = self.defunc(env, array)?;
                 let sv2 = self.arr("TFP18 D-Loop", sva, array.span)?;
@@ -769,7 +779,7 @@ impl Defunctionaliser {
                 body,
             } => {
                 // Extension: TFP18 D-While
-                fire("TFP18 D-While");
+                fire_rule("TFP18 D-While");
                 let (e1, sv) = self.defunc(env, init)?;
                 let inner = env.update(param.clone(), sv.clone());
                 let (ec, svc) = self.defunc(&inner, condition)?;
@@ -805,12 +815,12 @@ impl Defunctionaliser {
                 let rule = match kind {
                     ReduceKind::Reduce => {
                         // Extension: TFP18 D-Reduce
-                        fire("TFP18 D-Reduce");
+                        fire_rule("TFP18 D-Reduce");
                         "TFP18 D-Reduce"
                     }
                     ReduceKind::Scan => {
                         // Extension: TFP18 D-Scan
-                        fire("TFP18 D-Scan");
+                        fire_rule("TFP18 D-Scan");
                         "TFP18 D-Scan"
                     }
                 };
@@ -845,7 +855,7 @@ impl Defunctionaliser {
                 array,
             } => {
                 // Extension: TFP18 D-Filter
-                fire("TFP18 D-Filter");
+                fire_rule("TFP18 D-Filter");
                 let (ea, sva) = self.defunc(env, array)?;
                 let sve = self.arr("TFP18 D-Filter", sva.clone(), array.span)?;
                 let inner = env.update(param.clone(), sve);
@@ -875,7 +885,7 @@ impl Defunctionaliser {
                 values,
             } => {
                 // Extension: TFP18 D-ReduceByIndex
-                fire("TFP18 D-ReduceByIndex");
+                fire_rule("TFP18 D-ReduceByIndex");
                 let rule = "TFP18 D-ReduceByIndex";
                 let (ed, svd) = self.defunc(env, dest)?;
                 let sv = self.arr(rule, svd.clone(), dest.span)?;
@@ -910,7 +920,7 @@ impl Defunctionaliser {
                 stride,
             } => {
                 // Extension: TFP18 D-Slice
-                fire("TFP18 D-Slice");
+                fire_rule("TFP18 D-Slice");
                 let (ea, sva) = self.defunc(env, array)?;
                 let part = |e: &Option<Box<Expr>>,
                             this: &mut Self|
@@ -933,7 +943,7 @@ impl Defunctionaliser {
             }
             ExprKind::Intrinsic { op, args } => {
                 // Extension: TFP18 D-Intrinsic
-                fire("TFP18 D-Intrinsic");
+                fire_rule("TFP18 D-Intrinsic");
                 let mut out = Vec::new();
                 let mut types = Vec::new();
                 for a in args {
@@ -957,7 +967,7 @@ impl Defunctionaliser {
                 body,
             } => {
                 // Extension: TFP18 D-Assert
-                fire("TFP18 D-Assert");
+                fire_rule("TFP18 D-Assert");
                 let (ec, _) = self.defunc(env, condition)?;
                 let (eb, sv) = self.defunc(env, body)?;
                 Ok((
@@ -975,7 +985,7 @@ impl Defunctionaliser {
                 sum_type,
             } => {
                 // Extension: TFP18 D-Constructor
-                fire("TFP18 D-Constructor");
+                fire_rule("TFP18 D-Constructor");
                 let mut out = Vec::new();
                 for e in payload {
                     out.push(self.defunc(env, e)?.0);
@@ -991,7 +1001,7 @@ impl Defunctionaliser {
             }
             ExprKind::Match { scrutinee, cases } => {
                 // Extension: TFP18 D-Match
-                fire("TFP18 D-Match");
+                fire_rule("TFP18 D-Match");
                 let (es, svs) = self.defunc(env, scrutinee)?;
                 let mut out = Vec::new();
                 let mut result: Option<StaticVal> = None;
@@ -1040,7 +1050,7 @@ impl Defunctionaliser {
         match sv1 {
             StaticVal::Lam { lambda, env: env0 } => {
                 // TFP18 D-App
-                fire("TFP18 D-App");
+                fire_rule("TFP18 D-App");
                 match self.mode {
                     Mode::Inline => {
                         let inner = env0.update(lambda.param.clone(), sv2);
@@ -1110,7 +1120,7 @@ impl Defunctionaliser {
             }
             StaticVal::Or(left, right) => {
                 // Extension: TFP18 D-AppOr
-                fire("TFP18 D-AppOr");
+                fire_rule("TFP18 D-AppOr");
                 let f = self.fresh("fun");
                 let a = self.fresh("arg");
                 let g = self.fresh("closure");

@@ -26,7 +26,7 @@ use super::syntax::{
 use super::value::{
     blank, empty_shape_of_type, shape_of, ArrayValue, Closure, Shape, Value, ValueEnv,
 };
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use spec::memory::{MemoryLimit, MemoryLimitExceeded};
 use spec::source::Span;
 use std::collections::HashMap;
@@ -84,7 +84,7 @@ pub const PROBE_FUEL: u64 = 100_000;
 fn premise(r: EvalResult) -> EvalResult {
     if let Err(Failure::Err(_)) = &r {
         // TFP18 E-Err
-        fire("TFP18 E-Err");
+        fire_rule("TFP18 E-Err");
     }
     r
 }
@@ -145,7 +145,7 @@ impl Evaluator {
             .admit(rows, data_bytes(row_shape))
             .map_err(|exceeded| {
                 // Extension: TFP18 E-MemoryLimit
-                fire("TFP18 E-MemoryLimit");
+                fire_rule("TFP18 E-MemoryLimit");
                 Failure::MemoryLimit { exceeded, span }
             })
     }
@@ -196,7 +196,7 @@ impl Evaluator {
 
     /// Σ ⊢ e ↓ r.
     pub fn eval(&mut self, env: &ValueEnv, expr: &Expr) -> EvalResult {
-        spec::recursion::with_stack(|| self.eval_inner(env, expr))
+        crate::derivation::judgment(Some(expr.span), || self.eval_inner(env, expr))
     }
 
     fn eval_inner(&mut self, env: &ValueEnv, expr: &Expr) -> EvalResult {
@@ -205,29 +205,29 @@ impl Evaluator {
         match &expr.kind {
             ExprKind::Var { name, .. } => {
                 // TFP18 E-Var
-                fire("TFP18 E-Var");
+                fire_rule("TFP18 E-Var");
                 env.get(name)
                     .cloned()
                     .ok_or_else(|| stuck(format!("unbound variable {name}"), span))
             }
             ExprKind::Literal(PrimValue::Bool(true)) => {
                 // TFP18 E-True
-                fire("TFP18 E-True");
+                fire_rule("TFP18 E-True");
                 Ok(Value::bool(true))
             }
             ExprKind::Literal(PrimValue::Bool(false)) => {
                 // TFP18 E-False
-                fire("TFP18 E-False");
+                fire_rule("TFP18 E-False");
                 Ok(Value::bool(false))
             }
             ExprKind::Literal(p @ (PrimValue::F32(_) | PrimValue::F64(_))) => {
                 // Extension: TFP18 E-Float
-                fire("TFP18 E-Float");
+                fire_rule("TFP18 E-Float");
                 Ok(Value::Prim(*p))
             }
             ExprKind::Literal(p) => {
                 // TFP18 E-Num
-                fire("TFP18 E-Num");
+                fire_rule("TFP18 E-Num");
                 Ok(Value::Prim(*p))
             }
             ExprKind::BinOp {
@@ -236,7 +236,7 @@ impl Evaluator {
                 rhs,
             } => {
                 // TFP18 E-Plus
-                fire("TFP18 E-Plus");
+                fire_rule("TFP18 E-Plus");
                 let n1 = premise(self.eval(env, lhs))?;
                 let n2 = premise(self.eval(env, rhs))?;
                 let (n1, n2) = (self.prim(&n1, span)?, self.prim(&n2, span)?);
@@ -255,10 +255,10 @@ impl Evaluator {
                 let b = primitive::binary(BinOp::Le, n1, n2).map_err(|m| stuck(m, span))?;
                 if b == PrimValue::Bool(true) {
                     // TFP18 E-LeqT
-                    fire("TFP18 E-LeqT");
+                    fire_rule("TFP18 E-LeqT");
                 } else {
                     // TFP18 E-LeqF
-                    fire("TFP18 E-LeqF");
+                    fire_rule("TFP18 E-LeqF");
                 }
                 Ok(Value::Prim(b))
             }
@@ -268,7 +268,7 @@ impl Evaluator {
                 rhs,
             } => {
                 // Extension: TFP18 E-ShortCircuit
-                fire("TFP18 E-ShortCircuit");
+                fire_rule("TFP18 E-ShortCircuit");
                 let b1 = premise(self.eval(env, lhs))?;
                 match (op, self.prim(&b1, span)?) {
                     (BinOp::And, PrimValue::Bool(false)) => Ok(b1),
@@ -282,7 +282,7 @@ impl Evaluator {
                 rhs,
             } => {
                 // Extension: TFP18 E-Equal
-                fire("TFP18 E-Equal");
+                fire_rule("TFP18 E-Equal");
                 let v1 = premise(self.eval(env, lhs))?;
                 let v2 = premise(self.eval(env, rhs))?;
                 let equal = structurally_equal(&v1, &v2)
@@ -296,19 +296,19 @@ impl Evaluator {
                 match primitive::binary(*op, n1, n2) {
                     Ok(v) => {
                         // Extension: TFP18 E-BinOp
-                        fire("TFP18 E-BinOp");
+                        fire_rule("TFP18 E-BinOp");
                         Ok(Value::Prim(v))
                     }
                     Err(message) => {
                         // Extension: TFP18 E-BinOpErr
-                        fire("TFP18 E-BinOpErr");
+                        fire_rule("TFP18 E-BinOpErr");
                         Err(err(message, span))
                     }
                 }
             }
             ExprKind::UnOp { op, operand } => {
                 // Extension: TFP18 E-UnOp
-                fire("TFP18 E-UnOp");
+                fire_rule("TFP18 E-UnOp");
                 let v = premise(self.eval(env, operand))?;
                 let p = self.prim(&v, span)?;
                 primitive::unary(*op, p)
@@ -324,12 +324,12 @@ impl Evaluator {
                 match self.prim(&c, span)? {
                     PrimValue::Bool(true) => {
                         // TFP18 E-IfT
-                        fire("TFP18 E-IfT");
+                        fire_rule("TFP18 E-IfT");
                         premise(self.eval(env, then_branch))
                     }
                     PrimValue::Bool(false) => {
                         // TFP18 E-IfF
-                        fire("TFP18 E-IfF");
+                        fire_rule("TFP18 E-IfF");
                         premise(self.eval(env, else_branch))
                     }
                     _ => Err(stuck("condition is not a boolean", span)),
@@ -337,7 +337,7 @@ impl Evaluator {
             }
             ExprKind::Lambda(lambda) => {
                 // TFP18 E-Lam
-                fire("TFP18 E-Lam");
+                fire_rule("TFP18 E-Lam");
                 Ok(Value::Closure(Rc::new(Closure {
                     lambda: lambda.clone(),
                     env: env.clone(),
@@ -345,21 +345,21 @@ impl Evaluator {
             }
             ExprKind::Apply { function, argument } => {
                 // TFP18 E-App
-                fire("TFP18 E-App");
+                fire_rule("TFP18 E-App");
                 let f = premise(self.eval(env, function))?;
                 let v2 = premise(self.eval(env, argument))?;
                 self.apply(f, v2, span)
             }
             ExprKind::Let { name, value, body } => {
                 // TFP18 E-Let
-                fire("TFP18 E-Let");
+                fire_rule("TFP18 E-Let");
                 let v1 = premise(self.eval(env, value))?;
                 let env = env.update(name.clone(), v1);
                 premise(self.eval(&env, body))
             }
             ExprKind::Record(fields) => {
                 // TFP18 E-Rcd
-                fire("TFP18 E-Rcd");
+                fire_rule("TFP18 E-Rcd");
                 let mut out = std::collections::BTreeMap::new();
                 for (label, e) in fields {
                     let v = premise(self.eval(env, e))?;
@@ -369,7 +369,7 @@ impl Evaluator {
             }
             ExprKind::Project { record, label } => {
                 // TFP18 E-Proj
-                fire("TFP18 E-Proj");
+                fire_rule("TFP18 E-Proj");
                 match premise(self.eval(env, record))? {
                     Value::Record(fields) => fields
                         .get(label)
@@ -383,7 +383,7 @@ impl Evaluator {
                 elem_type,
             } => {
                 // TFP18 E-Array
-                fire("TFP18 E-Array");
+                fire_rule("TFP18 E-Array");
                 let mut rows = Vec::with_capacity(elements.len());
                 for e in elements {
                     rows.push(premise(self.eval(env, e))?);
@@ -397,7 +397,7 @@ impl Evaluator {
                 let i = self.index_of(&i, span)?;
                 if 0 <= i && (i as usize) < rows.len() {
                     // TFP18 E-Index
-                    fire("TFP18 E-Index");
+                    fire_rule("TFP18 E-Index");
                     Ok(rows[i as usize].clone())
                 } else if let Some(row) = self.probing.then(|| blank(&rows.row_shape())).flatten() {
                     // Not a rule: the probe of an empty `map`'s row shape
@@ -406,7 +406,7 @@ impl Evaluator {
                     Ok(row)
                 } else {
                     // TFP18 E-IndexErr
-                    fire("TFP18 E-IndexErr");
+                    fire_rule("TFP18 E-IndexErr");
                     Err(err(
                         format!(
                             "Index [{i}] out of bounds for array of shape [{}].",
@@ -428,14 +428,14 @@ impl Evaluator {
                 let i = self.index_of(&i, span)?;
                 if 0 <= i && (i as usize) < rows.len() {
                     // TFP18 E-Update
-                    fire("TFP18 E-Update");
+                    fire_rule("TFP18 E-Update");
                     let row_shape = rows.row_shape();
                     let mut rows = rows.to_vec();
                     rows[i as usize] = v;
                     Ok(Value::array(rows, row_shape))
                 } else {
                     // TFP18 E-UpdateErr
-                    fire("TFP18 E-UpdateErr");
+                    fire_rule("TFP18 E-UpdateErr");
                     Err(err(
                         format!(
                             "Index [{i}] out of bounds for array of shape [{}].",
@@ -447,13 +447,13 @@ impl Evaluator {
             }
             ExprKind::Length(array) => {
                 // TFP18 E-Length
-                fire("TFP18 E-Length");
+                fire_rule("TFP18 E-Length");
                 let a = premise(self.eval(env, array))?;
                 Ok(Value::i64(self.array(a, span)?.len() as i64))
             }
             ExprKind::Map { param, body, array } => {
                 // TFP18 E-Map
-                fire("TFP18 E-Map");
+                fire_rule("TFP18 E-Map");
                 let a = premise(self.eval(env, array))?;
                 let rows = self.array(a, span)?;
                 let mut out = Vec::with_capacity(rows.len());
@@ -476,7 +476,7 @@ impl Evaluator {
                 ..
             } => {
                 // TFP18 E-Loop
-                fire("TFP18 E-Loop");
+                fire_rule("TFP18 E-Loop");
                 let v0 = premise(self.eval(env, init))?;
                 let a = premise(self.eval(env, array))?;
                 let rows = self.array(a, span)?;
@@ -490,7 +490,7 @@ impl Evaluator {
                 ..
             } => {
                 // Extension: TFP18 E-While
-                fire("TFP18 E-While");
+                fire_rule("TFP18 E-While");
                 let mut v = premise(self.eval(env, init))?;
                 loop {
                     self.tick(span)?;
@@ -525,12 +525,12 @@ impl Evaluator {
                 match kind {
                     ReduceKind::Reduce => {
                         // Extension: TFP18 E-Reduce
-                        fire("TFP18 E-Reduce");
+                        fire_rule("TFP18 E-Reduce");
                         Ok(acc)
                     }
                     ReduceKind::Scan => {
                         // Extension: TFP18 E-Scan
-                        fire("TFP18 E-Scan");
+                        fire_rule("TFP18 E-Scan");
                         Ok(Value::array(scanned, rows.row_shape()))
                     }
                 }
@@ -541,7 +541,7 @@ impl Evaluator {
                 array,
             } => {
                 // Extension: TFP18 E-Filter
-                fire("TFP18 E-Filter");
+                fire_rule("TFP18 E-Filter");
                 let a = premise(self.eval(env, array))?;
                 let rows = self.array(a, span)?;
                 let mut out = Vec::new();
@@ -574,7 +574,7 @@ impl Evaluator {
                 );
                 if is.len() != vs.len() {
                     // Extension: TFP18 E-ReduceByIndexErr
-                    fire("TFP18 E-ReduceByIndexErr");
+                    fire_rule("TFP18 E-ReduceByIndexErr");
                     return Err(err(
                         format!(
                             "Sizes of indices ({}) and values ({}) do not match.",
@@ -585,7 +585,7 @@ impl Evaluator {
                     ));
                 }
                 // Extension: TFP18 E-ReduceByIndex
-                fire("TFP18 E-ReduceByIndex");
+                fire_rule("TFP18 E-ReduceByIndex");
                 let mut out = d.to_vec();
                 for (i, v) in is.iter().zip(vs.iter()) {
                     let i = self.index_of(i, span)?;
@@ -632,14 +632,14 @@ impl Evaluator {
                 };
                 if !ok {
                     // Extension: TFP18 E-SliceErr
-                    fire("TFP18 E-SliceErr");
+                    fire_rule("TFP18 E-SliceErr");
                     return Err(err(
                         format!("Index [{i}:{j}:{s}] out of bounds for array of shape [{n}]."),
                         span,
                     ));
                 }
                 // Extension: TFP18 E-Slice
-                fire("TFP18 E-Slice");
+                fire_rule("TFP18 E-Slice");
                 let mut out = Vec::new();
                 let mut k = i;
                 while (s > 0 && k < j) || (s < 0 && k > j) {
@@ -663,17 +663,17 @@ impl Evaluator {
                 let c = premise(self.eval(env, condition))?;
                 if self.prim(&c, span)? == PrimValue::Bool(true) {
                     // Extension: TFP18 E-Assert
-                    fire("TFP18 E-Assert");
+                    fire_rule("TFP18 E-Assert");
                     premise(self.eval(env, body))
                 } else {
                     // Extension: TFP18 E-AssertErr
-                    fire("TFP18 E-AssertErr");
+                    fire_rule("TFP18 E-AssertErr");
                     Err(err(message.clone(), span))
                 }
             }
             ExprKind::Constructor { name, payload, .. } => {
                 // Extension: TFP18 E-Constructor
-                fire("TFP18 E-Constructor");
+                fire_rule("TFP18 E-Constructor");
                 let mut vs = Vec::new();
                 for e in payload {
                     vs.push(premise(self.eval(env, e))?);
@@ -686,7 +686,7 @@ impl Evaluator {
                     let mut bound = env.clone();
                     if match_pattern(pat, &v, &mut bound) {
                         // Extension: TFP18 E-Match
-                        fire("TFP18 E-Match");
+                        fire_rule("TFP18 E-Match");
                         return premise(self.eval(&bound, body));
                     }
                 }
@@ -697,7 +697,7 @@ impl Evaluator {
             }
             ExprKind::Call { function, args } => {
                 // Extension: TFP18 E-Call
-                fire("TFP18 E-Call");
+                fire_rule("TFP18 E-Call");
                 let f = self
                     .functions
                     .get(function)
@@ -727,12 +727,12 @@ impl Evaluator {
         let mut acc = v0;
         for v in rows {
             // TFP18 EL-Cons
-            fire("TFP18 EL-Cons");
+            fire_rule("TFP18 EL-Cons");
             let inner = env.update(x.clone(), acc).update(y.clone(), v.clone());
             acc = premise(self.eval(&inner, body))?;
         }
         // TFP18 EL-Nil
-        fire("TFP18 EL-Nil");
+        fire_rule("TFP18 EL-Nil");
         Ok(acc)
     }
 
@@ -773,7 +773,7 @@ impl Evaluator {
     fn intrinsic(&mut self, op: &Intrinsic, args: Vec<Value>, span: Span) -> EvalResult {
         let fail = |m: String| {
             // Extension: TFP18 E-IntrinsicErr
-            fire("TFP18 E-IntrinsicErr");
+            fire_rule("TFP18 E-IntrinsicErr");
             Err(err(m, span))
         };
         let mut args = args.into_iter();
@@ -1060,7 +1060,7 @@ impl Evaluator {
             }
         };
         // Extension: TFP18 E-Intrinsic
-        fire("TFP18 E-Intrinsic");
+        fire_rule("TFP18 E-Intrinsic");
         Ok(result)
     }
 }

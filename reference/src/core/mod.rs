@@ -50,10 +50,12 @@
 //! * Every rule of the paper is one match arm (or one function), tagged with
 //!   a line comment naming it (`TFP18 <rule>`, or `Extension: TFP18 <rule>`
 //!   for an extension), listed once in `proofs-notes/rules.toml`, and calls
-//!   `crate::coverage::fire`.
+//!   `crate::derivation::fire_rule` (coverage, and the derivation when one is
+//!   recorded).
 //! * No judgment panics on any input: ill-typed programs are type errors,
 //!   stuck evaluations are reported (`eval::Failure::Stuck`), and every
-//!   recursive judgment runs under `spec::recursion::with_stack`.
+//!   recursive judgment runs under `crate::derivation::judgment` (a grown
+//!   stack, and a node of the recorded derivation).
 //! * Evaluation is bounded by fuel (`eval::DEFAULT_FUEL` steps).
 //! * Decisions on garbled figures and ambiguities are in
 //!   `proofs-notes/SPEC_NOTES.md`; the status of every lemma and

@@ -13,7 +13,7 @@ use super::defunc::{static_of_type, static_type, Defunctionaliser, Mode, StaticE
 use super::syntax::{free_vars, Expr, ExprKind, Name, Program, Type};
 use super::typing::{order_zero, Scheme, TypeEnv, Typing};
 use super::value::{type_name, Value};
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use std::collections::BTreeMap;
 
 /// How deep the `Lam` case of Fig. 8 unfolds before it trusts the rest.
@@ -52,12 +52,12 @@ fn static_has_type_at(
             if t == ty && order_zero(ty) && !matches!(ty, Type::Record(_) | Type::Array(_)) =>
         {
             // TFP18 R-StaticDyn
-            fire("TFP18 R-StaticDyn");
+            fire_rule("TFP18 R-StaticDyn");
             Ok(())
         }
         (StaticVal::Rcd(svs), Type::Record(ts)) if svs.len() == ts.len() => {
             // TFP18 R-StaticRcd
-            fire("TFP18 R-StaticRcd");
+            fire_rule("TFP18 R-StaticRcd");
             for (l, t) in ts {
                 let sv = svs.get(l).ok_or_else(|| format!("Rcd lacks field {l}"))?;
                 static_has_type_at(program, sv, t, depth)?;
@@ -66,12 +66,12 @@ fn static_has_type_at(
         }
         (StaticVal::Arr(sv), Type::Array(t)) => {
             // TFP18 R-StaticArr
-            fire("TFP18 R-StaticArr");
+            fire_rule("TFP18 R-StaticArr");
             static_has_type_at(program, sv, t, depth)
         }
         (StaticVal::Lam { lambda, env }, Type::Arrow(t1, t2)) => {
             // TFP18 R-StaticLam
-            fire("TFP18 R-StaticLam");
+            fire_rule("TFP18 R-StaticLam");
             if lambda.param_type != **t1 {
                 return Err(format!(
                     "Lam's parameter has type {}, not {}",
@@ -115,7 +115,7 @@ fn static_has_type_at(
         }
         (StaticVal::Or(a, b), ty) => {
             // Extension: TFP18 R-StaticOr
-            fire("TFP18 R-StaticOr");
+            fire_rule("TFP18 R-StaticOr");
             static_has_type_at(program, a, ty, depth)?;
             static_has_type_at(program, b, ty, depth)
         }
@@ -196,17 +196,17 @@ pub fn value_has_static(v: &Value, sv: &StaticVal) -> Result<(), String> {
     match (v, sv) {
         (Value::Prim(p), StaticVal::Dyn(Type::Prim(t))) if p.prim_type() == *t => {
             // TFP18 R-ValueDyn
-            fire("TFP18 R-ValueDyn");
+            fire_rule("TFP18 R-ValueDyn");
             Ok(())
         }
         (Value::Sum(..), StaticVal::Dyn(Type::Sum(_))) => {
             // Extension: TFP18 R-ValueSum
-            fire("TFP18 R-ValueSum");
+            fire_rule("TFP18 R-ValueSum");
             Ok(())
         }
         (Value::Record(fields), StaticVal::Rcd(svs)) if fields.len() == svs.len() => {
             // TFP18 R-ValueRcd
-            fire("TFP18 R-ValueRcd");
+            fire_rule("TFP18 R-ValueRcd");
             for (l, sv) in svs {
                 let v = fields
                     .get(l)
@@ -217,12 +217,12 @@ pub fn value_has_static(v: &Value, sv: &StaticVal) -> Result<(), String> {
         }
         (Value::Array(rows), StaticVal::Arr(sv)) => {
             // TFP18 R-ValueArr
-            fire("TFP18 R-ValueArr");
+            fire_rule("TFP18 R-ValueArr");
             rows.iter().try_for_each(|r| value_has_static(r, sv))
         }
         (Value::Closure(c), StaticVal::Lam { lambda, env }) => {
             // TFP18 R-ValueLam
-            fire("TFP18 R-ValueLam");
+            fire_rule("TFP18 R-ValueLam");
             if c.lambda != *lambda {
                 return Err(format!(
                     "the closure's λ{} is not the Lam's λ{}",
@@ -240,7 +240,7 @@ pub fn value_has_static(v: &Value, sv: &StaticVal) -> Result<(), String> {
         }
         (v, StaticVal::Or(a, b)) => {
             // Extension: TFP18 R-ValueOr
-            fire("TFP18 R-ValueOr");
+            fire_rule("TFP18 R-ValueOr");
             value_has_static(v, a).or_else(|_| value_has_static(v, b))
         }
         (v, sv) => Err(format!(
@@ -342,24 +342,24 @@ pub fn value_has_type(
             if *t == super::syntax::PrimType::Bool =>
         {
             // TFP18 V-True
-            fire("TFP18 V-True");
+            fire_rule("TFP18 V-True");
             Ok(())
         }
         (Value::Prim(PrimValue::Bool(false)), Type::Prim(t))
             if *t == super::syntax::PrimType::Bool =>
         {
             // TFP18 V-False
-            fire("TFP18 V-False");
+            fire_rule("TFP18 V-False");
             Ok(())
         }
         (Value::Prim(p), Type::Prim(t)) if p.prim_type() == *t => {
             // TFP18 V-Num
-            fire("TFP18 V-Num");
+            fire_rule("TFP18 V-Num");
             Ok(())
         }
         (Value::Record(fields), Type::Record(types)) if fields.len() == types.len() => {
             // TFP18 V-Rcd
-            fire("TFP18 V-Rcd");
+            fire_rule("TFP18 V-Rcd");
             for (l, t) in types {
                 let v = fields.get(l).ok_or_else(|| format!("no field {l}"))?;
                 value_has_type(v, t, contexts, depth)?;
@@ -368,13 +368,13 @@ pub fn value_has_type(
         }
         (Value::Array(rows), Type::Array(t)) => {
             // TFP18 V-Arr
-            fire("TFP18 V-Arr");
+            fire_rule("TFP18 V-Arr");
             rows.iter()
                 .try_for_each(|r| value_has_type(r, t, contexts, depth))
         }
         (Value::Sum(c, payload), Type::Sum(cs)) => {
             // Extension: TFP18 V-Sum
-            fire("TFP18 V-Sum");
+            fire_rule("TFP18 V-Sum");
             let ts = cs
                 .get(c)
                 .ok_or_else(|| format!("#{c} is not of type {}", type_name(ty)))?;
@@ -388,7 +388,7 @@ pub fn value_has_type(
         }
         (Value::Closure(c), Type::Arrow(t1, t2)) => {
             // TFP18 V-Clos
-            fire("TFP18 V-Clos");
+            fire_rule("TFP18 V-Clos");
             if c.lambda.param_type != **t1 {
                 return Err(format!(
                     "the closure takes {}, not {}",

@@ -16,7 +16,7 @@ use super::syntax::{
 };
 use super::value::type_name;
 use crate::ablation::{self, *};
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
 use spec::syntax::ast::Liftedness;
@@ -70,28 +70,28 @@ pub fn order_zero(ty: &Type) -> bool {
     match ty {
         Type::Prim(_) => {
             // TFP18 O-Prim
-            fire("TFP18 O-Prim");
+            fire_rule("TFP18 O-Prim");
             true
         }
         Type::Record(fields) => {
             // TFP18 O-Rcd
-            fire("TFP18 O-Rcd");
+            fire_rule("TFP18 O-Rcd");
             fields.values().all(order_zero)
         }
         Type::Array(elem) => {
             // TFP18 O-Arr
-            fire("TFP18 O-Arr");
+            fire_rule("TFP18 O-Arr");
             order_zero(elem)
         }
         Type::Arrow(..) => false,
         Type::Sum(cs) => {
             // Extension: TFP18 O-Sum
-            fire("TFP18 O-Sum");
+            fire_rule("TFP18 O-Sum");
             cs.values().flatten().all(order_zero)
         }
         Type::Param(_, liftedness) => {
             // Extension: TFP18 O-Param
-            fire("TFP18 O-Param");
+            fire_rule("TFP18 O-Param");
             *liftedness != Liftedness::Lifted
         }
         Type::Meta(_) => false,
@@ -204,7 +204,13 @@ impl Typing {
 
     /// Γ ⊢ e : τ.
     pub fn type_of(&self, env: &TypeEnv, expr: &Expr) -> Result<Type, TypeError> {
-        spec::recursion::with_stack(|| self.type_of_inner(env, expr))
+        crate::derivation::judgment(Some(expr.span), || {
+            let judged = self.type_of_inner(env, expr);
+            if let Ok(ty) = &judged {
+                crate::derivation::conclusion(|| format!("τ = {}", type_name(ty)));
+            }
+            judged
+        })
     }
 
     fn type_of_inner(&self, env: &TypeEnv, expr: &Expr) -> Result<Type, TypeError> {
@@ -212,7 +218,7 @@ impl Typing {
         match &expr.kind {
             ExprKind::Var { name, type_args } if type_args.is_empty() => {
                 // TFP18 T-Var
-                fire("TFP18 T-Var");
+                fire_rule("TFP18 T-Var");
                 match env.get(name) {
                     Some(scheme) if scheme.params.is_empty() => Ok(scheme.ty.clone()),
                     Some(_) => fail(
@@ -225,7 +231,7 @@ impl Typing {
             }
             ExprKind::Var { name, type_args } => {
                 // Extension: TFP18 T-VarInst
-                fire("TFP18 T-VarInst");
+                fire_rule("TFP18 T-VarInst");
                 let rule = "TFP18 T-VarInst";
                 let scheme = env.get(name).ok_or_else(|| TypeError {
                     rule,
@@ -259,22 +265,22 @@ impl Typing {
             }
             ExprKind::Literal(PrimValue::Bool(true)) => {
                 // TFP18 T-True
-                fire("TFP18 T-True");
+                fire_rule("TFP18 T-True");
                 Ok(Type::bool())
             }
             ExprKind::Literal(PrimValue::Bool(false)) => {
                 // TFP18 T-False
-                fire("TFP18 T-False");
+                fire_rule("TFP18 T-False");
                 Ok(Type::bool())
             }
             ExprKind::Literal(p @ (PrimValue::F32(_) | PrimValue::F64(_))) => {
                 // Extension: TFP18 T-Float
-                fire("TFP18 T-Float");
+                fire_rule("TFP18 T-Float");
                 Ok(Type::Prim(p.prim_type()))
             }
             ExprKind::Literal(p) => {
                 // TFP18 T-Num
-                fire("TFP18 T-Num");
+                fire_rule("TFP18 T-Num");
                 Ok(Type::Prim(p.prim_type()))
             }
             ExprKind::BinOp {
@@ -283,7 +289,7 @@ impl Typing {
                 rhs,
             } => {
                 // TFP18 T-Plus
-                fire("TFP18 T-Plus");
+                fire_rule("TFP18 T-Plus");
                 let t1 = self.type_of(env, lhs)?;
                 let t2 = self.type_of(env, rhs)?;
                 match &t1 {
@@ -311,7 +317,7 @@ impl Typing {
                 rhs,
             } => {
                 // TFP18 T-Leq
-                fire("TFP18 T-Leq");
+                fire_rule("TFP18 T-Leq");
                 let t1 = self.type_of(env, lhs)?;
                 let t2 = self.type_of(env, rhs)?;
                 if !matches!(t1, Type::Prim(_)) {
@@ -332,7 +338,7 @@ impl Typing {
             }
             ExprKind::BinOp { op, lhs, rhs } => {
                 // Extension: TFP18 T-BinOp
-                fire("TFP18 T-BinOp");
+                fire_rule("TFP18 T-BinOp");
                 let rule = "TFP18 T-BinOp";
                 let t1 = self.type_of(env, lhs)?;
                 let t2 = self.type_of(env, rhs)?;
@@ -390,7 +396,7 @@ impl Typing {
             }
             ExprKind::UnOp { op, operand } => {
                 // Extension: TFP18 T-UnOp
-                fire("TFP18 T-UnOp");
+                fire_rule("TFP18 T-UnOp");
                 let t = self.type_of(env, operand)?;
                 match (&t, op) {
                     (Type::Prim(p), UnOp::Neg) if *p != PrimType::Bool => Ok(t),
@@ -408,7 +414,7 @@ impl Typing {
                 else_branch,
             } if self.or_conditionals => {
                 // Extension: TFP18 T-IfOr
-                fire("TFP18 T-IfOr");
+                fire_rule("TFP18 T-IfOr");
                 let t1 = self.type_of(env, condition)?;
                 expect_equal(
                     &TFP18_T_IFOR_CONDITION,
@@ -434,7 +440,7 @@ impl Typing {
                 else_branch,
             } => {
                 // TFP18 T-If
-                fire("TFP18 T-If");
+                fire_rule("TFP18 T-If");
                 let t1 = self.type_of(env, condition)?;
                 expect_equal(
                     &TFP18_T_IF_CONDITION,
@@ -457,7 +463,7 @@ impl Typing {
             }
             ExprKind::Lambda(lambda) => {
                 // TFP18 T-Lam
-                fire("TFP18 T-Lam");
+                fire_rule("TFP18 T-Lam");
                 if let Some(contexts) = &self.lambda_contexts {
                     // Remember Γ restricted to the λ's free variables (the Γ
                     // of Fig. 7's closure rule).
@@ -483,7 +489,7 @@ impl Typing {
             }
             ExprKind::Apply { function, argument } => {
                 // TFP18 T-App
-                fire("TFP18 T-App");
+                fire_rule("TFP18 T-App");
                 let t1 = self.type_of(env, function)?;
                 let t2 = self.type_of(env, argument)?;
                 match t1 {
@@ -509,14 +515,14 @@ impl Typing {
             }
             ExprKind::Let { name, value, body } => {
                 // TFP18 T-Let
-                fire("TFP18 T-Let");
+                fire_rule("TFP18 T-Let");
                 let t1 = self.type_of(env, value)?;
                 let inner = env.update(name.clone(), Scheme::mono(t1));
                 self.type_of(&inner, body)
             }
             ExprKind::Record(fields) => {
                 // TFP18 T-Rcd
-                fire("TFP18 T-Rcd");
+                fire_rule("TFP18 T-Rcd");
                 let mut out = BTreeMap::new();
                 for (label, e) in fields {
                     if out.insert(label.clone(), self.type_of(env, e)?).is_some() {
@@ -527,7 +533,7 @@ impl Typing {
             }
             ExprKind::Project { record, label } => {
                 // TFP18 T-Proj
-                fire("TFP18 T-Proj");
+                fire_rule("TFP18 T-Proj");
                 match self.type_of(env, record)? {
                     Type::Record(fields) => match fields.get(label) {
                         Some(t) => Ok(t.clone()),
@@ -549,7 +555,7 @@ impl Typing {
                 elem_type,
             } => {
                 // TFP18 T-Array
-                fire("TFP18 T-Array");
+                fire_rule("TFP18 T-Array");
                 for e in elements {
                     let t = self.type_of(env, e)?;
                     expect_equal(
@@ -570,7 +576,7 @@ impl Typing {
             }
             ExprKind::Index { array, index } => {
                 // TFP18 T-Index
-                fire("TFP18 T-Index");
+                fire_rule("TFP18 T-Index");
                 let t1 = self.type_of(env, array)?;
                 let elem = array_elem("TFP18 T-Index", array.span, &t1)?;
                 let t2 = self.type_of(env, index)?;
@@ -583,7 +589,7 @@ impl Typing {
                 value,
             } => {
                 // TFP18 T-Update
-                fire("TFP18 T-Update");
+                fire_rule("TFP18 T-Update");
                 let t0 = self.type_of(env, array)?;
                 let elem = array_elem("TFP18 T-Update", array.span, &t0)?;
                 let t1 = self.type_of(env, index)?;
@@ -600,14 +606,14 @@ impl Typing {
             }
             ExprKind::Length(array) => {
                 // TFP18 T-Length
-                fire("TFP18 T-Length");
+                fire_rule("TFP18 T-Length");
                 let t = self.type_of(env, array)?;
                 array_elem("TFP18 T-Length", array.span, &t)?;
                 Ok(Type::i64())
             }
             ExprKind::Map { param, body, array } => {
                 // TFP18 T-Map
-                fire("TFP18 T-Map");
+                fire_rule("TFP18 T-Map");
                 let t = self.type_of(env, array)?;
                 let t2 = array_elem("TFP18 T-Map", array.span, &t)?;
                 let inner = env.update(param.clone(), Scheme::mono(t2));
@@ -628,7 +634,7 @@ impl Typing {
                 ..
             } => {
                 // TFP18 T-Loop
-                fire("TFP18 T-Loop");
+                fire_rule("TFP18 T-Loop");
                 let rule = "TFP18 T-Loop";
                 let t = self.type_of(env, init)?;
                 let ta = self.type_of(env, array)?;
@@ -649,7 +655,7 @@ impl Typing {
                 ..
             } => {
                 // Extension: TFP18 T-While
-                fire("TFP18 T-While");
+                fire_rule("TFP18 T-While");
                 let t = self.type_of(env, init)?;
                 let inner = env.update(param.clone(), Scheme::mono(t.clone()));
                 let tc = self.type_of(&inner, condition)?;
@@ -676,7 +682,7 @@ impl Typing {
                 let (rule, [elements, elements_order_zero, operator_result]) = match kind {
                     ReduceKind::Reduce => {
                         // Extension: TFP18 T-Reduce
-                        fire("TFP18 T-Reduce");
+                        fire_rule("TFP18 T-Reduce");
                         (
                             "TFP18 T-Reduce",
                             [
@@ -688,7 +694,7 @@ impl Typing {
                     }
                     ReduceKind::Scan => {
                         // Extension: TFP18 T-Scan
-                        fire("TFP18 T-Scan");
+                        fire_rule("TFP18 T-Scan");
                         (
                             "TFP18 T-Scan",
                             [
@@ -726,7 +732,7 @@ impl Typing {
                 array,
             } => {
                 // Extension: TFP18 T-Filter
-                fire("TFP18 T-Filter");
+                fire_rule("TFP18 T-Filter");
                 let ta = self.type_of(env, array)?;
                 let elem = array_elem("TFP18 T-Filter", array.span, &ta)?;
                 let inner = env.update(param.clone(), Scheme::mono(elem));
@@ -750,7 +756,7 @@ impl Typing {
                 values,
             } => {
                 // Extension: TFP18 T-ReduceByIndex
-                fire("TFP18 T-ReduceByIndex");
+                fire_rule("TFP18 T-ReduceByIndex");
                 let rule = "TFP18 T-ReduceByIndex";
                 let td = self.type_of(env, dest)?;
                 let t = array_elem(rule, dest.span, &td)?;
@@ -800,7 +806,7 @@ impl Typing {
                 stride,
             } => {
                 // Extension: TFP18 T-Slice
-                fire("TFP18 T-Slice");
+                fire_rule("TFP18 T-Slice");
                 let ta = self.type_of(env, array)?;
                 array_elem("TFP18 T-Slice", array.span, &ta)?;
                 for part in [start, end, stride].into_iter().flatten() {
@@ -817,7 +823,7 @@ impl Typing {
             }
             ExprKind::Intrinsic { op, args } => {
                 // Extension: TFP18 T-Intrinsic
-                fire("TFP18 T-Intrinsic");
+                fire_rule("TFP18 T-Intrinsic");
                 let mut types = Vec::new();
                 for a in args {
                     types.push(self.type_of(env, a)?);
@@ -828,7 +834,7 @@ impl Typing {
                 condition, body, ..
             } => {
                 // Extension: TFP18 T-Assert
-                fire("TFP18 T-Assert");
+                fire_rule("TFP18 T-Assert");
                 let t = self.type_of(env, condition)?;
                 expect_equal(
                     &TFP18_T_ASSERT_CONDITION,
@@ -845,7 +851,7 @@ impl Typing {
                 sum_type,
             } => {
                 // Extension: TFP18 T-Constructor
-                fire("TFP18 T-Constructor");
+                fire_rule("TFP18 T-Constructor");
                 let rule = "TFP18 T-Constructor";
                 let Type::Sum(cs) = sum_type else {
                     return fail(rule, span, format!("#{name} is not of a sum type"));
@@ -884,7 +890,7 @@ impl Typing {
             }
             ExprKind::Match { scrutinee, cases } => {
                 // Extension: TFP18 T-Match
-                fire("TFP18 T-Match");
+                fire_rule("TFP18 T-Match");
                 let rule = "TFP18 T-Match";
                 let ts = self.type_of(env, scrutinee)?;
                 let mut result: Option<Type> = None;
@@ -908,7 +914,7 @@ impl Typing {
                 // Extension: TFP18 T-MatchExhaustive
                 // (SPEC_NOTES TFP18-18: as Futhark, the cases must cover
                 // every value of the scrutinee's type.)
-                fire("TFP18 T-MatchExhaustive");
+                fire_rule("TFP18 T-MatchExhaustive");
                 let patterns: Vec<Pat> = cases.iter().map(|(p, _)| p.clone()).collect();
                 if let Some(unmatched) = unmatched_value(&patterns, &ts) {
                     return fail(
@@ -921,7 +927,7 @@ impl Typing {
             }
             ExprKind::Call { function, args } => {
                 // Extension: TFP18 T-Call
-                fire("TFP18 T-Call");
+                fire_rule("TFP18 T-Call");
                 let Some((params, result)) = self.functions.get(function) else {
                     return fail("TFP18 T-Call", span, format!("unknown function {function}"));
                 };
@@ -1268,16 +1274,18 @@ pub fn check_program_recording(
     };
     let mut env = TypeEnv::new();
     for dec in &program.decs {
-        // Extension: TFP18 T-Dec
-        fire("TFP18 T-Dec");
-        let t = typing.type_of(&env, &dec.value)?;
-        expect_equal(
-            &TFP18_T_DEC_TYPE,
-            dec.span,
-            &dec.ty,
-            &t,
-            &format!("the declaration {}", dec.name),
-        )?;
+        crate::derivation::judgment(Some(dec.span), || {
+            // Extension: TFP18 T-Dec
+            crate::derivation::fire("TFP18 T-Dec", || format!("Γ ⊢ def {} : τ", dec.name));
+            let t = typing.type_of(&env, &dec.value)?;
+            expect_equal(
+                &TFP18_T_DEC_TYPE,
+                dec.span,
+                &dec.ty,
+                &t,
+                &format!("the declaration {}", dec.name),
+            )
+        })?;
         env.insert(
             dec.name.clone(),
             Scheme {
@@ -1299,7 +1307,7 @@ pub fn check_program_recording(
 /// An entry point is monomorphic and first-order.
 pub fn check_entry(env: &TypeEnv, entry: &super::syntax::EntryPoint) -> Result<(), TypeError> {
     // Extension: TFP18 T-Entry
-    fire("TFP18 T-Entry");
+    fire_rule("TFP18 T-Entry");
     let rule = "TFP18 T-Entry";
     let Some(scheme) = env.get(&entry.name) else {
         return fail(rule, entry.span, format!("no declaration {}", entry.name));

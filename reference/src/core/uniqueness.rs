@@ -25,7 +25,7 @@ use super::syntax::{
     Expr, ExprKind, Intrinsic, Lambda, LoopForm, Name, Pat, Program, ReduceKind, Type, Uniqueness,
 };
 use super::typing::{bind_pattern, Scheme, TypeEnv, Typing};
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use spec::diagnostic::Diagnostic;
 use spec::source::{FileId, Span};
 use std::collections::{BTreeMap, BTreeSet};
@@ -540,7 +540,7 @@ impl Judge {
     /// body judged, a `∗` result checked.
     fn definition(&mut self, global: &Scope, dec: &super::syntax::ValueDec) -> Judged<()> {
         // Extension: TFP18 U-Def
-        fire("TFP18 U-Def");
+        fire_rule("TFP18 U-Def");
         let mut scope = global.clone();
         self.depth = 1;
         let mut body = &dec.value;
@@ -625,7 +625,7 @@ impl Judge {
     // The judgment Γ; C ⊢ e ⇒ ᾱ; C'
 
     fn expr(&mut self, scope: &Scope, e: &Expr, consumed: &mut Consumed) -> Judged<AliasTree> {
-        spec::recursion::with_stack(|| self.expr_inner(scope, e, consumed))
+        crate::derivation::judgment(Some(e.span), || self.expr_inner(scope, e, consumed))
     }
 
     fn expr_inner(
@@ -637,7 +637,7 @@ impl Judge {
         match &e.kind {
             ExprKind::Var { name, .. } => {
                 // Extension: TFP18 U-Var
-                fire("TFP18 U-Var");
+                fire_rule("TFP18 U-Var");
                 let Some(binding) = scope.aliases.get(name) else {
                     return Ok(self.tree_at_type(scope, e, &Aliases::new()));
                 };
@@ -663,7 +663,7 @@ impl Judge {
             }
             ExprKind::Let { name, value, body } => {
                 // Extension: TFP18 U-Let
-                fire("TFP18 U-Let");
+                fire_rule("TFP18 U-Let");
                 let value_tree = self.expr(scope, value, consumed)?;
                 let ty = self.type_here(scope, value);
                 let signature = Signature::of_lambdas(value).map(Rc::new);
@@ -676,7 +676,7 @@ impl Judge {
             }
             ExprKind::Apply { function, argument } if self.is_prelude_copy(scope, function) => {
                 // Extension: TFP18 U-Copy
-                fire("TFP18 U-Copy");
+                fire_rule("TFP18 U-Copy");
                 self.expr(scope, function, consumed)?;
                 Ok(self.expr(scope, argument, consumed)?.fresh())
             }
@@ -689,12 +689,12 @@ impl Judge {
                 ..
             } => {
                 // Extension: TFP18 U-SOAC
-                fire("TFP18 U-SOAC");
+                fire_rule("TFP18 U-SOAC");
                 self.soac(scope, e, consumed)
             }
             ExprKind::Apply { .. } | ExprKind::Intrinsic { .. } | ExprKind::Call { .. } => {
                 // Extension: TFP18 U-Apply
-                fire("TFP18 U-Apply");
+                fire_rule("TFP18 U-Apply");
                 match &e.kind {
                     ExprKind::Apply { .. } => self.application(scope, e, consumed),
                     ExprKind::Intrinsic { op, args } => {
@@ -709,14 +709,14 @@ impl Judge {
             }
             ExprKind::Lambda(_) => {
                 // Extension: TFP18 U-Lambda
-                fire("TFP18 U-Lambda");
+                fire_rule("TFP18 U-Lambda");
                 self.lambda(scope, e, consumed)
             }
             ExprKind::Record(fields) => {
                 // Extension: TFP18 U-RecordUpdate
                 // `e₁ with f = e₂` is elaborated to a record of `e₁`'s
                 // projections and `e₂`: building it consumes nothing.
-                fire("TFP18 U-RecordUpdate");
+                fire_rule("TFP18 U-RecordUpdate");
                 let mut out = BTreeMap::new();
                 for (l, field) in fields {
                     let t = self.expr(scope, field, consumed)?;
@@ -736,7 +736,7 @@ impl Judge {
             }
             ExprKind::Index { array, .. } | ExprKind::Slice { array, .. } => {
                 // Extension: TFP18 U-Index
-                fire("TFP18 U-Index");
+                fire_rule("TFP18 U-Index");
                 let array_tree = self.expr(scope, array, consumed)?;
                 match &e.kind {
                     ExprKind::Index { index, .. } => {
@@ -760,7 +760,7 @@ impl Judge {
                 value,
             } => {
                 // Extension: TFP18 U-Update
-                fire("TFP18 U-Update");
+                fire_rule("TFP18 U-Update");
                 let target = self.expr(scope, array, consumed)?;
                 self.expr(scope, index, consumed)?;
                 let written = self.expr(scope, value, consumed)?;
@@ -787,7 +787,7 @@ impl Judge {
                 else_branch,
             } => {
                 // Extension: TFP18 U-If
-                fire("TFP18 U-If");
+                fire_rule("TFP18 U-If");
                 self.expr(scope, condition, consumed)?;
                 let before = consumed.clone();
                 let mut consumed_else = consumed.clone();
@@ -801,7 +801,7 @@ impl Judge {
             }
             ExprKind::Match { scrutinee, cases } => {
                 // Extension: TFP18 U-Match
-                fire("TFP18 U-Match");
+                fire_rule("TFP18 U-Match");
                 self.match_expr(scope, scrutinee, cases, consumed)
             }
             ExprKind::Loop {
@@ -812,7 +812,7 @@ impl Judge {
                 body,
             } => {
                 // Extension: TFP18 U-Loop
-                fire("TFP18 U-Loop");
+                fire_rule("TFP18 U-Loop");
                 self.loop_expr(scope, param, param_uniqueness, init, form, body, consumed)
             }
             ExprKind::Assert {
@@ -844,7 +844,7 @@ impl Judge {
     /// Consuming a value with aliases `al` at `span`.
     fn consume(&mut self, al: &Aliases, span: Span, consumed: &mut Consumed) -> Judged<()> {
         // Extension: TFP18 U-Consume
-        fire("TFP18 U-Consume");
+        fire_rule("TFP18 U-Consume");
         let offending = al.iter().copied().filter(|a| !self.consumable(*a));
         if let Some(atom) = self.first(offending) {
             return Err(self.not_consumable(atom, span));
@@ -867,7 +867,7 @@ impl Judge {
         others: &[(Aliases, Span)],
     ) -> Judged<()> {
         // Extension: TFP18 U-SelfAlias
-        fire("TFP18 U-SelfAlias");
+        fire_rule("TFP18 U-SelfAlias");
         let within = within.map(|atom| (atom, span));
         let between = others.iter().find_map(|(other, other_span)| {
             self.first(al.intersection(other).copied())

@@ -43,7 +43,7 @@
 //! of a numeric module) hides every name it could shadow (unknown sizes,
 //! never a library function's rule).
 
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use spec::diagnostic::Diagnostic;
 use spec::source::Span;
 use spec::syntax::ast::{
@@ -345,7 +345,7 @@ fn same_size(first: &Dim, second: &Dim, span: Span, what: &str) -> Judgment<()> 
         _ => return Ok(()),
     };
     // Extension: TFP18 T-ConstantSizes
-    fire("TFP18 T-ConstantSizes");
+    fire_rule("TFP18 T-ConstantSizes");
     match mismatch {
         Some(diagnostic) => Err(diagnostic),
         None => Ok(()),

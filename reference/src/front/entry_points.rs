@@ -15,7 +15,7 @@
 use crate::core::syntax::{
     peel_lambdas, EntryPoint, Expr, ExprKind, Lambda, Name, Type, Uniqueness, ValueDec,
 };
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use spec::source::Span;
 use std::rc::Rc;
 
@@ -30,7 +30,7 @@ pub fn entry_point(dec: ValueDec, name: Name, span: Span) -> (ValueDec, EntryPoi
     }
     let dec = if param_types.len() > dec.param_count {
         // Extension: TFP18 T-EntryEtaExpansion
-        fire("TFP18 T-EntryEtaExpansion");
+        fire_rule("TFP18 T-EntryEtaExpansion");
         eta_expand(dec, &param_types)
     } else {
         dec

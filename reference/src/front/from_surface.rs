@@ -996,7 +996,7 @@ impl Elaborator {
             }
         }
         // Extension: ICFP18 tfp18-core-local-open
-        crate::coverage::fire("ICFP18 tfp18-core-local-open");
+        crate::derivation::fire_rule("ICFP18 tfp18-core-local-open");
         let result = self.expr(body);
         (
             self.values,
@@ -1458,7 +1458,7 @@ impl Elaborator {
                         // front end: no check.
                         SizeExp::Expression(expression) => {
                             // Extension: TFP18 T-SizeExpression
-                            crate::coverage::fire("TFP18 T-SizeExpression");
+                            crate::derivation::fire_rule("TFP18 T-SizeExpression");
                             let (_, expression_type) = self.expr(expression)?;
                             self.unify(&Type::i64(), &expression_type, expression.span())?;
                         }
@@ -2422,7 +2422,7 @@ impl Elaborator {
             }
             [DimIndex::Slice { start, end, stride }, rest @ ..] => {
                 // Extension: TFP18 E-SliceUpdate
-                crate::coverage::fire("TFP18 E-SliceUpdate");
+                crate::derivation::fire_rule("TFP18 E-SliceUpdate");
                 // `a with [i:j:s, rest] = v` (SPEC_NOTES TFP18-27): the
                 // indices the slice selects are those of `iota (length a)`
                 // (bounds checked as the slice of `a` is), `v` has one row
@@ -3473,7 +3473,7 @@ fn literal_value(lit: Literal, negative: bool, t: &Type) -> Result<PrimValue, St
             };
             if v < lo || v > hi {
                 // Extension: TFP18 T-LiteralRange
-                crate::coverage::fire("TFP18 T-LiteralRange");
+                crate::derivation::fire_rule("TFP18 T-LiteralRange");
                 return Err(format!("the literal {v} does not fit in {p}"));
             }
             Ok(crate::core::primitive::convert(PrimValue::I64(v as i64), p).pipe_u64(v, p))
@@ -3491,7 +3491,7 @@ fn literal_value(lit: Literal, negative: bool, t: &Type) -> Result<PrimValue, St
                 _ => true,
             };
             if !finite {
-                crate::coverage::fire("TFP18 T-LiteralRange");
+                crate::derivation::fire_rule("TFP18 T-LiteralRange");
                 return Err(format!("the literal {v:e} does not fit in {p}"));
             }
             Ok(value)

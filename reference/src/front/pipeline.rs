@@ -16,6 +16,7 @@ use crate::core::syntax::Program;
 use crate::core::theorems::{self, RunError};
 use crate::core::typing::{check_program, check_program_recording, LambdaContexts, TypeEnv};
 use crate::core::value::{from_observable, to_observable};
+use crate::derivation::phase;
 use spec::diagnostic::Diagnostic;
 use spec::memory::MemoryLimit;
 use spec::source::{FileId, SourceMap};
@@ -111,7 +112,11 @@ pub fn compile_with(
     }
     let prelude_file = sources.add("<prelude>/toplevel.fut", super::from_surface::PRELUDE);
     let prelude = super::from_surface::parse_prelude(prelude_file)?;
-    match super::from_surface::elaborate(&ast, Some(&prelude)) {
+    let elaborated = phase(
+        || "elaboration of the surface language to TFP'18's core".to_string(),
+        || super::from_surface::elaborate(&ast, Some(&prelude)),
+    );
+    match elaborated {
         Ok(program) => compile_core_trusting(program, options, &[prelude_file]),
         // A module-free program naming a numeric module (`f32.sqrt`): the
         // numeric prelude is module-level source, so the module calculus.
@@ -179,24 +184,38 @@ pub fn compile_core_trusting(
     options: Options,
     trusted: &[FileId],
 ) -> Result<Compiled, Diagnostic> {
-    check_program(&program, options.or_conditionals).map_err(|e| e.to_diagnostic())?;
-    judge_uniqueness(&program, trusted, options.or_conditionals)?;
+    phase(
+        || "TFP'18 typing: Γ ⊢ e : τ (Fig. 3)".to_string(),
+        || check_program(&program, options.or_conditionals),
+    )
+    .map_err(|e| e.to_diagnostic())?;
+    phase(
+        || "uniqueness: Γ; C ⊢ e ⇒ ᾱ; C' (proofs-notes/uniqueness.md)".to_string(),
+        || judge_uniqueness(&program, trusted, options.or_conditionals),
+    )?;
     let mono = monomorphise(&program);
-    let (types, lambda_contexts) = check_program_recording(&mono, options.or_conditionals)
-        .map_err(|e| {
-            e.to_diagnostic()
-                .with_note("this error is in the monomorphised program")
-        })?;
+    let (types, lambda_contexts) = phase(
+        || "TFP'18 typing of the monomorphised program (Fig. 3)".to_string(),
+        || check_program_recording(&mono, options.or_conditionals),
+    )
+    .map_err(|e| {
+        e.to_diagnostic()
+            .with_note("this error is in the monomorphised program")
+    })?;
     let mut inline = Defunctionaliser::new(Mode::Inline, &mono);
     inline.or_conditionals = options.or_conditionals;
-    let inline = inline
-        .program(&mono)
-        .map_err(|e| theorem_1_failure(e.to_diagnostic()))?;
+    let inline = phase(
+        || "defunctionalisation: E ⊢ e ⇝ ⟨e', sv⟩ (Fig. 5)".to_string(),
+        || inline.program(&mono),
+    )
+    .map_err(|e| theorem_1_failure(e.to_diagnostic()))?;
     let mut lifted = Defunctionaliser::new(Mode::Lift, &mono);
     lifted.or_conditionals = options.or_conditionals;
-    let lifted = lifted
-        .program(&mono)
-        .map_err(|e| theorem_1_failure(e.to_diagnostic()))?;
+    let lifted = phase(
+        || "defunctionalisation with lambda lifting (Fig. 5, §5.3)".to_string(),
+        || lifted.program(&mono),
+    )
+    .map_err(|e| theorem_1_failure(e.to_diagnostic()))?;
     let compiled = Compiled {
         program,
         mono,
@@ -206,7 +225,11 @@ pub fn compile_core_trusting(
         options,
         lambda_contexts,
     };
-    compiled.check_theorem_1().map_err(|m| {
+    phase(
+        || "Theorem 1: both translations are well typed (Fig. 3)".to_string(),
+        || compiled.check_theorem_1(),
+    )
+    .map_err(|m| {
         Diagnostic::error(format!("Theorem 1 fails: {m}"))
             .with_code(spec::diagnostic::codes::TFP18_THEOREM_1)
     })?;
@@ -244,14 +267,19 @@ impl Compiled {
             .map(|(a, t)| from_observable(a, t))
             .collect::<Result<Vec<_>, _>>()
             .map_err(RunError::Input)?;
-        let result = theorems::run_checked(
-            &self.mono,
-            [&self.inline, &self.lifted],
-            &self.lambda_contexts,
-            self.options.fuel,
-            self.options.memory_limit,
-            ep,
-            &values,
+        let result = phase(
+            || format!("evaluation of {entry}: Σ ⊢ e ↓ r (Fig. 4), Theorem 2 and Corollary 1"),
+            || {
+                theorems::run_checked(
+                    &self.mono,
+                    [&self.inline, &self.lifted],
+                    &self.lambda_contexts,
+                    self.options.fuel,
+                    self.options.memory_limit,
+                    ep,
+                    &values,
+                )
+            },
         )?;
         let observable = to_observable(&result, &ep.result_type).map_err(RunError::Violation)?;
         Ok(match observable {

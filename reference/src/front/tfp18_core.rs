@@ -720,7 +720,7 @@ impl Core for Tfp18Core {
         // Extension: ICFP18 tfp18-core-polymorphic-value-spec
         // `val f 'a … : ty`: τ is the scheme ∀a….ty, its parameters core
         // `Param`s (SPEC_NOTES ICFP18-16/17), matched up to renaming.
-        crate::modules::trace::fire("ICFP18 tfp18-core-polymorphic-value-spec", || {
+        crate::derivation::fire("ICFP18 tfp18-core-polymorphic-value-spec", || {
             "E ⊢ val f 'a… : ty : ∃∅.{f ↦ ∀a….τ}".to_string()
         });
         let mut elaborator = elaborator_for_env(env)?;
@@ -854,7 +854,7 @@ fn instantiate(
     // The module type variables of the expression are instantiated by
     // matching its labels' compile-time types against Γ (SPEC_NOTES
     // ICFP18-17): the witness of rule 39's guessed λ types.
-    crate::modules::trace::fire("ICFP18 tfp18-core-abstract-types-from-gamma", || {
+    crate::derivation::fire("ICFP18 tfp18-core-abstract-types-from-gamma", || {
         format!(
             "Γ ⊢ {} : S(τ), S by matching labels against Γ",
             exp.dec.name
@@ -955,7 +955,7 @@ fn instantiate(
 /// applied has none of (SPEC_NOTES ICFP18-25).
 fn check_core_restrictions(gamma: TypeEnv, dec: &ValueDec) -> Result<(), Failure> {
     // Extension: ICFP18 tfp18-core-typed-elaboration
-    crate::modules::trace::fire("ICFP18 tfp18-core-typed-elaboration", || {
+    crate::derivation::fire("ICFP18 tfp18-core-typed-elaboration", || {
         format!("Γ ⊢ {} : τ at elaboration", dec.name)
     });
     // ICFP'18's module type variables carry no liftedness (the instance

@@ -16,8 +16,8 @@ use super::objects::{
     freshen_funsig, freshen_mty, prune_mty, subst_env, subst_mty, tvs_env, Env, FunSig, MTy, Mod,
     Substitution, TypeVarSet,
 };
-use super::trace;
 use crate::ablation::{self, *};
+use crate::derivation;
 use spec::source::Span;
 use spec::syntax::ast::{QualName, ValueBind};
 
@@ -95,7 +95,7 @@ fn lookup_long_type<C: Core>(env: &Env<C>, name: &QualName) -> Option<C::Type> {
 /// E ⊢ mty : Σ (rules 15–18).
 pub fn elab_mod_type<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, Failure> {
     let sigma = elab_mod_type_rules(env, mty)?;
-    trace::conclusion(|| format!("Σ = {}", super::print::mty(&sigma)));
+    derivation::conclusion(|| format!("Σ = {}", super::print::mty(&sigma)));
     // Proposition 7.1, checked on every module type: Σ is type explicit.
     super::explication::explicit_mty(&sigma).map_err(|detail| {
         Failure::new(
@@ -109,10 +109,10 @@ pub fn elab_mod_type<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, Fa
 }
 
 fn elab_mod_type_rules<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, Failure> {
-    trace::premise(|| match mty {
+    derivation::judgment(Some(mty.span()), || match mty {
         // ICFP18 rule 15
         KModType::Id(name) => {
-            trace::fire("ICFP18 rule 15", || format!("E ⊢ {} : Σ", long_text(name)));
+            derivation::fire("ICFP18 rule 15", || format!("E ⊢ {} : Σ", long_text(name)));
             let sigma = lookup_long_mty(env, name).map_err(|detail| {
                 rule_failure(15, format!("E({}) = Σ", long_text(name)), detail, name.span)
             })?;
@@ -125,7 +125,7 @@ fn elab_mod_type_rules<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, 
             ty,
             span,
         } => {
-            trace::fire("ICFP18 rule 16", || {
+            derivation::fire("ICFP18 rule 16", || {
                 format!("E ⊢ mty with {} = ty : Σ", long_text(longtid))
             });
             let sigma = elab_mod_type(env, mod_type)?;
@@ -178,7 +178,7 @@ fn elab_mod_type_rules<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, 
         }
         // ICFP18 rule 17
         KModType::Sig(specs, _) => {
-            trace::fire("ICFP18 rule 17", || "E ⊢ { spec } : Σ".to_string());
+            derivation::fire("ICFP18 rule 17", || "E ⊢ { spec } : Σ".to_string());
             let (bound, spec_env) = elab_specs(env, specs)?;
             Ok(MTy::new(bound, Mod::Env(spec_env)))
         }
@@ -189,7 +189,7 @@ fn elab_mod_type_rules<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, 
             to,
             span,
         } => {
-            trace::fire("ICFP18 rule 18", || {
+            derivation::fire("ICFP18 rule 18", || {
                 format!("E ⊢ {param} : mty₁ → mty₂ : ∀T.(E', Σ)")
             });
             let param_sigma = elab_mod_type(env, from)?;
@@ -222,15 +222,15 @@ fn elab_mod_type_rules<C: Core>(env: &Env<C>, mty: &KModType) -> Result<MTy<C>, 
 
 /// E ⊢ spec : ∃T.E' for a sequence (rules 23, 24).
 pub fn elab_specs<C: Core>(env: &Env<C>, specs: &[KSpec]) -> Result<(TypeVarSet, Env<C>), Failure> {
-    trace::premise(|| match specs {
+    derivation::judgment(None, || match specs {
         // ICFP18 rule 24
         [] => {
-            trace::fire("ICFP18 rule 24", || "E ⊢ ε : ∃∅.{}".to_string());
+            derivation::fire("ICFP18 rule 24", || "E ⊢ ε : ∃∅.{}".to_string());
             Ok((TypeVarSet::new(), Env::default()))
         }
         // ICFP18 rule 23
         [first, rest @ ..] => {
-            trace::fire("ICFP18 rule 23", || {
+            derivation::fire("ICFP18 rule 23", || {
                 "E ⊢ spec₁ spec₂ : ∃(T₁ ∪ T₂).(E₁ + E₂)".to_string()
             });
             let (bound1, env1) = elab_spec(env, first)?;
@@ -287,10 +287,10 @@ impl KSpec {
 
 /// E ⊢ spec : ∃T.E' for one specification (rules 19–22).
 pub fn elab_spec<C: Core>(env: &Env<C>, spec: &KSpec) -> Result<(TypeVarSet, Env<C>), Failure> {
-    trace::premise(|| match spec {
+    derivation::judgment(None, || match spec {
         // ICFP18 rule 19
         KSpec::Type { name, .. } => {
-            trace::fire("ICFP18 rule 19", || {
+            derivation::fire("ICFP18 rule 19", || {
                 format!("E ⊢ type {name} : ∃{{t}}.{{{name} ↦ t}}")
             });
             let t = fresh_tyvar(name);
@@ -306,7 +306,7 @@ pub fn elab_spec<C: Core>(env: &Env<C>, spec: &KSpec) -> Result<(TypeVarSet, Env
             ty,
             ..
         } => {
-            trace::fire("ICFP18 rule 20", || {
+            derivation::fire("ICFP18 rule 20", || {
                 format!("E ⊢ val {name} : ty : ∃∅.{{{name} ↦ τ}}")
             });
             let tau = C::elaborate_value_spec(env, type_params, ty)?;
@@ -316,7 +316,7 @@ pub fn elab_spec<C: Core>(env: &Env<C>, spec: &KSpec) -> Result<(TypeVarSet, Env
         }
         // ICFP18 rule 21
         KSpec::Module { name, mod_type, .. } => {
-            trace::fire("ICFP18 rule 21", || {
+            derivation::fire("ICFP18 rule 21", || {
                 format!("E ⊢ module {name} : mty : ∃T.{{{name} ↦ M}}")
             });
             let sigma = elab_mod_type(env, mod_type)?;
@@ -324,7 +324,7 @@ pub fn elab_spec<C: Core>(env: &Env<C>, spec: &KSpec) -> Result<(TypeVarSet, Env
         }
         // ICFP18 rule 22
         KSpec::Include { mod_type, span } => {
-            trace::fire("ICFP18 rule 22", || "E ⊢ include mty : ∃T.E'".to_string());
+            derivation::fire("ICFP18 rule 22", || "E ⊢ include mty : ∃T.E'".to_string());
             let sigma = elab_mod_type(env, mod_type)?;
             match *sigma.module {
                 Mod::Env(included) => Ok((sigma.bound, included)),
@@ -346,22 +346,22 @@ pub fn elab_spec<C: Core>(env: &Env<C>, spec: &KSpec) -> Result<(TypeVarSet, Env
 pub fn elab_mod_exp<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, Failure> {
     let result = elab_mod_exp_rules(env, mexp);
     if let Ok(sigma) = &result {
-        trace::conclusion(|| format!("Σ = {}", super::print::mty(sigma)));
+        derivation::conclusion(|| format!("Σ = {}", super::print::mty(sigma)));
     }
     result
 }
 
 fn elab_mod_exp_rules<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, Failure> {
-    trace::premise(|| match mexp {
+    derivation::judgment(Some(mexp.span()), || match mexp {
         // ICFP18 rule 25
         KModExp::Struct(decs, _) => {
-            trace::fire("ICFP18 rule 25", || "E ⊢ { mdec } : Σ".to_string());
+            derivation::fire("ICFP18 rule 25", || "E ⊢ { mdec } : Σ".to_string());
             let (bound, dec_env) = elab_decs(env, decs)?;
             Ok(prune_mty(MTy::new(bound, Mod::Env(dec_env))))
         }
         // ICFP18 rule 26
         KModExp::Proj(inner, mid, span) => {
-            trace::fire("ICFP18 rule 26", || format!("E ⊢ mexp.{mid} : ∃T.E''"));
+            derivation::fire("ICFP18 rule 26", || format!("E ⊢ mexp.{mid} : ∃T.E''"));
             let sigma = elab_mod_exp(env, inner)?;
             let Mod::Env(inner_env) = sigma.module.as_ref() else {
                 return Err(rule_failure(
@@ -384,7 +384,7 @@ fn elab_mod_exp_rules<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, F
         }
         // ICFP18 rule 27
         KModExp::Id(mid, span) => {
-            trace::fire("ICFP18 rule 27", || format!("E ⊢ {mid} : ∃∅.E'"));
+            derivation::fire("ICFP18 rule 27", || format!("E ⊢ {mid} : ∃∅.E'"));
             let module = env.me.get(mid).ok_or_else(|| {
                 rule_failure(
                     27,
@@ -402,7 +402,7 @@ fn elab_mod_exp_rules<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, F
             body,
             span,
         } => {
-            trace::fire("ICFP18 rule 28", || {
+            derivation::fire("ICFP18 rule 28", || {
                 format!("E ⊢ λ{param} : mty → mexp : ∃∅.F")
             });
             let param_sigma = elab_mod_type(env, mod_type)?;
@@ -434,7 +434,7 @@ fn elab_mod_exp_rules<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, F
             argument,
             span,
         } => {
-            trace::fire("ICFP18 rule 29", || {
+            derivation::fire("ICFP18 rule 29", || {
                 format!("E ⊢ {}(mexp) : ∃(T ∪ T').E'''", long_text(functor))
             });
             let argument_sigma = elab_mod_exp(env, argument)?;
@@ -446,7 +446,7 @@ fn elab_mod_exp_rules<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, F
             value,
             span,
         } => {
-            trace::fire("ICFP18 poly-instantiate", || {
+            derivation::fire("ICFP18 poly-instantiate", || {
                 format!(
                     "E ⊢ {}(val {} = exp) : Σ (§8.1)",
                     long_text(functor),
@@ -468,7 +468,7 @@ fn elab_mod_exp_rules<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, F
             mod_type,
             span,
         } => {
-            trace::fire("ICFP18 rule 37", || "E ⊢ mexp : mty : Σ".to_string());
+            derivation::fire("ICFP18 rule 37", || "E ⊢ mexp : mty : Σ".to_string());
             let sigma = elab_mod_exp(env, module)?;
             let specified = elab_mod_type(env, mod_type)?;
             freshness(
@@ -495,15 +495,15 @@ fn elab_mod_exp_rules<C: Core>(env: &Env<C>, mexp: &KModExp) -> Result<MTy<C>, F
 
 /// E ⊢ mdec : ∃T.E' for a sequence (rules 35, 36).
 pub fn elab_decs<C: Core>(env: &Env<C>, decs: &[KDec]) -> Result<(TypeVarSet, Env<C>), Failure> {
-    trace::premise(|| match decs {
+    derivation::judgment(None, || match decs {
         // ICFP18 rule 35
         [] => {
-            trace::fire("ICFP18 rule 35", || "E ⊢ ε : ∃∅.{}".to_string());
+            derivation::fire("ICFP18 rule 35", || "E ⊢ ε : ∃∅.{}".to_string());
             Ok((TypeVarSet::new(), Env::default()))
         }
         // ICFP18 rule 36
         [first, rest @ ..] => {
-            trace::fire("ICFP18 rule 36", || {
+            derivation::fire("ICFP18 rule 36", || {
                 "E ⊢ mdec₁ mdec₂ : ∃(T₁ ∪ T₂).(E₁ + E₂)".to_string()
             });
             let (bound1, env1) = elab_dec(env, first)?;
@@ -528,10 +528,10 @@ pub fn elab_decs<C: Core>(env: &Env<C>, decs: &[KDec]) -> Result<(TypeVarSet, En
 
 /// E ⊢ mdec : ∃T.E' for one declaration (rules 30–34).
 pub fn elab_dec<C: Core>(env: &Env<C>, dec: &KDec) -> Result<(TypeVarSet, Env<C>), Failure> {
-    trace::premise(|| match dec {
+    derivation::judgment(Some(dec.span()), || match dec {
         // ICFP18 rule 30
         KDec::Core(bind) => {
-            trace::fire("ICFP18 rule 30", || {
+            derivation::fire("ICFP18 rule 30", || {
                 format!("E ⊢ dec : ∃∅.E' (val {})", bind.name)
             });
             let ve = C::elaborate_dec(env, bind)?;
@@ -539,7 +539,7 @@ pub fn elab_dec<C: Core>(env: &Env<C>, dec: &KDec) -> Result<(TypeVarSet, Env<C>
         }
         // ICFP18 rule 31
         KDec::Type { name, ty, .. } => {
-            trace::fire("ICFP18 rule 31", || {
+            derivation::fire("ICFP18 rule 31", || {
                 format!("E ⊢ type {name} = ty : ∃∅.{{{name} ↦ τ}}")
             });
             let tau = C::elaborate_type(env, ty)?;
@@ -547,7 +547,7 @@ pub fn elab_dec<C: Core>(env: &Env<C>, dec: &KDec) -> Result<(TypeVarSet, Env<C>
         }
         // ICFP18 rule 32
         KDec::Module { name, module, .. } => {
-            trace::fire("ICFP18 rule 32", || {
+            derivation::fire("ICFP18 rule 32", || {
                 format!("E ⊢ module {name} = mexp : ∃T.{{{name} ↦ M}}")
             });
             let sigma = elab_mod_exp(env, module)?;
@@ -555,7 +555,7 @@ pub fn elab_dec<C: Core>(env: &Env<C>, dec: &KDec) -> Result<(TypeVarSet, Env<C>
         }
         // ICFP18 rule 33
         KDec::Open { module, span } => {
-            trace::fire("ICFP18 rule 33", || "E ⊢ open mexp : Σ".to_string());
+            derivation::fire("ICFP18 rule 33", || "E ⊢ open mexp : Σ".to_string());
             let sigma = elab_mod_exp(env, module)?;
             match *sigma.module {
                 Mod::Env(opened) => Ok((sigma.bound, opened)),
@@ -569,7 +569,7 @@ pub fn elab_dec<C: Core>(env: &Env<C>, dec: &KDec) -> Result<(TypeVarSet, Env<C>
         }
         // ICFP18 rule 34
         KDec::ModType { name, mod_type, .. } => {
-            trace::fire("ICFP18 rule 34", || {
+            derivation::fire("ICFP18 rule 34", || {
                 format!("E ⊢ module type {name} = mty : ∃∅.{{{name} ↦ Σ}}")
             });
             let sigma = elab_mod_type(env, mod_type)?;

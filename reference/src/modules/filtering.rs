@@ -6,14 +6,14 @@ use super::core_interface::{Core, CoreType};
 use super::interp_objects::{Closure, IEnv, IMEnv, IMod, IVEnv};
 use super::matching::{enriches_funsig, instantiates_funsig, Mismatch};
 use super::objects::{Env, MEnv, Mod, TEnv, VEnv};
-use super::trace;
+use crate::derivation;
 use std::rc::Rc;
 
 /// ⊢ 𝓔 :: E ⇒ 𝓔' (rule 49).
 pub fn filter_env<C: Core>(env: &IEnv<C>, to: &Env<C>) -> Result<IEnv<C>, Mismatch> {
-    trace::premise(|| {
+    derivation::judgment(None, || {
         // ICFP18 rule 49
-        trace::fire("ICFP18 rule 49", || "⊢ 𝓔 :: E ⇒ 𝓔'".to_string());
+        derivation::fire("ICFP18 rule 49", || "⊢ 𝓔 :: E ⇒ 𝓔'".to_string());
         if let Some(mtid) = to.g.keys().next() {
             return Err(format!(
                 "module type {mtid} cannot be filtered (G must be empty)"
@@ -52,7 +52,7 @@ fn te_enriches<C: Core>(te: &TEnv<C>, to: &TEnv<C>) -> Result<(), Mismatch> {
 /// ⊢ 𝓥E :: VE ⇒ 𝓥E' (rule 50).
 pub fn filter_ve<C: Core>(ve: &IVEnv<C>, to: &VEnv<C>) -> Result<IVEnv<C>, Mismatch> {
     // ICFP18 rule 50
-    trace::fire("ICFP18 rule 50", || "⊢ 𝓥E :: VE ⇒ 𝓥E'".to_string());
+    derivation::fire("ICFP18 rule 50", || "⊢ 𝓥E :: VE ⇒ 𝓥E'".to_string());
     let mut out = IVEnv::<C>::new();
     for (vid, ty) in to {
         match ve.get(vid) {
@@ -75,7 +75,7 @@ pub fn filter_ve<C: Core>(ve: &IVEnv<C>, to: &VEnv<C>) -> Result<IVEnv<C>, Misma
 /// ⊢ 𝓜E :: ME ⇒ 𝓜E' (rule 51).
 pub fn filter_me<C: Core>(me: &IMEnv<C>, to: &MEnv<C>) -> Result<IMEnv<C>, Mismatch> {
     // ICFP18 rule 51
-    trace::fire("ICFP18 rule 51", || "⊢ 𝓜E :: ME ⇒ 𝓜E'".to_string());
+    derivation::fire("ICFP18 rule 51", || "⊢ 𝓜E :: ME ⇒ 𝓜E'".to_string());
     let mut out = IMEnv::<C>::new();
     for (mid, module) in to {
         let found = me.get(mid).ok_or_else(|| format!("missing module {mid}"))?;
@@ -87,15 +87,15 @@ pub fn filter_me<C: Core>(me: &IMEnv<C>, to: &MEnv<C>) -> Result<IMEnv<C>, Misma
 
 /// ⊢ 𝓜 :: M ⇒ 𝓜' (rules 52, 53).
 pub fn filter_mod<C: Core>(module: &IMod<C>, to: &Mod<C>) -> Result<IMod<C>, Mismatch> {
-    trace::premise(|| match (module, to) {
+    derivation::judgment(None, || match (module, to) {
         // ICFP18 rule 52
         (IMod::Env(env), Mod::Env(to_env)) => {
-            trace::fire("ICFP18 rule 52", || "⊢ 𝓔 :: E ⇒ 𝓔'".to_string());
+            derivation::fire("ICFP18 rule 52", || "⊢ 𝓔 :: E ⇒ 𝓔'".to_string());
             Ok(IMod::Env(filter_env(env, to_env)?))
         }
         // ICFP18 rule 53
         (IMod::Closure(closure), Mod::FunSig(funsig)) => {
-            trace::fire("ICFP18 rule 53", || {
+            derivation::fire("ICFP18 rule 53", || {
                 "⊢ (𝓔, F', λmid → mexp) :: F ⇒ (𝓔, F, λmid → mexp)".to_string()
             });
             // F' ≻ F, or (SPEC_NOTES ICFP18-7) F' ≤ F: a closure more

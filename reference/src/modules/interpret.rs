@@ -16,7 +16,7 @@ use super::kernel::{KDec, KModExp};
 use super::matching::{matches_env, matches_mod};
 use super::objects::{freshen_mty, subst_env, subst_mty, Env, MTy, Mod, Substitution};
 use super::target::Code;
-use super::trace;
+use crate::derivation;
 use spec::source::Span;
 use spec::syntax::ast::QualName;
 use std::rc::Rc;
@@ -46,10 +46,10 @@ fn label_names(labels: &[super::objects::Label]) -> Names {
 
 /// 𝓔 ⊢ mexp ⇒ Ψ (rules 54–58 and the ascription extension).
 pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<C>, Failure> {
-    trace::premise(|| match mexp {
+    derivation::judgment(Some(mexp.span()), || match mexp {
         // ICFP18 rule 54
         KModExp::Struct(decs, _) => {
-            trace::fire("ICFP18 rule 54", || "𝓔 ⊢ { mdec } ⇒ ∃N.(𝓔', c)".to_string());
+            derivation::fire("ICFP18 rule 54", || "𝓔 ⊢ { mdec } ⇒ ∃N.(𝓔', c)".to_string());
             let (names, dec_env, code) = interp_decs(env, decs)?;
             Ok(ITarget {
                 names,
@@ -59,7 +59,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
         }
         // ICFP18 rule 55
         KModExp::Id(mid, span) => {
-            trace::fire("ICFP18 rule 55", || format!("𝓔 ⊢ {mid} ⇒ ∃∅.(𝓔', ε)"));
+            derivation::fire("ICFP18 rule 55", || format!("𝓔 ⊢ {mid} ⇒ ∃∅.(𝓔', ε)"));
             let module = env.me.get(mid).ok_or_else(|| {
                 rule_failure(
                     55,
@@ -76,7 +76,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
         }
         // ICFP18 rule 56
         KModExp::Proj(inner, mid, span) => {
-            trace::fire("ICFP18 rule 56", || format!("𝓔 ⊢ mexp.{mid} ⇒ ∃N.(𝓔'', c)"));
+            derivation::fire("ICFP18 rule 56", || format!("𝓔 ⊢ mexp.{mid} ⇒ ∃N.(𝓔'', c)"));
             let target = interp_mod_exp(env, inner)?;
             let IMod::Env(inner_env) = &target.module else {
                 return Err(rule_failure(
@@ -107,7 +107,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
             body,
             span,
         } => {
-            trace::fire("ICFP18 rule 57", || {
+            derivation::fire("ICFP18 rule 57", || {
                 format!("𝓔 ⊢ λ{param} : mty → mexp ⇒ ∃∅.Φ")
             });
             let erased = erase_env(env);
@@ -146,7 +146,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
             argument,
             span,
         } => {
-            trace::fire("ICFP18 rule 58", || {
+            derivation::fire("ICFP18 rule 58", || {
                 format!(
                     "𝓔 ⊢ {}(mexp) ⇒ ∃(N ∪ N').(𝓔''', c ; c')",
                     super::kernel::long_name(functor)
@@ -161,7 +161,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
             value,
             span,
         } => {
-            trace::fire("ICFP18 interpret-poly-instantiate", || {
+            derivation::fire("ICFP18 interpret-poly-instantiate", || {
                 format!(
                     "𝓔 ⊢ {}(val {} = exp) ⇒ Ψ (§8.1)",
                     super::kernel::long_name(functor),
@@ -190,7 +190,7 @@ pub fn interp_mod_exp<C: Core>(env: &IEnv<C>, mexp: &KModExp) -> Result<ITarget<
             mod_type,
             span,
         } => {
-            trace::fire("ICFP18 interpret-ascription", || {
+            derivation::fire("ICFP18 interpret-ascription", || {
                 "𝓔 ⊢ mexp : mty ⇒ ∃(N ∪ T).(𝓜'', c)".to_string()
             });
             let target = interp_mod_exp(env, module)?;
@@ -294,15 +294,15 @@ pub fn interp_decs<C: Core>(
     env: &IEnv<C>,
     decs: &[KDec],
 ) -> Result<(Names, IEnv<C>, Code<C>), Failure> {
-    trace::premise(|| match decs {
+    derivation::judgment(None, || match decs {
         // ICFP18 rule 62
         [] => {
-            trace::fire("ICFP18 rule 62", || "𝓔 ⊢ ε ⇒ ∃∅.({}, ε)".to_string());
+            derivation::fire("ICFP18 rule 62", || "𝓔 ⊢ ε ⇒ ∃∅.({}, ε)".to_string());
             Ok((Names::new(), IEnv::default(), Code::Empty))
         }
         // ICFP18 rule 65
         [first, rest @ ..] => {
-            trace::fire("ICFP18 rule 65", || {
+            derivation::fire("ICFP18 rule 65", || {
                 "𝓔 ⊢ mdec₁ mdec₂ ⇒ ∃(N₁ ∪ N₂).(𝓔₁ + 𝓔₂, c₁ ; c₂)".to_string()
             });
             // N₁ ∩ (names(𝓔) ∪ N₂) = ∅: every name comes from the supply.
@@ -320,10 +320,10 @@ pub fn interp_dec<C: Core>(
     env: &IEnv<C>,
     dec: &KDec,
 ) -> Result<(Names, IEnv<C>, Code<C>), Failure> {
-    trace::premise(|| match dec {
+    derivation::judgment(Some(dec.span()), || match dec {
         // ICFP18 rule 59
         KDec::Core(bind) => {
-            trace::fire("ICFP18 rule 59", || {
+            derivation::fire("ICFP18 rule 59", || {
                 format!("𝓔 ⊢ dec ⇒ ∃N.(𝓔', c) (val {})", bind.name)
             });
             let compiled = C::compile_dec(env, bind)?;
@@ -338,7 +338,7 @@ pub fn interp_dec<C: Core>(
         }
         // ICFP18 rule 60
         KDec::Type { name, ty, .. } => {
-            trace::fire("ICFP18 rule 60", || {
+            derivation::fire("ICFP18 rule 60", || {
                 format!("𝓔 ⊢ type {name} = ty ⇒ ∃∅.({{{name} ↦ τ}}, ε)")
             });
             let tau = C::elaborate_type(&erase_env(env), ty)?;
@@ -348,7 +348,7 @@ pub fn interp_dec<C: Core>(
         }
         // ICFP18 rule 61
         KDec::Module { name, module, .. } => {
-            trace::fire("ICFP18 rule 61", || {
+            derivation::fire("ICFP18 rule 61", || {
                 format!("𝓔 ⊢ module {name} = mexp ⇒ ∃N.({{{name} ↦ 𝓜}}, c)")
             });
             let target = interp_mod_exp(env, module)?;
@@ -360,7 +360,7 @@ pub fn interp_dec<C: Core>(
         }
         // ICFP18 rule 63
         KDec::ModType { name, mod_type, .. } => {
-            trace::fire("ICFP18 rule 63", || {
+            derivation::fire("ICFP18 rule 63", || {
                 format!("𝓔 ⊢ module type {name} = mty ⇒ ∃∅.({{{name} ↦ Σ}}, ε)")
             });
             let sigma = elab_mod_type(&erase_env(env), mod_type)?;
@@ -370,7 +370,7 @@ pub fn interp_dec<C: Core>(
         }
         // ICFP18 rule 64
         KDec::Open { module, span } => {
-            trace::fire("ICFP18 rule 64", || "𝓔 ⊢ open mexp ⇒ Ψ".to_string());
+            derivation::fire("ICFP18 rule 64", || "𝓔 ⊢ open mexp ⇒ Ψ".to_string());
             let target = interp_mod_exp(env, module)?;
             match target.module {
                 IMod::Env(opened) => Ok((target.names, opened, target.code)),

@@ -14,7 +14,7 @@
 //! * [`interp_objects`] §5.2–5.3; [`target`] Fig. 9 (rules 41–43);
 //!   [`filtering`] rules 49–53; [`interpret`] rules 54–65;
 //! * [`relation`] rules 66–70, Proposition 6.1 and Corollary 6.2;
-//! * [`trace`] derivation traces; [`print`] the notation of Figs. 3b and 5.
+//! * [`print`] the notation of Figs. 3b and 5.
 
 pub mod core_interface;
 pub mod derived;
@@ -31,8 +31,8 @@ pub mod paper_core;
 pub mod print;
 pub mod relation;
 pub mod target;
-pub mod trace;
 
+use crate::derivation;
 use core_interface::Core;
 use error::Failure;
 use interp_objects::{erase_env, type_names, IEnv, IMod, ITarget};
@@ -71,13 +71,17 @@ pub fn check_program<C: Core>(program: &Program) -> Result<Checked<C>, Failure> 
     objects::reset_names_from(C::first_fresh_name());
     interp_objects::reset_applications();
     let kernel = derived::program_for(program, C::NATIVE_POLYMORPHISM)?;
-    trace::note("elaboration: E₀ ⊢ mdec : ∃T.E' (Figs. 6–8)");
-    let (bound, env) = elaborate::elab_decs(&basis, &kernel)?;
+    let (bound, env) = derivation::phase(
+        || "elaboration: E₀ ⊢ mdec : ∃T.E' (Figs. 6–8)".to_string(),
+        || elaborate::elab_decs(&basis, &kernel),
+    )?;
     // Bound variables that do not occur in E' are removed (§4).
     let free = objects::tvs_env(&env);
     let bound: TypeVarSet = bound.into_iter().filter(|t| free.contains(t)).collect();
-    trace::note("static interpretation: 𝓔₀ ⊢ mdec ⇒ ∃N.(𝓔', c) (Figs. 10–12)");
-    let interpretation = interpret::interp_decs(&ibasis, &kernel);
+    let interpretation = derivation::phase(
+        || "static interpretation: 𝓔₀ ⊢ mdec ⇒ ∃N.(𝓔', c) (Figs. 10–12)".to_string(),
+        || interpret::interp_decs(&ibasis, &kernel),
+    );
     let (interpretation, verdict) = match interpretation {
         Err(failure) => (
             None,
@@ -92,8 +96,10 @@ pub fn check_program<C: Core>(program: &Program) -> Result<Checked<C>, Failure> 
                 module: IMod::Env(ienv),
                 code,
             };
-            trace::note("Proposition 6.1: Γ₀ ⊢ c : Γ' (Fig. 9) and E' ⊨_S 𝓔' ▷ Γ' (Fig. 13)");
-            let verdict = proposition_6_1(&basis, &ibasis, &context, &bound, &env, &target);
+            let verdict = derivation::phase(
+                || "Proposition 6.1: Γ₀ ⊢ c : Γ' (Fig. 9) and E' ⊨_S 𝓔' ▷ Γ' (Fig. 13)".to_string(),
+                || proposition_6_1(&basis, &ibasis, &context, &bound, &env, &target),
+            );
             (Some(target), verdict)
         }
     };

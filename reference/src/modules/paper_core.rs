@@ -18,8 +18,8 @@ use super::objects::{
     fresh_label, reserved_label, reserved_tyvar, Env, Label, Mod, Substitution, TyVar, VEnv,
 };
 use super::target::{Code, Context};
-use super::trace;
 use crate::ablation;
+use crate::derivation;
 use imbl::OrdMap;
 use spec::source::Span;
 use spec::syntax::ast::{BinOp, Expr, Literal, Pat, QualName, TypeExp, ValueBind};
@@ -266,10 +266,10 @@ fn lookup_imodule_path<'a>(
 // Elaboration: E ⊢ ty : τ (rules 9–10) and E ⊢ exp : τ (rules 11–14).
 
 fn elaborate_type(env: &Env<PaperCore>, ty: &TypeExp) -> Result<Type, Failure> {
-    trace::premise(|| match ty {
+    derivation::judgment(Some(ty.span()), || match ty {
         // ICFP18 rule 9
         TypeExp::Var(name) => {
-            trace::fire("ICFP18 rule 9", || format!("E ⊢ {} : τ", long_name(name)));
+            derivation::fire("ICFP18 rule 9", || format!("E ⊢ {} : τ", long_name(name)));
             let scope = lookup_module_path(env, name, 9)?;
             scope.te.get(&name.name).cloned().ok_or_else(|| {
                 rule_failure(
@@ -287,7 +287,7 @@ fn elaborate_type(env: &Env<PaperCore>, ty: &TypeExp) -> Result<Type, Failure> {
             to,
             ..
         } => {
-            trace::fire("ICFP18 rule 10", || "E ⊢ ty₁ → ty₂ : τ₁ → τ₂".to_string());
+            derivation::fire("ICFP18 rule 10", || "E ⊢ ty₁ → ty₂ : τ₁ → τ₂".to_string());
             let from = elaborate_type(env, from)?;
             let to = elaborate_type(env, to)?;
             Ok(arrow(from, to))
@@ -339,10 +339,10 @@ fn operator_name(op: &BinOp) -> QualName {
 }
 
 fn elaborate_exp(env: &Env<PaperCore>, exp: &Expr, guesses: &mut Guesses) -> Result<Type, Failure> {
-    trace::premise(|| match exp {
+    derivation::judgment(Some(exp.span()), || match exp {
         // ICFP18 rule 11
         Expr::Var(name) => {
-            trace::fire("ICFP18 rule 11", || format!("E ⊢ {} : τ", long_name(name)));
+            derivation::fire("ICFP18 rule 11", || format!("E ⊢ {} : τ", long_name(name)));
             let scope = lookup_module_path(env, name, 11)?;
             scope.ve.get(&name.name).cloned().ok_or_else(|| {
                 rule_failure(
@@ -355,7 +355,7 @@ fn elaborate_exp(env: &Env<PaperCore>, exp: &Expr, guesses: &mut Guesses) -> Res
         }
         // ICFP18 rule 12
         Expr::Ascribe { expr, ty, span } => {
-            trace::fire("ICFP18 rule 12", || "E ⊢ exp : ty : τ".to_string());
+            derivation::fire("ICFP18 rule 12", || "E ⊢ exp : ty : τ".to_string());
             let found = elaborate_exp(env, expr, guesses)?;
             let expected = elaborate_type(env, ty)?;
             let unified = guesses.unify(&found, &expected);
@@ -380,7 +380,7 @@ fn elaborate_exp(env: &Env<PaperCore>, exp: &Expr, guesses: &mut Guesses) -> Res
             body,
             span,
         } => {
-            trace::fire("ICFP18 rule 13", || "E ⊢ λvid → exp : τ → τ'".to_string());
+            derivation::fire("ICFP18 rule 13", || "E ⊢ λvid → exp : τ → τ'".to_string());
             let (first, rest) = params
                 .split_first()
                 .ok_or_else(|| outside("a λ without parameters", CORE_NAME, *span))?;
@@ -415,7 +415,7 @@ fn elaborate_exp(env: &Env<PaperCore>, exp: &Expr, guesses: &mut Guesses) -> Res
             argument,
             span,
         } => {
-            trace::fire("ICFP18 rule 14", || "E ⊢ exp₁ exp₂ : τ'".to_string());
+            derivation::fire("ICFP18 rule 14", || "E ⊢ exp₁ exp₂ : τ'".to_string());
             let function_type = elaborate_exp(env, function, guesses)?;
             let argument_type = elaborate_exp(env, argument, guesses)?;
             let result = guesses.fresh();
@@ -439,13 +439,13 @@ fn elaborate_exp(env: &Env<PaperCore>, exp: &Expr, guesses: &mut Guesses) -> Res
         }
         // Extension: ICFP18 int-literal
         Expr::Literal { literal, span } => {
-            trace::fire("ICFP18 int-literal", || "E ⊢ n : i32".to_string());
+            derivation::fire("ICFP18 int-literal", || "E ⊢ n : i32".to_string());
             int_literal(literal, *span)?;
             Ok(i32_type())
         }
         // Extension: ICFP18 infix
         Expr::BinOp { op, lhs, rhs, span } => {
-            trace::fire("ICFP18 infix", || "exp₁ op exp₂ ⇒ op exp₁ exp₂".to_string());
+            derivation::fire("ICFP18 infix", || "exp₁ op exp₂ ⇒ op exp₁ exp₂".to_string());
             elaborate_exp(env, &infix_as_application(op, lhs, rhs, *span), guesses)
         }
         other => Err(outside("this expression", CORE_NAME, other.span())),
@@ -523,10 +523,10 @@ fn compile_exp(
     exp: &Expr,
     guesses: &mut Guesses,
 ) -> Result<(TargetExp, Type), Failure> {
-    trace::premise(|| match exp {
+    derivation::judgment(Some(exp.span()), || match exp {
         // ICFP18 rule 44
         Expr::Var(name) => {
-            trace::fire("ICFP18 rule 44", || {
+            derivation::fire("ICFP18 rule 44", || {
                 format!("𝓔 ⊢ {} ⇒ l, τ", long_name(name))
             });
             let scope = lookup_imodule_path(env, name, 44)?;
@@ -547,7 +547,7 @@ fn compile_exp(
             body,
             span,
         } => {
-            trace::fire("ICFP18 rule 45", || "𝓔 ⊢ λvid → exp ⇒ λl → ex".to_string());
+            derivation::fire("ICFP18 rule 45", || "𝓔 ⊢ λvid → exp ⇒ λl → ex".to_string());
             let (first, rest) = params
                 .split_first()
                 .ok_or_else(|| outside("a λ without parameters", CORE_NAME, *span))?;
@@ -587,7 +587,7 @@ fn compile_exp(
             argument,
             span,
         } => {
-            trace::fire("ICFP18 rule 46", || "𝓔 ⊢ exp₁ exp₂ ⇒ ex₁ ex₂".to_string());
+            derivation::fire("ICFP18 rule 46", || "𝓔 ⊢ exp₁ exp₂ ⇒ ex₁ ex₂".to_string());
             let (function_exp, function_type) = compile_exp(env, function, guesses)?;
             let (argument_exp, argument_type) = compile_exp(env, argument, guesses)?;
             let result = guesses.fresh();
@@ -606,7 +606,7 @@ fn compile_exp(
         }
         // ICFP18 rule 47
         Expr::Ascribe { expr, ty, span } => {
-            trace::fire("ICFP18 rule 47", || "𝓔 ⊢ exp : ty ⇒ ex, τ".to_string());
+            derivation::fire("ICFP18 rule 47", || "𝓔 ⊢ exp : ty ⇒ ex, τ".to_string());
             let (target, found) = compile_exp(env, expr, guesses)?;
             let expected = erased_type(env, ty)?;
             if !guesses.unify(&found, &expected) {
@@ -621,14 +621,14 @@ fn compile_exp(
         }
         // Extension: ICFP18 compile-int-literal
         Expr::Literal { literal, span } => {
-            trace::fire("ICFP18 compile-int-literal", || {
+            derivation::fire("ICFP18 compile-int-literal", || {
                 "𝓔 ⊢ n ⇒ n, i32".to_string()
             });
             Ok((TargetExp::Int(int_literal(literal, *span)?), i32_type()))
         }
         // Extension: ICFP18 compile-infix
         Expr::BinOp { op, lhs, rhs, span } => {
-            trace::fire("ICFP18 compile-infix", || {
+            derivation::fire("ICFP18 compile-infix", || {
                 "exp₁ op exp₂ ⇒ op exp₁ exp₂".to_string()
             });
             compile_exp(env, &infix_as_application(op, lhs, rhs, *span), guesses)
@@ -682,7 +682,7 @@ impl Core for PaperCore {
 
     fn elaborate_dec(env: &Env<PaperCore>, dec: &ValueBind) -> Result<VEnv<PaperCore>, Failure> {
         // ICFP18 val-dec
-        trace::fire("ICFP18 val-dec", || {
+        derivation::fire("ICFP18 val-dec", || {
             format!("E ⊢ val {} = exp : {{{} ↦ τ}}", dec.name, dec.name)
         });
         let exp = value_binding_as_val(dec)?;
@@ -702,7 +702,7 @@ impl Core for PaperCore {
         dec: &ValueBind,
     ) -> Result<CompiledDec<PaperCore>, Failure> {
         // ICFP18 rule 48
-        trace::fire("ICFP18 rule 48", || {
+        derivation::fire("ICFP18 rule 48", || {
             format!("𝓔 ⊢ val {} = exp ⇒ ∃{{l}}.(…)", dec.name)
         });
         let exp = value_binding_as_val(dec)?;
@@ -770,10 +770,10 @@ fn type_paper_target_exp(
     exp: &TargetExp,
     guesses: &mut Guesses,
 ) -> Result<Type, Failure> {
-    trace::premise(|| match exp {
+    derivation::judgment(None, || match exp {
         // ICFP18 rule 38
         TargetExp::Label(label) => {
-            trace::fire("ICFP18 rule 38", || format!("Γ ⊢ {} : τ", label.display()));
+            derivation::fire("ICFP18 rule 38", || format!("Γ ⊢ {} : τ", label.display()));
             context.get(label).cloned().ok_or_else(|| {
                 rule_failure(
                     38,
@@ -785,7 +785,7 @@ fn type_paper_target_exp(
         }
         // ICFP18 rule 39
         TargetExp::Lambda(label, _, body) => {
-            trace::fire("ICFP18 rule 39", || {
+            derivation::fire("ICFP18 rule 39", || {
                 format!("Γ ⊢ λ{} → ex : τ → τ'", label.display())
             });
             // τ is guessed; unification finds the witness.
@@ -797,7 +797,7 @@ fn type_paper_target_exp(
         }
         // ICFP18 rule 40
         TargetExp::Apply(function, argument) => {
-            trace::fire("ICFP18 rule 40", || "Γ ⊢ ex₁ ex₂ : τ".to_string());
+            derivation::fire("ICFP18 rule 40", || "Γ ⊢ ex₁ ex₂ : τ".to_string());
             let function_type = type_paper_target_exp(context, function, guesses)?;
             let argument_type = type_paper_target_exp(context, argument, guesses)?;
             let result = guesses.fresh();
@@ -813,7 +813,7 @@ fn type_paper_target_exp(
         }
         // Extension: ICFP18 target-int-literal
         TargetExp::Int(_) => {
-            trace::fire("ICFP18 target-int-literal", || "Γ ⊢ n : i32".to_string());
+            derivation::fire("ICFP18 target-int-literal", || "Γ ⊢ n : i32".to_string());
             Ok(i32_type())
         }
     })

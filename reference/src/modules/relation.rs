@@ -24,7 +24,7 @@ use super::objects::{
     Substitution, TypeVarSet, VEnv,
 };
 use super::target::{type_code, Context};
-use super::trace;
+use crate::derivation;
 use std::collections::BTreeMap;
 
 /// Sampled argument environments per functor closure (rule 70).
@@ -97,9 +97,9 @@ impl<C: Core> Relation<C> {
         s: &Substitution<C::Type>,
         gamma: &Context<C>,
     ) -> Result<(), String> {
-        trace::premise(|| {
+        derivation::judgment(None, || {
             // ICFP18 rule 66
-            trace::fire("ICFP18 rule 66", || "E ⊨_S 𝓔 ▷ Γ".to_string());
+            derivation::fire("ICFP18 rule 66", || "E ⊨_S 𝓔 ▷ Γ".to_string());
             if env.te != ienv.te {
                 return Err("the type environments of E and 𝓔 differ".to_string());
             }
@@ -126,7 +126,7 @@ impl<C: Core> Relation<C> {
         gamma: &Context<C>,
     ) -> Result<(), String> {
         // ICFP18 rule 67
-        trace::fire("ICFP18 rule 67", || "ME ⊨_S 𝓜E ▷ Γ".to_string());
+        derivation::fire("ICFP18 rule 67", || "ME ⊨_S 𝓜E ▷ Γ".to_string());
         if me.len() != ime.len() || me.keys().any(|k| !ime.contains_key(k)) {
             return Err("Dom ME ≠ Dom 𝓜E".to_string());
         }
@@ -147,7 +147,7 @@ impl<C: Core> Relation<C> {
         gamma: &Context<C>,
     ) -> Result<(), String> {
         // ICFP18 rule 68
-        trace::fire("ICFP18 rule 68", || "VE ⊨_S 𝓥E ▷ Γ".to_string());
+        derivation::fire("ICFP18 rule 68", || "VE ⊨_S 𝓥E ▷ Γ".to_string());
         if ve.len() != ive.len() || ve.keys().any(|k| !ive.contains_key(k)) {
             return Err("Dom VE ≠ Dom 𝓥E".to_string());
         }
@@ -191,15 +191,15 @@ impl<C: Core> Relation<C> {
         s: &Substitution<C::Type>,
         gamma: &Context<C>,
     ) -> Result<(), String> {
-        trace::premise(|| match (module, imodule) {
+        derivation::judgment(None, || match (module, imodule) {
             // ICFP18 rule 69
             (Mod::Env(env), IMod::Env(ienv)) => {
-                trace::fire("ICFP18 rule 69", || "E ⊨_S 𝓔 ▷ Γ".to_string());
+                derivation::fire("ICFP18 rule 69", || "E ⊨_S 𝓔 ▷ Γ".to_string());
                 self.env(env, ienv, s, gamma)
             }
             // ICFP18 rule 70
             (Mod::FunSig(funsig), IMod::Closure(closure)) => {
-                trace::fire("ICFP18 rule 70", || {
+                derivation::fire("ICFP18 rule 70", || {
                     "∀T.(E, ∃T'.E') ⊨_S (𝓔₀, F, mid, mexp) ▷ Γ".to_string()
                 });
                 if !alpha_equivalent_funsig(funsig, &closure.funsig) {

@@ -5,7 +5,7 @@
 use super::core_interface::Core;
 use super::error::{rule_failure, Failure};
 use super::objects::{Label, Substitution};
-use super::trace;
+use crate::derivation;
 use imbl::OrdMap;
 use spec::source::Span;
 
@@ -55,10 +55,10 @@ pub fn type_code<C: Core>(
     witness: &Substitution<C::Type>,
     guesses: &mut C::Guesses,
 ) -> Result<Context<C>, Failure> {
-    trace::premise(|| match code {
+    derivation::judgment(None, || match code {
         // ICFP18 rule 41
         Code::Seq(first, second) => {
-            trace::fire("ICFP18 rule 41", || "Γ ⊢ c₁ ; c₂".to_string());
+            derivation::fire("ICFP18 rule 41", || "Γ ⊢ c₁ ; c₂".to_string());
             let gamma1 = type_code(context, first, witness, guesses)?;
             let gamma2 = type_code(
                 &gamma1.clone().union(context.clone()),
@@ -70,7 +70,7 @@ pub fn type_code<C: Core>(
         }
         // ICFP18 rule 42
         Code::Val(label, exp) => {
-            trace::fire("ICFP18 rule 42", || {
+            derivation::fire("ICFP18 rule 42", || {
                 format!("Γ ⊢ val {} = …", label.display())
             });
             let ty = C::type_target_exp(context, exp, witness, guesses).map_err(|failure| {
@@ -90,7 +90,7 @@ pub fn type_code<C: Core>(
         }
         // ICFP18 rule 43
         Code::Empty => {
-            trace::fire("ICFP18 rule 43", || "Γ ⊢ ε : {}".to_string());
+            derivation::fire("ICFP18 rule 43", || "Γ ⊢ ε : {}".to_string());
             Ok(OrdMap::new())
         }
     })

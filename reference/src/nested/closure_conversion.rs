@@ -12,7 +12,7 @@ use super::constants::Const;
 use super::lambda_c::{ExprC, TermC};
 use super::lambda_p::{ExprP, TermP};
 use super::types::Type;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -21,34 +21,34 @@ pub fn convert_type(ty: &Type) -> Type {
     match ty {
         // L05 Fig5.5 C-Type-Base
         Type::Var(_) | Type::Int | Type::Bool | Type::Unit => {
-            fire("L05 Fig5.5 C-Type-Base");
+            fire_rule("L05 Fig5.5 C-Type-Base");
             ty.clone()
         }
         // L05 Fig5.5 C-Type-Prod
         Type::Prod(a, b) => {
-            fire("L05 Fig5.5 C-Type-Prod");
+            fire_rule("L05 Fig5.5 C-Type-Prod");
             Type::prod(convert_type(a), convert_type(b))
         }
         // L05 Fig5.5 C-Type-Sum
         Type::Sum(a, b) => {
-            fire("L05 Fig5.5 C-Type-Sum");
+            fire_rule("L05 Fig5.5 C-Type-Sum");
             Type::sum(convert_type(a), convert_type(b))
         }
         // L05 Fig5.5 C-Type-Fun
         Type::Fun(a, b) => {
-            fire("L05 Fig5.5 C-Type-Fun");
+            fire_rule("L05 Fig5.5 C-Type-Fun");
             Type::clo(convert_type(a), convert_type(b))
         }
         // A λP type never contains `⇒`; converting one again is the identity.
         Type::Clo(a, b) => Type::clo(convert_type(a), convert_type(b)),
         // L05 Fig5.5 C-Type-Array
         Type::Array(a) => {
-            fire("L05 Fig5.5 C-Type-Array");
+            fire_rule("L05 Fig5.5 C-Type-Array");
             Type::array(convert_type(a))
         }
         // L05 Fig5.5 C-Type-Mu
         Type::Mu(name, body) => {
-            fire("L05 Fig5.5 C-Type-Mu");
+            fire_rule("L05 Fig5.5 C-Type-Mu");
             Type::Mu(name.clone(), Rc::new(convert_type(body)))
         }
     }
@@ -84,25 +84,30 @@ fn environment_component(base: ExprC, index: usize) -> ExprC {
 
 /// `C_E[E, e]` for an annotated λP term (from `typing_p::annotate`).
 pub fn convert(context: &ConversionContext, e: &ExprP) -> ExprC {
+    crate::derivation::judgment(Some(e.span), || convert_rule(context, e))
+}
+
+/// One equation of Fig. 5.5 at the head of `e`.
+fn convert_rule(context: &ConversionContext, e: &ExprP) -> ExprC {
     match &e.term {
         // L05 Fig5.5 C-Int
         TermP::Int(i) => {
-            fire("L05 Fig5.5 C-Int");
+            fire_rule("L05 Fig5.5 C-Int");
             ExprC::int(*i)
         }
         // L05 Fig5.5 C-Bool
         TermP::Bool(b) => {
-            fire("L05 Fig5.5 C-Bool");
+            fire_rule("L05 Fig5.5 C-Bool");
             ExprC::boolean(*b)
         }
         // L05 Fig5.5 C-Unit
         TermP::Unit => {
-            fire("L05 Fig5.5 C-Unit");
+            fire_rule("L05 Fig5.5 C-Unit");
             ExprC::unit()
         }
         // L05 Fig5.5 C-Const
         TermP::Const(prim, type_args) => {
-            fire("L05 Fig5.5 C-Const");
+            fire_rule("L05 Fig5.5 C-Const");
             let (v1, v2) = match e.ty() {
                 Type::Fun(a, b) => (convert_type(a), convert_type(b)),
                 other => unreachable_type(other),
@@ -129,7 +134,7 @@ pub fn convert(context: &ConversionContext, e: &ExprP) -> ExprC {
         }
         // L05 Fig5.5 C-Var
         TermP::Var(name) => {
-            fire("L05 Fig5.5 C-Var");
+            fire_rule("L05 Fig5.5 C-Var");
             context
                 .get(name)
                 .cloned()
@@ -137,22 +142,22 @@ pub fn convert(context: &ConversionContext, e: &ExprP) -> ExprC {
         }
         // L05 Fig5.5 C-Tup
         TermP::Tuple(a, b) => {
-            fire("L05 Fig5.5 C-Tup");
+            fire_rule("L05 Fig5.5 C-Tup");
             ExprC::tuple(convert(context, a), convert(context, b))
         }
         // L05 Fig5.5 C-Proj
         TermP::Proj(inner, i) => {
-            fire("L05 Fig5.5 C-Proj");
+            fire_rule("L05 Fig5.5 C-Proj");
             ExprC::proj(convert(context, inner), *i)
         }
         // L05 Fig5.5 C-App
         TermP::App(function, argument) => {
-            fire("L05 Fig5.5 C-App");
+            fire_rule("L05 Fig5.5 C-App");
             ExprC::clo_app(convert(context, function), convert(context, argument))
         }
         // L05 Fig5.5 C-Lam
         TermP::Lam(name, parameter, body) => {
-            fire("L05 Fig5.5 C-Lam");
+            fire_rule("L05 Fig5.5 C-Lam");
             let parameter = convert_type(parameter.as_ref().unwrap_or(&Type::Unit));
             let result = match e.ty() {
                 Type::Fun(_, b) => convert_type(b),
@@ -191,7 +196,7 @@ pub fn convert(context: &ConversionContext, e: &ExprP) -> ExprC {
         }
         // L05 Fig5.5 C-Mu
         TermP::Mu(name, ty, body) => {
-            fire("L05 Fig5.5 C-Mu");
+            fire_rule("L05 Fig5.5 C-Mu");
             let free: Vec<(Rc<str>, Type)> = e.free_variables().into_iter().collect();
             let argument = environment_tuple(
                 free.iter()

@@ -15,7 +15,7 @@
 //! then α-equivalence. There is no μ-unfolding (the thesis' λA is iso-recursive).
 
 use super::types::Type;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use std::fmt;
 use std::rc::Rc;
 
@@ -92,27 +92,27 @@ pub fn association(ty: &Type) -> TypeA {
     match ty {
         // L05 Def5.8 A-Var
         Type::Var(name) => {
-            fire("L05 Def5.8 A-Var");
+            fire_rule("L05 Def5.8 A-Var");
             TypeA::Var(name.clone())
         }
         // L05 Def5.8 A-Unit
         Type::Unit => {
-            fire("L05 Def5.8 A-Unit");
+            fire_rule("L05 Def5.8 A-Unit");
             unit_association()
         }
         // L05 Def5.8 A-Int
         Type::Int => {
-            fire("L05 Def5.8 A-Int");
+            fire_rule("L05 Def5.8 A-Int");
             int_association()
         }
         // L05 Def5.8 A-Bool
         Type::Bool => {
-            fire("L05 Def5.8 A-Bool");
+            fire_rule("L05 Def5.8 A-Bool");
             bool_association()
         }
         Type::Prod(a, b) => {
             // L05 Def5.8 A-Prod
-            fire("L05 Def5.8 A-Prod");
+            fire_rule("L05 Def5.8 A-Prod");
             let (a, b) = (association(a), association(b));
             TypeA::tuple(
                 TypeA::prod(a.clone().proj(1), b.clone().proj(1)),
@@ -121,7 +121,7 @@ pub fn association(ty: &Type) -> TypeA {
         }
         Type::Sum(a, b) => {
             // L05 Def5.8 A-Sum
-            fire("L05 Def5.8 A-Sum");
+            fire_rule("L05 Def5.8 A-Sum");
             let (a, b) = (association(a), association(b));
             TypeA::tuple(
                 TypeA::sum(a.clone().proj(1), b.clone().proj(1)),
@@ -133,7 +133,7 @@ pub fn association(ty: &Type) -> TypeA {
         }
         Type::Fun(a, b) => {
             // L05 Def5.8 A-Fun
-            fire("L05 Def5.8 A-Fun");
+            fire_rule("L05 Def5.8 A-Fun");
             let (a, b) = (association(a), association(b));
             let pair = TypeA::prod(
                 TypeA::fun(a.clone().proj(1), b.clone().proj(1)),
@@ -143,7 +143,7 @@ pub fn association(ty: &Type) -> TypeA {
         }
         Type::Clo(a, b) => {
             // L05 Def5.8 A-Clo
-            fire("L05 Def5.8 A-Clo");
+            fire_rule("L05 Def5.8 A-Clo");
             let (a, b) = (association(a), association(b));
             TypeA::tuple(
                 TypeA::clo(a.clone().proj(1), b.clone().proj(1)),
@@ -152,7 +152,7 @@ pub fn association(ty: &Type) -> TypeA {
         }
         Type::Array(a) => {
             // L05 Def5.8 A-Array
-            fire("L05 Def5.8 A-Array");
+            fire_rule("L05 Def5.8 A-Array");
             let a = association(a);
             TypeA::tuple(
                 a.clone().proj(2),
@@ -161,7 +161,7 @@ pub fn association(ty: &Type) -> TypeA {
         }
         // L05 Def5.8 A-Mu
         Type::Mu(name, body) => {
-            fire("L05 Def5.8 A-Mu");
+            fire_rule("L05 Def5.8 A-Mu");
             TypeA::Mu(name.clone(), rc(association(body)))
         }
     }
@@ -180,7 +180,7 @@ fn bool_association() -> TypeA {
 /// `F[τ] = A[τ].1`, normalised.
 pub fn flat(ty: &Type) -> TypeA {
     // L05 Def5.8 F
-    fire("L05 Def5.8 F");
+    fire_rule("L05 Def5.8 F");
     normalise(&association(ty).proj(1))
 }
 
@@ -215,7 +215,7 @@ pub fn kind_of(delta: &mut Vec<Rc<str>>, ty: &TypeA) -> Result<Kind, KindError> 
     match ty {
         TypeA::Var(name) => {
             // L05 Fig5.7 VAR-TYPE
-            fire("L05 Fig5.7 VAR-TYPE");
+            fire_rule("L05 Fig5.7 VAR-TYPE");
             if delta.contains(name) {
                 Ok(Kind::StarStar)
             } else {
@@ -226,7 +226,7 @@ pub fn kind_of(delta: &mut Vec<Rc<str>>, ty: &TypeA) -> Result<Kind, KindError> 
         }
         TypeA::Int | TypeA::Bool | TypeA::ArrInt | TypeA::ArrBool | TypeA::Unit => {
             // L05 Fig5.7 PRIM-TYPE
-            fire("L05 Fig5.7 PRIM-TYPE");
+            fire_rule("L05 Fig5.7 PRIM-TYPE");
             Ok(Kind::Star)
         }
         TypeA::Prod(a, b)
@@ -235,14 +235,14 @@ pub fn kind_of(delta: &mut Vec<Rc<str>>, ty: &TypeA) -> Result<Kind, KindError> 
         | TypeA::Clo(a, b)
         | TypeA::ArrClo(a, b) => {
             // L05 Fig5.7 BIN-TYPE
-            fire("L05 Fig5.7 BIN-TYPE");
+            fire_rule("L05 Fig5.7 BIN-TYPE");
             expect_kind(delta, a, Kind::Star, "BIN-TYPE")?;
             expect_kind(delta, b, Kind::Star, "BIN-TYPE")?;
             Ok(Kind::Star)
         }
         TypeA::Mu(name, body) => {
             // L05 Fig5.7 REC-TYPE
-            fire("L05 Fig5.7 REC-TYPE");
+            fire_rule("L05 Fig5.7 REC-TYPE");
             delta.push(name.clone());
             let result = expect_kind(delta, body, Kind::StarStar, "REC-TYPE");
             delta.pop();
@@ -250,14 +250,14 @@ pub fn kind_of(delta: &mut Vec<Rc<str>>, ty: &TypeA) -> Result<Kind, KindError> 
         }
         TypeA::Tuple(a, b) => {
             // L05 Fig5.7 TUP-TYPE
-            fire("L05 Fig5.7 TUP-TYPE");
+            fire_rule("L05 Fig5.7 TUP-TYPE");
             expect_kind(delta, a, Kind::Star, "TUP-TYPE")?;
             expect_kind(delta, b, Kind::Star, "TUP-TYPE")?;
             Ok(Kind::StarStar)
         }
         TypeA::Proj(inner, _) => {
             // L05 Fig5.7 PROJ-TYPE
-            fire("L05 Fig5.7 PROJ-TYPE");
+            fire_rule("L05 Fig5.7 PROJ-TYPE");
             expect_kind(delta, inner, Kind::StarStar, "PROJ-TYPE")?;
             Ok(Kind::Star)
         }
@@ -284,7 +284,7 @@ fn expect_kind(
 /// reflexivity, symmetry, transitivity and congruence by comparing normal forms.
 pub fn equivalent(a: &TypeA, b: &TypeA) -> bool {
     // L05 Fig5.7 EQUIV-BETA
-    fire("L05 Fig5.7 EQUIV-BETA");
+    fire_rule("L05 Fig5.7 EQUIV-BETA");
     equal_normal(&normalise(a), &normalise(b), &mut Vec::new())
 }
 
@@ -322,7 +322,7 @@ fn equal_normal(a: &TypeA, b: &TypeA, bound: &mut Vec<(Rc<str>, Rc<str>)>) -> bo
         (TypeA::Tuple(a1, a2), neutral @ (TypeA::Var(_) | TypeA::Mu(..)))
         | (neutral @ (TypeA::Var(_) | TypeA::Mu(..)), TypeA::Tuple(a1, a2)) => {
             // L05 Fig5.7 EQUIV-ETA
-            fire("L05 Fig5.7 EQUIV-ETA");
+            fire_rule("L05 Fig5.7 EQUIV-ETA");
             equal_normal(a1, &TypeA::Proj(rc(neutral.clone()), 1), bound)
                 && equal_normal(a2, &TypeA::Proj(rc(neutral.clone()), 2), bound)
         }

@@ -9,7 +9,7 @@ use super::flat_types::{flat, flat_array};
 use super::lambda_a::{AuxPrim, ConstA, ExprA, TermA};
 use super::lambda_c::{ExprC, TermC};
 use super::types::Type;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -31,27 +31,32 @@ fn vectorise_shared(memo: &mut HashMap<usize, (ExprC, ExprA)>, e: &ExprC) -> Exp
     image
 }
 
-/// One equation of Fig. 5.8's `V` at the head of `e`.
+/// `V[e]`, a node of the recorded derivation.
 fn vectorise_node(memo: &mut HashMap<usize, (ExprC, ExprA)>, e: &ExprC) -> ExprA {
+    crate::derivation::judgment(None, || vectorise_rule(memo, e))
+}
+
+/// One equation of Fig. 5.8's `V` at the head of `e`.
+fn vectorise_rule(memo: &mut HashMap<usize, (ExprC, ExprA)>, e: &ExprC) -> ExprA {
     match e.term() {
         // L05 Fig5.8 V-Int
         TermC::Int(i) => {
-            fire("L05 Fig5.8 V-Int");
+            fire_rule("L05 Fig5.8 V-Int");
             ExprA::int(*i)
         }
         // L05 Fig5.8 V-Bool
         TermC::Bool(b) => {
-            fire("L05 Fig5.8 V-Bool");
+            fire_rule("L05 Fig5.8 V-Bool");
             ExprA::boolean(*b)
         }
         // L05 Fig5.8 V-Unit
         TermC::Unit => {
-            fire("L05 Fig5.8 V-Unit");
+            fire_rule("L05 Fig5.8 V-Unit");
             ExprA::unit()
         }
         // L05 Fig5.8 V-Const
         TermC::Const(c) => {
-            fire("L05 Fig5.8 V-Const");
+            fire_rule("L05 Fig5.8 V-Const");
             ExprA::tuple(
                 ExprA::constant(ConstA::Vectorised(c.clone())),
                 ExprA::constant(ConstA::Lifted(c.clone())),
@@ -59,12 +64,12 @@ fn vectorise_node(memo: &mut HashMap<usize, (ExprC, ExprA)>, e: &ExprC) -> ExprA
         }
         // L05 Fig5.8 V-Var
         TermC::Bullet => {
-            fire("L05 Fig5.8 V-Var");
+            fire_rule("L05 Fig5.8 V-Var");
             ExprA::bullet()
         }
         // L05 Fig5.8 V-App
         TermC::App(function, argument) => {
-            fire("L05 Fig5.8 V-App");
+            fire_rule("L05 Fig5.8 V-App");
             ExprA::app(
                 ExprA::proj(vectorise_shared(memo, function), 1),
                 vectorise_shared(memo, argument),
@@ -72,7 +77,7 @@ fn vectorise_node(memo: &mut HashMap<usize, (ExprC, ExprA)>, e: &ExprC) -> ExprA
         }
         // L05 Fig5.8 V-Lam
         TermC::Lam(parameter, body) => {
-            fire("L05 Fig5.8 V-Lam");
+            fire_rule("L05 Fig5.8 V-Lam");
             ExprA::tuple(
                 ExprA::lam(flat(parameter), vectorise_shared(memo, body)),
                 ExprA::lam(
@@ -83,22 +88,22 @@ fn vectorise_node(memo: &mut HashMap<usize, (ExprC, ExprA)>, e: &ExprC) -> ExprA
         }
         // L05 Fig5.8 V-Mu
         TermC::Mu(ty, body) => {
-            fire("L05 Fig5.8 V-Mu");
+            fire_rule("L05 Fig5.8 V-Mu");
             ExprA::new(TermA::Mu(flat(ty), vectorise_shared(memo, body)))
         }
         // L05 Fig5.8 V-Tup
         TermC::Tuple(a, b) => {
-            fire("L05 Fig5.8 V-Tup");
+            fire_rule("L05 Fig5.8 V-Tup");
             ExprA::tuple(vectorise_shared(memo, a), vectorise_shared(memo, b))
         }
         // L05 Fig5.8 V-Proj
         TermC::Proj(inner, i) => {
-            fire("L05 Fig5.8 V-Proj");
+            fire_rule("L05 Fig5.8 V-Proj");
             ExprA::proj(vectorise_shared(memo, inner), *i)
         }
         // L05 Fig5.8 V-Clo
         TermC::Closure(code, t1, t2, t3, env) => {
-            fire("L05 Fig5.8 V-Clo");
+            fire_rule("L05 Fig5.8 V-Clo");
             ExprA::new(TermA::Closure(
                 vectorise_shared(memo, code),
                 Rc::new([t1.clone(), t2.clone(), t3.clone()]),
@@ -107,7 +112,7 @@ fn vectorise_node(memo: &mut HashMap<usize, (ExprC, ExprA)>, e: &ExprC) -> ExprA
         }
         // L05 Fig5.8 V-CloApp
         TermC::CloApp(closure, argument) => {
-            fire("L05 Fig5.8 V-CloApp");
+            fire_rule("L05 Fig5.8 V-CloApp");
             ExprA::new(TermA::CloApp(
                 vectorise_shared(memo, closure),
                 vectorise_shared(memo, argument),
@@ -142,32 +147,32 @@ pub fn lift(l: &ExprA, e: &ExprC) -> ExprA {
     match e.term() {
         // L05 Fig5.8 L-Int
         TermC::Int(i) => {
-            fire("L05 Fig5.8 L-Int");
+            fire_rule("L05 Fig5.8 L-Int");
             rep(&Type::Int, l, ExprA::int(*i))
         }
         // L05 Fig5.8 L-Bool
         TermC::Bool(b) => {
-            fire("L05 Fig5.8 L-Bool");
+            fire_rule("L05 Fig5.8 L-Bool");
             rep(&Type::Bool, l, ExprA::boolean(*b))
         }
         // L05 Fig5.8 L-Unit
         TermC::Unit => {
-            fire("L05 Fig5.8 L-Unit");
+            fire_rule("L05 Fig5.8 L-Unit");
             rep(&Type::Unit, l, ExprA::unit())
         }
         // L05 Fig5.8 L-Const
         TermC::Const(_) => {
-            fire("L05 Fig5.8 L-Const");
+            fire_rule("L05 Fig5.8 L-Const");
             rep(e.ty(), l, vectorise(e))
         }
         // L05 Fig5.8 L-Var
         TermC::Bullet => {
-            fire("L05 Fig5.8 L-Var");
+            fire_rule("L05 Fig5.8 L-Var");
             ExprA::bullet()
         }
         // L05 Fig5.8 L-App
         TermC::App(function, argument) => {
-            fire("L05 Fig5.8 L-App");
+            fire_rule("L05 Fig5.8 L-App");
             attach(
                 e.ty(),
                 l,
@@ -179,17 +184,17 @@ pub fn lift(l: &ExprA, e: &ExprC) -> ExprA {
         }
         // L05 Fig5.8 L-Lam
         TermC::Lam(..) => {
-            fire("L05 Fig5.8 L-Lam");
+            fire_rule("L05 Fig5.8 L-Lam");
             rep(e.ty(), l, vectorise(e))
         }
         // L05 Fig5.8 L-Mu
         TermC::Mu(ty, _) => {
-            fire("L05 Fig5.8 L-Mu");
+            fire_rule("L05 Fig5.8 L-Mu");
             rep(ty, l, vectorise(e))
         }
         // L05 Fig5.8 L-Tup
         TermC::Tuple(a, b) => {
-            fire("L05 Fig5.8 L-Tup");
+            fire_rule("L05 Fig5.8 L-Tup");
             ExprA::app(
                 ExprA::constant(ConstA::Vectorised(Const {
                     prim: Prim::ZipP,
@@ -200,12 +205,12 @@ pub fn lift(l: &ExprA, e: &ExprC) -> ExprA {
         }
         // L05 Fig5.8 L-Proj
         TermC::Proj(inner, i) => {
-            fire("L05 Fig5.8 L-Proj");
+            fire_rule("L05 Fig5.8 L-Proj");
             attach(e.ty(), l, ExprA::proj(ExprA::proj(lift(l, inner), 2), *i))
         }
         // L05 Fig5.8 L-Clo
         TermC::Closure(code, t1, t2, t3, env) => {
-            fire("L05 Fig5.8 L-Clo");
+            fire_rule("L05 Fig5.8 L-Clo");
             ExprA::new(TermA::ArrClosure(
                 ExprA::proj(lift(l, code), 2),
                 Rc::new([t1.clone(), t2.clone(), t3.clone()]),
@@ -214,7 +219,7 @@ pub fn lift(l: &ExprA, e: &ExprC) -> ExprA {
         }
         // L05 Fig5.8 L-CloApp
         TermC::CloApp(closure, argument) => {
-            fire("L05 Fig5.8 L-CloApp");
+            fire_rule("L05 Fig5.8 L-CloApp");
             attach(
                 e.ty(),
                 l,

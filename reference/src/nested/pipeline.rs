@@ -12,6 +12,7 @@ use super::lambda_p::ExprP;
 use super::theorems::{self, CheckResult, Outcome, Verdict};
 use super::types::Type;
 use super::{typing_c, typing_p};
+use crate::derivation::phase;
 use spec::diagnostic::Diagnostic;
 use spec::source::FileId;
 
@@ -90,7 +91,11 @@ pub enum Rejection {
 /// Parses and checks a λP program, returning the annotated term.
 pub fn front_end(file: FileId, text: &str) -> Result<ExprP, Diagnostic> {
     let parsed = parse_program(file, text)?;
-    typing_p::check_program(&parsed).map_err(|error| {
+    phase(
+        || "λP typing: Γ ⊢_P e : τ (Fig. 5.2)".to_string(),
+        || typing_p::check_program(&parsed),
+    )
+    .map_err(|error| {
         Diagnostic::error(format!("type error: {}", error.message))
             .with_code(format!("L05 Fig5.2 {}", error.rule))
             .with_primary(error.span, format!("rule {} fails here", error.rule))
@@ -100,15 +105,25 @@ pub fn front_end(file: FileId, text: &str) -> Result<ExprP, Diagnostic> {
 /// Runs the pipeline on a checked λP program.
 pub fn run_checked(program: &ExprP, options: &Options) -> Result<Report, Rejection> {
     let type_p = program.ty().clone();
-    let converted = convert_program(program);
-    let annotated = typing_c::check_program(&converted).map_err(|e| {
+    let converted = phase(
+        || "closure conversion: C_E[E, e] (Fig. 5.5)".to_string(),
+        || convert_program(program),
+    );
+    let annotated = phase(
+        || "λC typing: Γ ⊢_C e : τ (Fig. 5.4)".to_string(),
+        || typing_c::check_program(&converted),
+    )
+    .map_err(|e| {
         Rejection::Internal(format!(
             "closure conversion produced an ill-typed term: {e}"
         ))
     })?;
     let check = CheckResult {
         name: "T4 closure conversion preserves types",
-        verdict: theorems::closure_conversion_preserves_types(&type_p, annotated.ty()),
+        verdict: phase(
+            || "Theorem 4: closure conversion preserves types, C_τ[τ]".to_string(),
+            || theorems::closure_conversion_preserves_types(&type_p, annotated.ty()),
+        ),
     };
     let mut report = run_lambda_c(&annotated, options);
     report.checks.insert(0, check);
@@ -122,103 +137,130 @@ pub fn run_checked(program: &ExprP, options: &Options) -> Result<Report, Rejecti
 pub fn run_lambda_c(annotated: &ExprC, options: &Options) -> Report {
     let type_c = annotated.ty().clone();
     let mut checks = Vec::new();
-    let flattened = vectorise(annotated);
-    checks.push(CheckResult {
-        name: "Thm 5.27(1) V[e] : F[t]",
-        verdict: theorems::flattening_is_type_correct(&flattened, &type_c),
-    });
-    checks.push(CheckResult {
-        name: "Thm 5.27(2) L[l,e] : F[[:t:]]",
-        verdict: theorems::lifting_is_type_correct(annotated, &type_c, 3),
-    });
-    let type_a = match super::typing_a::check_program(&flattened) {
+    let flattened = phase(
+        || "flattening: V[e] (Fig. 5.8)".to_string(),
+        || vectorise(annotated),
+    );
+    phase(
+        || "Theorem 5.27: V[e] and L[l, e] are type-correct".to_string(),
+        || {
+            checks.push(CheckResult {
+                name: "Thm 5.27(1) V[e] : F[t]",
+                verdict: theorems::flattening_is_type_correct(&flattened, &type_c),
+            });
+            checks.push(CheckResult {
+                name: "Thm 5.27(2) L[l,e] : F[[:t:]]",
+                verdict: theorems::lifting_is_type_correct(annotated, &type_c, 3),
+            });
+        },
+    );
+    let type_a = match phase(
+        || "λA typing: Γ ⊢_A e : τ (Fig. 5.7)".to_string(),
+        || super::typing_a::check_program(&flattened),
+    ) {
         Ok(ty) => ty.to_string(),
         Err(e) => format!("ill-typed: {e}"),
     };
-    let (outcome_c, steps_c) = theorems::observe_c(annotated, &type_c, options.fuel);
-    let (outcome_a, steps_a) = theorems::observe_a(
-        &flattened,
-        &type_c,
-        options.fuel.saturating_mul(options.lambda_a_fuel_factor),
+    let (outcome_c, steps_c) = phase(
+        || "λC evaluation: call by need over the reductions of Fig. 6.3".to_string(),
+        || theorems::observe_c(annotated, &type_c, options.fuel),
     );
-    let main = if type_c.is_first_order() {
-        theorems::flattening_is_correct(&outcome_c, &outcome_a)
-    } else {
-        Verdict::Unknown("the result type is not first-order".into())
-    };
-    checks.push(CheckResult {
-        name: "Thm 6.37 flattening preserves the observation",
-        verdict: main,
-    });
-    let small_enough = flattened.size() <= options.subject_reduction_size_limit;
-    let too_large = || {
-        Verdict::Unknown(format!(
-            "λA term of {} nodes is above the subject-reduction size limit",
-            flattened.size()
-        ))
-    };
-    checks.push(CheckResult {
-        name: "Lemma 6.34 V[v] converges for the λC value v",
-        verdict: theorems::values_vectorise_to_values(annotated, options.fuel),
-    });
-    if options.trace_steps > 0 {
-        checks.push(CheckResult {
-            name: "Lemma 6.33 reducts flatten to the same observation",
-            verdict: if type_c.is_first_order() {
-                theorems::reducts_flatten_equivalently(
-                    annotated,
-                    &type_c,
-                    &outcome_c,
-                    options.trace_steps,
-                    options.fuel.saturating_mul(options.lambda_a_fuel_factor),
-                )
-            } else {
-                Verdict::Unknown("the result type is not first-order".into())
-            },
-        });
-    }
-    if options.subject_reduction_steps > 0 {
-        checks.push(CheckResult {
-            name: "Lemma 6.3/Thm 6.8 on λC",
-            verdict: theorems::lambda_c_subject_reduction(
-                annotated,
-                &type_c,
-                options.subject_reduction_steps,
-            ),
-        });
-        checks.push(CheckResult {
-            name: "Lemma 6.3/Thm 6.8 on λA",
-            verdict: if small_enough {
-                theorems::lambda_a_subject_reduction(
-                    &flattened,
-                    &type_c,
-                    options.subject_reduction_steps,
-                )
-            } else {
-                too_large()
-            },
-        });
-    }
-    if options.small_step_fuel > 0 {
-        checks.push(CheckResult {
-            name: "call-by-need = small-step on λC",
-            verdict: theorems::by_need_agrees_c(
-                annotated,
-                &type_c,
-                options.small_step_fuel,
-                options.refocusing_checked_steps,
-            ),
-        });
-        checks.push(CheckResult {
-            name: "call-by-need = small-step on λA",
-            verdict: theorems::by_need_agrees_a(
+    let (outcome_a, steps_a) = phase(
+        || "λA evaluation: call by need over the reductions of Fig. 6.3".to_string(),
+        || {
+            theorems::observe_a(
                 &flattened,
                 &type_c,
-                options.small_step_fuel,
-                options.refocusing_checked_steps,
-            ),
-        });
-    }
+                options.fuel.saturating_mul(options.lambda_a_fuel_factor),
+            )
+        },
+    );
+    phase(
+        || {
+            "the thesis' theorems on the run: 6.37, 6.34, 6.33, 6.3/6.8, call by need = small step"
+                .to_string()
+        },
+        || {
+            let main = if type_c.is_first_order() {
+                theorems::flattening_is_correct(&outcome_c, &outcome_a)
+            } else {
+                Verdict::Unknown("the result type is not first-order".into())
+            };
+            checks.push(CheckResult {
+                name: "Thm 6.37 flattening preserves the observation",
+                verdict: main,
+            });
+            let small_enough = flattened.size() <= options.subject_reduction_size_limit;
+            let too_large = || {
+                Verdict::Unknown(format!(
+                    "λA term of {} nodes is above the subject-reduction size limit",
+                    flattened.size()
+                ))
+            };
+            checks.push(CheckResult {
+                name: "Lemma 6.34 V[v] converges for the λC value v",
+                verdict: theorems::values_vectorise_to_values(annotated, options.fuel),
+            });
+            if options.trace_steps > 0 {
+                checks.push(CheckResult {
+                    name: "Lemma 6.33 reducts flatten to the same observation",
+                    verdict: if type_c.is_first_order() {
+                        theorems::reducts_flatten_equivalently(
+                            annotated,
+                            &type_c,
+                            &outcome_c,
+                            options.trace_steps,
+                            options.fuel.saturating_mul(options.lambda_a_fuel_factor),
+                        )
+                    } else {
+                        Verdict::Unknown("the result type is not first-order".into())
+                    },
+                });
+            }
+            if options.subject_reduction_steps > 0 {
+                checks.push(CheckResult {
+                    name: "Lemma 6.3/Thm 6.8 on λC",
+                    verdict: theorems::lambda_c_subject_reduction(
+                        annotated,
+                        &type_c,
+                        options.subject_reduction_steps,
+                    ),
+                });
+                checks.push(CheckResult {
+                    name: "Lemma 6.3/Thm 6.8 on λA",
+                    verdict: if small_enough {
+                        theorems::lambda_a_subject_reduction(
+                            &flattened,
+                            &type_c,
+                            options.subject_reduction_steps,
+                        )
+                    } else {
+                        too_large()
+                    },
+                });
+            }
+            if options.small_step_fuel > 0 {
+                checks.push(CheckResult {
+                    name: "call-by-need = small-step on λC",
+                    verdict: theorems::by_need_agrees_c(
+                        annotated,
+                        &type_c,
+                        options.small_step_fuel,
+                        options.refocusing_checked_steps,
+                    ),
+                });
+                checks.push(CheckResult {
+                    name: "call-by-need = small-step on λA",
+                    verdict: theorems::by_need_agrees_a(
+                        &flattened,
+                        &type_c,
+                        options.small_step_fuel,
+                        options.refocusing_checked_steps,
+                    ),
+                });
+            }
+        },
+    );
     Report {
         type_p: String::new(),
         stage_p: String::new(),

@@ -20,7 +20,7 @@ use super::lambda_a::{AuxPrim, ConstA, ExprA, Kernel, TermA};
 use super::machine::{admit_elements, Decision};
 use super::reduce_a::is_value;
 use super::types::Type;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use std::rc::Rc;
 
 type Forced<T> = Result<T, Decision<ExprA>>;
@@ -260,7 +260,7 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         | Prim::Eq
         | Prim::Lt
         | Prim::Le => {
-            fire("L05 AppC arithmetic");
+            fire_rule("L05 AppC arithmetic");
             force_tuple(argument, &[])?;
             let a = force_int(argument, &[0])?;
             let b = force_int(argument, &[1])?;
@@ -271,23 +271,23 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC not
         Prim::Not => {
-            fire("L05 AppC not");
+            fire_rule("L05 AppC not");
             contract(ExprA::boolean(!force_bool(argument, &[])?))
         }
         // Extension: L05 AppC boolToSum
         Prim::BoolToSum => {
-            fire("L05 AppC boolToSum");
+            fire_rule("L05 AppC boolToSum");
             let b = force_bool(argument, &[])?;
             contract(sum_constructor(b, &Type::Unit, &Type::Unit, ExprA::unit()))
         }
         // L05 AppC Left-Right
         Prim::Left | Prim::Right => {
-            fire("L05 AppC Left-Right");
+            fire_rule("L05 AppC Left-Right");
             Ok(Decision::Value)
         }
         // L05 AppC case
         Prim::Case => {
-            fire("L05 AppC case");
+            fire_rule("L05 AppC case");
             force_tuple(argument, &[])?;
             let scrutinee = force(argument, &[1])?;
             let (f, g) = force_tuple(argument, &[0])?;
@@ -301,27 +301,27 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC in
         Prim::In => {
-            fire("L05 AppC in");
+            fire_rule("L05 AppC in");
             force(argument, &[])?;
             Ok(Decision::Value)
         }
         // L05 AppC out
         Prim::Out => {
-            fire("L05 AppC out");
+            fire_rule("L05 AppC out");
             let value = force(argument, &[])?;
             constructor_payload(&value, &is_vectorised(Prim::In))
                 .map_or_else(|| bottom("out of a value that is not `in v`"), contract)
         }
         // L05 AppC seq
         Prim::Seq => {
-            fire("L05 AppC seq");
+            fire_rule("L05 AppC seq");
             let (_, y) = force_tuple(argument, &[])?;
             force(argument, &[0])?;
             contract(y)
         }
         // Extension: L05 AppC bottom
         Prim::Bottom => {
-            fire("L05 AppC bottom");
+            fire_rule("L05 AppC bottom");
             bottom("bottom")
         }
         // SPEC_NOTES L05-21: no λA `▷`; what needs it is unknown, not ⊥.
@@ -335,7 +335,7 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         Prim::CombineP => combine_arrays(&t(0), argument),
         // L05 AppC zipP
         Prim::ZipP => {
-            fire("L05 AppC zipP");
+            fire_rule("L05 AppC zipP");
             let (xs, ys) = force_tuple(argument, &[])?;
             let (a, b) = (t(0), t(1));
             let length = len(&a, &xs);
@@ -347,7 +347,7 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC mapP
         Prim::MapP => {
-            fire("L05 AppC mapP");
+            fire_rule("L05 AppC mapP");
             let (closure, _) = force_tuple(argument, &[])?;
             let xs = force(argument, &[1])?;
             let (a, b) = (t(0), t(1));
@@ -358,14 +358,14 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC sumP
         Prim::SumP => {
-            fire("L05 AppC sumP");
+            fire_rule("L05 AppC sumP");
             force_tuple(argument, &[])?;
             let n = force_int(argument, &[0])?;
             contract(kernel(Kernel::SumInt, data_of(&Type::Int, n, p2(argument))))
         }
         // L05 AppC truesP-falsesP
         Prim::TruesP | Prim::FalsesP => {
-            fire("L05 AppC truesP-falsesP");
+            fire_rule("L05 AppC truesP-falsesP");
             force_tuple(argument, &[])?;
             let n = force_int(argument, &[0])?;
             let k = if c.prim == Prim::TruesP {
@@ -377,7 +377,7 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC takeP
         Prim::TakeP => {
-            fire("L05 AppC takeP");
+            fire_rule("L05 AppC takeP");
             let (_, xs) = force_tuple(argument, &[])?;
             let n_value = force_int(argument, &[0])?;
             let indices = pair(
@@ -391,7 +391,7 @@ fn vectorised(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC dropP
         Prim::DropP => {
-            fire("L05 AppC dropP");
+            fire_rule("L05 AppC dropP");
             let (_, xs) = force_tuple(argument, &[])?;
             let n = force_int(argument, &[0])?;
             let length = len(&t(0), &xs);
@@ -413,29 +413,29 @@ fn length(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
     match ty {
         // L05 AppC lenP-Flat
         Type::Unit | Type::Int | Type::Bool | Type::Prod(..) | Type::Fun(..) => {
-            fire("L05 AppC lenP-Flat");
+            fire_rule("L05 AppC lenP-Flat");
             force_tuple(argument, &[])?;
             contract(p1(&xs))
         }
         // L05 AppC lenP-Sum
         Type::Sum(..) => {
-            fire("L05 AppC lenP-Sum");
+            fire_rule("L05 AppC lenP-Sum");
             contract(len(&Type::Bool, &p1(&xs)))
         }
         // L05 AppC lenP-Clo
         Type::Clo(..) => {
-            fire("L05 AppC lenP-Clo");
+            fire_rule("L05 AppC lenP-Clo");
             let (_, types, environment) = force_array_closure(argument, &[])?;
             contract(len(&types[0], &environment))
         }
         // L05 AppC lenP-Array
         Type::Array(_) => {
-            fire("L05 AppC lenP-Array");
+            fire_rule("L05 AppC lenP-Array");
             contract(len(&Type::Int, &p1(&xs)))
         }
         // Extension: L05 AppC lenP-Mu
         Type::Mu(..) => {
-            fire("L05 AppC lenP-Mu");
+            fire_rule("L05 AppC lenP-Mu");
             let inner = force_in_lifted(argument, &[])?;
             contract(len(&unfold(ty), &inner))
         }
@@ -452,12 +452,12 @@ fn empty(ty: &Type) -> Forced<Decision<ExprA>> {
     match ty {
         // L05 AppC nilP-Unit
         Type::Unit => {
-            fire("L05 AppC nilP-Unit");
+            fire_rule("L05 AppC nilP-Unit");
             contract(pair(int(0), ExprA::unit()))
         }
         // L05 AppC nilP-Int-Bool
         Type::Int | Type::Bool => {
-            fire("L05 AppC nilP-Int-Bool");
+            fire_rule("L05 AppC nilP-Int-Bool");
             let data = if *ty == Type::Int {
                 ExprA::arr_int(Vec::new())
             } else {
@@ -467,24 +467,24 @@ fn empty(ty: &Type) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC nilP-Prod
         Type::Prod(a, b) => {
-            fire("L05 AppC nilP-Prod");
+            fire_rule("L05 AppC nilP-Prod");
             contract(pair(int(0), pair(nil(a), nil(b))))
         }
         // L05 AppC nilP-Sum
         Type::Sum(a, b) => {
-            fire("L05 AppC nilP-Sum");
+            fire_rule("L05 AppC nilP-Sum");
             contract(pair(nil(&Type::Bool), pair(nil(a), nil(b))))
         }
         // L05 AppC nilP-Fun
         Type::Fun(a, b) => {
-            fire("L05 AppC nilP-Fun");
+            fire_rule("L05 AppC nilP-Fun");
             let undefined = ExprA::lam(flat(a), v(Prim::Bottom, b, ExprA::unit()));
             let empty_lifted = ExprA::lam(super::flat_types::flat_array(a), nil(b));
             contract(pair(int(0), pair(undefined, empty_lifted)))
         }
         // L05 AppC nilP-Clo
         Type::Clo(a, b) => {
-            fire("L05 AppC nilP-Clo");
+            fire_rule("L05 AppC nilP-Clo");
             let code_type = Type::fun(Type::prod(Type::Unit, (**a).clone()), (**b).clone());
             contract(array_closure(
                 p2(&nil(&code_type)),
@@ -494,12 +494,12 @@ fn empty(ty: &Type) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC nilP-Array
         Type::Array(a) => {
-            fire("L05 AppC nilP-Array");
+            fire_rule("L05 AppC nilP-Array");
             contract(pair(nil(&Type::Int), nil(a)))
         }
         // Extension: L05 AppC nilP-Mu
         Type::Mu(..) => {
-            fire("L05 AppC nilP-Mu");
+            fire_rule("L05 AppC nilP-Mu");
             contract(in_lifted(ty, nil(&unfold(ty))))
         }
         Type::Var(_) => bottom("type index is a variable"),
@@ -515,18 +515,18 @@ fn replicate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
     }
     if n == 0 {
         // L05 AppC repP-Zero
-        fire("L05 AppC repP-Zero");
+        fire_rule("L05 AppC repP-Zero");
         return contract(nil(ty));
     }
     match ty {
         // L05 AppC repP-Unit-Fun
         Type::Unit | Type::Fun(..) => {
-            fire("L05 AppC repP-Unit-Fun");
+            fire_rule("L05 AppC repP-Unit-Fun");
             contract(pair(int(n), x))
         }
         // L05 AppC repP-Int-Bool
         Type::Int | Type::Bool => {
-            fire("L05 AppC repP-Int-Bool");
+            fire_rule("L05 AppC repP-Int-Bool");
             let k = if *ty == Type::Int {
                 Kernel::RepInt
             } else {
@@ -536,7 +536,7 @@ fn replicate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC repP-Prod
         Type::Prod(a, b) => {
-            fire("L05 AppC repP-Prod");
+            fire_rule("L05 AppC repP-Prod");
             contract(pair(
                 int(n),
                 pair(rep(a, int(n), p1(&x)), rep(b, int(n), p2(&x))),
@@ -544,7 +544,7 @@ fn replicate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC repP-Sum
         Type::Sum(a, b) => {
-            fire("L05 AppC repP-Sum");
+            fire_rule("L05 AppC repP-Sum");
             let args = [(**a).clone(), (**b).clone()];
             contract(pair(
                 rep(
@@ -557,7 +557,7 @@ fn replicate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC repP-Clo
         Type::Clo(..) => {
-            fire("L05 AppC repP-Clo");
+            fire_rule("L05 AppC repP-Clo");
             match force(argument, &[1])?.term() {
                 TermA::Closure(code, types, environment) => contract(array_closure(
                     code.clone(),
@@ -569,7 +569,7 @@ fn replicate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC repP-Array
         Type::Array(a) => {
-            fire("L05 AppC repP-Array");
+            fire_rule("L05 AppC repP-Array");
             contract(pair(
                 rep(&Type::Int, int(n), len(a, &x)),
                 aux(AuxPrim::RepeatP, a, pair(int(n), x)),
@@ -577,7 +577,7 @@ fn replicate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC repP-Mu
         Type::Mu(..) => {
-            fire("L05 AppC repP-Mu");
+            fire_rule("L05 AppC repP-Mu");
             contract(in_lifted(ty, rep(&unfold(ty), int(n), v(Prim::Out, ty, x))))
         }
         Type::Var(_) => bottom("type index is a variable"),
@@ -590,7 +590,7 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
     match ty {
         // L05 AppC concat-Unit
         Type::Unit => {
-            fire("L05 AppC concat-Unit");
+            fire_rule("L05 AppC concat-Unit");
             let (_, x) = force_tuple(argument, &[0])?;
             let (_, y) = force_tuple(argument, &[1])?;
             let m = force_int(argument, &[0, 0])?;
@@ -604,7 +604,7 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC concat-Int-Bool
         Type::Int | Type::Bool => {
-            fire("L05 AppC concat-Int-Bool");
+            fire_rule("L05 AppC concat-Int-Bool");
             let (_, is) = force_tuple(argument, &[0])?;
             let (_, js) = force_tuple(argument, &[1])?;
             let m = force_int(argument, &[0, 0])?;
@@ -621,7 +621,7 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC concat-Prod
         Type::Prod(a, b) => {
-            fire("L05 AppC concat-Prod");
+            fire_rule("L05 AppC concat-Prod");
             let (_, ps) = force_tuple(argument, &[0])?;
             let (_, qs) = force_tuple(argument, &[1])?;
             let m = force_int(argument, &[0, 0])?;
@@ -633,7 +633,7 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC concat-Sum
         Type::Sum(a, b) => {
-            fire("L05 AppC concat-Sum");
+            fire_rule("L05 AppC concat-Sum");
             let (bs, ps) = force_tuple(argument, &[0])?;
             let (cs, qs) = force_tuple(argument, &[1])?;
             force(argument, &[0, 0])?;
@@ -645,12 +645,12 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC concat-Fun
         Type::Fun(..) => {
-            fire("L05 AppC concat-Fun");
+            fire_rule("L05 AppC concat-Fun");
             bottom("function arrays cannot be concatenated")
         }
         // L05 AppC concat-Clo
         Type::Clo(a, b) => {
-            fire("L05 AppC concat-Clo");
+            fire_rule("L05 AppC concat-Clo");
             force(argument, &[0])?;
             force(argument, &[1])?;
             contract(choice_closure(
@@ -663,7 +663,7 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC concat-Array
         Type::Array(a) => {
-            fire("L05 AppC concat-Array");
+            fire_rule("L05 AppC concat-Array");
             let (ss, data_x) = force_tuple(argument, &[0])?;
             let (ts, data_y) = force_tuple(argument, &[1])?;
             force(argument, &[0, 0])?;
@@ -681,7 +681,7 @@ fn concatenate(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC concat-Mu
         Type::Mu(..) => {
-            fire("L05 AppC concat-Mu");
+            fire_rule("L05 AppC concat-Mu");
             contract(in_lifted(
                 ty,
                 concat(&unfold(ty), out_lifted(ty, xs), out_lifted(ty, ys)),
@@ -721,14 +721,14 @@ fn index_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
     match ty {
         // L05 AppC index-Unit-Fun
         Type::Unit | Type::Fun(..) => {
-            fire("L05 AppC index-Unit-Fun");
+            fire_rule("L05 AppC index-Unit-Fun");
             let (_, payload) = force_tuple(argument, &[0])?;
             in_bounds(i, force_int(argument, &[0, 0])?)?;
             contract(payload)
         }
         // L05 AppC index-Int-Bool
         Type::Int | Type::Bool => {
-            fire("L05 AppC index-Int-Bool");
+            fire_rule("L05 AppC index-Int-Bool");
             let (_, data) = force_tuple(argument, &[0])?;
             in_bounds(i, force_int(argument, &[0, 0])?)?;
             let k = if *ty == Type::Int {
@@ -740,14 +740,14 @@ fn index_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC index-Prod
         Type::Prod(a, b) => {
-            fire("L05 AppC index-Prod");
+            fire_rule("L05 AppC index-Prod");
             let (_, ps) = force_tuple(argument, &[0])?;
             in_bounds(i, force_int(argument, &[0, 0])?)?;
             contract(pair(index(a, p1(&ps), int(i)), index(b, p2(&ps), int(i))))
         }
         // L05 AppC index-Sum
         Type::Sum(a, b) => {
-            fire("L05 AppC index-Sum");
+            fire_rule("L05 AppC index-Sum");
             let (_, ps) = force_tuple(argument, &[0])?;
             force_tuple(argument, &[0, 0])?;
             in_bounds(i, force_int(argument, &[0, 0, 0])?)?;
@@ -765,7 +765,7 @@ fn index_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC index-Clo
         Type::Clo(..) => {
-            fire("L05 AppC index-Clo");
+            fire_rule("L05 AppC index-Clo");
             let (code, types, environments) = force_array_closure(argument, &[0])?;
             contract(ExprA::new(TermA::Closure(
                 code,
@@ -775,7 +775,7 @@ fn index_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC index-Array
         Type::Array(a) => {
-            fire("L05 AppC index-Array");
+            fire_rule("L05 AppC index-Array");
             let (segments, data) = force_tuple(argument, &[0])?;
             let n = index(&Type::Int, segments.clone(), int(i));
             let offset = v(
@@ -802,7 +802,7 @@ fn index_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC index-Mu
         Type::Mu(..) => {
-            fire("L05 AppC index-Mu");
+            fire_rule("L05 AppC index-Mu");
             contract(v(
                 Prim::In,
                 ty,
@@ -825,20 +825,20 @@ fn pack_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         // (SPEC_NOTES L05-24, law attach/nil: no flag is set, so the result
         // has no elements and is `nilP` whatever the elements were; they are
         // never forced.)
-        fire("L05 AppC packP-None");
+        fire_rule("L05 AppC packP-None");
         return contract(nil(ty));
     }
     let trues = int(count);
     match ty {
         // L05 AppC packP-Unit-Fun
         Type::Unit | Type::Fun(..) => {
-            fire("L05 AppC packP-Unit-Fun");
+            fire_rule("L05 AppC packP-Unit-Fun");
             force_tuple(argument, &[1])?;
             contract(pair(trues, p2(&xs)))
         }
         // L05 AppC packP-Int-Bool
         Type::Int | Type::Bool => {
-            fire("L05 AppC packP-Int-Bool");
+            fire_rule("L05 AppC packP-Int-Bool");
             force_tuple(argument, &[1])?;
             let k = if *ty == Type::Int {
                 Kernel::PackInt
@@ -849,7 +849,7 @@ fn pack_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC packP-Prod
         Type::Prod(a, b) => {
-            fire("L05 AppC packP-Prod");
+            fire_rule("L05 AppC packP-Prod");
             let (_, ps) = force_tuple(argument, &[1])?;
             contract(pair(
                 trues,
@@ -858,7 +858,7 @@ fn pack_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC packP-Sum
         Type::Sum(a, b) => {
-            fire("L05 AppC packP-Sum");
+            fire_rule("L05 AppC packP-Sum");
             let (cs, ps) = force_tuple(argument, &[1])?;
             let ds = pack(&Type::Bool, not_lifted(cs.clone()), flags.clone());
             let es = pack(&Type::Bool, cs.clone(), flags.clone());
@@ -869,14 +869,14 @@ fn pack_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 AppC packP-Clo
         Type::Clo(..) => {
-            fire("L05 AppC packP-Clo");
+            fire_rule("L05 AppC packP-Clo");
             let (code, types, environments) = force_array_closure(argument, &[1])?;
             let packed = pack(&types[0], flags, environments);
             contract(array_closure(code, types, packed))
         }
         // L05 AppC packP-Array
         Type::Array(a) => {
-            fire("L05 AppC packP-Array");
+            fire_rule("L05 AppC packP-Array");
             let (segments, data) = force_tuple(argument, &[1])?;
             let element_flags = expand(&Type::Bool, segments.clone(), flags.clone());
             contract(pair(
@@ -886,7 +886,7 @@ fn pack_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC packP-Mu
         Type::Mu(..) => {
-            fire("L05 AppC packP-Mu");
+            fire_rule("L05 AppC packP-Mu");
             contract(in_lifted(ty, pack(&unfold(ty), flags, out_lifted(ty, xs))))
         }
         Type::Var(_) => bottom("type index is a variable"),
@@ -915,7 +915,7 @@ fn combine_arrays(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
     match ty {
         // Extension: L05 AppC combineP-Unit
         Type::Unit => {
-            fire("L05 AppC combineP-Unit");
+            fire_rule("L05 AppC combineP-Unit");
             force_tuple(argument, &[1, 0])?;
             force_tuple(argument, &[1, 1])?;
             check_lengths(argument)?;
@@ -928,7 +928,7 @@ fn combine_arrays(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC combineP-Int-Bool
         Type::Int | Type::Bool => {
-            fire("L05 AppC combineP-Int-Bool");
+            fire_rule("L05 AppC combineP-Int-Bool");
             force_tuple(argument, &[1, 0])?;
             force_tuple(argument, &[1, 1])?;
             check_lengths(argument)?;
@@ -955,7 +955,7 @@ fn combine_arrays(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC combineP-Prod
         Type::Prod(a, b) => {
-            fire("L05 AppC combineP-Prod");
+            fire_rule("L05 AppC combineP-Prod");
             force_tuple(argument, &[1, 0])?;
             force_tuple(argument, &[1, 1])?;
             check_lengths(argument)?;
@@ -970,7 +970,7 @@ fn combine_arrays(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC combineP-Sum
         Type::Sum(a, b) => {
-            fire("L05 AppC combineP-Sum");
+            fire_rule("L05 AppC combineP-Sum");
             let combined = combine(&Type::Bool, selector.clone(), p1(&xs), p1(&ys));
             let lefts = combine(
                 a,
@@ -988,17 +988,17 @@ fn combine_arrays(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC combineP-Fun
         Type::Fun(..) => {
-            fire("L05 AppC combineP-Fun");
+            fire_rule("L05 AppC combineP-Fun");
             bottom("function arrays cannot be combined")
         }
         // L05 Ch4 combineP-Clo
         Type::Clo(a, b) => {
-            fire("L05 Ch4 combineP-Clo");
+            fire_rule("L05 Ch4 combineP-Clo");
             contract(choice_closure(a, b, selector, xs, ys))
         }
         // Extension: L05 AppC combineP-Array
         Type::Array(a) => {
-            fire("L05 AppC combineP-Array");
+            fire_rule("L05 AppC combineP-Array");
             let segments = combine(&Type::Int, selector.clone(), p1(&xs), p1(&ys));
             let element_selector = expand(&Type::Bool, segments.clone(), selector);
             contract(pair(
@@ -1008,7 +1008,7 @@ fn combine_arrays(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC combineP-Mu
         Type::Mu(..) => {
-            fire("L05 AppC combineP-Mu");
+            fire_rule("L05 AppC combineP-Mu");
             contract(in_lifted(
                 ty,
                 combine(
@@ -1032,7 +1032,7 @@ fn auxiliary(prim: AuxPrim, args: &[Type], argument: &ExprA) -> Forced<Decision<
         AuxPrim::GatherP => gather_array(&t(0), argument),
         // Extension: L05 AppC repeatP
         AuxPrim::RepeatP => {
-            fire("L05 AppC repeatP");
+            fire_rule("L05 AppC repeatP");
             let (_, xs) = force_tuple(argument, &[])?;
             let n = force_int(argument, &[0])?;
             let length = len(&t(0), &xs);
@@ -1044,7 +1044,7 @@ fn auxiliary(prim: AuxPrim, args: &[Type], argument: &ExprA) -> Forced<Decision<
         }
         // Extension: L05 AppC expandP
         AuxPrim::ExpandP => {
-            fire("L05 AppC expandP");
+            fire_rule("L05 AppC expandP");
             let (counts, xs) = force_tuple(argument, &[])?;
             let indices = pair(
                 kernel(Kernel::SumInt, p2(&counts)),
@@ -1054,7 +1054,7 @@ fn auxiliary(prim: AuxPrim, args: &[Type], argument: &ExprA) -> Forced<Decision<
         }
         // L05 Ch4 cappP
         AuxPrim::CappP => {
-            fire("L05 Ch4 cappP");
+            fire_rule("L05 Ch4 cappP");
             let (_, x) = force_tuple(argument, &[])?;
             let choice = force(argument, &[0])?;
             let closure = constructor_payload(&choice, &is_vectorised(Prim::Left))
@@ -1066,7 +1066,7 @@ fn auxiliary(prim: AuxPrim, args: &[Type], argument: &ExprA) -> Forced<Decision<
         }
         // L05 Ch4 cappP-Lifted
         AuxPrim::CappPLifted => {
-            fire("L05 Ch4 cappP-Lifted");
+            fire_rule("L05 Ch4 cappP-Lifted");
             let (a, b) = (t(0), t(1));
             let pairs = p2(argument);
             let choices = p1(&pairs);
@@ -1081,7 +1081,7 @@ fn auxiliary(prim: AuxPrim, args: &[Type], argument: &ExprA) -> Forced<Decision<
         }
         // L05 AppC repP-Sum-isRight
         AuxPrim::IsRight => {
-            fire("L05 AppC repP-Sum-isRight");
+            fire_rule("L05 AppC repP-Sum-isRight");
             let value = force(argument, &[])?;
             if constructor_payload(&value, &is_vectorised(Prim::Right)).is_some() {
                 contract(ExprA::boolean(true))
@@ -1093,7 +1093,7 @@ fn auxiliary(prim: AuxPrim, args: &[Type], argument: &ExprA) -> Forced<Decision<
         }
         // L05 AppC repP-Sum-rep
         AuxPrim::RepSumParts => {
-            fire("L05 AppC repP-Sum-rep");
+            fire_rule("L05 AppC repP-Sum-rep");
             let (n, _) = force_tuple(argument, &[])?;
             let value = force(argument, &[1])?;
             let (a, b) = (t(0), t(1));
@@ -1115,29 +1115,29 @@ fn attach_length(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
     match ty {
         // L05 AppC attachP-Flat
         Type::Unit | Type::Int | Type::Bool | Type::Prod(..) | Type::Fun(..) => {
-            fire("L05 AppC attachP-Flat");
+            fire_rule("L05 AppC attachP-Flat");
             contract(pair(int(n), p2(&xs)))
         }
         // L05 AppC attachP-Sum
         Type::Sum(..) => {
-            fire("L05 AppC attachP-Sum");
+            fire_rule("L05 AppC attachP-Sum");
             contract(pair(attach(&Type::Bool, int(n), p1(&xs)), p2(&xs)))
         }
         // L05 AppC attachP-Clo
         Type::Clo(..) => {
-            fire("L05 AppC attachP-Clo");
+            fire_rule("L05 AppC attachP-Clo");
             let (code, types, environments) = force_array_closure(argument, &[1])?;
             let attached = attach(&types[0], int(n), environments);
             contract(array_closure(code, types, attached))
         }
         // L05 AppC attachP-Array
         Type::Array(_) => {
-            fire("L05 AppC attachP-Array");
+            fire_rule("L05 AppC attachP-Array");
             contract(pair(attach(&Type::Int, int(n), p1(&xs)), p2(&xs)))
         }
         // Extension: L05 AppC attachP-Mu
         Type::Mu(..) => {
-            fire("L05 AppC attachP-Mu");
+            fire_rule("L05 AppC attachP-Mu");
             contract(in_lifted(
                 ty,
                 attach(&unfold(ty), int(n), out_lifted(ty, xs)),
@@ -1166,14 +1166,14 @@ fn gather_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
     match ty {
         // Extension: L05 AppC gatherP-Unit-Fun
         Type::Unit | Type::Fun(..) => {
-            fire("L05 AppC gatherP-Unit-Fun");
+            fire_rule("L05 AppC gatherP-Unit-Fun");
             force_tuple(argument, &[1])?;
             check_bounds(force_int(argument, &[1, 0])?)?;
             contract(pair(int(k), p2(&xs)))
         }
         // Extension: L05 AppC gatherP-Int-Bool
         Type::Int | Type::Bool => {
-            fire("L05 AppC gatherP-Int-Bool");
+            fire_rule("L05 AppC gatherP-Int-Bool");
             let kernel_name = if *ty == Type::Int {
                 Kernel::GatherInt
             } else {
@@ -1187,7 +1187,7 @@ fn gather_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC gatherP-Prod
         Type::Prod(a, b) => {
-            fire("L05 AppC gatherP-Prod");
+            fire_rule("L05 AppC gatherP-Prod");
             let (_, ps) = force_tuple(argument, &[1])?;
             check_bounds(force_int(argument, &[1, 0])?)?;
             contract(pair(
@@ -1200,7 +1200,7 @@ fn gather_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC gatherP-Sum
         Type::Sum(a, b) => {
-            fire("L05 AppC gatherP-Sum");
+            fire_rule("L05 AppC gatherP-Sum");
             let (selector, parts) = force_tuple(argument, &[1])?;
             let new_selector = gather(&Type::Bool, indices.clone(), selector.clone());
             let ranks = |flag: bool| {
@@ -1224,14 +1224,14 @@ fn gather_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC gatherP-Clo
         Type::Clo(..) => {
-            fire("L05 AppC gatherP-Clo");
+            fire_rule("L05 AppC gatherP-Clo");
             let (code, types, environments) = force_array_closure(argument, &[1])?;
             let gathered = gather(&types[0], indices, environments);
             contract(array_closure(code, types, gathered))
         }
         // Extension: L05 AppC gatherP-Array
         Type::Array(a) => {
-            fire("L05 AppC gatherP-Array");
+            fire_rule("L05 AppC gatherP-Array");
             let (segments, data) = force_tuple(argument, &[1])?;
             let new_segments = gather(&Type::Int, indices.clone(), segments.clone());
             let element_indices = pair(
@@ -1242,7 +1242,7 @@ fn gather_array(ty: &Type, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 AppC gatherP-Mu
         Type::Mu(..) => {
-            fire("L05 AppC gatherP-Mu");
+            fire_rule("L05 AppC gatherP-Mu");
             contract(in_lifted(
                 ty,
                 gather(&unfold(ty), indices, out_lifted(ty, xs)),
@@ -1259,13 +1259,13 @@ fn lifted_primitive(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
     match c.prim {
         // L05 Ch3 lenP-Lifted
         Prim::LenP => {
-            fire("L05 Ch3 lenP-Lifted");
+            fire_rule("L05 Ch3 lenP-Lifted");
             force_tuple(argument, &[])?;
             contract(p1(argument))
         }
         // L05 Ch4 mapP-Lifted
         Prim::MapP => {
-            fire("L05 Ch4 mapP-Lifted");
+            fire_rule("L05 Ch4 mapP-Lifted");
             force_tuple(argument, &[])?;
             let (_, nested) = force_tuple(argument, &[1])?;
             let (code, types, environments) = force_array_closure(argument, &[1, 0])?;
@@ -1284,7 +1284,7 @@ fn lifted_primitive(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // L05 Ch4 case-Lifted
         Prim::Case => {
-            fire("L05 Ch4 case-Lifted");
+            fire_rule("L05 Ch4 case-Lifted");
             let (a, b, result) = (t(0), t(1), t(2));
             let pairs = p2(argument);
             let functions = p2(&p1(&pairs));
@@ -1314,7 +1314,7 @@ fn lifted_primitive(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         | Prim::Eq
         | Prim::Lt
         | Prim::Le => {
-            fire("L05 Lifted arithmetic");
+            fire_rule("L05 Lifted arithmetic");
             force_tuple(argument, &[])?;
             let n = force_int(argument, &[0])?;
             let operands = p2(argument);
@@ -1337,7 +1337,7 @@ fn lifted_primitive(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 Lifted not
         Prim::Not => {
-            fire("L05 Lifted not");
+            fire_rule("L05 Lifted not");
             force_tuple(argument, &[])?;
             let n = force_int(argument, &[0])?;
             contract(pair(
@@ -1347,7 +1347,7 @@ fn lifted_primitive(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 Lifted boolToSum
         Prim::BoolToSum => {
-            fire("L05 Lifted boolToSum");
+            fire_rule("L05 Lifted boolToSum");
             force_tuple(argument, &[])?;
             let n = force_int(argument, &[0])?;
             let data = data_of(&Type::Bool, n, p2(argument));
@@ -1361,19 +1361,19 @@ fn lifted_primitive(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
         }
         // Extension: L05 Lifted in
         Prim::In => {
-            fire("L05 Lifted in");
+            fire_rule("L05 Lifted in");
             force(argument, &[])?;
             Ok(Decision::Value)
         }
         // Extension: L05 Lifted out
         Prim::Out => {
-            fire("L05 Lifted out");
+            fire_rule("L05 Lifted out");
             let inner = force_in_lifted(argument, &[])?;
             contract(inner)
         }
         // Extension: L05 Lifted generic
         _ => {
-            fire("L05 Lifted generic");
+            fire_rule("L05 Lifted generic");
             generic_lifted(c, argument)
         }
     }
@@ -1396,7 +1396,7 @@ fn generic_lifted(c: &Const, argument: &ExprA) -> Forced<Decision<ExprA>> {
 pub fn lifted_by_indexing(c: &Const, argument: &ExprA) -> Decision<ExprA> {
     let result = (|| {
         // Extension: L05 Lifted generic-expand
-        fire("L05 Lifted generic-expand");
+        fire_rule("L05 Lifted generic-expand");
         let Ok((domain, codomain)) = signature(c.prim, &c.type_args, Calculus::C) else {
             return bottom("ill-formed constant");
         };
@@ -1481,7 +1481,7 @@ const BOOL_BYTES: u64 = 1;
 /// elements only, Fig. 6.2).
 fn unboxed_kernel(k: Kernel, argument: &ExprA) -> Forced<Decision<ExprA>> {
     // L05 AppC kernels
-    fire("L05 AppC kernels");
+    fire_rule("L05 AppC kernels");
     use Operand::{Bool as B, Bools as Bs, Int as I, Ints as Is};
     let values = operands(k, argument)?;
     let ints = |v: Vec<i64>| contract(ExprA::arr_int(v));

@@ -19,7 +19,7 @@ use super::lambda_c::{ExprC, TermC};
 use super::machine::{admit_elements, Decision, TERM_ELEMENT_BYTES};
 use super::reduce_c::is_value;
 use super::types::Type;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 
 type Forced<T> = Result<T, Decision<ExprC>>;
 
@@ -236,7 +236,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         | Prim::Eq
         | Prim::Lt
         | Prim::Le => {
-            fire("L05 AppB arithmetic");
+            fire_rule("L05 AppB arithmetic");
             force_tuple(argument, &[])?;
             let a = force_int(argument, &[0])?;
             let b = force_int(argument, &[1])?;
@@ -247,13 +247,13 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // L05 AppB not
         Prim::Not => {
-            fire("L05 AppB not");
+            fire_rule("L05 AppB not");
             let b = force_bool(argument, &[])?;
             contract(ExprC::boolean(!b))
         }
         // Extension: L05 AppB boolToSum
         Prim::BoolToSum => {
-            fire("L05 AppB boolToSum");
+            fire_rule("L05 AppB boolToSum");
             let b = force_bool(argument, &[])?;
             let units = [Type::Unit, Type::Unit];
             let constructor = if b { Prim::Right } else { Prim::Left };
@@ -261,12 +261,12 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // L05 AppB Left-Right
         Prim::Left | Prim::Right => {
-            fire("L05 AppB Left-Right");
+            fire_rule("L05 AppB Left-Right");
             Ok(Decision::Value)
         }
         // L05 AppB case
         Prim::Case => {
-            fire("L05 AppB case");
+            fire_rule("L05 AppB case");
             force_tuple(argument, &[])?;
             let scrutinee = force(argument, &[1])?;
             let (f, g) = force_tuple(argument, &[0])?;
@@ -282,13 +282,13 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // L05 AppB in
         Prim::In => {
-            fire("L05 AppB in");
+            fire_rule("L05 AppB in");
             force(argument, &[])?;
             Ok(Decision::Value)
         }
         // L05 AppB out
         Prim::Out => {
-            fire("L05 AppB out");
+            fire_rule("L05 AppB out");
             let value = force(argument, &[])?;
             match value.term() {
                 TermC::App(function, inner) if matches!(function.term(), TermC::Const(k) if k.prim == Prim::In) => {
@@ -299,24 +299,24 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // L05 AppB seq
         Prim::Seq => {
-            fire("L05 AppB seq");
+            fire_rule("L05 AppB seq");
             let (_, y) = force_tuple(argument, &[])?;
             force(argument, &[0])?;
             contract(y)
         }
         // Extension: L05 AppB bottom
         Prim::Bottom => {
-            fire("L05 AppB bottom");
+            fire_rule("L05 AppB bottom");
             bottom("bottom")
         }
         // L05 AppB nilP
         Prim::NilP => {
-            fire("L05 AppB nilP");
+            fire_rule("L05 AppB nilP");
             Ok(Decision::Value)
         }
         // L05 Fig6.3 C-Rep-Cong
         Prim::RepP => {
-            fire("L05 Fig6.3 C-Rep-Cong");
+            fire_rule("L05 Fig6.3 C-Rep-Cong");
             force_tuple(argument, &[])?;
             let n = force_int(argument, &[0])?;
             if n < 0 {
@@ -326,7 +326,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // L05 Fig6.3 C-Concat-Cong
         Prim::ConcatP => {
-            fire("L05 Fig6.3 C-Concat-Cong");
+            fire_rule("L05 Fig6.3 C-Concat-Cong");
             force_tuple(argument, &[])?;
             force(argument, &[0])?;
             force(argument, &[1])?;
@@ -334,7 +334,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // L05 AppB lenP
         Prim::LenP => {
-            fire("L05 AppB lenP");
+            fire_rule("L05 AppB lenP");
             let xs = force(argument, &[])?;
             match array_value(&xs) {
                 Some(ArrayValue::Nil) => contract(ExprC::int(0)),
@@ -349,7 +349,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // L05 AppB index
         Prim::IndexP => {
-            fire("L05 AppB index");
+            fire_rule("L05 AppB index");
             force_tuple(argument, &[])?;
             let xs = force(argument, &[0])?;
             let i = force_int(argument, &[1])?;
@@ -380,7 +380,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // L05 AppB mapP
         Prim::MapP => {
-            fire("L05 AppB mapP");
+            fire_rule("L05 AppB mapP");
             let (closure, _) = force_tuple(argument, &[])?;
             let xs = force(argument, &[1])?;
             let (from, to) = (t(0), t(1));
@@ -414,7 +414,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // Extension: L05 AppB zipP
         Prim::ZipP => {
-            fire("L05 AppB zipP");
+            fire_rule("L05 AppB zipP");
             force_tuple(argument, &[])?;
             let xs = force(argument, &[0])?;
             let ys = force(argument, &[1])?;
@@ -430,7 +430,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // Extension: L05 AppB packP
         Prim::PackP => {
-            fire("L05 AppB packP");
+            fire_rule("L05 AppB packP");
             force_tuple(argument, &[])?;
             let flags = bools(&force_elements(argument, &[0])?)?;
             let xs = force(argument, &[1])?;
@@ -447,7 +447,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // Extension: L05 AppB combineP
         Prim::CombineP => {
-            fire("L05 AppB combineP");
+            fire_rule("L05 AppB combineP");
             force_tuple(argument, &[])?;
             let flags = bools(&force_elements(argument, &[0])?)?;
             force_tuple(argument, &[1])?;
@@ -473,7 +473,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // Extension: L05 AppB sumP
         Prim::SumP => {
-            fire("L05 AppB sumP");
+            fire_rule("L05 AppB sumP");
             let numbers = ints(&force_elements(argument, &[])?)?;
             contract(ExprC::int(
                 numbers.iter().fold(0i64, |sum, n| sum.wrapping_add(*n)),
@@ -481,7 +481,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // Extension: L05 AppB truesP-falsesP
         Prim::TruesP | Prim::FalsesP => {
-            fire("L05 AppB truesP-falsesP");
+            fire_rule("L05 AppB truesP-falsesP");
             let flags = bools(&force_elements(argument, &[])?)?;
             let wanted = c.prim == Prim::TruesP;
             contract(ExprC::int(
@@ -490,7 +490,7 @@ fn decide_forced(c: &Const, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // Extension: L05 AppB takeP-dropP
         Prim::TakeP | Prim::DropP => {
-            fire("L05 AppB takeP-dropP");
+            fire_rule("L05 AppB takeP-dropP");
             force_tuple(argument, &[])?;
             let n = force_int(argument, &[0])?;
             let xs = force(argument, &[1])?;
@@ -523,24 +523,24 @@ fn decide_impose(ty: &Type, argument: &ExprC) -> Forced<Decision<ExprC>> {
     match ty {
         // L05 AppB impose-Base
         Type::Unit | Type::Int | Type::Bool | Type::Var(_) => {
-            fire("L05 AppB impose-Base");
+            fire_rule("L05 AppB impose-Base");
             contract(apply(Prim::Seq, &[ty.clone(), ty.clone()], pair(x, y)))
         }
         // Extension: L05 AppB impose-Function
         Type::Fun(..) | Type::Clo(..) => {
-            fire("L05 AppB impose-Function");
+            fire_rule("L05 AppB impose-Function");
             contract(apply(Prim::Seq, &[ty.clone(), ty.clone()], pair(x, y)))
         }
         // L05 AppB impose-Prod
         Type::Prod(a, b) => {
-            fire("L05 AppB impose-Prod");
+            fire_rule("L05 AppB impose-Prod");
             let (x1, x2) = force_tuple(argument, &[0])?;
             let (y1, y2) = force_tuple(argument, &[1])?;
             contract(pair(impose(a, x1, y1), impose(b, x2, y2)))
         }
         // L05 AppB impose-Sum
         Type::Sum(a, b) => {
-            fire("L05 AppB impose-Sum");
+            fire_rule("L05 AppB impose-Sum");
             let xv = force(argument, &[0])?;
             let yv = force(argument, &[1])?;
             let side = |v: &ExprC| -> Forced<(bool, ExprC)> {
@@ -565,7 +565,7 @@ fn decide_impose(ty: &Type, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // L05 AppB impose-Array
         Type::Array(element) => {
-            fire("L05 AppB impose-Array");
+            fire_rule("L05 AppB impose-Array");
             let xv = force(argument, &[0])?;
             match array_value(&xv) {
                 Some(ArrayValue::Nil) => contract(y),
@@ -601,7 +601,7 @@ fn decide_impose(ty: &Type, argument: &ExprC) -> Forced<Decision<ExprC>> {
         }
         // Extension: L05 AppB impose-Mu
         Type::Mu(..) => {
-            fire("L05 AppB impose-Mu");
+            fire_rule("L05 AppB impose-Mu");
             let xv = force(argument, &[0])?;
             let yv = force(argument, &[1])?;
             let unfolded = ty.unfold().unwrap_or(Type::Unit);

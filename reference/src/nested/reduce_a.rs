@@ -8,7 +8,7 @@ use super::constants::{Const, Prim};
 use super::lambda_a::{ConstA, ExprA, TermA};
 use super::machine::{Calculus, Decision};
 use super::primitives_a;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 
 /// λA as a [`Calculus`].
 pub struct LambdaA;
@@ -50,13 +50,13 @@ pub fn decide(term: &ExprA) -> Decision<ExprA> {
         TermA::App(function, argument) => {
             if !is_value(function) {
                 // L05 Fig6.3 A-App-Cong
-                fire("L05 Fig6.3 A-App-Cong");
+                fire_rule("L05 Fig6.3 A-App-Cong");
                 return Decision::Congruence(vec![0]);
             }
             match function.term() {
                 // L05 Fig6.3 A-Beta
                 TermA::Lam(_, body) => {
-                    fire("L05 Fig6.3 A-Beta");
+                    fire_rule("L05 Fig6.3 A-Beta");
                     Decision::Contract(body.substitute(argument))
                 }
                 TermA::Const(c) => primitives_a::decide(c, argument).under(1),
@@ -66,36 +66,36 @@ pub fn decide(term: &ExprA) -> Decision<ExprA> {
         TermA::Proj(inner, i) => match inner.term() {
             // L05 Fig6.3 A-Proj
             TermA::Tuple(a, b) => {
-                fire("L05 Fig6.3 A-Proj");
+                fire_rule("L05 Fig6.3 A-Proj");
                 Decision::Contract(if *i == 1 { a.clone() } else { b.clone() })
             }
             _ if is_value(inner) => Decision::Bottom("projection of a non-tuple value".into()),
             // L05 Fig6.3 A-Proj-Cong
             _ => {
-                fire("L05 Fig6.3 A-Proj-Cong");
+                fire_rule("L05 Fig6.3 A-Proj-Cong");
                 Decision::Congruence(vec![0])
             }
         },
         // L05 Fig6.3 A-Mu
         TermA::Mu(_, body) => {
-            fire("L05 Fig6.3 A-Mu");
+            fire_rule("L05 Fig6.3 A-Mu");
             Decision::Contract(body.substitute(term))
         }
         TermA::Closure(code, ..) => {
             if !is_value(code) {
                 // L05 Fig6.3 A-Clo-Cong
-                fire("L05 Fig6.3 A-Clo-Cong");
+                fire_rule("L05 Fig6.3 A-Clo-Cong");
                 return Decision::Congruence(vec![0]);
             }
             match code.term() {
                 TermA::Tuple(vectorised, lifted) => {
                     if !is_value(vectorised) {
                         // L05 Fig6.3 A-Clo-Cong-Vectorised
-                        fire("L05 Fig6.3 A-Clo-Cong-Vectorised");
+                        fire_rule("L05 Fig6.3 A-Clo-Cong-Vectorised");
                         Decision::Congruence(vec![0, 0])
                     } else if !is_value(lifted) {
                         // L05 Fig6.3 A-Clo-Cong-Lifted
-                        fire("L05 Fig6.3 A-Clo-Cong-Lifted");
+                        fire_rule("L05 Fig6.3 A-Clo-Cong-Lifted");
                         Decision::Congruence(vec![0, 1])
                     } else {
                         Decision::Value
@@ -107,14 +107,14 @@ pub fn decide(term: &ExprA) -> Decision<ExprA> {
         TermA::CloApp(closure, argument) => {
             if !is_value(closure) {
                 // L05 Fig6.3 A-CloApp-Cong
-                fire("L05 Fig6.3 A-CloApp-Cong");
+                fire_rule("L05 Fig6.3 A-CloApp-Cong");
                 return Decision::Congruence(vec![0]);
             }
             match closure.term() {
                 TermA::Closure(code, _, environment) => match code.term() {
                     // L05 Fig6.3 A-CloApp
                     TermA::Tuple(vectorised, _) => {
-                        fire("L05 Fig6.3 A-CloApp");
+                        fire_rule("L05 Fig6.3 A-CloApp");
                         Decision::Contract(ExprA::app(
                             vectorised.clone(),
                             ExprA::tuple(environment.clone(), argument.clone()),
@@ -130,20 +130,20 @@ pub fn decide(term: &ExprA) -> Decision<ExprA> {
                 Decision::Value
             } else {
                 // L05 Fig6.3 A-ArrClo-Cong
-                fire("L05 Fig6.3 A-ArrClo-Cong");
+                fire_rule("L05 Fig6.3 A-ArrClo-Cong");
                 Decision::Congruence(vec![1])
             }
         }
         TermA::ArrCloApp(closure, argument) => {
             if !is_value(closure) {
                 // L05 Fig6.3 A-ArrCloApp-Cong
-                fire("L05 Fig6.3 A-ArrCloApp-Cong");
+                fire_rule("L05 Fig6.3 A-ArrCloApp-Cong");
                 return Decision::Congruence(vec![0]);
             }
             match closure.term() {
                 // L05 Fig6.3 A-ArrCloApp
                 TermA::ArrClosure(code, types, environments) => {
-                    fire("L05 Fig6.3 A-ArrCloApp");
+                    fire_rule("L05 Fig6.3 A-ArrCloApp");
                     let zip = ExprA::constant(ConstA::Vectorised(Const {
                         prim: Prim::ZipP,
                         type_args: vec![types[0].clone(), types[1].clone()],

@@ -6,7 +6,7 @@
 use super::lambda_c::{ExprC, TermC};
 use super::machine::{Calculus, Decision};
 use super::primitives_c;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 
 /// λC as a [`Calculus`].
 pub struct LambdaC;
@@ -46,13 +46,13 @@ pub fn decide(term: &ExprC) -> Decision<ExprC> {
         TermC::App(function, argument) => {
             if !is_value(function) {
                 // L05 Fig6.3 App-Cong
-                fire("L05 Fig6.3 App-Cong");
+                fire_rule("L05 Fig6.3 App-Cong");
                 return Decision::Congruence(vec![0]);
             }
             match function.term() {
                 // L05 Fig6.3 Beta
                 TermC::Lam(_, body) => {
-                    fire("L05 Fig6.3 Beta");
+                    fire_rule("L05 Fig6.3 Beta");
                     Decision::Contract(body.substitute(argument))
                 }
                 TermC::Const(c) => primitives_c::decide(c, argument).under(1),
@@ -62,13 +62,13 @@ pub fn decide(term: &ExprC) -> Decision<ExprC> {
         TermC::CloApp(closure, argument) => {
             if !is_value(closure) {
                 // L05 Fig6.3 CloApp-Cong
-                fire("L05 Fig6.3 CloApp-Cong");
+                fire_rule("L05 Fig6.3 CloApp-Cong");
                 return Decision::Congruence(vec![0]);
             }
             match closure.term() {
                 // L05 Fig6.3 C-CloApp
                 TermC::Closure(code, _, _, _, environment) => {
-                    fire("L05 Fig6.3 C-CloApp");
+                    fire_rule("L05 Fig6.3 C-CloApp");
                     Decision::Contract(ExprC::app(
                         code.clone(),
                         ExprC::tuple(environment.clone(), argument.clone()),
@@ -80,19 +80,19 @@ pub fn decide(term: &ExprC) -> Decision<ExprC> {
         TermC::Proj(inner, i) => match inner.term() {
             // L05 Fig6.3 Proj
             TermC::Tuple(a, b) => {
-                fire("L05 Fig6.3 Proj");
+                fire_rule("L05 Fig6.3 Proj");
                 Decision::Contract(if *i == 1 { a.clone() } else { b.clone() })
             }
             _ if is_value(inner) => Decision::Bottom("projection of a non-tuple value".into()),
             // L05 Fig6.3 Proj-Cong
             _ => {
-                fire("L05 Fig6.3 Proj-Cong");
+                fire_rule("L05 Fig6.3 Proj-Cong");
                 Decision::Congruence(vec![0])
             }
         },
         // L05 Fig6.3 Mu
         TermC::Mu(..) => {
-            fire("L05 Fig6.3 Mu");
+            fire_rule("L05 Fig6.3 Mu");
             match term.term() {
                 TermC::Mu(_, body) => Decision::Contract(body.substitute(term)),
                 _ => Decision::Value,
@@ -103,7 +103,7 @@ pub fn decide(term: &ExprC) -> Decision<ExprC> {
                 Decision::Value
             } else {
                 // L05 Fig6.3 C-Clo-Cong
-                fire("L05 Fig6.3 C-Clo-Cong");
+                fire_rule("L05 Fig6.3 C-Clo-Cong");
                 Decision::Congruence(vec![0])
             }
         }

@@ -11,7 +11,7 @@ use super::flat_types::{
 };
 use super::lambda_a::{AuxPrim, ConstA, ExprA, Kernel, TermA};
 use super::types::Type;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use std::collections::HashMap;
 
 /// A failed premise of a λA rule.
@@ -163,7 +163,7 @@ fn convertible(
     what: &str,
 ) -> Result<(), TypeError> {
     // L05 Fig5.7 CONV
-    fire("L05 Fig5.7 CONV");
+    fire_rule("L05 Fig5.7 CONV");
     if equivalent(found, expected) {
         Ok(())
     } else {
@@ -219,8 +219,17 @@ fn judge(
     judge_node(memo, gamma, e)
 }
 
-/// One rule of Fig. 5.7 at the head of `e`.
+/// One judgment `Γ ⊢_A e : τ`, a node of the recorded derivation.
 fn judge_node(
+    memo: &mut AbstractionTypes,
+    gamma: Option<&TypeA>,
+    e: &ExprA,
+) -> Result<TypeA, TypeError> {
+    crate::derivation::judgment(None, || judge_rule(memo, gamma, e))
+}
+
+/// One rule of Fig. 5.7 at the head of `e`.
+fn judge_rule(
     memo: &mut AbstractionTypes,
     gamma: Option<&TypeA>,
     e: &ExprA,
@@ -228,38 +237,38 @@ fn judge_node(
     match e.term() {
         // L05 Fig5.7 INT
         TermA::Int(_) => {
-            fire("L05 Fig5.7 INT");
+            fire_rule("L05 Fig5.7 INT");
             Ok(TypeA::Int)
         }
         // L05 Fig5.7 BOOL
         TermA::Bool(_) => {
-            fire("L05 Fig5.7 BOOL");
+            fire_rule("L05 Fig5.7 BOOL");
             Ok(TypeA::Bool)
         }
         // L05 Fig5.7 UNIT
         TermA::Unit => {
-            fire("L05 Fig5.7 UNIT");
+            fire_rule("L05 Fig5.7 UNIT");
             Ok(TypeA::Unit)
         }
         // L05 Fig5.7 ARRINT
         TermA::ArrInt(_) => {
-            fire("L05 Fig5.7 ARRINT");
+            fire_rule("L05 Fig5.7 ARRINT");
             Ok(TypeA::ArrInt)
         }
         // L05 Fig5.7 ARRBOOL
         TermA::ArrBool(_) => {
-            fire("L05 Fig5.7 ARRBOOL");
+            fire_rule("L05 Fig5.7 ARRBOOL");
             Ok(TypeA::ArrBool)
         }
         // L05 Fig5.7 CONST
         TermA::Const(c) => {
-            fire("L05 Fig5.7 CONST");
+            fire_rule("L05 Fig5.7 CONST");
             let (domain, codomain) = constant_type(c)?;
             Ok(TypeA::fun(domain, codomain))
         }
         // L05 Fig5.7 VAR
         TermA::Bullet => {
-            fire("L05 Fig5.7 VAR");
+            fire_rule("L05 Fig5.7 VAR");
             match gamma {
                 Some(ty) => Ok(normalise(ty)),
                 None => error("VAR", "`•` with an empty context"),
@@ -267,12 +276,12 @@ fn judge_node(
         }
         // L05 Fig5.7 TUP
         TermA::Tuple(a, b) => {
-            fire("L05 Fig5.7 TUP");
+            fire_rule("L05 Fig5.7 TUP");
             Ok(TypeA::prod(judge(memo, gamma, a)?, judge(memo, gamma, b)?))
         }
         // L05 Fig5.7 PROJ
         TermA::Proj(inner, i) => {
-            fire("L05 Fig5.7 PROJ");
+            fire_rule("L05 Fig5.7 PROJ");
             match judge(memo, gamma, inner)? {
                 TypeA::Prod(a, b) => Ok(if *i == 1 { (*a).clone() } else { (*b).clone() }),
                 other => error("PROJ", format!("projection `.{i}` of type `{other}`")),
@@ -280,7 +289,7 @@ fn judge_node(
         }
         // L05 Fig5.7 APP
         TermA::App(function, argument) => {
-            fire("L05 Fig5.7 APP");
+            fire_rule("L05 Fig5.7 APP");
             let function_type = judge(memo, gamma, function)?;
             let argument_type = judge(memo, gamma, argument)?;
             match function_type {
@@ -293,14 +302,14 @@ fn judge_node(
         }
         // L05 Fig5.7 LAM
         TermA::Lam(parameter, body) => {
-            fire("L05 Fig5.7 LAM");
+            fire_rule("L05 Fig5.7 LAM");
             expect_star(parameter, "LAM")?;
             let body_type = judge(memo, Some(parameter), body)?;
             Ok(TypeA::fun(normalise(parameter), body_type))
         }
         // L05 Fig5.7 REC
         TermA::Mu(ty, body) => {
-            fire("L05 Fig5.7 REC");
+            fire_rule("L05 Fig5.7 REC");
             expect_star(ty, "REC")?;
             let body_type = judge(memo, Some(ty), body)?;
             convertible(&body_type, ty, "REC", "the μ body")?;
@@ -308,7 +317,7 @@ fn judge_node(
         }
         // L05 Fig5.7 CLO
         TermA::Closure(code, types, env) => {
-            fire("L05 Fig5.7 CLO");
+            fire_rule("L05 Fig5.7 CLO");
             let (expected_code, _) = closure_code_type(types);
             convertible(
                 &judge(memo, gamma, code)?,
@@ -326,7 +335,7 @@ fn judge_node(
         }
         // L05 Fig5.7 ARRCLO
         TermA::ArrClosure(code, types, env) => {
-            fire("L05 Fig5.7 ARRCLO");
+            fire_rule("L05 Fig5.7 ARRCLO");
             let (expected_code, _) = closure_code_type(types);
             convertible(
                 &judge(memo, gamma, code)?,
@@ -344,7 +353,7 @@ fn judge_node(
         }
         // L05 Fig5.7 CLOAPP
         TermA::CloApp(closure, argument) => {
-            fire("L05 Fig5.7 CLOAPP");
+            fire_rule("L05 Fig5.7 CLOAPP");
             match judge(memo, gamma, closure)? {
                 TypeA::Clo(domain, codomain) => {
                     convertible(
@@ -360,7 +369,7 @@ fn judge_node(
         }
         // L05 Fig5.7 ARRCLOAPP
         TermA::ArrCloApp(closure, argument) => {
-            fire("L05 Fig5.7 ARRCLOAPP");
+            fire_rule("L05 Fig5.7 ARRCLOAPP");
             match judge(memo, gamma, closure)? {
                 TypeA::ArrClo(domain, codomain) => {
                     convertible(

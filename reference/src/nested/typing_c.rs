@@ -7,7 +7,7 @@
 use super::constants::{signature, Calculus};
 use super::lambda_c::{ExprC, TermC};
 use super::types::Type;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -36,7 +36,7 @@ pub fn valid_type(delta: &mut Vec<Rc<str>>, ty: &Type) -> Result<(), TypeError> 
     match ty {
         // L05 Fig5.4 VAR-TYPE
         Type::Var(name) => {
-            fire("L05 Fig5.4 VAR-TYPE");
+            fire_rule("L05 Fig5.4 VAR-TYPE");
             if delta.contains(name) {
                 Ok(())
             } else {
@@ -45,23 +45,23 @@ pub fn valid_type(delta: &mut Vec<Rc<str>>, ty: &Type) -> Result<(), TypeError> 
         }
         // L05 Fig5.4 PRIM-TYPE
         Type::Int | Type::Bool | Type::Unit => {
-            fire("L05 Fig5.4 PRIM-TYPE");
+            fire_rule("L05 Fig5.4 PRIM-TYPE");
             Ok(())
         }
         // L05 Fig5.4 BIN-TYPE
         Type::Prod(a, b) | Type::Sum(a, b) | Type::Fun(a, b) | Type::Clo(a, b) => {
-            fire("L05 Fig5.4 BIN-TYPE");
+            fire_rule("L05 Fig5.4 BIN-TYPE");
             valid_type(delta, a)?;
             valid_type(delta, b)
         }
         // L05 Fig5.4 ARRAY-TYPE
         Type::Array(a) => {
-            fire("L05 Fig5.4 ARRAY-TYPE");
+            fire_rule("L05 Fig5.4 ARRAY-TYPE");
             valid_type(delta, a)
         }
         // L05 Fig5.4 REC-TYPE
         Type::Mu(name, body) => {
-            fire("L05 Fig5.4 REC-TYPE");
+            fire_rule("L05 Fig5.4 REC-TYPE");
             delta.push(name.clone());
             let result = valid_type(delta, body);
             delta.pop();
@@ -104,8 +104,17 @@ fn annotate_shared(
     judged
 }
 
-/// One rule of Fig. 5.4 at the head of `e`.
+/// One judgment `Γ ⊢_C e : τ`, a node of the recorded derivation.
 fn annotate_node(
+    memo: &mut SharedJudgments,
+    gamma: Option<&Type>,
+    e: &ExprC,
+) -> Result<ExprC, TypeError> {
+    crate::derivation::judgment(None, || annotate_rule(memo, gamma, e))
+}
+
+/// One rule of Fig. 5.4 at the head of `e`.
+fn annotate_rule(
     memo: &mut SharedJudgments,
     gamma: Option<&Type>,
     e: &ExprC,
@@ -113,22 +122,22 @@ fn annotate_node(
     let (term, ty) = match e.term() {
         // L05 Fig5.4 INT
         TermC::Int(i) => {
-            fire("L05 Fig5.4 INT");
+            fire_rule("L05 Fig5.4 INT");
             (TermC::Int(*i), Type::Int)
         }
         // L05 Fig5.4 BOOL
         TermC::Bool(b) => {
-            fire("L05 Fig5.4 BOOL");
+            fire_rule("L05 Fig5.4 BOOL");
             (TermC::Bool(*b), Type::Bool)
         }
         // L05 Fig5.4 UNIT
         TermC::Unit => {
-            fire("L05 Fig5.4 UNIT");
+            fire_rule("L05 Fig5.4 UNIT");
             (TermC::Unit, Type::Unit)
         }
         // L05 Fig5.4 CONST
         TermC::Const(c) => {
-            fire("L05 Fig5.4 CONST");
+            fire_rule("L05 Fig5.4 CONST");
             for ty in &c.type_args {
                 valid_type(&mut Vec::new(), ty)?;
             }
@@ -138,7 +147,7 @@ fn annotate_node(
         }
         // L05 Fig5.4 VAR
         TermC::Bullet => {
-            fire("L05 Fig5.4 VAR");
+            fire_rule("L05 Fig5.4 VAR");
             match gamma {
                 Some(ty) => (TermC::Bullet, ty.clone()),
                 None => return error("VAR", "`•` outside of any λ or μ (Γ is empty)"),
@@ -146,7 +155,7 @@ fn annotate_node(
         }
         // L05 Fig5.4 TUP
         TermC::Tuple(a, b) => {
-            fire("L05 Fig5.4 TUP");
+            fire_rule("L05 Fig5.4 TUP");
             let a = annotate_shared(memo, gamma, a)?;
             let b = annotate_shared(memo, gamma, b)?;
             let ty = Type::prod(a.ty().clone(), b.ty().clone());
@@ -154,7 +163,7 @@ fn annotate_node(
         }
         // L05 Fig5.4 PROJ
         TermC::Proj(inner, i) => {
-            fire("L05 Fig5.4 PROJ");
+            fire_rule("L05 Fig5.4 PROJ");
             let inner = annotate_shared(memo, gamma, inner)?;
             let ty = match (inner.ty(), i) {
                 (Type::Prod(a, _), 1) => (**a).clone(),
@@ -165,7 +174,7 @@ fn annotate_node(
         }
         // L05 Fig5.4 APP
         TermC::App(function, argument) => {
-            fire("L05 Fig5.4 APP");
+            fire_rule("L05 Fig5.4 APP");
             let function = annotate_shared(memo, gamma, function)?;
             let argument = annotate_shared(memo, gamma, argument)?;
             let ty = match function.ty() {
@@ -184,7 +193,7 @@ fn annotate_node(
         }
         // L05 Fig5.4 LAM
         TermC::Lam(parameter, body) => {
-            fire("L05 Fig5.4 LAM");
+            fire_rule("L05 Fig5.4 LAM");
             valid_type(&mut Vec::new(), parameter)?;
             let body = annotate_shared(memo, Some(parameter), body)?;
             let ty = Type::fun(parameter.clone(), body.ty().clone());
@@ -192,7 +201,7 @@ fn annotate_node(
         }
         // L05 Fig5.4 REC
         TermC::Mu(ty, body) => {
-            fire("L05 Fig5.4 REC");
+            fire_rule("L05 Fig5.4 REC");
             valid_type(&mut Vec::new(), ty)?;
             let body = annotate_shared(memo, Some(ty), body)?;
             if body.ty() != ty {
@@ -205,7 +214,7 @@ fn annotate_node(
         }
         // L05 Fig5.4 CLO
         TermC::Closure(code, t1, t2, t3, env) => {
-            fire("L05 Fig5.4 CLO");
+            fire_rule("L05 Fig5.4 CLO");
             let code = annotate_shared(memo, gamma, code)?;
             let env = annotate_shared(memo, gamma, env)?;
             let expected_code = Type::fun(Type::prod(t1.clone(), t2.clone()), t3.clone());
@@ -234,7 +243,7 @@ fn annotate_node(
         }
         // L05 Fig5.4 CLOAPP
         TermC::CloApp(closure, argument) => {
-            fire("L05 Fig5.4 CLOAPP");
+            fire_rule("L05 Fig5.4 CLOAPP");
             let closure = annotate_shared(memo, gamma, closure)?;
             let argument = annotate_shared(memo, gamma, argument)?;
             let ty = match closure.ty() {
@@ -253,7 +262,7 @@ fn annotate_node(
         }
     };
     // L05 Fig5.4 ANN
-    fire("L05 Fig5.4 ANN");
+    fire_rule("L05 Fig5.4 ANN");
     if let Some(annotation) = e.annotation() {
         if *annotation != ty {
             return error(

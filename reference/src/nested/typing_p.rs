@@ -9,7 +9,7 @@
 use super::constants::{infer_type_args, signature, Calculus};
 use super::lambda_p::{ExprP, TermP};
 use super::types::Type;
-use crate::coverage::fire;
+use crate::derivation::fire_rule;
 use spec::source::Span;
 use std::rc::Rc;
 
@@ -34,7 +34,7 @@ pub fn valid_type(delta: &mut Vec<Rc<str>>, ty: &Type, span: Span) -> Result<(),
     match ty {
         // L05 Fig5.2 VAR-TYPE
         Type::Var(name) => {
-            fire("L05 Fig5.2 VAR-TYPE");
+            fire_rule("L05 Fig5.2 VAR-TYPE");
             if delta.contains(name) {
                 Ok(())
             } else {
@@ -47,12 +47,12 @@ pub fn valid_type(delta: &mut Vec<Rc<str>>, ty: &Type, span: Span) -> Result<(),
         }
         // L05 Fig5.2 PRIM-TYPE
         Type::Int | Type::Bool | Type::Unit => {
-            fire("L05 Fig5.2 PRIM-TYPE");
+            fire_rule("L05 Fig5.2 PRIM-TYPE");
             Ok(())
         }
         // L05 Fig5.2 BIN-TYPE
         Type::Prod(a, b) | Type::Sum(a, b) | Type::Fun(a, b) => {
-            fire("L05 Fig5.2 BIN-TYPE");
+            fire_rule("L05 Fig5.2 BIN-TYPE");
             valid_type(delta, a, span)?;
             valid_type(delta, b, span)
         }
@@ -63,12 +63,12 @@ pub fn valid_type(delta: &mut Vec<Rc<str>>, ty: &Type, span: Span) -> Result<(),
         ),
         // L05 Fig5.2 ARRAY-TYPE
         Type::Array(a) => {
-            fire("L05 Fig5.2 ARRAY-TYPE");
+            fire_rule("L05 Fig5.2 ARRAY-TYPE");
             valid_type(delta, a, span)
         }
         // L05 Fig5.2 REC-TYPE
         Type::Mu(name, body) => {
-            fire("L05 Fig5.2 REC-TYPE");
+            fire_rule("L05 Fig5.2 REC-TYPE");
             delta.push(name.clone());
             let result = valid_type(delta, body, span);
             delta.pop();
@@ -81,28 +81,34 @@ pub fn valid_type(delta: &mut Vec<Rc<str>>, ty: &Type, span: Span) -> Result<(),
 /// assumes distinct variables; shadowing is the concrete syntax's scoping).
 pub type Context = Vec<(Rc<str>, Type)>;
 
-/// `Γ ⊢_P e : τ`, returning `e` fully annotated.
+/// `Γ ⊢_P e : τ`, returning `e` fully annotated (a node of the recorded
+/// derivation).
 pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
+    crate::derivation::judgment(Some(e.span), || annotate_rule(gamma, e))
+}
+
+/// One rule of Fig. 5.2 at the head of `e`.
+fn annotate_rule(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
     let span = e.span;
     let (term, ty) = match &e.term {
         // L05 Fig5.2 INT
         TermP::Int(i) => {
-            fire("L05 Fig5.2 INT");
+            fire_rule("L05 Fig5.2 INT");
             (TermP::Int(*i), Type::Int)
         }
         // L05 Fig5.2 BOOL
         TermP::Bool(b) => {
-            fire("L05 Fig5.2 BOOL");
+            fire_rule("L05 Fig5.2 BOOL");
             (TermP::Bool(*b), Type::Bool)
         }
         // L05 Fig5.2 UNIT
         TermP::Unit => {
-            fire("L05 Fig5.2 UNIT");
+            fire_rule("L05 Fig5.2 UNIT");
             (TermP::Unit, Type::Unit)
         }
         // L05 Fig5.2 CONST
         TermP::Const(prim, type_args) => {
-            fire("L05 Fig5.2 CONST");
+            fire_rule("L05 Fig5.2 CONST");
             let Some(type_args) = type_args else {
                 return error(
                     "CONST",
@@ -133,7 +139,7 @@ pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
         }
         // L05 Fig5.2 VAR
         TermP::Var(name) => {
-            fire("L05 Fig5.2 VAR");
+            fire_rule("L05 Fig5.2 VAR");
             match gamma.iter().rev().find(|(v, _)| v == name) {
                 Some((_, ty)) => (TermP::Var(name.clone()), ty.clone()),
                 None => return error("VAR", span, format!("unbound variable `{name}`")),
@@ -141,7 +147,7 @@ pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
         }
         // L05 Fig5.2 TUP
         TermP::Tuple(a, b) => {
-            fire("L05 Fig5.2 TUP");
+            fire_rule("L05 Fig5.2 TUP");
             let a = annotate(gamma, a)?;
             let b = annotate(gamma, b)?;
             let ty = Type::prod(a.ty().clone(), b.ty().clone());
@@ -149,7 +155,7 @@ pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
         }
         // L05 Fig5.2 PROJ
         TermP::Proj(inner, i) => {
-            fire("L05 Fig5.2 PROJ");
+            fire_rule("L05 Fig5.2 PROJ");
             let inner = annotate(gamma, inner)?;
             let ty = match (inner.ty(), i) {
                 (Type::Prod(a, _), 1) => (**a).clone(),
@@ -168,7 +174,7 @@ pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
         }
         // L05 Fig5.2 APP
         TermP::App(function, argument) => {
-            fire("L05 Fig5.2 APP");
+            fire_rule("L05 Fig5.2 APP");
             let argument = annotate(gamma, argument)?;
             let function = instantiate_for_argument(gamma, function, argument.ty())?;
             let ty = match function.ty() {
@@ -195,7 +201,7 @@ pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
         }
         // L05 Fig5.2 LAM
         TermP::Lam(name, parameter, body) => {
-            fire("L05 Fig5.2 LAM");
+            fire_rule("L05 Fig5.2 LAM");
             let Some(parameter) = parameter else {
                 return error(
                     "LAM",
@@ -216,7 +222,7 @@ pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
         }
         // L05 Fig5.2 REC
         TermP::Mu(name, ty, body) => {
-            fire("L05 Fig5.2 REC");
+            fire_rule("L05 Fig5.2 REC");
             valid_type(&mut Vec::new(), ty, span)?;
             gamma.push((name.clone(), ty.clone()));
             let body = annotate(gamma, body);
@@ -239,7 +245,7 @@ pub fn annotate(gamma: &mut Context, e: &ExprP) -> Result<ExprP, TypeError> {
         }
     };
     // L05 Fig5.2 ANN
-    fire("L05 Fig5.2 ANN");
+    fire_rule("L05 Fig5.2 ANN");
     if let Some(annotation) = &e.annotation {
         if *annotation != ty {
             return error(
