@@ -79,11 +79,6 @@ impl Node {
         }
     }
 
-    /// This node and every node below it, depth first.
-    pub fn nodes(&self) -> Box<dyn Iterator<Item = &Node> + '_> {
-        Box::new(std::iter::once(self).chain(self.premises.iter().flat_map(Node::nodes)))
-    }
-
     /// The number of nodes on the longest path from here down.
     pub fn height(&self) -> usize {
         1 + self.premises.iter().map(Node::height).max().unwrap_or(0)
@@ -290,11 +285,6 @@ pub fn premise_failed(premise: &'static str) {
 }
 
 impl Derivation {
-    /// Every node, depth first.
-    pub fn nodes(&self) -> impl Iterator<Item = &Node> {
-        self.roots.iter().flat_map(Node::nodes)
-    }
-
     /// The derivation one node a line, indented by depth: `== title` for a
     /// phase, `rule: judgment` for a judgment, `⇒ conclusion` below it.
     pub fn to_text(&self) -> String {
