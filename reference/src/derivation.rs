@@ -298,11 +298,7 @@ impl Derivation {
     /// The JSON document of schema [`SCHEMA`] for one command's run.
     pub fn to_json(&self, run: &TracedRun, sources: &SourceMap) -> String {
         let mut out = String::new();
-        let verdict = match run.outcome.verdict {
-            Verdict::Accepted => "accepted",
-            Verdict::Rejected => "rejected",
-            Verdict::Failed => "failed",
-        };
+        let verdict = run.outcome.verdict.name();
         let _ = write!(
             out,
             "{{\"schema\":{},\"command\":{},\"file\":{},\"outcome\":{{\"verdict\":\"{verdict}\"",
@@ -383,6 +379,17 @@ pub enum Verdict {
     /// The run failed: a run-time error, an unsupported construct, a
     /// violated theorem or another check.
     Failed,
+}
+
+impl Verdict {
+    /// The verdict as the schema spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Accepted => "accepted",
+            Verdict::Rejected => "rejected",
+            Verdict::Failed => "failed",
+        }
+    }
 }
 
 fn text_node(out: &mut String, node: &Node, depth: usize) {

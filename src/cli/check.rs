@@ -3,7 +3,7 @@
 //! Proposition 6.1; optionally prints the elaborated environment (Fig. 5
 //! notation), the target code (Fig. 3b) and the derivation (`--trace`).
 
-use super::common::{print_traced, read_source, record_if_traced, report, TraceFormat};
+use super::common::{executed, read_source, record_if_traced, report, Executed, TraceFormat};
 use reference::derivation::{Derivation, TracedOutcome, TracedRun, Verdict};
 use reference::modules::{self, paper_core::PaperCore, print};
 use std::path::PathBuf;
@@ -28,27 +28,44 @@ pub struct Args {
     trace: Option<TraceFormat>,
 }
 
+impl Args {
+    /// `check FILE --trace json` (what `runestone explain` runs).
+    pub fn traced_json(file: PathBuf) -> Args {
+        Args {
+            file,
+            env: false,
+            target: false,
+            trace: Some(TraceFormat::Json),
+        }
+    }
+}
+
 pub fn run(args: Args) -> ExitCode {
+    execute(args).finish()
+}
+
+/// `check` up to what it prints on stdout (diagnostics go to stderr).
+pub fn execute(args: Args) -> Executed {
     let loaded = match read_source(&args.file) {
         Ok(loaded) => loaded,
-        Err(code) => return code,
+        Err(exit) => return Executed::not_started(exit),
     };
     let file = args.file.display().to_string();
-    let traced = |derivation: &Derivation, outcome: TracedOutcome, output: &str| {
+    let traced = |derivation: Derivation, outcome: TracedOutcome, output: &str, exit| {
         let run = TracedRun {
             command: "check",
             file: &file,
             outcome,
             output,
         };
-        print_traced(args.trace, derivation, &run, &loaded.sources);
+        executed(args.trace, derivation, &run, &loaded.sources, exit)
     };
     let program = match spec::syntax::parse_program(loaded.file, loaded.text()) {
         Ok(program) => program,
         Err(diagnostic) => {
             let outcome = TracedOutcome::from_diagnostic(&diagnostic);
-            traced(&Derivation::default(), outcome, "");
-            return report(&diagnostic, &loaded.sources);
+            let exit = report(&diagnostic, &loaded.sources);
+            return traced(Derivation::default(), outcome, "", exit);
         }
     };
     let (outcome, derivation) =
@@ -58,8 +75,8 @@ pub fn run(args: Args) -> ExitCode {
         Err(failure) => {
             let diagnostic = failure.to_diagnostic();
             let outcome = TracedOutcome::from_diagnostic(&diagnostic);
-            traced(&derivation, outcome, "");
-            return report(&diagnostic, &loaded.sources);
+            let exit = report(&diagnostic, &loaded.sources);
+            return traced(derivation, outcome, "", exit);
         }
     };
     let mut output = String::new();
@@ -72,8 +89,12 @@ pub fn run(args: Args) -> ExitCode {
     match &checked.verdict {
         Ok(summary) => {
             output.push_str(&format!("{summary}\n"));
-            traced(&derivation, TracedOutcome::default(), &output);
-            ExitCode::SUCCESS
+            traced(
+                derivation,
+                TracedOutcome::default(),
+                &output,
+                ExitCode::SUCCESS,
+            )
         }
         Err(failure) => {
             let outcome = TracedOutcome {
@@ -82,9 +103,8 @@ pub fn run(args: Args) -> ExitCode {
                 message: Some(failure),
                 span: None,
             };
-            traced(&derivation, outcome, &output);
             eprintln!("error[Proposition 6.1]: the check fails: {failure}");
-            ExitCode::from(1)
+            traced(derivation, outcome, &output, ExitCode::from(1))
         }
     }
 }

@@ -117,20 +117,64 @@ pub fn record_if_traced<R>(
     }
 }
 
-/// Prints a command's usual `output` on stdout, with its derivation in the
-/// `--trace` format asked for (`run.output` is the same text).
-pub fn print_traced(
+/// What a command that can trace did: what it prints on stdout, its exit
+/// status, and the derivation it recorded (empty without `--trace`) with
+/// its verdict (`runestone explain` runs these commands and keeps both).
+pub struct Executed {
+    pub stdout: String,
+    pub exit: ExitCode,
+    pub derivation: reference::derivation::Derivation,
+    pub verdict: reference::derivation::Verdict,
+}
+
+impl Executed {
+    /// A command that could not start (its diagnostic is on stderr).
+    pub fn not_started(exit: ExitCode) -> Executed {
+        Executed {
+            stdout: String::new(),
+            exit,
+            derivation: reference::derivation::Derivation::default(),
+            verdict: reference::derivation::Verdict::Failed,
+        }
+    }
+
+    /// Prints the stdout and gives the exit status.
+    pub fn finish(self) -> ExitCode {
+        write_stdout(&self.stdout);
+        self.exit
+    }
+}
+
+/// A command's end: its usual `output` (`run.output`), with its derivation
+/// in the `--trace` format asked for.
+pub fn executed(
+    trace: Option<TraceFormat>,
+    derivation: reference::derivation::Derivation,
+    run: &reference::derivation::TracedRun,
+    sources: &SourceMap,
+    exit: ExitCode,
+) -> Executed {
+    Executed {
+        stdout: traced_text(trace, &derivation, run, sources),
+        exit,
+        derivation,
+        verdict: run.outcome.verdict,
+    }
+}
+
+/// A command's usual `output`, with its derivation in the `--trace` format
+/// asked for (`run.output` is the same text).
+pub fn traced_text(
     trace: Option<TraceFormat>,
     derivation: &reference::derivation::Derivation,
     run: &reference::derivation::TracedRun,
     sources: &SourceMap,
-) {
-    let text = match trace {
+) -> String {
+    match trace {
         None => run.output.to_string(),
         Some(TraceFormat::Text) => derivation.to_text() + run.output,
         Some(TraceFormat::Json) => derivation.to_json(run, sources),
-    };
-    write_stdout(&text);
+    }
 }
 
 /// Writes `text` on stdout: a closed stdout (`| head`) ends the output, not

@@ -3,7 +3,7 @@
 //! Fig. 1a prints as Fig. 1b, up to names), with `--inline` as the literal
 //! Fig. 5 translation (D-App copies the function body).
 
-use super::common::{print_traced, read_source, record_if_traced, report, TraceFormat};
+use super::common::{executed, read_source, record_if_traced, report, Executed, TraceFormat};
 use reference::core::printer::print_target;
 use reference::derivation::{TracedOutcome, TracedRun};
 use reference::front::pipeline::{compile_with, Options};
@@ -29,10 +29,27 @@ pub struct Args {
     trace: Option<TraceFormat>,
 }
 
+impl Args {
+    /// `defunc FILE --trace json` (what `runestone explain` runs).
+    pub fn traced_json(file: PathBuf) -> Args {
+        Args {
+            file,
+            or_conditionals: false,
+            inline: false,
+            trace: Some(TraceFormat::Json),
+        }
+    }
+}
+
 pub fn run(args: Args) -> ExitCode {
+    execute(args).finish()
+}
+
+/// `defunc` up to what it prints on stdout (diagnostics go to stderr).
+pub fn execute(args: Args) -> Executed {
     let mut loaded = match read_source(&args.file) {
         Ok(l) => l,
-        Err(code) => return code,
+        Err(exit) => return Executed::not_started(exit),
     };
     let mut options = Options::from_source(&loaded.sources.get(loaded.file).text);
     options.or_conditionals |= args.or_conditionals;
@@ -64,6 +81,5 @@ pub fn run(args: Args) -> ExitCode {
         outcome,
         output: &output,
     };
-    print_traced(args.trace, &derivation, &run, &loaded.sources);
-    exit
+    executed(args.trace, derivation, &run, &loaded.sources, exit)
 }

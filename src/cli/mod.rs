@@ -16,6 +16,7 @@ mod common;
 mod compile;
 mod defunc;
 mod devices;
+mod explain;
 mod fuzz;
 mod nested;
 mod parse;
@@ -83,6 +84,12 @@ enum Command {
     Reduce(reduce::Args),
     /// Print a program after TFP'18 defunctionalisation.
     Defunc(defunc::Args),
+    /// Write one self-contained HTML page to explore what the reference
+    /// derived for a program: collapsible derivation trees, each rule linked
+    /// to its paper, figure and rules.toml entry, the source span of a node
+    /// on hover, search by rule id, a failed premise in place with its
+    /// diagnostic, and for λP/λC a stepper over both sides of Theorem 6.37.
+    Explain(explain::Args),
     /// Time the entry points of programs on their `-- ==` cases
     /// (`futhark bench` style): runs until the 95 % confidence interval
     /// converges; mean, interval, min and stddev per case; `--json FILE` in
@@ -110,6 +117,7 @@ pub fn main() -> ExitCode {
         Command::Serve(args) => serve::run(args),
         Command::Reduce(args) => reduce::run(args),
         Command::Defunc(args) => defunc::run(args),
+        Command::Explain(args) => explain::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Benchcmp(args) => benchcmp::run(args),
     }

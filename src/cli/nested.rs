@@ -5,7 +5,7 @@
 //! rejected program or a violated check or a mismatch with the file's
 //! `-- expect:` line, 2 on a usage error.
 
-use super::common::{print_traced, record_if_traced, TraceFormat};
+use super::common::{executed, record_if_traced, Executed, TraceFormat};
 use reference::derivation::{TracedOutcome, TracedRun, Verdict as TracedVerdict};
 use reference::nested::concrete::expected_observation;
 use reference::nested::machine::with_large_stack;
@@ -58,12 +58,32 @@ pub struct Args {
     trace: Option<TraceFormat>,
 }
 
+impl Args {
+    /// `nested FILE --quick --trace json` (what `runestone explain` runs).
+    pub fn traced_json(file: PathBuf) -> Args {
+        Args {
+            file,
+            stages: Vec::new(),
+            fuel: 200_000,
+            quick: true,
+            checks: Vec::new(),
+            memory_limit: None,
+            trace: Some(TraceFormat::Json),
+        }
+    }
+}
+
 pub fn run(args: Args) -> ExitCode {
+    execute(args).finish()
+}
+
+/// `nested` up to what it prints on stdout (diagnostics go to stderr).
+pub fn execute(args: Args) -> Executed {
     let text = match std::fs::read_to_string(&args.file) {
         Ok(text) => text,
         Err(error) => {
             eprintln!("error: cannot read {}: {error}", args.file.display());
-            return ExitCode::from(2);
+            return Executed::not_started(ExitCode::from(2));
         }
     };
     let name = args.file.display().to_string();
@@ -114,8 +134,7 @@ pub fn run(args: Args) -> ExitCode {
                 outcome,
                 output: "",
             };
-            print_traced(args.trace, &derivation, &run, &sources);
-            return ExitCode::from(1);
+            return executed(args.trace, derivation, &run, &sources, ExitCode::from(1));
         }
     };
     let mut report = report;
@@ -157,12 +176,12 @@ pub fn run(args: Args) -> ExitCode {
         outcome,
         output: &output,
     };
-    print_traced(args.trace, &derivation, &run, &sources);
-    if failed {
+    let exit = if failed {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
-    }
+    };
+    executed(args.trace, derivation, &run, &sources, exit)
 }
 
 /// The report's text: the stages asked for, the type, both observations

@@ -4,7 +4,7 @@
 //! source location and exit 1; a backend that cannot run programs yet exits 2.
 
 use super::common::{
-    load_error_exit, print_traced, read_source, record_if_traced, report, TraceFormat,
+    load_error_exit, read_source, record_if_traced, report, traced_text, write_stdout, TraceFormat,
 };
 use driver::{Backend, LoadOptions, RunErrorKind};
 use reference::derivation::{TracedOutcome, TracedRun, Verdict};
@@ -132,7 +132,7 @@ pub fn run(args: Args) -> ExitCode {
         outcome,
         output: &output,
     };
-    print_traced(args.trace, &derivation, &run, &loaded.sources);
+    write_stdout(&traced_text(args.trace, &derivation, &run, &loaded.sources));
     exit
 }
 

@@ -21,6 +21,7 @@ pub mod primitives_c;
 pub mod readback;
 pub mod reduce_a;
 pub mod reduce_c;
+pub mod stepper;
 pub mod theorems;
 pub mod types;
 pub mod typing_a;
