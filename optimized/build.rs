@@ -10,15 +10,29 @@ use std::path::Path;
 fn main() {
     let directory = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/prelude");
     println!("cargo:rerun-if-changed={}", directory.display());
-    let mut files: Vec<_> = std::fs::read_dir(&directory)
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .map(|entry| entry.path())
-                .filter(|path| path.extension().is_some_and(|ext| ext == "fut"))
-                .collect()
+    // A prelude that cannot be read is an error, never an empty list: a
+    // build with no prelude compiles every module program that calls
+    // `copy` or `++` into one that cannot find them (seen once: a release
+    // build whose list had come out empty).
+    let entries = std::fs::read_dir(&directory).unwrap_or_else(|error| {
+        panic!(
+            "cannot read the prelude directory {}: {error}",
+            directory.display()
+        )
+    });
+    let mut files: Vec<_> = entries
+        .map(|entry| {
+            entry
+                .unwrap_or_else(|error| panic!("cannot list {}: {error}", directory.display()))
+                .path()
         })
-        .unwrap_or_default();
+        .filter(|path| path.extension().is_some_and(|ext| ext == "fut"))
+        .collect();
+    assert!(
+        !files.is_empty(),
+        "no prelude files (*.fut) in {}",
+        directory.display()
+    );
     files.sort();
     let mut generated = String::from("&[\n");
     for path in &files {
