@@ -60,10 +60,14 @@ fn each_nest_becomes_the_segmented_operations_of_its_shape() {
         ("map_redomap_noncommutative", counts(0, 1, 0, 2)),
         // F-Nest with an inner scan.
         ("map_scan", counts(0, 0, 1, 2)),
-        // The innermost level's body binds an `iota` (and an assertion)
-        // before its reduction: the nest stops at two levels, the
-        // reduction stays sequential code of the body.
-        ("map_map_reduce_tuple", counts(1, 0, 0, 2)),
+        // The innermost level's body binds an `iota` (and its assertion)
+        // before its reduction: F-Iota computes the iota's elements, F-Assert
+        // hoists the check, and the nest is a segmented reduction over three
+        // dimensions.
+        ("map_map_reduce_tuple", counts(0, 1, 0, 3)),
+        // The outer body computes a scalar from its index and maps over
+        // `iota w`: F-Sink and F-Iota, a map over two dimensions.
+        ("map_iota_rows", counts(1, 0, 0, 2)),
         // The inner map uses the row's sum: not a perfect nest.
         ("imperfect_nest", counts(1, 0, 0, 1)),
         // `map2` over rows leaves an assertion on the rows' sizes and a

@@ -10,7 +10,7 @@
 //!   whose body binds the lambda's parameters to the rows `xsⱼ[gtid]` and
 //!   then runs the lambda's body.
 //! - **F-Nest** (perfect-nest extraction): while the body of a `segmap`
-//!   is a prefix that F-Assert and F-Reshape take out and one inner SOAC
+//!   is a prefix that F-Assert, F-Reshape, F-Iota and F-Sink take out and one inner SOAC
 //!   statement whose results are the body's results, and the inner SOAC's
 //!   width, operator, neutral elements and result types do not depend on
 //!   the outer indices or rows, the inner SOAC's dimension joins the index
@@ -27,6 +27,12 @@
 //!   prefix of a level's body: their checks are hoisted before the
 //!   operation, guarded by the nest's sizes (`Nest::take_prefix`), so they
 //!   fail exactly when, and where, they did in the nest.
+//! - **F-Iota**, **F-Sink**: an `iota` of values from outside the nest that
+//!   only the inner SOAC reads (`map f (iota n)` in a map) becomes a row
+//!   computed from the inner index, its check hoisted as F-Assert's; scalar
+//!   statements that cannot fail move into the inner level's body, which
+//!   recomputes them per point (what a map over a grid's indices, such as
+//!   mandelbrot's, leaves between its two maps).
 //!
 //! Everything else — `filter`, `scatter`, `reduce_by_index`, a `redomap`
 //! or `scanomap` that also maps, and every SOAC inside a body that is not a
@@ -133,26 +139,99 @@ fn flatten_host_body(body: &mut Body, names: &mut NameSource) {
 
 /// A row of the nest: `name = array[indices]`, in bounds by construction
 /// (`array` is bound outside the nest and each index runs below the
-/// dimension it indexes). An *alias* row is a rank-one row reshaped to a
-/// size its hoisted check (F-Reshape) proves equal: it is only ever
-/// indexed further, never bound.
+/// dimension it indexes), or an element of an `iota` (F-Iota), computed
+/// from its index. An *alias* row is a rank-one row reshaped to a size its
+/// hoisted check (F-Reshape) proves equal: it is only ever indexed further,
+/// never bound.
 #[derive(Clone, Debug)]
 struct Row {
     param: Param,
-    array: VName,
-    indices: Vec<SubExp>,
+    source: RowSource,
     alias: bool,
 }
 
+/// Where a row's value comes from.
+#[derive(Clone, Debug)]
+enum RowSource {
+    /// `array[indices]`.
+    Element { array: VName, indices: Vec<SubExp> },
+    /// Element `index` of `iota(n, start, step)` of `element`s: `start +
+    /// step · index`, wrapping as the elements of the array do.
+    Iota {
+        start: SubExp,
+        step: SubExp,
+        element: PrimType,
+        index: SubExp,
+    },
+}
+
 impl Row {
-    fn statement(&self, span: Span) -> Statement {
-        Statement {
-            pattern: vec![self.param.clone()],
-            expression: Exp::Index {
-                array: self.array.clone(),
-                indices: self.indices.clone(),
-            },
+    fn statements(&self, names: &mut NameSource, span: Span) -> Vec<Statement> {
+        let bind = |name: &VName, ty: Type, expression| Statement {
+            pattern: vec![Param {
+                name: name.clone(),
+                ty,
+            }],
+            expression,
             span,
+        };
+        match &self.source {
+            RowSource::Element { array, indices } => vec![Statement {
+                pattern: vec![self.param.clone()],
+                expression: Exp::Index {
+                    array: array.clone(),
+                    indices: indices.clone(),
+                },
+                span,
+            }],
+            RowSource::Iota {
+                start,
+                step,
+                element,
+                index,
+            } => {
+                let element_type = Type::Prim(*element);
+                let mut statements = Vec::new();
+                let position = if *element == PrimType::I64 {
+                    index.clone()
+                } else {
+                    let converted = names.fresh("iota_index");
+                    statements.push(bind(
+                        &converted,
+                        element_type.clone(),
+                        Exp::ConvOp {
+                            op: crate::ir::ConvOp {
+                                from: PrimType::I64,
+                                to: *element,
+                            },
+                            operand: index.clone(),
+                        },
+                    ));
+                    SubExp::Var(converted)
+                };
+                let offset = names.fresh("iota_offset");
+                statements.push(bind(
+                    &offset,
+                    element_type.clone(),
+                    Exp::BinOp {
+                        op: BinOp::Mul,
+                        ty: *element,
+                        left: step.clone(),
+                        right: position,
+                    },
+                ));
+                statements.push(Statement {
+                    pattern: vec![self.param.clone()],
+                    expression: Exp::BinOp {
+                        op: BinOp::Add,
+                        ty: *element,
+                        left: start.clone(),
+                        right: SubExp::Var(offset),
+                    },
+                    span,
+                });
+                statements
+            }
         }
     }
 }
@@ -287,26 +366,61 @@ fn segment(soac: &Soac, names: &mut NameSource) -> Option<(Vec<Statement>, SegOp
         hoisted: Vec::new(),
         span: Span::default(),
     };
-    Some(nest.enter(level, names))
+    Some(nest.enter(level, &[], names))
 }
 
 /// A prefix of a level's body that flattening can take out of it: the
-/// assertions to hoist and the rows its reshapes alias.
+/// assertions to hoist, the rows its reshapes alias, the iotas whose
+/// elements the next level computes, and the statements it sinks into the
+/// next level's body.
 struct Prefix {
     hoisted: Vec<Statement>,
     aliases: Vec<Row>,
+    iotas: Vec<IotaArray>,
+    sunk: Vec<Statement>,
+}
+
+/// `name = iota(n, start, step)` of `element`s, taken out of a nest
+/// (F-Iota).
+struct IotaArray {
+    name: VName,
+    start: SubExp,
+    step: SubExp,
+    element: PrimType,
+}
+
+/// `name = (left op right)` on i64.
+fn comparison(name: &VName, op: CmpOp, left: &SubExp, right: &SubExp, span: Span) -> Statement {
+    Statement {
+        pattern: vec![Param {
+            name: name.clone(),
+            ty: Type::Prim(PrimType::Bool),
+        }],
+        expression: Exp::CmpOp {
+            op,
+            ty: PrimType::I64,
+            left: left.clone(),
+            right: right.clone(),
+        },
+        span,
+    }
 }
 
 impl Nest {
     /// Enters `level`: a new dimension, the level's rows; then F-Nest
     /// (a map) or the segmented reduction or scan (a combining level).
-    fn enter(mut self, level: Level, names: &mut NameSource) -> (Vec<Statement>, SegOp) {
+    fn enter(
+        mut self,
+        level: Level,
+        iotas: &[IotaArray],
+        names: &mut NameSource,
+    ) -> (Vec<Statement>, SegOp) {
         let index = names.fresh("gtid");
         self.dims.push(SegDim {
             index: index.clone(),
             size: level.width.clone(),
         });
-        let new_rows = self.rows_of(&level.params, &level.arrays, &SubExp::Var(index));
+        let new_rows = self.rows_of(&level.params, &level.arrays, &SubExp::Var(index), iotas);
         self.rows = self.kept_rows(&level.body, new_rows);
         self.body = level.body;
         match level.kind {
@@ -320,7 +434,7 @@ impl Nest {
                 neutral,
             } => {
                 let space = SegSpace { dims: self.dims };
-                let body = with_rows(&self.rows, self.body, self.span);
+                let body = with_rows(&self.rows, self.body, self.span, names);
                 let op = if scan {
                     SegOp::Scan {
                         space,
@@ -341,24 +455,31 @@ impl Nest {
         }
     }
 
-    /// F-Nest: while the body is a prefix F-Assert and F-Reshape take out
-    /// and one inner SOAC returning the body's results, whose width,
-    /// operator, neutral elements and result types depend on no point and
-    /// whose body uses no outer row that is an array, that SOAC is the next
-    /// level. Otherwise the nest is a `segmap` of what it has.
+    /// F-Nest: while the body is a prefix F-Assert, F-Reshape, F-Iota and
+    /// F-Sink take out and one inner SOAC returning the body's results,
+    /// whose width, operator, neutral elements and result types depend on
+    /// no point and whose body uses no outer row that is an array, that
+    /// SOAC is the next level. Otherwise the nest is a `segmap` of what it
+    /// has.
     fn deepen(mut self, names: &mut NameSource) -> (Vec<Statement>, SegOp) {
         let Some((prefix, inner, span)) = self.split_body() else {
-            return self.into_segmap();
+            return self.into_segmap(names);
         };
-        let Some(level) = level_of(&inner, names) else {
-            return self.into_segmap();
+        let Some(mut level) = level_of(&inner, names) else {
+            return self.into_segmap(names);
         };
         let Some(prefix) = self.take_prefix(&prefix, names) else {
-            return self.into_segmap();
+            return self.into_segmap(names);
         };
         let outer_rows = self.rows.clone();
         self.rows.extend(prefix.aliases);
-        let bound = self.bound();
+        let mut bound = self.bound();
+        bound.extend(
+            prefix
+                .sunk
+                .iter()
+                .flat_map(|s| s.pattern.iter().map(|p| p.name.clone())),
+        );
         let (operator, neutral, types) = match &level.kind {
             LevelKind::Map { return_types } => (None, &[][..], &return_types[..]),
             LevelKind::Combine {
@@ -368,15 +489,24 @@ impl Nest {
         let operands: Vec<SubExp> = std::iter::once(level.width.clone())
             .chain(neutral.iter().cloned())
             .collect();
+        let sunk = prefix.sunk;
+        level.body.statements.splice(0..0, sunk);
+        // An iota's array is only the inner SOAC's: its elements are
+        // computed where they are used (F-Iota).
+        let mut iota_used_otherwise = false;
+        for_each_use_in_body(&level.body, |name| {
+            iota_used_otherwise |= prefix.iotas.iter().any(|iota| &iota.name == name)
+        });
         if !independent(&bound, &operands, operator, types)
             || !self.rows_used_only_as_arrays(&level.body)
+            || iota_used_otherwise
         {
             self.rows = outer_rows;
-            return self.into_segmap();
+            return self.into_segmap(names);
         }
         self.hoisted.extend(prefix.hoisted);
         self.span = span;
-        self.enter(level, names)
+        self.enter(level, &prefix.iotas, names)
     }
 
     /// The body as a prefix and one last SOAC statement that returns the
@@ -408,11 +538,25 @@ impl Nest {
     ///   `x` under another name (an alias row), and the reshape's own check
     ///   `m = m'` is hoisted as F-Assert hoists an assertion, with the
     ///   reshape's message.
+    /// - **F-Iota**: `r = iota(n, start, step)` with its operands from
+    ///   outside the nest, which only the inner SOAC reads (checked by
+    ///   [`Self::deepen`]): the inner level's row of `r` is `start + step ·
+    ///   index`, computed, and iota's check `n ≥ 0` is hoisted as F-Assert
+    ///   hoists an assertion, with iota's message. (What `map f (iota n)`
+    ///   leaves inside a map.)
+    /// - **F-Sink**: a statement of scalars that cannot fail and has no
+    ///   body (arithmetic on the point's indices and scalar rows): it moves
+    ///   into the inner level's body, where each inner point computes it
+    ///   again — the same value, and no error either way.
+    ///
+    /// A statement of the first three kinds may not use what F-Sink sinks.
     fn take_prefix(&self, prefix: &[Statement], names: &mut NameSource) -> Option<Prefix> {
-        let bound = self.bound();
+        let mut bound = self.bound();
         let mut taken = Prefix {
             hoisted: Vec::new(),
             aliases: Vec::new(),
+            iotas: Vec::new(),
+            sunk: Vec::new(),
         };
         for statement in prefix {
             let uses_bound = |s: &SubExp| s.as_var().is_some_and(|v| bound.contains(v));
@@ -441,19 +585,13 @@ impl Nest {
                         return None;
                     }
                     let equal = names.fresh("reshape_ok");
-                    taken.hoisted.push(Statement {
-                        pattern: vec![Param {
-                            name: equal.clone(),
-                            ty: Type::Prim(PrimType::Bool),
-                        }],
-                        expression: Exp::CmpOp {
-                            op: CmpOp::Eq,
-                            ty: PrimType::I64,
-                            left: size.clone(),
-                            right: old_size.clone(),
-                        },
-                        span: statement.span,
-                    });
+                    taken.hoisted.push(comparison(
+                        &equal,
+                        CmpOp::Eq,
+                        size,
+                        old_size,
+                        statement.span,
+                    ));
                     let message = format!(
                         "Cannot reshape array of shape [{NUMBER}] to array of shape [{NUMBER}]."
                     );
@@ -468,10 +606,56 @@ impl Nest {
                     taken.hoisted.extend(check);
                     taken.aliases.push(Row {
                         param: target.clone(),
-                        array: row.array.clone(),
-                        indices: row.indices.clone(),
+                        source: row.source.clone(),
                         alias: true,
                     });
+                }
+                Exp::Iota {
+                    length,
+                    start,
+                    step,
+                    element,
+                } => {
+                    let [target] = statement.pattern.as_slice() else {
+                        return None;
+                    };
+                    if [length, start, step].into_iter().any(uses_bound) {
+                        return None;
+                    }
+                    let non_negative = names.fresh("iota_ok");
+                    taken.hoisted.push(comparison(
+                        &non_negative,
+                        CmpOp::Ge,
+                        length,
+                        &SubExp::i64(0),
+                        statement.span,
+                    ));
+                    let message = format!("Range 0..1..<{NUMBER} is invalid.");
+                    let check = self.guarded_assertion(
+                        &SubExp::Var(non_negative),
+                        &message,
+                        std::slice::from_ref(length),
+                        statement.span,
+                        names,
+                    );
+                    taken.hoisted.extend(check);
+                    taken.iotas.push(IotaArray {
+                        name: target.name.clone(),
+                        start: start.clone(),
+                        step: step.clone(),
+                        element: *element,
+                    });
+                }
+                expression
+                    if expression.bodies().is_empty()
+                        && !crate::ir::effects::can_fail(expression)
+                        && statement
+                            .pattern
+                            .iter()
+                            .all(|p| matches!(p.ty, Type::Prim(_))) =>
+                {
+                    bound.extend(statement.pattern.iter().map(|p| p.name.clone()));
+                    taken.sunk.push(statement.clone());
                 }
                 _ => return None,
             }
@@ -534,21 +718,40 @@ impl Nest {
     }
 
     /// The rows `params[j] = arrays[j][index]`; an array that is itself a
-    /// row of the nest is indexed from its outermost array instead.
-    fn rows_of(&self, params: &[Param], arrays: &[VName], index: &SubExp) -> Vec<Row> {
+    /// row of the nest is indexed from its outermost array instead, and an
+    /// element of one of `iotas` is computed (F-Iota).
+    fn rows_of(
+        &self,
+        params: &[Param],
+        arrays: &[VName],
+        index: &SubExp,
+        iotas: &[IotaArray],
+    ) -> Vec<Row> {
         params
             .iter()
             .zip(arrays)
             .map(|(param, array)| {
-                let (array, mut indices) = match self.rows.iter().find(|r| &r.param.name == array) {
-                    Some(outer) => (outer.array.clone(), outer.indices.clone()),
-                    None => (array.clone(), Vec::new()),
+                if let Some(iota) = iotas.iter().find(|iota| &iota.name == array) {
+                    return Row {
+                        param: param.clone(),
+                        source: RowSource::Iota {
+                            start: iota.start.clone(),
+                            step: iota.step.clone(),
+                            element: iota.element,
+                            index: index.clone(),
+                        },
+                        alias: false,
+                    };
+                }
+                let outer = self.rows.iter().find(|r| &r.param.name == array);
+                let (array, mut indices) = match outer.map(|r| &r.source) {
+                    Some(RowSource::Element { array, indices }) => (array.clone(), indices.clone()),
+                    _ => (array.clone(), Vec::new()),
                 };
                 indices.push(index.clone());
                 Row {
                     param: param.clone(),
-                    array,
-                    indices,
+                    source: RowSource::Element { array, indices },
                     alias: false,
                 }
             })
@@ -596,10 +799,10 @@ impl Nest {
             .collect()
     }
 
-    fn into_segmap(self) -> (Vec<Statement>, SegOp) {
+    fn into_segmap(self, names: &mut NameSource) -> (Vec<Statement>, SegOp) {
         let op = SegOp::Map {
             space: SegSpace { dims: self.dims },
-            body: with_rows(&self.rows, self.body, self.span),
+            body: with_rows(&self.rows, self.body, self.span, names),
             return_types: self.return_types,
         };
         (self.hoisted, op)
@@ -608,11 +811,11 @@ impl Nest {
 
 /// `body` after the statements that bind `rows` (alias rows are never
 /// bound: nothing uses them but the levels that index through them).
-fn with_rows(rows: &[Row], body: Body, span: Span) -> Body {
+fn with_rows(rows: &[Row], body: Body, span: Span, names: &mut NameSource) -> Body {
     let mut statements: Vec<Statement> = rows
         .iter()
         .filter(|r| !r.alias)
-        .map(|r| r.statement(span))
+        .flat_map(|r| r.statements(names, span))
         .collect();
     statements.extend(body.statements);
     Body {

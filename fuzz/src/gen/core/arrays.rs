@@ -1,5 +1,7 @@
 //! `map` and `map2`, and the nests of a SOAC over rows that people write
-//! (`map (\row -> map f row) xss`, `… scan …`, `… reduce …`).
+//! (`map (\row -> map f row) xss`, `… scan …`, `… reduce …`), and grids
+//! computed from their indices (`map (\i -> … map (\j -> …) (iota m))
+//! (iota n)`).
 
 use super::super::build::*;
 use super::super::env::Env;
@@ -70,6 +72,11 @@ impl Generator {
         let Ty::Array(size, element) = ty else {
             unreachable!()
         };
+        if let Ty::Array(inner_size @ (Size::Const(_) | Size::Named(_)), inner) = element.as_ref() {
+            if self.choices.chance(1, 4) {
+                return self.index_grid_expr(env, size, inner_size, inner, depth);
+            }
+        }
         let row = self.fresh("row");
         let mark = env.mark();
         let (row_ty, body) = match element.as_ref() {
@@ -99,5 +106,59 @@ impl Generator {
         let xss = self.expr(env, &array(size.clone(), row_ty.clone()), depth);
         let parameter = pat_ascribe(pat_var(&row), env.type_exp(&row_ty));
         call("map", vec![lambda(vec![parameter], None, body), xss])
+    }
+
+    /// `map (\(i: i64) -> let s = i * k + c in map (\(j: i64) -> e) (iota
+    /// m)) (iota n)`: a grid computed from its indices (mandelbrot's
+    /// shape), where `e` may use `i`, `j` and `s`. Flattening makes it one
+    /// segmented map over two dimensions (F-Iota computes the inner iota's
+    /// elements, F-Sink moves `s` into the inner body).
+    fn index_grid_expr(
+        &mut self,
+        env: &mut Env,
+        size: &Size,
+        inner_size: &Size,
+        inner: &Ty,
+        depth: u32,
+    ) -> Expr {
+        let outer = match size {
+            Size::Unknown => self.known_size(env),
+            known => known.clone(),
+        };
+        let (i, j, s) = (self.fresh("i"), self.fresh("j"), self.fresh("s"));
+        let scalar = binop(
+            "+",
+            binop(
+                "*",
+                var(&i),
+                i64_literal(u64::from(self.choices.range(1, 9))),
+            ),
+            i64_literal(u64::from(self.choices.range(0, 9))),
+        );
+        let mark = env.mark();
+        env.bind(&i, i64_ty(), false);
+        env.bind(&s, i64_ty(), false);
+        env.bind(&j, i64_ty(), false);
+        let element = self.expr(env, inner, depth);
+        env.truncate(mark);
+        let index_param = |name: &str| pat_ascribe(pat_var(name), TypeExp::Var(qual(&[], "i64")));
+        let inner_map = call(
+            "map",
+            vec![
+                lambda(vec![index_param(&j)], None, element),
+                call("iota", vec![super::size_expr(inner_size)]),
+            ],
+        );
+        call(
+            "map",
+            vec![
+                lambda(
+                    vec![index_param(&i)],
+                    None,
+                    let_in(pat_var(&s), scalar, inner_map),
+                ),
+                call("iota", vec![super::size_expr(&outer)]),
+            ],
+        )
     }
 }
