@@ -13,22 +13,23 @@
 //! *shape* it can prove (constant outer sizes of arrays, through tuples,
 //! records, `let`, `if`, loops, indexing, the size-preserving library
 //! functions, a `map`'s function applied to the rows of its arrays, and the
-//! annotated signatures of the program's functions, with size parameters
-//! instantiated by the constant sizes of the arguments), and
-//! rejects where two proven constants differ. In a function's body its size
-//! parameters are rigid, as in Futhark: one where a constant or another
-//! size parameter is required (`def f [n] (xs: [n]i64) : [2]i64 = xs`, a
-//! `[n]` row in a `with` update of `[2]` rows, `zip` of `[n]` and `[m]`
-//! arrays) is rejected too (SPEC_NOTES TFP18-20), and so are the anonymous
-//! sizes `[]` of a `def`'s (or local `let f`'s) parameters, each an implicit
-//! size parameter, and an `i64` parameter used as a size (`(n: i64) … :
-//! [n]t`), as in Futhark and the optimising front end (SPEC_NOTES
-//! TFP18-22); a call binds a signature's size parameters to its arguments'
-//! constants and rigid sizes, so two distinct ones for one `[n]` are
-//! rejected. Existential sizes (`filter`'s result, ranges, slices) stay
-//! unknown, as in the optimising front end. A size it cannot prove is
-//! unknown and never rejected (the run-time checks stay); it never rejects a
-//! program Futhark accepts.
+//! annotated signatures of the program's functions and of the prelude's,
+//! with size parameters instantiated by the constant sizes of the
+//! arguments), and rejects where two proven constants differ. In a
+//! function's body its size parameters are rigid, as in Futhark: one where
+//! a constant or another size parameter is required
+//! (`def f [n] (xs: [n]i64) : [2]i64 = xs`, a `[n]` row in a `with`
+//! update of `[2]` rows, `zip` of `[n]` and `[m]` arrays) is rejected too
+//! (SPEC_NOTES TFP18-20), and so are the anonymous sizes `[]` of a `def`'s
+//! (or local `let f`'s) parameters, each an implicit size parameter, and
+//! an `i64` parameter used as a size (`(n: i64) … : [n]t`), as in Futhark
+//! and the optimising front end (SPEC_NOTES TFP18-22); a call binds a
+//! signature's size parameters to its arguments' constants and rigid
+//! sizes, so two distinct ones for one `[n]` are rejected. Existential
+//! sizes (`filter`'s result, ranges, slices) stay unknown, as in the
+//! optimising front end. A size it cannot prove is unknown and never
+//! rejected (the run-time checks stay); it never rejects a program Futhark
+//! accepts.
 //!
 //! Module programs are examined too (`front::pipeline` runs this judgment on
 //! them after the module calculus has elaborated them): the walk follows the
@@ -113,7 +114,14 @@ enum Callee<'e> {
 
 /// The library SOACs that apply their first argument to the rows of the
 /// others, with their arities: `map f xs`, `map2 f xs ys`, ….
-const MAPS: &[(&str, usize)] = &[("map", 2), ("map1", 2), ("map2", 3), ("map3", 4)];
+const MAPS: &[(&str, usize)] = &[
+    ("map", 2),
+    ("map1", 2),
+    ("map2", 3),
+    ("map3", 4),
+    ("map4", 5),
+    ("map5", 6),
+];
 
 /// A local name: a variable, a local function with its signature, or the
 /// names of a module opened by `M.(e)` that are not all known (every name
@@ -289,13 +297,29 @@ struct Sizes {
 
 /// Checks a surface program for sizes that are distinct constants (or
 /// rigid sizes) where one size is required.
+/// The prelude's functions (`spec/prelude/toplevel.fut`) are ruled by the
+/// signatures it states, as the program's own are (`hist`'s `[n]` indices
+/// and values), their bodies trusted; the built-in ones by name
+/// (`Sizes::application`).
 pub fn check_program(program: &ast::Program) -> Result<(), Diagnostic> {
+    let prelude = super::from_surface::parse_prelude(PRELUDE_FILE)?;
     let mut sizes = Sizes {
         locals: Vec::new(),
         scope: ModuleSizes::default(),
         anonymous_rigid: Cell::new(false),
         anonymous_count: Cell::new(0),
     };
+    for dec in &prelude.decs {
+        if let Dec::Value(bind) = dec {
+            let (signature, _) = sizes.signature(
+                &bind.type_params,
+                &bind.params,
+                bind.return_type.as_ref(),
+                true,
+            );
+            sizes.scope.functions.insert(bind.name.clone(), signature);
+        }
+    }
     sizes.decs(&program.decs, &mut ModuleSizes::default())
 }
 
@@ -307,6 +331,10 @@ fn size_mismatch(span: Span, what: &str, first: u64, second: u64) -> Diagnostic 
     .with_primary(span, format!("sizes {first} and {second}"))
     .with_note("Futhark rejects arrays of different constant sizes where one size is required (SPEC_NOTES TFP18-19)")
 }
+
+/// The file the prelude is parsed as here: only its signatures are read,
+/// so no diagnostic points into it.
+const PRELUDE_FILE: spec::source::FileId = spec::source::FileId(u32::MAX);
 
 /// The prefix of the names of anonymous parameter sizes (no size can be
 /// written so).
@@ -1521,13 +1549,17 @@ impl Sizes {
             ("map3", 4) => {
                 Shape::Array(equal_sizes(&[1, 2, 3])?, Box::new(function_result.clone()))
             }
-            ("zip", 2) => Shape::Array(
-                equal_sizes(&[0, 1])?,
-                Box::new(Shape::Tuple(vec![element(0), element(1)])),
+            ("map4", 5) => Shape::Array(
+                equal_sizes(&[1, 2, 3, 4])?,
+                Box::new(function_result.clone()),
             ),
-            ("zip3", 3) => Shape::Array(
-                equal_sizes(&[0, 1, 2])?,
-                Box::new(Shape::Tuple(vec![element(0), element(1), element(2)])),
+            ("map5", 6) => Shape::Array(
+                equal_sizes(&[1, 2, 3, 4, 5])?,
+                Box::new(function_result.clone()),
+            ),
+            ("zip", 2) | ("zip3", 3) | ("zip4", 4) | ("zip5", 5) => Shape::Array(
+                equal_sizes(&(0..shapes.len()).collect::<Vec<_>>())?,
+                Box::new(Shape::Tuple((0..shapes.len()).map(element).collect())),
             ),
             ("scan", 3) => Shape::Array(dim(2), Box::new(shapes[1].clone())),
             ("reduce", 3) => shapes[1].clone(),
