@@ -192,3 +192,29 @@ fn the_segmented_ir_runs_a_nest_of_maps_as_one_kernel() {
         "{segmented}"
     );
 }
+
+/// SOACs in loops and branches of host code are kernels too (they once ran
+/// on the host, counted nowhere), and the array a loop carries stays on the
+/// device from one iteration's kernel to the next: 13 of the 15 kernels'
+/// inputs are found there, 2 uploaded (`xs`, once per case).
+#[test]
+fn soacs_in_host_loops_and_branches_run_as_kernels() {
+    const PROGRAM: &str = "tests/programs/kernels/kernels_inside_host_loops_and_branches.fut";
+    for extra in [&[][..], &["--segmented"][..]] {
+        let mut args = vec!["test", PROGRAM, "--backend", "gpu"];
+        args.extend_from_slice(extra);
+        let out = runestone_with_environment(&args, &[("RUNESTONE_VALIDATION", "1")]);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{args:?}:\n{stdout}");
+        assert!(stdout.contains("2 passed, 0 failed"), "{args:?}:\n{stdout}");
+        assert!(
+            stdout.contains(
+                "gpu: 15 SOAC statement runs on the GPU as kernels, 0 handed back to the host; \
+                 7 top-level SOAC statements planned as kernels, 0 left on the host; \
+                 kernel inputs: 2 uploaded, 13 already on the device; \
+                 Vulkan validation on, 0 messages"
+            ),
+            "{args:?}:\n{stdout}"
+        );
+    }
+}

@@ -1,5 +1,6 @@
 //! Kernel extraction: for each top-level SOAC statement of an IR function
-//! body, the library kernel that runs it ([`KernelPlan`]) or why it runs on
+//! (`optimized::cpu::offload::host_soac_statements`: in its host code, at
+//! any depth of loops and branches), the library kernel that runs it ([`KernelPlan`]) or why it runs on
 //! the host.
 //!
 //! A SOAC becomes a kernel when it is a `map`, `reduce`, `scan`, `redomap`,
@@ -18,8 +19,9 @@ use crate::kernels::element::PrimType;
 use crate::kernels::lambda::{MapLambda, Operator};
 use crate::kernels::soac::{self, DeviceArrays, ElementSource, GeneratedKernel, KernelShape};
 use crate::runtime::{EnvironmentBuffers, Runtime};
+use optimized::cpu::offload::host_soac_statements;
 use optimized::ir::visit::{for_each_binder_in_lambda, for_each_use_in_body};
-use optimized::ir::{Body, Exp, Function, Lambda, Program, Soac, Span, Statement, Type, VName};
+use optimized::ir::{Function, Lambda, Program, Soac, Span, Statement, Type, VName};
 use std::collections::{HashMap, HashSet};
 
 /// The library kernel a SOAC runs as, with its translated lambdas.
@@ -204,31 +206,22 @@ pub enum Placement {
     },
 }
 
-/// The placement of every top-level SOAC statement of `function`, in order.
+/// The placement of every top-level SOAC statement of `function`
+/// (`optimized::cpu::offload::host_soac_statements`: in its host code, at
+/// any depth of loops and branches), in order.
 pub fn extract_function(function: &Function) -> Vec<Placement> {
-    let mut types: HashMap<VName, Type> = function
-        .params
-        .iter()
-        .map(|param| (param.name.clone(), param.ty.clone()))
-        .collect();
-    extract_body(&function.body, &mut types)
+    host_soac_statements(function)
+        .into_iter()
+        .enumerate()
+        .map(|(index, host)| {
+            let types: HashMap<VName, Type> = host.in_scope.into_iter().collect();
+            plan_statement(index, host.statement, host.soac, &types)
+        })
+        .collect()
 }
 
-fn extract_body(body: &Body, types: &mut HashMap<VName, Type>) -> Vec<Placement> {
-    let mut placements = Vec::new();
-    for (statement_index, statement) in body.statements.iter().enumerate() {
-        if let Exp::Soac(soac) = &statement.expression {
-            placements.push(plan_statement(statement_index, statement, soac, types));
-        }
-        for element in &statement.pattern {
-            types.insert(element.name.clone(), element.ty.clone());
-        }
-    }
-    placements
-}
-
-/// The placement of `soac`, the expression of `statement` (statement
-/// `statement_index` of a function body), where `types` gives the types of
+/// The placement of `soac`, the expression of `statement` (top-level SOAC
+/// statement `statement_index` of its function), where `types` gives the types of
 /// the variables in scope.
 pub fn plan_statement(
     statement_index: usize,

@@ -1,7 +1,8 @@
 //! The whole-program GPU driver (issue 7): an IR program runs on the host
 //! with the CPU backend's machinery (`optimized::cpu`), except that every
-//! top-level SOAC statement of a function body that [`crate::codegen::extract`]
-//! plans as a kernel is run on the device: its input arrays are uploaded, the
+//! top-level SOAC statement (of a function's host code, at any depth of
+//! loops and branches: `optimized::cpu::offload::host_soac_statements`)
+//! that [`crate::codegen::extract`] plans as a kernel is run on the device: its input arrays are uploaded, the
 //! library kernel runs, its results are downloaded and bound as the CPU
 //! backend would bind them.
 //!
@@ -37,10 +38,10 @@ use crate::error::{GpuError, GpuResult};
 use crate::kernels::environment;
 use crate::kernels::soac::DeviceArrays;
 use crate::runtime::{DeviceBuffer, Runtime};
-use optimized::cpu::offload::{SoacCall, SoacOffload};
+use optimized::cpu::offload::{host_soac_statements, SoacCall, SoacOffload};
 use optimized::cpu::value::{Data, Val};
 use optimized::cpu::{CompiledProgram, RuntimeError};
-use optimized::ir::{Exp, Program, Type, VName};
+use optimized::ir::{Program, Type, VName};
 use planning::{called_from_lambdas, plan};
 use resident::{keep_all, Resident};
 use spec::value::Value;
@@ -190,30 +191,21 @@ impl KernelOffload {
         let mut plans = HashMap::new();
         let per_element = called_from_lambdas(program);
         for (function_index, function) in program.functions.iter().enumerate() {
-            let mut types: HashMap<VName, Type> = function
-                .params
-                .iter()
-                .map(|param| (param.name.clone(), param.ty.clone()))
-                .collect();
-            for (index, statement) in function.body.statements.iter().enumerate() {
-                if let Exp::Soac(soac) = &statement.expression {
-                    let planned = if per_element.contains(&function.name) {
-                        None
-                    } else {
-                        plan(index, statement, soac, &types)
-                    };
-                    match planned {
-                        Some(planned) => {
-                            counters.statements_planned.fetch_add(1, Ordering::Relaxed);
-                            plans.insert((function_index, index), planned);
-                        }
-                        None => {
-                            counters.statements_on_host.fetch_add(1, Ordering::Relaxed);
-                        }
+            for (index, host) in host_soac_statements(function).into_iter().enumerate() {
+                let planned = if per_element.contains(&function.name) {
+                    None
+                } else {
+                    let types: HashMap<VName, Type> = host.in_scope.into_iter().collect();
+                    plan(index, host.statement, host.soac, &types)
+                };
+                match planned {
+                    Some(planned) => {
+                        counters.statements_planned.fetch_add(1, Ordering::Relaxed);
+                        plans.insert((function_index, index), planned);
                     }
-                }
-                for element in &statement.pattern {
-                    types.insert(element.name.clone(), element.ty.clone());
+                    None => {
+                        counters.statements_on_host.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
             }
         }

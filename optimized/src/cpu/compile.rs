@@ -23,7 +23,7 @@ use super::machine::{
     Machine, Operand, ShapeSpec, Step,
 };
 use super::native;
-use super::offload::{SoacCall, SoacOffload};
+use super::offload::{host_soac_statements, SoacCall, SoacOffload};
 use super::ops::{self, SliceDim};
 use super::prim;
 use super::schedule::holds_nested_work;
@@ -34,7 +34,7 @@ use super::RuntimeError;
 use crate::ir::visit::for_each_use_in_exp;
 use crate::ir::{
     Body, DimIndex, Exp, FunName, Function, Lambda, LoopForm, PrimValue, Program, Soac, Span,
-    SubExp, Type, VName,
+    Statement, SubExp, Type, VName,
 };
 
 /// Counts a compiled SOAC and the fast paths it got.
@@ -101,8 +101,10 @@ struct FunctionCompiler<'a> {
     by_name: &'a HashMap<FunName, usize>,
     /// The offload and the index of the function being compiled.
     offload: Option<(Arc<dyn SoacOffload>, usize)>,
-    /// True only while the next body compiled is the function's own.
-    function_body_next: bool,
+    /// The function's top-level SOAC statements claimed by the offload
+    /// (`offload::host_soac_statements`), by address: their index there and
+    /// the variables in scope where they stand.
+    claimed: HashMap<*const Statement, (usize, HashSet<VName>)>,
     statistics: BackendStatistics,
 }
 
@@ -135,7 +137,7 @@ impl<'a> FunctionCompiler<'a> {
             slots: HashMap::new(),
             by_name,
             offload: None,
-            function_body_next: false,
+            claimed: HashMap::new(),
             statistics: BackendStatistics::default(),
         }
     }
@@ -166,7 +168,17 @@ impl<'a> FunctionCompiler<'a> {
     fn function(mut self, function: &Function) -> (CompiledFunction, BackendStatistics) {
         let params: Vec<usize> = function.params.iter().map(|p| self.slot(&p.name)).collect();
         let bound: Vec<VName> = function.params.iter().map(|p| p.name.clone()).collect();
-        self.function_body_next = true;
+        if let Some((offload, function_index)) = &self.offload {
+            self.claimed = host_soac_statements(function)
+                .into_iter()
+                .enumerate()
+                .filter(|(index, _)| offload.claims(*function_index, *index))
+                .map(|(index, host)| {
+                    let in_scope = host.in_scope.into_iter().map(|(name, _)| name).collect();
+                    (host.statement as *const Statement, (index, in_scope))
+                })
+                .collect();
+        }
         let body = self.body(&function.body, &bound);
         let compiled = CompiledFunction {
             frame_size: self.slots.len(),
@@ -179,7 +191,6 @@ impl<'a> FunctionCompiler<'a> {
     /// Compiles a body whose parameters (bound by the enclosing construct)
     /// are `params`.
     fn body(&mut self, body: &Body, params: &[VName]) -> CompiledBody {
-        let function_body = std::mem::replace(&mut self.function_body_next, false);
         let mut last_use = HashMap::new();
         let mut used_twice_at_last_use = HashSet::new();
         for (i, statement) in body.statements.iter().enumerate() {
@@ -222,15 +233,16 @@ impl<'a> FunctionCompiler<'a> {
                 statement.span,
                 &context,
             );
-            steps.push(match (&statement.expression, function_body) {
-                (Exp::Soac(soac), true) => self.offloaded(
+            let claimed = self.claimed.get(&(statement as *const Statement)).cloned();
+            steps.push(match (&statement.expression, claimed) {
+                (Exp::Soac(soac), Some((index, in_scope))) => self.offloaded(
                     &statement.expression,
                     soac,
-                    i,
+                    index,
                     step,
                     targets.clone(),
                     statement.span,
-                    &context.bound_here,
+                    &in_scope,
                 ),
                 _ => step,
             });
@@ -644,9 +656,10 @@ impl<'a> FunctionCompiler<'a> {
         })
     }
 
-    /// `host` (the compiled SOAC statement `statement` of the function
-    /// body), or, when the offload claims the statement, a step that offers
-    /// it to the offload first and runs `host` only when it is handed back.
+    /// A step that offers the claimed SOAC statement `statement` (its index
+    /// in the function's `host_soac_statements`; `in_scope`: the variables
+    /// in scope there) to the offload first and runs `host`, its compiled
+    /// host version, only when it is handed back.
     #[allow(clippy::too_many_arguments)]
     fn offloaded(
         &mut self,
@@ -661,9 +674,6 @@ impl<'a> FunctionCompiler<'a> {
         let Some((offload, function)) = self.offload.clone() else {
             return host;
         };
-        if !offload.claims(function, statement) {
-            return host;
-        }
         let width = self.operand(soac.width());
         let input_names = soac_input_arrays(soac);
         let inputs: Vec<usize> = input_names.iter().map(|a| self.slot(a)).collect();

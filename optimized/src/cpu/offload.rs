@@ -2,10 +2,14 @@
 //! SOAC statements (the GPU driver in `gpu::driver` implements it;
 //! `optimized` never depends on `gpu`).
 //!
-//! When a [`super::CompiledProgram`] is built with an offload
+//! A *top-level* SOAC statement is one of a function's host code: its body
+//! and, inside it, the branches of `if`s and the bodies of loops, never a
+//! lambda's body (whose SOACs run once per element of the enclosing one).
+//! [`host_soac_statements`] lists them, numbered as [`SoacCall::statement`]
+//! numbers them. When a [`super::CompiledProgram`] is built with an offload
 //! ([`super::CompiledProgram::with_offload`]), the compiler asks it once per
-//! SOAC statement at the top level of a function body whether it claims the
-//! statement ([`SoacOffload::claims`]). A claimed statement is compiled
+//! top-level SOAC statement whether it claims the statement
+//! ([`SoacOffload::claims`]). A claimed statement is compiled
 //! twice: the host version as usual, and a step that evaluates the width and
 //! the input arrays and hands them to [`SoacOffload::run`]; when that answers
 //! `Ok(None)` the host version runs instead. Statements not claimed, and
@@ -14,14 +18,14 @@
 
 use super::value::Val;
 use super::RuntimeError;
-use crate::ir::{Span, VName};
+use crate::ir::{Body, Exp, Function, LoopForm, Soac, Span, Statement, SubExp, Type, VName};
 
 /// One execution of a claimed SOAC statement.
 #[derive(Debug)]
 pub struct SoacCall<'a> {
     /// The function's index in `Program::functions`.
     pub function: usize,
-    /// The statement's index in the function's body.
+    /// The statement's index in the function's [`host_soac_statements`].
     pub statement: usize,
     /// The SOAC's width, evaluated (never negative: a negative width is the
     /// host's error).
@@ -52,4 +56,85 @@ pub trait SoacOffload: Send + Sync {
     /// (e.g. inputs the device cannot take); `Err` is a run-time error of the
     /// program.
     fn run(&self, call: &SoacCall<'_>) -> Result<Option<Vec<Val>>, RuntimeError>;
+}
+
+/// A top-level SOAC statement of a function, with the variables in scope
+/// where it stands (the function's parameters, the enclosing loops'
+/// parameters and indices, and every variable bound before it in the
+/// enclosing bodies), in binding order, with their types.
+#[derive(Debug)]
+pub struct HostSoacStatement<'a> {
+    pub statement: &'a Statement,
+    pub soac: &'a Soac,
+    pub in_scope: Vec<(VName, Type)>,
+}
+
+/// The top-level SOAC statements of `function` (the module header says
+/// which), in program order: a statement before the ones after it, an `if`'s
+/// then-branch before its else-branch, a loop's body where the loop stands.
+/// Their positions in this list are the statement indices of
+/// [`SoacOffload::claims`] and [`SoacCall::statement`].
+pub fn host_soac_statements(function: &Function) -> Vec<HostSoacStatement<'_>> {
+    let mut scope: Vec<(VName, Type)> = function
+        .params
+        .iter()
+        .map(|param| (param.name.clone(), param.ty.clone()))
+        .collect();
+    let mut found = Vec::new();
+    collect_host_soacs(&function.body, &mut scope, &mut found);
+    found
+}
+
+fn collect_host_soacs<'a>(
+    body: &'a Body,
+    scope: &mut Vec<(VName, Type)>,
+    found: &mut Vec<HostSoacStatement<'a>>,
+) {
+    let outer = scope.len();
+    for statement in &body.statements {
+        match &statement.expression {
+            Exp::Soac(soac) => found.push(HostSoacStatement {
+                statement,
+                soac,
+                in_scope: scope.clone(),
+            }),
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                collect_host_soacs(then_body, scope, found);
+                collect_host_soacs(else_body, scope, found);
+            }
+            Exp::Loop { params, form, body } => {
+                let before_loop = scope.len();
+                scope.extend(params.iter().map(|(p, _)| (p.name.clone(), p.ty.clone())));
+                if let LoopForm::For { index, bound } = form {
+                    let index_type = match bound {
+                        SubExp::Constant(value) => Some(Type::Prim(value.prim_type())),
+                        SubExp::Var(name) => scope
+                            .iter()
+                            .rev()
+                            .find(|(bound_name, _)| bound_name == name)
+                            .map(|(_, ty)| ty.clone()),
+                    };
+                    // A bound not in scope is the IR checker's error; the
+                    // index is then left out, so no plan reads it.
+                    if let Some(index_type) = index_type {
+                        scope.push((index.clone(), index_type));
+                    }
+                }
+                collect_host_soacs(body, scope, found);
+                scope.truncate(before_loop);
+            }
+            _ => {}
+        }
+        scope.extend(
+            statement
+                .pattern
+                .iter()
+                .map(|element| (element.name.clone(), element.ty.clone())),
+        );
+    }
+    scope.truncate(outer);
 }
