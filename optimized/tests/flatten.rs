@@ -77,6 +77,12 @@ fn each_nest_becomes_the_segmented_operations_of_its_shape() {
         // Nests in a host branch and a host loop (whose body's two nests
         // fusion made one).
         ("host_loop_of_nests", counts(2, 0, 0, 2)),
+        // The inner body reduces over the outer row of `a` (F-Carry): one
+        // segmented reduction over three dimensions.
+        ("matrix_multiplication", counts(0, 1, 0, 3)),
+        // The inner body indexes the outer row itself: F-Carry is undone,
+        // the nest stays at the outer level.
+        ("outer_row_indexed_in_inner_body", counts(1, 0, 0, 1)),
     ];
     for (name, expected) in expected {
         let flattened = flatten_program(&fused(name));

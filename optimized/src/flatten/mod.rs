@@ -18,8 +18,13 @@
 //!   `redomap` makes it a `segred`, an inner `scan` or `scanomap` a
 //!   `segscan`, both segmented along the new innermost dimension. Rows of
 //!   rows are indexed from the outermost array (`xss[gtid₁, gtid₂]`), so no
-//!   point copies a row; a nest whose inner body uses an outer row that is
-//!   itself an array stays at the outer level.
+//!   point copies a row.
+//! - **F-Carry**: an outer row that is itself an array, used by the inner
+//!   SOAC's body, is carried into the next level, where it may become an
+//!   inner SOAC's array, indexed from the outermost array (matrix
+//!   multiplication's row of `a`: a 3-D `segred`); a nest that would finish
+//!   with a carried row still used is undone back to the level that carried
+//!   it (`Nest::deepen`).
 //! - **F-Red**, **F-Scan**: a host `reduce`/`redomap` (`scan`/`scanomap`)
 //!   with no mapped results is a `segred` (`segscan`) over `[n]`.
 //! - **F-Assert**, **F-Reshape**: an assertion on values from outside the
@@ -142,12 +147,15 @@ fn flatten_host_body(body: &mut Body, names: &mut NameSource) {
 /// dimension it indexes), or an element of an `iota` (F-Iota), computed
 /// from its index. An *alias* row is a rank-one row reshaped to a size its
 /// hoisted check (F-Reshape) proves equal: it is only ever indexed further,
-/// never bound.
+/// never bound. A *carried* row is an outer level's array row that a deeper
+/// level's body still uses (F-Carry): the nest may only finish where no
+/// body uses it any more.
 #[derive(Clone, Debug)]
 struct Row {
     param: Param,
     source: RowSource,
     alias: bool,
+    carried: bool,
 }
 
 /// Where a row's value comes from.
@@ -345,6 +353,7 @@ fn level_of(soac: &Soac, names: &mut NameSource) -> Option<Level> {
 /// level sees, that level's body and result types, and the assertions
 /// hoisted out of it (F-Assert, F-Reshape) in the order they would first
 /// run.
+#[derive(Clone)]
 struct Nest {
     dims: Vec<SegDim>,
     rows: Vec<Row>,
@@ -366,7 +375,8 @@ fn segment(soac: &Soac, names: &mut NameSource) -> Option<(Vec<Statement>, SegOp
         hoisted: Vec::new(),
         span: Span::default(),
     };
-    Some(nest.enter(level, &[], names))
+    // No row is carried into the first level, so nothing undoes it.
+    nest.enter(level, &[], names).ok()
 }
 
 /// A prefix of a level's body that flattening can take out of it: the
@@ -406,15 +416,18 @@ fn comparison(name: &VName, op: CmpOp, left: &SubExp, right: &SubExp, span: Span
     }
 }
 
+/// A nest finished where a carried row (F-Carry) is still used: the level
+/// that carried it is undone.
+struct Undone;
+
+/// A finished nest: its hoisted statements and segmented operation, or
+/// undone.
+type Finished = Result<(Vec<Statement>, SegOp), Undone>;
+
 impl Nest {
     /// Enters `level`: a new dimension, the level's rows; then F-Nest
     /// (a map) or the segmented reduction or scan (a combining level).
-    fn enter(
-        mut self,
-        level: Level,
-        iotas: &[IotaArray],
-        names: &mut NameSource,
-    ) -> (Vec<Statement>, SegOp) {
+    fn enter(mut self, level: Level, iotas: &[IotaArray], names: &mut NameSource) -> Finished {
         let index = names.fresh("gtid");
         self.dims.push(SegDim {
             index: index.clone(),
@@ -433,6 +446,7 @@ impl Nest {
                 operator,
                 neutral,
             } => {
+                self.finishes()?;
                 let space = SegSpace { dims: self.dims };
                 let body = with_rows(&self.rows, self.body, self.span, names);
                 let op = if scan {
@@ -450,18 +464,34 @@ impl Nest {
                         neutral,
                     }
                 };
-                (self.hoisted, op)
+                Ok((self.hoisted, op))
             }
+        }
+    }
+
+    /// The nest may finish here: its body uses no carried row (F-Carry).
+    fn finishes(&self) -> Result<(), Undone> {
+        match self.rows.iter().any(|row| row.carried) {
+            true => Err(Undone),
+            false => Ok(()),
         }
     }
 
     /// F-Nest: while the body is a prefix F-Assert, F-Reshape, F-Iota and
     /// F-Sink take out and one inner SOAC returning the body's results,
     /// whose width, operator, neutral elements and result types depend on
-    /// no point and whose body uses no outer row that is an array, that
-    /// SOAC is the next level. Otherwise the nest is a `segmap` of what it
-    /// has.
-    fn deepen(mut self, names: &mut NameSource) -> (Vec<Statement>, SegOp) {
+    /// no point and whose body uses no alias row, that SOAC is the next
+    /// level. Otherwise the nest is a `segmap` of what it has.
+    ///
+    /// **F-Carry**: where the inner SOAC's body uses an outer row that is
+    /// an array (matrix multiplication's `row` in `map (\col -> reduce
+    /// (+) 0 (map2 (*) row col))`), the row is carried into the next level,
+    /// to become, one level deeper, an inner SOAC's array, indexed from the
+    /// outermost array (`a[gtid₁, gtid₃]`). A nest that finishes with a
+    /// carried row still used would have each point copy it: it is undone
+    /// back to the level that carried the row, which finishes as a
+    /// `segmap` of what it had.
+    fn deepen(mut self, names: &mut NameSource) -> Finished {
         let Some((prefix, inner, span)) = self.split_body() else {
             return self.into_segmap(names);
         };
@@ -471,7 +501,7 @@ impl Nest {
         let Some(prefix) = self.take_prefix(&prefix, names) else {
             return self.into_segmap(names);
         };
-        let outer_rows = self.rows.clone();
+        let before = self.clone();
         self.rows.extend(prefix.aliases);
         let mut bound = self.bound();
         bound.extend(
@@ -498,15 +528,18 @@ impl Nest {
             iota_used_otherwise |= prefix.iotas.iter().any(|iota| &iota.name == name)
         });
         if !independent(&bound, &operands, operator, types)
-            || !self.rows_used_only_as_arrays(&level.body)
+            || self.uses_rows(&level.body, |row| row.alias)
             || iota_used_otherwise
         {
-            self.rows = outer_rows;
-            return self.into_segmap(names);
+            return before.into_segmap(names);
         }
+        let carries = self.uses_rows(&level.body, |row| row.param.ty.rank() > 0);
         self.hoisted.extend(prefix.hoisted);
         self.span = span;
-        self.enter(level, &prefix.iotas, names)
+        match self.enter(level, &prefix.iotas, names) {
+            Err(Undone) if carries => before.into_segmap(names),
+            finished => finished,
+        }
     }
 
     /// The body as a prefix and one last SOAC statement that returns the
@@ -608,6 +641,7 @@ impl Nest {
                         param: target.clone(),
                         source: row.source.clone(),
                         alias: true,
+                        carried: false,
                     });
                 }
                 Exp::Iota {
@@ -741,6 +775,7 @@ impl Nest {
                             index: index.clone(),
                         },
                         alias: false,
+                        carried: false,
                     };
                 }
                 let outer = self.rows.iter().find(|r| &r.param.name == array);
@@ -753,6 +788,7 @@ impl Nest {
                     param: param.clone(),
                     source: RowSource::Element { array, indices },
                     alias: false,
+                    carried: false,
                 }
             })
             .collect()
@@ -767,25 +803,22 @@ impl Nest {
             .collect()
     }
 
-    /// Whether `body` uses no row of the nest that is an array (each point
-    /// of a deeper level would copy it): such rows are used only as the
-    /// inner SOAC's arrays, which [`Self::rows_of`] indexes from the
-    /// outermost array.
-    fn rows_used_only_as_arrays(&self, body: &Body) -> bool {
-        let array_rows: HashSet<&VName> = self
+    /// Whether `body` uses a row of the nest that `which` selects.
+    fn uses_rows(&self, body: &Body, which: impl Fn(&Row) -> bool) -> bool {
+        let selected: HashSet<&VName> = self
             .rows
             .iter()
-            .filter(|r| r.param.ty.rank() > 0)
-            .map(|r| &r.param.name)
+            .filter(|row| which(row))
+            .map(|row| &row.param.name)
             .collect();
-        let mut uses_array_row = false;
-        for_each_use_in_body(body, |name| uses_array_row |= array_rows.contains(name));
-        !uses_array_row
+        let mut uses = false;
+        for_each_use_in_body(body, |name| uses |= selected.contains(name));
+        uses
     }
 
-    /// The rows the next level keeps: the outer rows `body` still uses (all
-    /// scalars, by [`Self::rows_used_only_as_arrays`]; never an alias) and
-    /// the new ones.
+    /// The rows the next level keeps: the outer rows `body` still uses
+    /// (never an alias, by [`Self::deepen`]; those that are arrays carried,
+    /// F-Carry) and the new ones.
     fn kept_rows(&self, body: &Body, new_rows: Vec<Row>) -> Vec<Row> {
         let mut used = HashSet::new();
         for_each_use_in_body(body, |name| {
@@ -794,18 +827,22 @@ impl Nest {
         self.rows
             .iter()
             .filter(|r| !r.alias && used.contains(&r.param.name))
-            .cloned()
+            .map(|r| Row {
+                carried: r.carried || r.param.ty.rank() > 0,
+                ..r.clone()
+            })
             .chain(new_rows)
             .collect()
     }
 
-    fn into_segmap(self, names: &mut NameSource) -> (Vec<Statement>, SegOp) {
+    fn into_segmap(self, names: &mut NameSource) -> Finished {
+        self.finishes()?;
         let op = SegOp::Map {
             space: SegSpace { dims: self.dims },
             body: with_rows(&self.rows, self.body, self.span, names),
             return_types: self.return_types,
         };
-        (self.hoisted, op)
+        Ok((self.hoisted, op))
     }
 }
 

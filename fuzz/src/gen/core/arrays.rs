@@ -1,7 +1,8 @@
 //! `map` and `map2`, and the nests of a SOAC over rows that people write
-//! (`map (\row -> map f row) xss`, `… scan …`, `… reduce …`), and grids
+//! (`map (\row -> map f row) xss`, `… scan …`, `… reduce …`), grids
 //! computed from their indices (`map (\i -> … map (\j -> …) (iota m))
-//! (iota n)`).
+//! (iota n)`) and inner products of rows (matrix multiplication's
+//! `map (\row -> map (\col -> reduce op ne (map2 f row col)) yss) xss`).
 
 use super::super::build::*;
 use super::super::env::Env;
@@ -77,6 +78,11 @@ impl Generator {
                 return self.index_grid_expr(env, size, inner_size, inner, depth);
             }
         }
+        if let Ty::Array(inner_size, inner) = element.as_ref() {
+            if Self::scan_operator(inner).is_some() && self.choices.chance(1, 5) {
+                return self.inner_product_grid_expr(env, size, inner_size, inner, depth);
+            }
+        }
         let row = self.fresh("row");
         let mark = env.mark();
         let (row_ty, body) = match element.as_ref() {
@@ -106,6 +112,42 @@ impl Generator {
         let xss = self.expr(env, &array(size.clone(), row_ty.clone()), depth);
         let parameter = pat_ascribe(pat_var(&row), env.type_exp(&row_ty));
         call("map", vec![lambda(vec![parameter], None, body), xss])
+    }
+
+    /// `map (\(row: [k]a) -> map (\(col: [k]b) -> reduce op ne (map2 f row
+    /// col)) yss) xss`: matrix multiplication's shape, an inner reduction
+    /// over a row of the outer map. Flattening carries the row into the
+    /// inner level (F-Carry) and makes the nest one segmented reduction over
+    /// three dimensions, or, where `f` uses the row or the column itself,
+    /// undoes that and keeps the nest at the outer level.
+    fn inner_product_grid_expr(
+        &mut self,
+        env: &mut Env,
+        size: &Size,
+        inner_size: &Size,
+        element: &Ty,
+        depth: u32,
+    ) -> Expr {
+        let length = self.known_size(env);
+        let left = self.random_type(env, true, 0);
+        let right = self.random_type(env, true, 0);
+        let row_ty = array(length.clone(), left.clone());
+        let col_ty = array(length, right.clone());
+        let xss = self.expr(env, &array(size.clone(), row_ty.clone()), depth);
+        let yss = self.expr(env, &array(inner_size.clone(), col_ty.clone()), depth);
+        let (row, col) = (self.fresh("row"), self.fresh("col"));
+        let mark = env.mark();
+        env.bind(&row, row_ty.clone(), false);
+        env.bind(&col, col_ty.clone(), false);
+        let function = self.expr(env, &arrow(left, arrow(right, element.clone())), depth);
+        let (operator, neutral) = self.operator_function(env, element);
+        env.truncate(mark);
+        let products = call("map2", vec![function, var(&row), var(&col)]);
+        let reduction = call("reduce", vec![operator, neutral, products]);
+        let col_param = pat_ascribe(pat_var(&col), env.type_exp(&col_ty));
+        let row_param = pat_ascribe(pat_var(&row), env.type_exp(&row_ty));
+        let inner_map = call("map", vec![lambda(vec![col_param], None, reduction), yss]);
+        call("map", vec![lambda(vec![row_param], None, inner_map), xss])
     }
 
     /// `map (\(i: i64) -> let s = i * k + c in map (\(j: i64) -> e) (iota
