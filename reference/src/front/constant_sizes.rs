@@ -112,16 +112,12 @@ enum Callee<'e> {
     Unknown,
 }
 
-/// The library SOACs that apply their first argument to the rows of the
-/// others, with their arities: `map f xs`, `map2 f xs ys`, ….
-const MAPS: &[(&str, usize)] = &[
-    ("map", 2),
-    ("map1", 2),
-    ("map2", 3),
-    ("map3", 4),
-    ("map4", 5),
-    ("map5", 6),
-];
+/// Whether `name` applied to `arity` arguments is a library SOAC that
+/// applies its first argument to the rows of the others (`map f xs`,
+/// `map2 f xs ys`, …, `map5`: the intrinsics named `map…`, fully applied).
+fn maps_rows(name: &str, arity: usize) -> bool {
+    name.starts_with("map") && super::from_surface::INTRINSICS.contains(&(name, arity))
+}
 
 /// A local name: a variable, a local function with its signature, or the
 /// names of a module opened by `M.(e)` that are not all known (every name
@@ -1506,7 +1502,7 @@ impl Sizes {
     fn application(&mut self, head: &Expr, arguments: &[&Expr], span: Span) -> Judgment<Shape> {
         let callee = self.callee(head)?;
         let maps_rows = match callee {
-            Callee::Library(name) => MAPS.contains(&(name, arguments.len())),
+            Callee::Library(name) => maps_rows(name, arguments.len()),
             _ => false,
         };
         let mut shapes = Vec::new();
