@@ -8,7 +8,7 @@
 //! generated ones (the value oracle runs both paths).
 
 use optimized::flatten::{count_segmented_operations, flatten_program, SegmentedCounts};
-use optimized::ir::{check_program, Exp, Program, SegOp, SubExp};
+use optimized::ir::{check_program, Body, Exp, Program, SegOp, SubExp};
 use optimized::pipeline::{compile, PipelineOptions};
 use spec::source::SourceMap;
 use std::path::Path;
@@ -95,6 +95,41 @@ fn each_nest_becomes_the_segmented_operations_of_its_shape() {
             "{name}:\n{}",
             optimized::ir::print_program(&flattened)
         );
+    }
+}
+
+/// How many array literals `body` binds, at any depth of its branches,
+/// loops and segmented operations.
+fn array_literals(body: &Body) -> usize {
+    body.statements
+        .iter()
+        .map(|statement| match &statement.expression {
+            Exp::ArrayLiteral { .. } => 1,
+            other => other.bodies().into_iter().map(array_literals).sum(),
+        })
+        .sum()
+}
+
+#[test]
+fn constant_arrays_only_read_leave_the_segmented_body() {
+    // (program, literals in the host code around the segmented map, in its
+    // body)
+    for (name, host, inside) in [
+        // Read only: F-Constant builds it once, before the map.
+        ("constant_array_in_a_nest", 1, 0),
+        // Updated by each point: it stays, one copy per point.
+        ("constant_array_updated_in_a_nest", 0, 1),
+    ] {
+        let mut flattened = flatten_program(&fused(name));
+        check_program(&flattened).expect("the flattened IR checks");
+        let around = flattened.functions[0]
+            .body
+            .statements
+            .iter()
+            .filter(|statement| matches!(statement.expression, Exp::ArrayLiteral { .. }))
+            .count();
+        let within = array_literals(first_seg_op(&mut flattened).body());
+        assert_eq!((around, within), (host, inside), "{name}");
     }
 }
 

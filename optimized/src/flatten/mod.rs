@@ -39,6 +39,10 @@
 //!   recomputes them per point (what a map over a grid's indices, such as
 //!   mandelbrot's, leaves between its two maps).
 //!
+//! - **F-Constant**: an array literal of constants in a segmented body (at
+//!   any depth of its branches and loops) that the body only indexes is
+//!   built once, before the operation (`take_constant_arrays`).
+//!
 //! Everything else — `filter`, `scatter`, `reduce_by_index`, a `redomap`
 //! or `scanomap` that also maps, and every SOAC inside a body that is not a
 //! perfect nest — stays as it is: host SOACs, or sequential code of a
@@ -53,10 +57,10 @@
 use std::collections::HashSet;
 
 use crate::ir::message::NUMBER;
-use crate::ir::visit::for_each_use_in_body;
+use crate::ir::visit::{for_each_use_in_body, for_each_use_in_exp};
 use crate::ir::{
-    BinOp, Body, CmpOp, Exp, Lambda, NameSource, Param, PrimType, Program, SegDim, SegOp, SegSpace,
-    Soac, Span, Statement, SubExp, Type, VName,
+    BinOp, Body, CmpOp, Exp, Lambda, LoopForm, NameSource, Param, PrimType, Program, SegDim, SegOp,
+    SegSpace, Soac, Span, Statement, SubExp, Type, VName,
 };
 
 /// `program` with the parallel SOACs of its host code as segmented
@@ -131,11 +135,112 @@ fn flatten_host_body(body: &mut Body, names: &mut NameSource) {
             }
             Exp::Loop { body, .. } => flatten_host_body(body, names),
             Exp::Soac(soac) => {
-                if let Some((hoisted, op)) = segment(soac, names) {
+                if let Some((hoisted, mut op)) = segment(soac, names) {
                     body.statements.extend(hoisted);
+                    body.statements.extend(take_constant_arrays(op.body_mut()));
                     statement.expression = Exp::Seg(op);
                 }
             }
+            _ => {}
+        }
+        body.statements.push(statement);
+    }
+}
+
+/// F-Constant: the array literals of constants in a segmented operation's
+/// body, at any depth of its branches and loops, that the body only ever
+/// indexes, taken out of it to run once before the operation. Such a
+/// literal cannot fail and is the same at every point; each point built
+/// its own copy (a kernel cannot build one at all). One that is updated,
+/// passed on or returned stays, since each point may need its own.
+fn take_constant_arrays(segmented_body: &mut Body) -> Vec<Statement> {
+    let mut constant = HashSet::new();
+    collect_constant_arrays(segmented_body, &mut constant);
+    let mut read_otherwise = HashSet::new();
+    collect_non_index_uses(segmented_body, &mut read_otherwise);
+    constant.retain(|name| !read_otherwise.contains(name));
+    let mut taken = Vec::new();
+    if !constant.is_empty() {
+        take_statements_binding(segmented_body, &constant, &mut taken);
+    }
+    taken
+}
+
+/// The names bound to array literals of primitive constants in `body`, at
+/// any depth of its branches and loops.
+fn collect_constant_arrays(body: &Body, found: &mut HashSet<VName>) {
+    for statement in &body.statements {
+        match &statement.expression {
+            Exp::ArrayLiteral { elements, row_type }
+                if matches!(row_type, Type::Prim(_))
+                    && elements.iter().all(|e| matches!(e, SubExp::Constant(_))) =>
+            {
+                found.extend(statement.pattern.iter().map(|p| p.name.clone()));
+            }
+            Exp::If { .. } | Exp::Loop { .. } => {
+                for inner in statement.expression.bodies() {
+                    collect_constant_arrays(inner, found);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The names `body` uses other than as the array of an `Index`, at any
+/// depth (its results included).
+fn collect_non_index_uses(body: &Body, found: &mut HashSet<VName>) {
+    for statement in &body.statements {
+        match &statement.expression {
+            Exp::Index { indices, .. } => {
+                for index in indices {
+                    found.extend(index.as_var().cloned());
+                }
+            }
+            Exp::If {
+                condition,
+                then_body,
+                else_body,
+                ..
+            } => {
+                found.extend(condition.as_var().cloned());
+                collect_non_index_uses(then_body, found);
+                collect_non_index_uses(else_body, found);
+            }
+            Exp::Loop { params, form, body } => {
+                found.extend(params.iter().filter_map(|(_, init)| init.as_var().cloned()));
+                if let LoopForm::For { bound, .. } = form {
+                    found.extend(bound.as_var().cloned());
+                }
+                collect_non_index_uses(body, found);
+            }
+            other => for_each_use_in_exp(other, |name| {
+                found.insert(name.clone());
+            }),
+        }
+    }
+    found.extend(body.result.iter().filter_map(|r| r.as_var().cloned()));
+}
+
+/// Moves the statements binding `names` out of `body` (at any depth of its
+/// branches and loops) into `taken`, in program order.
+fn take_statements_binding(body: &mut Body, names: &HashSet<VName>, taken: &mut Vec<Statement>) {
+    let statements = std::mem::take(&mut body.statements);
+    for mut statement in statements {
+        if statement.pattern.iter().any(|p| names.contains(&p.name)) {
+            taken.push(statement);
+            continue;
+        }
+        match &mut statement.expression {
+            Exp::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                take_statements_binding(then_body, names, taken);
+                take_statements_binding(else_body, names, taken);
+            }
+            Exp::Loop { body, .. } => take_statements_binding(body, names, taken),
             _ => {}
         }
         body.statements.push(statement);
