@@ -38,7 +38,6 @@
 //!   statements that cannot fail move into the inner level's body, which
 //!   recomputes them per point (what a map over a grid's indices, such as
 //!   mandelbrot's, leaves between its two maps).
-//!
 //! - **F-Constant**: an array literal of constants in a segmented body (at
 //!   any depth of its branches and loops) that the body only indexes is
 //!   built once, before the operation (`take_constant_arrays`).
