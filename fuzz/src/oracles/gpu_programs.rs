@@ -1,6 +1,7 @@
 //! The GPU oracle's own kind of program: a chain of top-level SOACs over
 //! the entry point's arrays — `map2`, `reduce` (of a `map`), `scan`,
-//! `filter` — whose lambdas are scalar expression trees over one element
+//! `filter`, and a `map` iterated by a host `for` loop over its own result
+//! (a kernel per iteration, the array kept on the device) — whose lambdas are scalar expression trees over one element
 //! type (every integer width and sign, `f32`, `f64`): arithmetic, bitwise
 //! operations, shifts, division and remainder by non-zero constants,
 //! operations that may fail (integer division by any expression, which may
@@ -53,6 +54,8 @@ pub enum Statement {
     Reduce(u8, u8, Option<Expression>),
     Scan(u8, u8),
     Filter(u8, u8, Expression, Expression),
+    /// `loop acc = input for i < rounds do map (\a -> e) acc`.
+    Iterate(u8, u8, Expression),
 }
 
 /// A generated program: its element type, statements, the arrays' length
@@ -93,6 +96,8 @@ fn statements() -> impl Strategy<Value = Statement> {
         1 => (any::<u8>(), any::<u8>()).prop_map(|(op, input)| Statement::Scan(op, input)),
         1 => (any::<u8>(), any::<u8>(), expressions(), expressions())
             .prop_map(|(input, op, l, r)| Statement::Filter(input, op, l, r)),
+        1 => (any::<u8>(), any::<u8>(), expressions())
+            .prop_map(|(rounds, input, e)| Statement::Iterate(rounds, input, e)),
     ]
 }
 
@@ -316,6 +321,16 @@ impl SoacProgram {
                         false,
                     )
                 }
+                Statement::Iterate(rounds, input, e) => (
+                    format!(
+                        "loop (acc: [n]{t}) = {} for _i < {} do map (\\(a: {t}) -> let b = a in {}) acc",
+                        pick(*input),
+                        1 + rounds % 3,
+                        p.expression(e)
+                    ),
+                    format!("[n]{t}"),
+                    true,
+                ),
             };
             lets.push_str(&format!("  let {name} = {expression}\n"));
             if array {
