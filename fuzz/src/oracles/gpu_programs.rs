@@ -1,18 +1,19 @@
-//! The GPU oracle's own kind of program: a chain of top-level SOACs over
-//! the entry point's arrays — `map2`, `reduce` (of a `map`), `scan`,
-//! `filter`, and a `map` iterated by a host `for` loop over its own result
-//! (a kernel per iteration, the array kept on the device) — whose lambdas are scalar expression trees over one element
-//! type (every integer width and sign, `f32`, `f64`): arithmetic, bitwise
-//! operations, shifts, division and remainder by non-zero constants,
-//! operations that may fail (integer division by any expression, which may
-//! be zero; an assertion that two expressions differ), indexing of the
-//! entry array `xs` (at an expression modulo `n`), a short `for` loop, an
-//! inner reduction over an `iota` (sequential in the kernel), `min`/`max`,
-//! `neg`/`abs`/`sgn`/`not`, `if`, round trips through another
-//! numeric type, and a scalar of the enclosing scope (`s`, which the kernel
-//! reads from its environment). The general generator's programs rarely give
-//! a kernel more than a constant or a projection (`fuzz/README.md`); these
-//! are what the GPU code generator translates.
+//! The GPU oracle's own kind of program: a chain of top-level SOACs over the
+//! entry point's arrays — `map2`, `reduce` (of a `map`), `scan`, `filter`,
+//! and a `map` iterated by a host `for` loop over its own result (a kernel
+//! per iteration, the array kept on the device) — whose lambdas are scalar
+//! expression trees over one element type (every integer width and sign,
+//! `f32`, `f64`): arithmetic, bitwise operations, shifts, division and
+//! remainder by non-zero constants, operations that may fail (integer
+//! division by any expression, which may be zero; an assertion that two
+//! expressions differ), indexing of the entry array `xs` (at an expression
+//! modulo `n`), a short `for` loop, an inner reduction over an `iota`
+//! (sequential in the kernel), `min`/`max`, `neg`/`abs`/`sgn`/`not`, `if`,
+//! round trips through another numeric type, and a scalar of the enclosing
+//! scope (`s`, which the kernel reads from its environment). The general
+//! generator's programs rarely give a kernel more than a constant or a
+//! projection (`fuzz/README.md`); these are what the GPU code generator
+//! translates.
 //!
 //! Floats stay exact under reassociation: inputs are multiples of 1/4 of
 //! magnitude at most 16, and float `+` reductions and scans read only the

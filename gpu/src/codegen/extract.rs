@@ -1,7 +1,7 @@
 //! Kernel extraction: for each top-level SOAC statement of an IR function
 //! (`optimized::cpu::offload::host_soac_statements`: in its host code, at
-//! any depth of loops and branches), the library kernel that runs it ([`KernelPlan`]) or why it runs on
-//! the host.
+//! any depth of loops and branches), the library kernel that runs it
+//! ([`KernelPlan`]) or why it runs on the host.
 //!
 //! A SOAC becomes a kernel when it is a `map`, `reduce`, `scan`, `redomap`,
 //! `scanomap` or `filter` whose input arrays are 1-D arrays of primitives and
@@ -221,8 +221,8 @@ pub fn extract_function(function: &Function) -> Vec<Placement> {
 }
 
 /// The placement of `soac`, the expression of `statement` (top-level SOAC
-/// statement `statement_index` of its function), where `types` gives the types of
-/// the variables in scope.
+/// statement `statement_index` of its function), where `types` gives the
+/// types of the variables in scope.
 pub fn plan_statement(
     statement_index: usize,
     statement: &Statement,

@@ -2,9 +2,9 @@
 //! with the CPU backend's machinery (`optimized::cpu`), except that every
 //! top-level SOAC statement (of a function's host code, at any depth of
 //! loops and branches: `optimized::cpu::offload::host_soac_statements`)
-//! that [`crate::codegen::extract`] plans as a kernel is run on the device: its input arrays are uploaded, the
-//! library kernel runs, its results are downloaded and bound as the CPU
-//! backend would bind them.
+//! that [`crate::codegen::extract`] plans as a kernel is run on the
+//! device: its input arrays are uploaded, the library kernel runs, its
+//! results are downloaded and bound as the CPU backend would bind them.
 //!
 //! The driver is an [`optimized::cpu::offload::SoacOffload`]: the CPU
 //! backend asks it, when it compiles the program, which statements it
