@@ -218,3 +218,51 @@ fn soacs_in_host_loops_and_branches_run_as_kernels() {
         );
     }
 }
+
+/// Every `scatter` and `reduce_by_index` of the program runs as a kernel
+/// (one per histogram strategy of the kernel library), its destination
+/// updated on the device, under the validation layer.
+#[test]
+fn scatters_and_histograms_run_as_kernels() {
+    const PROGRAM: &str = "tests/programs/kernels/scatters_and_histograms.fut";
+    let args = ["test", PROGRAM, "--backend", "gpu"];
+    let out = runestone_with_environment(&args, &[("RUNESTONE_VALIDATION", "1")]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(stdout.contains("8 passed, 0 failed"), "{stdout}");
+    assert!(
+        stdout.contains(
+            "gpu: 11 SOAC statement runs on the GPU as kernels, 0 handed back to the host; \
+             10 top-level SOAC statements planned as kernels, 0 left on the host; \
+             kernel inputs: 27 uploaded, 4 already on the device; \
+             Vulkan validation on, 0 messages"
+        ),
+        "{stdout}"
+    );
+}
+
+/// Every map that reduces or scans its rows runs as one segmented kernel,
+/// from the fused IR and from the segmented IR alike; the cases with empty
+/// rows, no rows, or a failing row are handed back to the host (4 of 10).
+#[test]
+fn maps_of_row_reductions_run_as_segmented_kernels() {
+    const PROGRAM: &str = "tests/programs/kernels/segmented_reductions_and_scans.fut";
+    for (extra, uploaded) in [(&[][..], 9), (&["--segmented"][..], 14)] {
+        let mut args = vec!["test", PROGRAM, "--backend", "gpu"];
+        args.extend_from_slice(extra);
+        let out = runestone_with_environment(&args, &[("RUNESTONE_VALIDATION", "1")]);
+        let stdout = text(&out.stdout);
+        assert!(out.status.success(), "{args:?}:\n{stdout}");
+        assert!(
+            stdout.contains("10 passed, 0 failed"),
+            "{args:?}:\n{stdout}"
+        );
+        let counters = format!(
+            "gpu: 6 SOAC statement runs on the GPU as kernels, 4 handed back to the host; \
+             6 top-level SOAC statements planned as kernels, 0 left on the host; \
+             kernel inputs: {uploaded} uploaded, 0 already on the device; \
+             Vulkan validation on, 0 messages"
+        );
+        assert!(stdout.contains(&counters), "{args:?}:\n{stdout}");
+    }
+}

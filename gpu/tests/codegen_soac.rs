@@ -1104,17 +1104,29 @@ fn unsupported_lambdas_run_on_the_host_with_the_construct_named() {
         "{transcendental_f64}"
     );
 
-    let scatter = host_reason(|b, n, xs| {
+    // A histogram whose operator may fail (integer division by zero): the
+    // histogram kernels read no status word.
+    let failing_histogram = host_reason(|b, n, xs| {
+        let operator = b.lambda(
+            &[prim(PrimType::I32), prim(PrimType::I32)],
+            &[prim(PrimType::I32)],
+            |b, p| vec![bin(b, BinOp::Div, PrimType::I32, var(&p[0]), var(&p[1]))],
+        );
         soac(
             b,
             arrays_of(n, &[PrimType::I32]),
-            Soac::Scatter {
+            Soac::Hist {
                 width: n.clone(),
                 destinations: xs.to_vec(),
+                operator,
+                neutral: vec![constant(1i32)],
                 indices: xs[0].clone(),
                 values: xs.to_vec(),
             },
         )
     });
-    assert!(scatter.contains("scatter"), "{scatter}");
+    assert!(
+        failing_histogram.contains("reduce_by_index operator that may fail"),
+        "{failing_histogram}"
+    );
 }

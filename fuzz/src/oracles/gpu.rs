@@ -1,8 +1,10 @@
 //! The GPU oracle (issue 7, "the GPU as the third oracle"): one generated
-//! program, compiled once by the optimising pipeline, run by the CPU
-//! backend (`optimized::cpu`) and by the GPU driver (`gpu::driver`: the
-//! same compiled program with every top-level SOAC it plans run as a
-//! kernel). The reference is not involved: this is GPU against CPU.
+//! program, compiled once by the optimising pipeline (with its segmented IR),
+//! run by the CPU backend (`optimized::cpu`, the SOAC IR) and twice by the
+//! GPU driver (`gpu::driver`: the same compiled program with every top-level
+//! SOAC it plans run as a kernel), on the SOAC IR and on the segmented IR;
+//! each GPU run must meet the CPU's. The reference is not involved: this is
+//! GPU against CPU.
 //!
 //! - agree: equal values within the compiled backends' float tolerance
 //!   ([`spec::value::COMPILED_FLOAT_ULPS`]; integers exactly), or the same
@@ -28,7 +30,7 @@
 //! and only those, whichever worker compiled it first, so shrinking keeps
 //! the failure.
 
-use super::value::{not_loaded, optimized_compile, run_main, shown, Run};
+use super::value::{not_loaded, optimized_compile_with, run_main, shown, Run};
 use super::{panic_message, Outcome};
 use gpu::driver::{DriverCounters, DriverStatistics};
 use gpu::runtime::instance::ValidationMode;
@@ -298,8 +300,8 @@ pub fn examine_gpu(
             )
         }
     };
-    let compiled = match catch_unwind(AssertUnwindSafe(|| {
-        optimized_compile(source, or_conditionals)
+    let mut compiled = match catch_unwind(AssertUnwindSafe(|| {
+        optimized_compile_with(source, or_conditionals, true)
     })) {
         Ok(Ok(compiled)) => compiled,
         Ok(Err(run)) => return (not_compiled(&run), work),
@@ -308,6 +310,8 @@ pub fn examine_gpu(
             return (not_compiled(&run), work);
         }
     };
+    // The CPU runs the SOAC IR (the value oracle compares its two paths).
+    compiled.segmented = false;
     let cpu = catch_unwind(AssertUnwindSafe(|| run_main(&compiled, arguments)))
         .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))));
     if let Run::Broken(message) = &cpu {
@@ -321,14 +325,19 @@ pub fn examine_gpu(
     }
     let before = worker.counters.snapshot();
     let messages_before = worker.runtime.validation_messages().len();
-    let (gpu, used_modules) = gpu::kernels::modules_used_by(|| {
-        catch_unwind(AssertUnwindSafe(|| {
-            match compiled.on_gpu(worker.runtime.clone(), worker.counters.clone()) {
-                Ok(program) => run_main(&program, arguments),
-                Err(error) => not_loaded(error),
-            }
-        }))
-        .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))))
+    // The device runs the SOAC IR, then the segmented IR (its segmented
+    // operations expanded for the driver): each must meet the CPU's run.
+    let (gpu_runs, used_modules) = gpu::kernels::modules_used_by(|| {
+        [false, true].map(|segmented| {
+            compiled.segmented = segmented;
+            catch_unwind(AssertUnwindSafe(|| {
+                match compiled.on_gpu(worker.runtime.clone(), worker.counters.clone()) {
+                    Ok(program) => run_main(&program, arguments),
+                    Err(error) => not_loaded(error),
+                }
+            }))
+            .unwrap_or_else(|payload| Run::Broken(format!("panic: {}", panic_message(payload))))
+        })
     });
     let messages = worker.runtime.validation_messages();
     let new_messages = &messages[messages_before.min(messages.len())..];
@@ -354,7 +363,20 @@ pub fn examine_gpu(
             work,
         );
     }
-    (compare_backends(&cpu, &gpu), work)
+    let [soac_ir, segmented] = gpu_runs;
+    match compare_backends(&cpu, &soac_ir) {
+        Outcome::Agree { .. } => match compare_backends(&cpu, &segmented) {
+            Outcome::Disagree { check, message } => (
+                Outcome::Disagree {
+                    check: format!("{check} (the segmented IR on the device)"),
+                    message,
+                },
+                work,
+            ),
+            other => (other, work),
+        },
+        other => (other, work),
+    }
 }
 
 fn record_counters(work: &mut DeviceWork, before: &DriverStatistics, after: &DriverStatistics) {

@@ -1,7 +1,9 @@
 //! The GPU oracle's own kind of program: a chain of top-level SOACs over the
-//! entry point's arrays — `map2`, `reduce` (of a `map`), `scan`, `filter`,
-//! and a `map` iterated by a host `for` loop over its own result (a kernel
-//! per iteration, the array kept on the device) — whose lambdas are scalar
+//! entry point's arrays — `map2`, `reduce` (of a `map`), `scan`, `filter`, a
+//! `map` iterated by a host `for` loop over its own result (a kernel per
+//! iteration, the array kept on the device), `reduce_by_index`, `scatter` at
+//! distinct positions, and a reduction per element of `iota n` over an inner
+//! `iota` (a segmented reduction by index) — whose lambdas are scalar
 //! expression trees over one element type (every integer width and sign,
 //! `f32`, `f64`): arithmetic, bitwise operations, shifts, division and
 //! remainder by non-zero constants, operations that may fail (integer
@@ -57,6 +59,15 @@ pub enum Statement {
     Filter(u8, u8, Expression, Expression),
     /// `loop acc = input for i < rounds do map (\a -> e) acc`.
     Iterate(u8, u8, Expression),
+    /// `reduce_by_index` into 8 bins of an input, the bins taken from
+    /// `xs` (some out of bounds).
+    Histogram(u8, u8),
+    /// `scatter` of `map (\a -> e) input` into a copy of another array at
+    /// distinct positions (some out of bounds).
+    Scatter(u8, u8, Expression),
+    /// A reduction per element `i` of `iota n` over three neighbours
+    /// `xs[(3i + j) % n]` through `e` (a segmented reduction by index).
+    RowReduce(u8, Option<Expression>),
 }
 
 /// A generated program: its element type, statements, the arrays' length
@@ -99,6 +110,11 @@ fn statements() -> impl Strategy<Value = Statement> {
             .prop_map(|(input, op, l, r)| Statement::Filter(input, op, l, r)),
         1 => (any::<u8>(), any::<u8>(), expressions())
             .prop_map(|(rounds, input, e)| Statement::Iterate(rounds, input, e)),
+        1 => (any::<u8>(), any::<u8>()).prop_map(|(op, input)| Statement::Histogram(op, input)),
+        1 => (any::<u8>(), any::<u8>(), expressions())
+            .prop_map(|(destination, input, e)| Statement::Scatter(destination, input, e)),
+        1 => (any::<u8>(), proptest::option::of(expressions()))
+            .prop_map(|(op, e)| Statement::RowReduce(op, e)),
     ]
 }
 
@@ -332,6 +348,48 @@ impl SoacProgram {
                     format!("[n]{t}"),
                     true,
                 ),
+                Statement::Histogram(op, input) => {
+                    let input = pick(*input);
+                    let entry = input == "xs" || input == "ys";
+                    let (op, neutral) = p.operator(*op, entry);
+                    (
+                        format!(
+                            "reduce_by_index (replicate 8 ({neutral})) {op} ({neutral}) \
+                             (map (\\(a: {t}) -> i64.{t} a % 11 - 1) xs) {input}"
+                        ),
+                        format!("[8]{t}"),
+                        false,
+                    )
+                }
+                // Position `(7i + 3) % n` is distinct for every `i` (7 is
+                // prime to every length); every fifth is moved past the end.
+                Statement::Scatter(destination, input, e) => (
+                    format!(
+                        "scatter (copy {}) (map (\\i -> let j = (i * 7 + 3) % n in \
+                         if i % 5 == 4 then j + n else j) (iota n)) \
+                         (map (\\(a: {t}) -> let b = a in {}) {})",
+                        pick(*destination),
+                        p.expression(e),
+                        pick(*input)
+                    ),
+                    format!("[n]{t}"),
+                    true,
+                ),
+                Statement::RowReduce(op, body) => {
+                    let (op, neutral) = p.operator(*op, body.is_none());
+                    let element = match body {
+                        Some(e) => format!("let b = a in {}", p.expression(e)),
+                        None => "a".to_string(),
+                    };
+                    (
+                        format!(
+                            "map (\\i -> reduce {op} ({neutral}) (map (\\j -> \
+                             let a = xs[(3 * i + j) % n] in {element}) (iota 3))) (iota n)"
+                        ),
+                        format!("[n]{t}"),
+                        true,
+                    )
+                }
             };
             lets.push_str(&format!("  let {name} = {expression}\n"));
             if array {

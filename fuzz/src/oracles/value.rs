@@ -214,7 +214,7 @@ pub fn optimized_compile(source: &str, or_conditionals: bool) -> Result<Optimize
 }
 
 /// [`optimized_compile`], also compiling the segmented IR when `segmented`.
-fn optimized_compile_with(
+pub fn optimized_compile_with(
     source: &str,
     or_conditionals: bool,
     segmented: bool,

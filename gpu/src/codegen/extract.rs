@@ -4,24 +4,33 @@
 //! ([`KernelPlan`]) or why it runs on the host.
 //!
 //! A SOAC becomes a kernel when it is a `map`, `reduce`, `scan`, `redomap`,
-//! `scanomap` or `filter` whose input arrays are 1-D arrays of primitives and
-//! whose lambdas [`super::lambda`] translates. Everything else (nested
-//! arrays, `scatter`, `reduce_by_index`, untranslatable lambdas) stays on the
-//! host, with the reason. The scalars and arrays of the enclosing scope a
-//! map lambda or predicate reads are the plan's environment, bound when
-//! it runs ([`crate::kernels::environment`]).
+//! `scanomap`, `filter`, `scatter` or `reduce_by_index` whose arrays (inputs
+//! and destinations) are 1-D arrays of primitives and whose lambdas
+//! [`super::lambda`] translates (a `reduce_by_index` operator that may fail
+//! stays on the host: the histogram kernels read no status word). Everything
+//! else (nested arrays, untranslatable lambdas) stays on the host, with the
+//! reason. The scalars and arrays of the enclosing scope a map lambda or
+//! predicate reads are the plan's environment, bound when it runs
+//! ([`crate::kernels::environment`]); `scatter` and `reduce_by_index` update
+//! their destinations' device copies in place ([`run_update_plan`]).
 
 use super::failure::can_fail;
 use super::lambda::{map_lambda, operator, soac_name, Environment};
 use super::CodegenError;
+use crate::error::GpuError;
 use crate::error::GpuResult;
 use crate::kernels::element::PrimType;
 use crate::kernels::lambda::{MapLambda, Operator};
+use crate::kernels::soac::histogram::HistogramStrategy;
+use crate::kernels::soac::segmented::SegmentedStrategy;
 use crate::kernels::soac::{self, DeviceArrays, ElementSource, GeneratedKernel, KernelShape};
 use crate::runtime::{EnvironmentBuffers, Runtime};
 use optimized::cpu::offload::host_soac_statements;
 use optimized::ir::visit::{for_each_binder_in_lambda, for_each_use_in_body};
-use optimized::ir::{Function, Lambda, Program, Soac, Span, Statement, Type, VName};
+use optimized::ir::{
+    BinOp, Body, Exp, Function, Lambda, NameSource, Param, Program, Soac, Span, Statement, SubExp,
+    Type, VName,
+};
 use std::collections::{HashMap, HashSet};
 
 /// The library kernel a SOAC runs as, with its translated lambdas.
@@ -46,6 +55,36 @@ pub enum KernelChoice {
     },
     /// `soac::filter::filter`.
     Filter { predicate: MapLambda },
+    /// `soac::reduce::segmented_reduce_source` of `lambda` applied to each
+    /// position of the `width × segment_length` space
+    /// ([`ElementSource::positions`]; a map whose lambda reduces one segment
+    /// by index, see [`segment_combination`]): one result per segment.
+    SegmentedRedomap {
+        lambda: MapLambda,
+        operator: Operator,
+        segment_length: SubExp,
+    },
+    /// `soac::scan::segmented_scan_source` likewise: each segment's scan, a
+    /// `[width][segment_length]` result.
+    SegmentedScanomap {
+        lambda: MapLambda,
+        operator: Operator,
+        segment_length: SubExp,
+    },
+    /// `soac::scatter::scatter`, in place on the destinations (1-D arrays
+    /// of `destination_types`), with indices of `index_type`.
+    Scatter {
+        destination_types: Vec<PrimType>,
+        index_type: PrimType,
+    },
+    /// `soac::histogram::reduce_by_index`, in place on the destinations
+    /// (1-D arrays of the operator's components), with indices of
+    /// `index_type`, at the operator's best strategy
+    /// (`HistogramStrategy::best_for`).
+    Histogram {
+        operator: Operator,
+        index_type: PrimType,
+    },
 }
 
 impl KernelChoice {
@@ -58,6 +97,35 @@ impl KernelChoice {
             KernelChoice::Redomap { .. } => "redomap",
             KernelChoice::Scanomap { .. } => "scanomap",
             KernelChoice::Filter { .. } => "filter",
+            KernelChoice::SegmentedRedomap { .. } => "segmented redomap",
+            KernelChoice::SegmentedScanomap { .. } => "segmented scanomap",
+            KernelChoice::Scatter { .. } => "scatter",
+            KernelChoice::Histogram { .. } => "reduce_by_index",
+        }
+    }
+
+    /// How many of the statement's arrays are destinations it updates in
+    /// place (they come first in `SoacCall::inputs`; the plan's `inputs`
+    /// are the arrays after them): `scatter` and `reduce_by_index` update
+    /// one per component, the other operations none.
+    pub fn destination_count(&self) -> usize {
+        match self {
+            KernelChoice::Scatter {
+                destination_types, ..
+            } => destination_types.len(),
+            KernelChoice::Histogram { operator, .. } => operator.element_types.len(),
+            _ => 0,
+        }
+    }
+
+    /// The length of the segments of a segmented operation (whose elements
+    /// come from their positions, not from input columns: see
+    /// [`run_segmented_plan`]), `None` for the others.
+    pub fn segment_length(&self) -> Option<&SubExp> {
+        match self {
+            KernelChoice::SegmentedRedomap { segment_length, .. }
+            | KernelChoice::SegmentedScanomap { segment_length, .. } => Some(segment_length),
+            _ => None,
         }
     }
 }
@@ -69,7 +137,9 @@ pub struct KernelPlan {
     pub statement_index: usize,
     pub span: Span,
     pub choice: KernelChoice,
-    /// The input arrays, in order, and their element types.
+    /// The input arrays, in order, and their element types (for `scatter`
+    /// and `reduce_by_index`: the indices, then the values; the
+    /// destinations are not inputs, see [`KernelChoice::destination_count`]).
     pub inputs: Vec<VName>,
     pub input_types: Vec<PrimType>,
     /// The names the statement binds (for `filter`, the count first).
@@ -117,6 +187,51 @@ impl KernelPlan {
                 soac::filter::Compaction::Filter,
                 shape.workgroup_size,
             )],
+            KernelChoice::SegmentedRedomap {
+                lambda, operator, ..
+            } => vec![soac::reduce::ordered_reduce_kernel(
+                &ElementSource::positions(lambda),
+                operator,
+                shape,
+                false,
+            )],
+            KernelChoice::SegmentedScanomap {
+                lambda, operator, ..
+            } => vec![soac::scan::ordered_scan_kernel(
+                &ElementSource::positions(lambda),
+                operator,
+                shape,
+            )],
+            KernelChoice::Scatter {
+                destination_types,
+                index_type,
+            } => {
+                soac::scatter::scatter_kernel(destination_types, *index_type, shape.workgroup_size)
+                    .into_iter()
+                    .collect()
+            }
+            KernelChoice::Histogram {
+                operator,
+                index_type,
+            } => match HistogramStrategy::best_for(operator) {
+                HistogramStrategy::PrivatisedPerWorkgroup => {
+                    soac::histogram::privatised_histogram_kernel(operator, *index_type, shape)
+                        .into_iter()
+                        .chain([soac::histogram::histogram_merge_kernel(
+                            operator,
+                            shape.workgroup_size,
+                        )])
+                        .collect()
+                }
+                strategy => soac::histogram::atomic_histogram_kernel(
+                    operator,
+                    strategy,
+                    *index_type,
+                    shape.workgroup_size,
+                )
+                .into_iter()
+                .collect(),
+            },
         }
     }
 }
@@ -148,7 +263,103 @@ pub fn run_plan(
         KernelChoice::Filter { predicate } => {
             soac::filter::filter(runtime, predicate, environment, inputs)
         }
+        KernelChoice::SegmentedRedomap { .. } | KernelChoice::SegmentedScanomap { .. } => {
+            Err(GpuError::Validation {
+                operation: format!("running a {}", plan.choice.name()),
+                detail: "a segmented operation runs through `run_segmented_plan`".to_owned(),
+            })
+        }
+        KernelChoice::Scatter { .. } | KernelChoice::Histogram { .. } => {
+            Err(GpuError::Validation {
+                operation: format!("running a {}", plan.choice.name()),
+                detail: "an update of destinations runs through `run_update_plan`".to_owned(),
+            })
+        }
     }
+}
+
+/// Runs `plan`, a segmented operation, over `segments` (count, length):
+/// its elements are its lambda at each of the `count × length` positions
+/// (no input columns), with `environment` bound. The results: one element
+/// per segment and component (`redomap`) or `count × length` (`scanomap`).
+pub fn run_segmented_plan(
+    runtime: &Runtime,
+    plan: &KernelPlan,
+    environment: &EnvironmentBuffers,
+    segments: (u64, u64),
+) -> GpuResult<DeviceArrays> {
+    let positions = DeviceArrays {
+        element_types: Vec::new(),
+        columns: Vec::new(),
+        length: segments
+            .0
+            .checked_mul(segments.1)
+            .ok_or_else(|| GpuError::Unsupported {
+                what: format!("{} segments of {} elements", segments.0, segments.1),
+            })?,
+    };
+    let environment = Some(environment);
+    match &plan.choice {
+        KernelChoice::SegmentedRedomap {
+            lambda, operator, ..
+        } => soac::reduce::segmented_reduce_source(
+            runtime,
+            &ElementSource::positions(lambda),
+            operator,
+            environment,
+            &positions,
+            segments,
+            SegmentedStrategy::Automatic,
+        ),
+        KernelChoice::SegmentedScanomap {
+            lambda, operator, ..
+        } => soac::scan::segmented_scan_source(
+            runtime,
+            &ElementSource::positions(lambda),
+            operator,
+            environment,
+            &positions,
+            segments,
+            SegmentedStrategy::Automatic,
+        ),
+        _ => Err(GpuError::Validation {
+            operation: format!("running a {}", plan.choice.name()),
+            detail: "it is not segmented: it runs through `run_plan`".to_owned(),
+        }),
+    }
+}
+
+/// Runs `plan`, a `scatter` or `reduce_by_index`, on `indices` and
+/// `values` (its inputs, uploaded): updates `destinations` (the device
+/// copies of its destination arrays, one per component) in place and
+/// returns them.
+pub fn run_update_plan(
+    runtime: &Runtime,
+    plan: &KernelPlan,
+    destinations: DeviceArrays,
+    indices: &DeviceArrays,
+    values: &DeviceArrays,
+) -> GpuResult<DeviceArrays> {
+    match &plan.choice {
+        KernelChoice::Scatter { .. } => {
+            soac::scatter::scatter(runtime, &destinations, indices, values)?
+        }
+        KernelChoice::Histogram { operator, .. } => soac::histogram::reduce_by_index(
+            runtime,
+            &destinations,
+            operator,
+            indices,
+            values,
+            HistogramStrategy::best_for(operator),
+        )?,
+        _ => {
+            return Err(GpuError::Validation {
+                operation: format!("running a {}", plan.choice.name()),
+                detail: "it updates no destination: it runs through `run_plan`".to_owned(),
+            })
+        }
+    }
+    Ok(destinations)
 }
 
 /// The shape `runestone compile --dump glsl` prints kernels at (the runtime
@@ -289,6 +500,9 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
     let mut environment = Environment::default();
     let (arrays, choice) = match soac {
         Soac::Map { lambda, arrays, .. } => {
+            if let Some(combination) = segment_combination(lambda, arrays, types) {
+                return combination.plan(arrays, types);
+            }
             environment = environment_of(lambda, types);
             (
                 arrays,
@@ -364,39 +578,440 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
                 },
             )
         }
-        Soac::Scatter { .. } | Soac::Hist { .. } => {
-            return Err(CodegenError::unsupported(format!(
-                "{} (no generated kernel yet)",
-                soac_name(soac)
-            )))
+        Soac::Scatter {
+            destinations,
+            indices,
+            values,
+            ..
+        } => {
+            let destination_types = element_types(destinations, "destination", types)?;
+            let index_type = index_type(indices, types)?;
+            return update_inputs(
+                KernelChoice::Scatter {
+                    destination_types,
+                    index_type,
+                },
+                indices,
+                values,
+                types,
+            );
+        }
+        Soac::Hist {
+            destinations,
+            operator: lambda,
+            neutral,
+            indices,
+            values,
+            ..
+        } => {
+            if can_fail(lambda) {
+                return Err(CodegenError::unsupported(
+                    "a reduce_by_index operator that may fail (the histogram kernels read no \
+                     status word)",
+                ));
+            }
+            let operator = operator(lambda, neutral, &environment)?;
+            if element_types(destinations, "destination", types)? != operator.element_types {
+                return Err(CodegenError::unsupported(
+                    "destinations whose element types are not the operator's",
+                ));
+            }
+            let index_type = index_type(indices, types)?;
+            return update_inputs(
+                KernelChoice::Histogram {
+                    operator,
+                    index_type,
+                },
+                indices,
+                values,
+                types,
+            );
         }
     };
-    let mut input_types = Vec::with_capacity(arrays.len());
-    for array in arrays {
-        match types.get(array) {
-            Some(Type::Array { element, shape }) if shape.len() == 1 => input_types.push(*element),
-            Some(other) => {
-                return Err(CodegenError::unsupported(format!(
-                    "the input `{array}` of rank {} (only 1-D arrays of primitives)",
-                    other.rank()
-                )))
-            }
-            None => {
-                return Err(CodegenError::unsupported(format!(
-                    "the input `{array}`, whose type is unknown"
-                )))
-            }
-        }
-    }
     if arrays.is_empty() {
         return Err(CodegenError::unsupported("a SOAC without input arrays"));
     }
     Ok(PlannedSoac {
         choice,
         inputs: arrays.clone(),
-        input_types,
+        input_types: element_types(arrays, "input", types)?,
         environment,
     })
+}
+
+/// A `map` whose lambda reduces or scans one segment: the nest
+/// `map (reduce ⊕ ne) xss` of the fused IR, and the form the CPU backend
+/// expands a `segred`/`segscan` over several dimensions to
+/// (`optimized::cpu::segmented`), which reduces by index:
+///
+/// ```text
+/// map (\p₁ … pₖ -> prefix; [let it = iota m;]
+///                  let r = redomap ⊕ f ne a₁ … aₗ in r) A₁ … Aₖ
+/// ```
+///
+/// (or `scanomap`, or `reduce`/`scan` without `f`), where each inner array
+/// `aⱼ` is `it` or a row parameter `pᵢ : [m]t` of a 2-D `Aᵢ`, and `m`, `⊕`
+/// and `ne` are bound outside the lambda. Every other parameter is a
+/// scalar of a 1-D array or a row of an array one rank higher, used only
+/// as an inner array or indexed (`pᵢ[k]`). Segment `s`'s element `i` is
+/// then the element at position `e = s·m + i` of the flat space, so the
+/// whole map is a segmented reduction (or scan) of the lambda of positions
+///
+/// ```text
+/// \e -> let s = e / m; let i = e % m; let pⱼ = Aⱼ[s];  (scalars)
+///        let xⱼ = i | Aᵢ[s, i];  prefix; f x₁ … xₗ     (pᵢ[k] as Aᵢ[s, k])
+/// ```
+///
+/// which reads the `Aᵢ` from the environment and recomputes `prefix` per
+/// element (an error of `prefix` sets the status word as in the map; with
+/// `m = 0` the driver hands the statement back, so `prefix` is evaluated
+/// where the program evaluates it).
+struct SegmentCombination {
+    lambda: Lambda,
+    operator: Lambda,
+    neutral: Vec<SubExp>,
+    segment_length: SubExp,
+    scan: bool,
+}
+
+/// Where element `i` of a segment comes from.
+enum SegmentElement {
+    /// The position `i` itself (an inner array that is `iota m`).
+    Position,
+    /// `A[s, i]`, the row parameter's array.
+    Row(VName),
+}
+
+/// The segment combination `lambda` (mapped over `arrays`) is, if it is one.
+fn segment_combination(
+    lambda: &Lambda,
+    arrays: &[VName],
+    types: &HashMap<VName, Type>,
+) -> Option<SegmentCombination> {
+    let [statements @ .., combine_statement] = lambda.body.statements.as_slice() else {
+        return None;
+    };
+    let (width, inner, operator, neutral, inner_arrays, scan) = match &combine_statement.expression
+    {
+        Exp::Soac(Soac::Redomap {
+            width,
+            map_lambda,
+            reduce_lambda,
+            neutral,
+            arrays,
+        }) => (
+            width,
+            Some(map_lambda),
+            reduce_lambda,
+            neutral,
+            arrays,
+            false,
+        ),
+        Exp::Soac(Soac::Scanomap {
+            width,
+            map_lambda,
+            scan_lambda,
+            neutral,
+            arrays,
+        }) => (width, Some(map_lambda), scan_lambda, neutral, arrays, true),
+        Exp::Soac(Soac::Reduce {
+            width,
+            lambda,
+            neutral,
+            arrays,
+        }) => (width, None, lambda, neutral, arrays, false),
+        Exp::Soac(Soac::Scan {
+            width,
+            lambda,
+            neutral,
+            arrays,
+        }) => (width, None, lambda, neutral, arrays, true),
+        _ => return None,
+    };
+    // The iota of the segment's positions, if the combination is by index.
+    let (prefix, iota) = match statements {
+        [prefix @ .., last] => match (&last.expression, last.pattern.as_slice()) {
+            (
+                Exp::Iota {
+                    length,
+                    start,
+                    step,
+                    element: PrimType::I64,
+                },
+                [iota],
+            ) if length == width
+                && *start == SubExp::i64(0)
+                && *step == SubExp::i64(1)
+                && inner_arrays.contains(&iota.name) =>
+            {
+                (prefix, Some(&iota.name))
+            }
+            _ => (statements, None),
+        },
+        [] => (statements, None),
+    };
+    let mut bound = HashSet::new();
+    for_each_binder_in_lambda(lambda, |name: &VName| {
+        bound.insert(name.clone());
+    });
+    let bound_inside = |sub: &SubExp| matches!(sub, SubExp::Var(name) if bound.contains(name));
+    let results: Vec<SubExp> = combine_statement
+        .pattern
+        .iter()
+        .map(|p| SubExp::Var(p.name.clone()))
+        .collect();
+    let closed = !bound_inside(width)
+        && !neutral.iter().any(bound_inside)
+        && inner.is_none_or(|f| f.return_types.len() == neutral.len())
+        && lambda.body.result == results
+        && lambda.params.len() == arrays.len();
+    if !closed {
+        return None;
+    }
+    // Each array parameter is a view of its array: the row `A[s]`.
+    let mut views: HashMap<VName, VName> = HashMap::new();
+    for (param, array) in lambda.params.iter().zip(arrays) {
+        let array_rank = types.get(array).map_or(0, Type::rank);
+        if array_rank != param.ty.rank() + 1 {
+            return None;
+        }
+        if param.ty.rank() > 0 {
+            views.insert(param.name.clone(), array.clone());
+        }
+    }
+    let mut elements = Vec::with_capacity(inner_arrays.len());
+    for inner_array in inner_arrays {
+        if Some(inner_array) == iota {
+            elements.push(SegmentElement::Position);
+            continue;
+        }
+        let param = lambda.params.iter().find(|p| p.name == *inner_array)?;
+        let row_of_width = matches!(
+            &param.ty,
+            Type::Array { shape, .. } if shape.as_slice() == std::slice::from_ref(width)
+        );
+        if !row_of_width {
+            return None;
+        }
+        elements.push(SegmentElement::Row(views.get(inner_array)?.clone()));
+    }
+    // Fresh names: above every name the lambda binds or its scope holds.
+    let largest = bound
+        .iter()
+        .chain(types.keys())
+        .map(|name| name.number)
+        .max()
+        .unwrap_or(0);
+    let mut names = NameSource::starting_at(largest.saturating_add(1));
+    let position = names.fresh("segment_position");
+    let segment = names.fresh("segment");
+    let index = names.fresh("segment_index");
+    let span = combine_statement.span;
+    let binding = |name: &VName, ty: Type, expression: Exp| Statement {
+        pattern: vec![Param {
+            name: name.clone(),
+            ty,
+        }],
+        expression,
+        span,
+    };
+    let i64_type = Type::Prim(PrimType::I64);
+    let arithmetic = |op: BinOp| Exp::BinOp {
+        op,
+        ty: PrimType::I64,
+        left: SubExp::Var(position.clone()),
+        right: width.clone(),
+    };
+    let mut body = vec![
+        binding(&segment, i64_type.clone(), arithmetic(BinOp::Quot)),
+        binding(&index, i64_type.clone(), arithmetic(BinOp::Rem)),
+    ];
+    for (param, array) in lambda.params.iter().zip(arrays) {
+        if let Type::Prim(_) = param.ty {
+            let row = Exp::Index {
+                array: array.clone(),
+                indices: vec![SubExp::Var(segment.clone())],
+            };
+            body.push(binding(&param.name, param.ty.clone(), row));
+        }
+    }
+    // The element's components: `f`'s parameters, or fresh names.
+    let element_names: Vec<(VName, Type)> = match inner {
+        Some(f) => f
+            .params
+            .iter()
+            .map(|p| (p.name.clone(), p.ty.clone()))
+            .collect(),
+        None => operator
+            .return_types
+            .iter()
+            .map(|ty| (names.fresh("segment_element"), ty.clone()))
+            .collect(),
+    };
+    if element_names.len() != elements.len() {
+        return None;
+    }
+    for ((name, ty), element) in element_names.iter().zip(&elements) {
+        let expression = match element {
+            SegmentElement::Position => Exp::SubExp(SubExp::Var(index.clone())),
+            SegmentElement::Row(array) => Exp::Index {
+                array: array.clone(),
+                indices: vec![SubExp::Var(segment.clone()), SubExp::Var(index.clone())],
+            },
+        };
+        body.push(binding(name, ty.clone(), expression));
+    }
+    body.extend(prefix.iter().cloned());
+    let (result, return_types) = match inner {
+        Some(f) => {
+            body.extend(f.body.statements.iter().cloned());
+            (f.body.result.clone(), f.return_types.clone())
+        }
+        None => (
+            element_names
+                .iter()
+                .map(|(name, _)| SubExp::Var(name.clone()))
+                .collect(),
+            operator.return_types.clone(),
+        ),
+    };
+    let mut body = Body {
+        statements: body,
+        result,
+    };
+    index_views(&mut body, &views, &segment);
+    // Every view is now indexed through its array, and the iota is gone:
+    // a view or the iota used otherwise (passed whole, its length taken)
+    // is not an element of the space.
+    let mut leftover = false;
+    for_each_use_in_body(&body, |name: &VName| {
+        leftover |= views.contains_key(name) || Some(name) == iota;
+    });
+    if leftover {
+        return None;
+    }
+    Some(SegmentCombination {
+        lambda: Lambda {
+            params: vec![Param {
+                name: position,
+                ty: i64_type,
+            }],
+            body,
+            return_types,
+        },
+        operator: operator.clone(),
+        neutral: neutral.clone(),
+        segment_length: width.clone(),
+        scan,
+    })
+}
+
+/// Rewrites every `p[k…]` of a view `p` (the row `views[p][segment]`) in
+/// `body`, at any depth, to `views[p][segment, k…]`.
+fn index_views(body: &mut Body, views: &HashMap<VName, VName>, segment: &VName) {
+    for statement in &mut body.statements {
+        if let Exp::Index { array, indices } = &mut statement.expression {
+            if let Some(outer) = views.get(array) {
+                *array = outer.clone();
+                indices.insert(0, SubExp::Var(segment.clone()));
+            }
+        }
+        for inner in optimized::passes::traverse::nested_bodies_mut(&mut statement.expression) {
+            index_views(inner, views, segment);
+        }
+    }
+}
+
+impl SegmentCombination {
+    /// Its plan: the map's `arrays` are its inputs (as `SoacCall::inputs`
+    /// gives them), read from the environment rather than as columns.
+    fn plan(
+        &self,
+        arrays: &[VName],
+        types: &HashMap<VName, Type>,
+    ) -> Result<PlannedSoac, CodegenError> {
+        let environment = environment_of(&self.lambda, types);
+        let lambda = map_lambda(&self.lambda, &environment)?;
+        let operator = operator(&self.operator, &self.neutral, &environment)?;
+        let segment_length = self.segment_length.clone();
+        let choice = if self.scan {
+            KernelChoice::SegmentedScanomap {
+                lambda,
+                operator,
+                segment_length,
+            }
+        } else {
+            KernelChoice::SegmentedRedomap {
+                lambda,
+                operator,
+                segment_length,
+            }
+        };
+        Ok(PlannedSoac {
+            choice,
+            inputs: arrays.to_vec(),
+            // No columns: the lambda reads the arrays from the environment.
+            input_types: Vec::new(),
+            environment,
+        })
+    }
+}
+
+/// The plan of a `scatter` or `reduce_by_index` (`choice`): its inputs are
+/// `indices`, then `values`.
+fn update_inputs(
+    choice: KernelChoice,
+    indices: &VName,
+    values: &[VName],
+    types: &HashMap<VName, Type>,
+) -> Result<PlannedSoac, CodegenError> {
+    let inputs: Vec<VName> = std::iter::once(indices).chain(values).cloned().collect();
+    Ok(PlannedSoac {
+        choice,
+        input_types: element_types(&inputs, "input", types)?,
+        inputs,
+        environment: Environment::default(),
+    })
+}
+
+/// The element type of `indices`, an `i32` or `i64` array (the kernels'
+/// bounds tests know these two).
+fn index_type(indices: &VName, types: &HashMap<VName, Type>) -> Result<PrimType, CodegenError> {
+    match element_types(std::slice::from_ref(indices), "index", types)?.as_slice() {
+        [index_type @ (PrimType::I32 | PrimType::I64)] => Ok(*index_type),
+        _ => Err(CodegenError::unsupported(format!(
+            "the indices `{indices}` (only i32 and i64 indices)"
+        ))),
+    }
+}
+
+/// The element types of `arrays` (typed in `types`), each a 1-D array of
+/// primitives; `role` names them in the reason when one is not.
+fn element_types(
+    arrays: &[VName],
+    role: &str,
+    types: &HashMap<VName, Type>,
+) -> Result<Vec<PrimType>, CodegenError> {
+    let mut element_types = Vec::with_capacity(arrays.len());
+    for array in arrays {
+        match types.get(array) {
+            Some(Type::Array { element, shape }) if shape.len() == 1 => {
+                element_types.push(*element)
+            }
+            Some(other) => {
+                return Err(CodegenError::unsupported(format!(
+                    "the {role} `{array}` of rank {} (only 1-D arrays of primitives)",
+                    other.rank()
+                )))
+            }
+            None => {
+                return Err(CodegenError::unsupported(format!(
+                    "the {role} `{array}`, whose type is unknown"
+                )))
+            }
+        }
+    }
+    Ok(element_types)
 }
 
 fn no_extra_mapped_results(

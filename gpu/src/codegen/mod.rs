@@ -7,8 +7,9 @@
 //!   Futhark's semantics, `if` with scalar results, math functions) →
 //!   [`crate::kernels::lambda::MapLambda`] / [`crate::kernels::lambda::Operator`];
 //! * [`extract`]: a function body's `map`/`reduce`/`scan`/`redomap`/
-//!   `scanomap`/`filter` over 1-D arrays of primitives → [`extract::KernelPlan`]s,
-//!   the rest reported as running on the host;
+//!   `scanomap`/`filter`/`scatter`/`reduce_by_index` over 1-D arrays of
+//!   primitives → [`extract::KernelPlan`]s, the rest reported as running on
+//!   the host;
 //! * [`failure`]: which lambdas may raise a run-time error (their kernels
 //!   set a status word the driver reads).
 

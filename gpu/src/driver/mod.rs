@@ -6,20 +6,22 @@
 //! device: its input arrays are uploaded, the library kernel runs, its
 //! results are downloaded and bound as the CPU backend would bind them.
 //!
-//! The driver is an [`optimized::cpu::offload::SoacOffload`]: the CPU
-//! backend asks it, when it compiles the program, which statements it
-//! claims and offers each claimed statement to it when it runs. The device
-//! hands a statement back to the host (`Ok(None)`) when it has nothing to do
-//! (an empty SOAC), when an input is not a 1-D array of the SOAC's width
-//! (the host then reports the size error), when an operation failed in the
-//! kernel (the environment's status word is set: the host runs the
-//! statement again and reports the error with its message and location),
-//! and when the device refuses it for want of resources or features
-//! (`GpuError::Unsupported`, `BufferTooLarge`, `TooManyWorkgroups`,
+//! The driver is an [`optimized::cpu::offload::SoacOffload`]: the CPU backend
+//! asks it, when it compiles the program, which statements it claims and
+//! offers each claimed statement to it when it runs. The device hands a
+//! statement back to the host (`Ok(None)`) when it has nothing to do (an
+//! empty SOAC, empty segments, an empty destination), when an input is not a
+//! 1-D array of the SOAC's width (the host then reports the size error), when
+//! an operation failed in the kernel (the environment's status word is set:
+//! the host runs the statement again and reports the error with its message
+//! and location), and when the device refuses it for want of resources or
+//! features (`GpuError::Unsupported`, `BufferTooLarge`, `TooManyWorkgroups`,
 //! `OutOfMemory`); any other device failure is a run-time error at the
 //! statement. So results and run-time errors are the CPU backend's (floats
-//! within the tolerance of reassociated reductions and of the device's
-//! math functions).
+//! within the tolerance of reassociated reductions and of the device's math
+//! functions). A segmented plan reads its arrays from the environment (no
+//! columns); `scatter` and `reduce_by_index` update their destinations'
+//! device copies in place, which then stay resident as copies of the results.
 //!
 //! * `planning`: which statements are claimed (planned once, with the
 //!   scalars they read as their environment; never in functions called per
@@ -33,7 +35,7 @@ mod planning;
 mod resident;
 mod values;
 
-use crate::codegen::extract::{run_plan, KernelPlan};
+use crate::codegen::extract::{run_plan, run_segmented_plan, run_update_plan, KernelPlan};
 use crate::error::{GpuError, GpuResult};
 use crate::kernels::environment;
 use crate::kernels::soac::DeviceArrays;
@@ -41,7 +43,7 @@ use crate::runtime::{DeviceBuffer, Runtime};
 use optimized::cpu::offload::{host_soac_statements, SoacCall, SoacOffload};
 use optimized::cpu::value::{Data, Val};
 use optimized::cpu::{CompiledProgram, RuntimeError};
-use optimized::ir::{Program, Type, VName};
+use optimized::ir::{PrimValue, Program, SubExp, Type, VName};
 use planning::{called_from_lambdas, plan};
 use resident::{keep_all, Resident};
 use spec::value::Value;
@@ -219,8 +221,11 @@ impl KernelOffload {
 
     /// The statement's results from the device, `None` when handed back.
     fn run_on_device(&self, plan: &KernelPlan, call: &SoacCall<'_>) -> GpuResult<Option<Vec<Val>>> {
+        // A segmented plan's inputs are read from the environment, its
+        // elements computed from their positions: no columns.
+        let segmented = plan.choice.segment_length().is_some();
         let mut inputs = Vec::with_capacity(call.inputs.len());
-        for input in call.inputs {
+        for input in call.inputs.iter().filter(|_| !segmented) {
             match input {
                 Val::Array(array) if array.shape == [call.width] => inputs.push(&array.data),
                 _ => return Ok(None),
@@ -256,6 +261,25 @@ impl KernelOffload {
                 _ => return Err(unbound(name)),
             }
         }
+        // Empty segments are handed back (the host evaluates what each
+        // segment computes before its reduction, which may fail).
+        let segments = match plan.choice.segment_length() {
+            None => None,
+            Some(length) => {
+                let length = match length {
+                    SubExp::Constant(PrimValue::I64(length)) => *length,
+                    SubExp::Var(name) => match free_value(name) {
+                        Some(Val::Prim(PrimValue::I64(length))) => *length,
+                        _ => return Err(unbound(name)),
+                    },
+                    SubExp::Constant(_) => return Ok(None),
+                };
+                if length <= 0 {
+                    return Ok(None);
+                }
+                Some((call.width as u64, length as u64))
+            }
+        };
         let mut resident = self
             .resident
             .lock()
@@ -282,7 +306,10 @@ impl KernelOffload {
             array_buffers.into_iter().zip(shapes).collect(),
         )
         .and_then(|bound| {
-            let outputs = run_plan(&self.runtime, plan, &bound, &device_inputs);
+            let outputs = match segments {
+                Some(segments) => run_segmented_plan(&self.runtime, plan, &bound, segments),
+                None => run_plan(&self.runtime, plan, &bound, &device_inputs),
+            };
             let failed = match &outputs {
                 Ok(_) if plan.can_fail => environment::failed(&self.runtime, &bound),
                 _ => Ok(false),
@@ -298,13 +325,88 @@ impl KernelOffload {
         let Some(outputs) = outcome? else {
             return Ok(None);
         };
-        let values = bound_values(plan, outputs.download(&self.runtime)?);
+        let segment_length = segments.map(|(_, length)| length as usize);
+        let values = bound_values(plan, outputs.download(&self.runtime)?, segment_length);
         let results = values.iter().filter_map(|value| match value {
             Val::Array(array) => Some(array.data.clone()),
             Val::Prim(_) => None,
         });
         for (data, buffer) in results.zip(outputs.columns) {
             resident.keep(data, buffer);
+        }
+        Ok(Some(values))
+    }
+
+    /// The destinations of a `scatter` or `reduce_by_index` (`plan`) after
+    /// the update, `None` when handed back. The destinations' device copies
+    /// are taken out of `resident` (or uploaded) and updated in place: the
+    /// host arrays they were copies of no longer have one; the updated
+    /// buffers stay resident as copies of the downloaded results.
+    fn run_update_on_device(
+        &self,
+        plan: &KernelPlan,
+        call: &SoacCall<'_>,
+    ) -> GpuResult<Option<Vec<Val>>> {
+        let (destinations, inputs) = call
+            .inputs
+            .split_at(plan.choice.destination_count().min(call.inputs.len()));
+        let mut destination_data = Vec::with_capacity(destinations.len());
+        for destination in destinations {
+            match destination {
+                Val::Array(array) if array.shape.len() == 1 && !array.data.is_empty() => {
+                    destination_data.push(&array.data)
+                }
+                _ => return Ok(None),
+            }
+        }
+        let length = destination_data.first().map_or(0, |data| data.len());
+        let mut input_data = Vec::with_capacity(inputs.len());
+        for input in inputs {
+            match input {
+                Val::Array(array) if array.shape == [call.width] => input_data.push(&array.data),
+                _ => return Ok(None),
+            }
+        }
+        if destination_data.iter().any(|data| data.len() != length) || input_data.is_empty() {
+            return Ok(None);
+        }
+        let mut resident = self
+            .resident
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        resident.release_dropped();
+        let destination_columns = self.device_copies(&mut resident, &destination_data)?;
+        let mut input_columns = match self.device_copies(&mut resident, &input_data) {
+            Ok(columns) => columns,
+            Err(error) => {
+                keep_all(&mut resident, &destination_data, destination_columns);
+                return Err(error);
+            }
+        };
+        let value_columns = input_columns.split_off(1);
+        let as_device_arrays =
+            |data: &[&Data], columns: Vec<DeviceBuffer>, length: usize| DeviceArrays {
+                element_types: data.iter().map(|data| data.prim_type()).collect(),
+                columns,
+                length: length as u64,
+            };
+        let indices = as_device_arrays(&input_data[..1], input_columns, call.width);
+        let values = as_device_arrays(&input_data[1..], value_columns, call.width);
+        let updated = run_update_plan(
+            &self.runtime,
+            plan,
+            as_device_arrays(&destination_data, destination_columns, length),
+            &indices,
+            &values,
+        );
+        keep_all(&mut resident, &input_data[..1], indices.columns);
+        keep_all(&mut resident, &input_data[1..], values.columns);
+        let updated = updated?;
+        let values = bound_values(plan, updated.download(&self.runtime)?, None);
+        for (value, buffer) in values.iter().zip(updated.columns) {
+            if let Val::Array(array) = value {
+                resident.keep(array.data.clone(), buffer);
+            }
         }
         Ok(Some(values))
     }
@@ -355,6 +457,8 @@ impl SoacOffload for KernelOffload {
         };
         let answer = if call.width == 0 {
             Ok(None)
+        } else if plan.choice.destination_count() > 0 {
+            self.run_update_on_device(plan, call)
         } else {
             self.run_on_device(plan, call)
         };

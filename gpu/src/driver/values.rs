@@ -8,8 +8,15 @@ use std::sync::Arc;
 
 /// The values the statement binds, from the kernel's output columns: for
 /// `reduce`/`redomap` one scalar per column; for `filter` the count, then
-/// the kept elements; otherwise one array per column.
-pub(super) fn bound_values(plan: &KernelPlan, columns: Vec<HostColumn>) -> Vec<Val> {
+/// the kept elements; for a segmented `scanomap` one `[count][length]`
+/// array per column (`segment_length`: the length); otherwise (a segmented
+/// `redomap`: one element per segment; `scatter` and `reduce_by_index`: the
+/// updated destinations) one array per column.
+pub(super) fn bound_values(
+    plan: &KernelPlan,
+    columns: Vec<HostColumn>,
+    segment_length: Option<usize>,
+) -> Vec<Val> {
     use crate::codegen::extract::KernelChoice;
     match plan.choice {
         KernelChoice::Reduce { .. } | KernelChoice::Redomap { .. } => columns
@@ -33,12 +40,26 @@ pub(super) fn bound_values(plan: &KernelPlan, columns: Vec<HostColumn>) -> Vec<V
                 )
                 .collect()
         }
-        KernelChoice::Map { .. } | KernelChoice::Scan { .. } | KernelChoice::Scanomap { .. } => {
-            columns
-                .into_iter()
-                .map(|column| Val::Array(array_of(data_of(column))))
-                .collect()
-        }
+        KernelChoice::SegmentedScanomap { .. } => columns
+            .into_iter()
+            .map(|column| {
+                let data = data_of(column);
+                let length = segment_length.unwrap_or(data.len()).max(1);
+                Val::Array(ArrayVal {
+                    shape: vec![data.len() / length, length],
+                    data,
+                })
+            })
+            .collect(),
+        KernelChoice::Map { .. }
+        | KernelChoice::SegmentedRedomap { .. }
+        | KernelChoice::Scan { .. }
+        | KernelChoice::Scanomap { .. }
+        | KernelChoice::Scatter { .. }
+        | KernelChoice::Histogram { .. } => columns
+            .into_iter()
+            .map(|column| Val::Array(array_of(data_of(column))))
+            .collect(),
     }
 }
 

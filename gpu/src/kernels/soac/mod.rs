@@ -298,6 +298,10 @@ pub fn types_name_fragment(element_types: &[PrimType]) -> String {
 pub struct ElementSource {
     pub input_types: Vec<PrimType>,
     pub fused_map: Option<MapLambda>,
+    /// Whether the fused map's first parameter is the element's position
+    /// (`index`, an `i64`) rather than a column: the map computes each
+    /// element from where it is, reading no input buffer for it.
+    pub position_parameter: bool,
 }
 
 impl ElementSource {
@@ -306,6 +310,7 @@ impl ElementSource {
         ElementSource {
             input_types: input_types.to_vec(),
             fused_map: None,
+            position_parameter: false,
         }
     }
 
@@ -314,6 +319,17 @@ impl ElementSource {
         ElementSource {
             input_types: lambda.parameter_types.clone(),
             fused_map: Some(lambda.clone()),
+            position_parameter: false,
+        }
+    }
+
+    /// `lambda` applied to each element's position (its only parameter, an
+    /// `i64`): no input columns.
+    pub fn positions(lambda: &MapLambda) -> ElementSource {
+        ElementSource {
+            input_types: Vec::new(),
+            fused_map: Some(lambda.clone()),
+            position_parameter: true,
         }
     }
 
@@ -331,9 +347,15 @@ impl ElementSource {
             .fused_map
             .as_ref()
             .map_or(KernelFeatures::default(), |lambda| lambda.body_features);
+        let position = if self.position_parameter {
+            KernelFeatures::for_element_type(PrimType::I64)
+        } else {
+            KernelFeatures::default()
+        };
         KernelFeatures::for_element_types(&self.input_types)
             .union(KernelFeatures::for_element_types(&self.element_types()))
             .union(body)
+            .union(position)
     }
 
     /// The GLSL declarations of the input buffers (`input0…` at bindings
@@ -362,6 +384,9 @@ impl ElementSource {
             Some(lambda) => {
                 text.push_str(&lambda.glsl_function("map_function"));
                 let mut arguments = Vec::new();
+                if self.position_parameter {
+                    arguments.push("int64_t(index)".to_owned());
+                }
                 for (position, element_type) in self.input_types.iter().enumerate() {
                     arguments.push(element_type.glsl_load(&format!("input{position}[index]")));
                 }
@@ -394,7 +419,8 @@ impl ElementSource {
     /// per column) and `void element_of_vector(T4 raw0, …, uint lane, out S0
     /// v0, …)` (element `lane` of the loaded vectors, through the map if
     /// any). Only whole vectors may be read: elements past the last multiple
-    /// of [`VECTOR_WIDTH`] go through `load_element`.
+    /// of [`VECTOR_WIDTH`] go through `load_element`. Not for a source of
+    /// [`ElementSource::positions`]: its kernels load element by element.
     pub fn glsl_vector_declarations(&self, first_binding: u32) -> String {
         let mut text = String::new();
         for (position, element_type) in self.input_types.iter().enumerate() {
@@ -461,6 +487,7 @@ impl ElementSource {
     /// A kernel-name fragment.
     pub fn name_fragment(&self) -> String {
         match &self.fused_map {
+            Some(_) if self.position_parameter => "of_positions".to_owned(),
             Some(_) => format!("mapped_{}", types_name_fragment(&self.input_types)),
             None => types_name_fragment(&self.input_types),
         }

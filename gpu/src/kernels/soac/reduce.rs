@@ -671,9 +671,32 @@ pub fn segmented_reduce_with(
     segment_length: u64,
     strategy: SegmentedStrategy,
 ) -> GpuResult<DeviceArrays> {
+    segmented_reduce_source(
+        runtime,
+        &ElementSource::columns(&inputs.element_types),
+        operator,
+        None,
+        inputs,
+        (segment_count, segment_length),
+        strategy,
+    )
+}
+
+/// [`segmented_reduce_with`] of the elements `source` gives (`inputs`:
+/// its columns, or none and the element count for
+/// [`ElementSource::positions`]), as `segment_count` rows of
+/// `segment_length` (`segments`); every launch binds `environment`.
+pub fn segmented_reduce_source(
+    runtime: &Runtime,
+    source: &ElementSource,
+    operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
+    inputs: &DeviceArrays,
+    (segment_count, segment_length): (u64, u64),
+    strategy: SegmentedStrategy,
+) -> GpuResult<DeviceArrays> {
     const OPERATION: &str = "segmented reduce";
-    let source = ElementSource::columns(&inputs.element_types);
-    check_source(OPERATION, &source, operator, inputs)?;
+    check_source(OPERATION, source, operator, inputs)?;
     check_regular_segments(OPERATION, inputs.length, segment_count, segment_length)?;
     let element_count = element_count_word(inputs.length, OPERATION)?;
     let outputs = DeviceArrays::allocate(runtime, &operator.element_types, segment_count)?;
@@ -685,14 +708,14 @@ pub fn segmented_reduce_with(
         == SegmentedStrategy::InvocationPerRow
     {
         let kernel =
-            row_per_invocation_kernel(&source, operator, RowOperation::Reduce, workgroup_size)
+            row_per_invocation_kernel(source, operator, RowOperation::Reduce, workgroup_size)
                 .load(runtime)?;
         let mut buffers = inputs.buffers();
         buffers.extend(outputs.buffers());
         runtime.dispatch(
             &kernel,
             &buffers,
-            None,
+            environment,
             &[segment_count as u32, segment_length as u32],
             [
                 super::grid_stride_workgroups(runtime, segment_count, workgroup_size),
@@ -704,7 +727,7 @@ pub fn segmented_reduce_with(
     }
     let shape = ordered_shape(runtime, operator, OPERATION)?;
     let kernel = ordered_reduce_kernel(
-        &source,
+        source,
         operator,
         shape,
         ordered_kernels_use_subgroups(runtime, operator),
@@ -713,7 +736,7 @@ pub fn segmented_reduce_with(
     let launch = ordered_launch(
         &kernel,
         &inputs.buffers(),
-        None,
+        environment,
         &outputs,
         element_count,
         segment_length,

@@ -461,9 +461,32 @@ pub fn segmented_scan_with(
     segment_length: u64,
     strategy: SegmentedStrategy,
 ) -> GpuResult<DeviceArrays> {
+    segmented_scan_source(
+        runtime,
+        &ElementSource::columns(&inputs.element_types),
+        operator,
+        None,
+        inputs,
+        (segment_count, segment_length),
+        strategy,
+    )
+}
+
+/// [`segmented_scan_with`] of the elements `source` gives (`inputs`: its
+/// columns, or none and the element count for
+/// [`ElementSource::positions`]), as `segment_count` rows of
+/// `segment_length` (`segments`); every launch binds `environment`.
+pub fn segmented_scan_source(
+    runtime: &Runtime,
+    source: &ElementSource,
+    operator: &Operator,
+    environment: Option<&EnvironmentBuffers>,
+    inputs: &DeviceArrays,
+    (segment_count, segment_length): (u64, u64),
+    strategy: SegmentedStrategy,
+) -> GpuResult<DeviceArrays> {
     const OPERATION: &str = "segmented scan";
-    let source = ElementSource::columns(&inputs.element_types);
-    check_source(OPERATION, &source, operator, inputs)?;
+    check_source(OPERATION, source, operator, inputs)?;
     check_regular_segments(OPERATION, inputs.length, segment_count, segment_length)?;
     let element_count = u64::from(element_count_word(inputs.length, OPERATION)?);
     let types = &operator.element_types;
@@ -475,9 +498,9 @@ pub fn segmented_scan_with(
     if resolved == SegmentedStrategy::SinglePass {
         return lookback::lookback_scan(
             runtime,
-            &source,
+            source,
             operator,
-            None,
+            environment,
             inputs,
             LookBackWaiting::ForDevice,
             Some(segment_length),
@@ -486,14 +509,14 @@ pub fn segmented_scan_with(
     let outputs = DeviceArrays::allocate(runtime, types, element_count)?;
     if resolved == SegmentedStrategy::InvocationPerRow {
         let kernel =
-            row_per_invocation_kernel(&source, operator, RowOperation::Scan, workgroup_size)
+            row_per_invocation_kernel(source, operator, RowOperation::Scan, workgroup_size)
                 .load(runtime)?;
         let mut buffers = inputs.buffers();
         buffers.extend(outputs.buffers());
         runtime.dispatch(
             &kernel,
             &buffers,
-            None,
+            environment,
             &[segment_count as u32, segment_length as u32],
             [
                 super::grid_stride_workgroups(runtime, segment_count, workgroup_size),
@@ -504,12 +527,12 @@ pub fn segmented_scan_with(
         return Ok(outputs);
     }
     let shape = ordered_shape(runtime, operator, OPERATION)?;
-    let kernel = ordered_scan_kernel(&source, operator, shape).load(runtime)?;
+    let kernel = ordered_scan_kernel(source, operator, shape).load(runtime)?;
     let unused_carries = DeviceArrays::allocate(runtime, types, 1)?;
     let launch = scan_launch(
         &kernel,
         inputs.buffers(),
-        None,
+        environment,
         unused_carries.buffers(),
         outputs.buffers(),
         (element_count, segment_length, segment_count),
