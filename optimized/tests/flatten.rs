@@ -68,8 +68,14 @@ fn each_nest_becomes_the_segmented_operations_of_its_shape() {
         // The outer body computes a scalar from its index and maps over
         // `iota w`: F-Sink and F-Iota, a map over two dimensions.
         ("map_iota_rows", counts(1, 0, 0, 2)),
-        // The inner map uses the row's sum: not a perfect nest.
-        ("imperfect_nest", counts(1, 0, 0, 1)),
+        // The inner map uses the row's sum: F-Distribute makes the sum a
+        // segmented reduction and the map over the row a segmented map
+        // reading it.
+        ("imperfect_nest", counts(1, 1, 0, 2)),
+        // F-Distribute: a reduction, a scalar, a map over the row (two
+        // operations); a reduction then scalars (two); a nest whose both
+        // parts may fail stays one segmented map over the rows.
+        ("distributed_nests", counts(3, 2, 0, 2)),
         // `map2` over rows leaves an assertion on the rows' sizes and a
         // reshape of a row in the outer body: F-Assert and F-Reshape hoist
         // their checks, and the nest goes on.
@@ -210,8 +216,12 @@ fn direct_rows_become_the_inputs_of_the_expanded_map() {
     use optimized::ir::Soac;
     // `xss[gtid₁, gtid₂]` is the only use of the indices in map_map's
     // segmap: the expansion maps over `xss` reshaped, with no `iota`;
-    // imperfect_nest's rows are read by index the same way.
-    for name in ["map_map", "map_map_map_free", "imperfect_nest"] {
+    // outer_row_indexed_in_inner_body's rows are read by index the same way.
+    for name in [
+        "map_map",
+        "map_map_map_free",
+        "outer_row_indexed_in_inner_body",
+    ] {
         let flattened = flatten_program(&fused(name));
         let expanded = optimized::cpu::segmented::expand_segmented_operations(flattened);
         check_program(&expanded).expect("the expanded IR checks");

@@ -662,10 +662,11 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
 ///        let xⱼ = i | Aᵢ[s, i];  prefix; f x₁ … xₗ     (pᵢ[k] as Aᵢ[s, k])
 /// ```
 ///
-/// which reads the `Aᵢ` from the environment and recomputes `prefix` per
-/// element (an error of `prefix` sets the status word as in the map; with
-/// `m = 0` the driver hands the statement back, so `prefix` is evaluated
-/// where the program evaluates it).
+/// which reads the `Aᵢ` from the environment and recomputes `prefix` (only
+/// straight-line scalar code: no SOAC, no loop) per element (an error of
+/// `prefix` sets the status word as in the map; with `m = 0` the driver hands
+/// the statement back, so `prefix` is evaluated where the program evaluates
+/// it).
 struct SegmentCombination {
     lambda: Lambda,
     operator: Lambda,
@@ -764,7 +765,8 @@ fn segment_combination(
         && !neutral.iter().any(bound_inside)
         && inner.is_none_or(|f| f.return_types.len() == neutral.len())
         && lambda.body.result == results
-        && lambda.params.len() == arrays.len();
+        && lambda.params.len() == arrays.len()
+        && prefix.iter().all(|s| is_cheap(&s.expression));
     if !closed {
         return None;
     }
@@ -904,6 +906,19 @@ fn segment_combination(
         segment_length: width.clone(),
         scan,
     })
+}
+
+/// Whether `expression` is straight-line scalar work (no SOAC, no loop, at
+/// any depth of its branches): what a segment combination may recompute at
+/// every element of the segment.
+fn is_cheap(expression: &Exp) -> bool {
+    match expression {
+        Exp::Soac(_) | Exp::Loop { .. } | Exp::Seg(_) => false,
+        other => other
+            .bodies()
+            .into_iter()
+            .all(|body| body.statements.iter().all(|s| is_cheap(&s.expression))),
+    }
 }
 
 /// Rewrites every `p[k…]` of a view `p` (the row `views[p][segment]`) in

@@ -41,17 +41,26 @@
 //! - **F-Constant**: an array literal of constants in a segmented body (at
 //!   any depth of its branches and loops) that the body only indexes is
 //!   built once, before the operation (`take_constant_arrays`).
+//! - **F-Distribute** (map distribution, [`distribute`]): a host `map`
+//!   whose body goes on after its first SOAC, reading only scalars of the
+//!   part up to it, is first split into a map of that part and a map of the
+//!   rest over its scalars, each flattened in turn (a row's sum and a map
+//!   over the row that reads it: a `segred` and a `segmap`), where the two
+//!   parts cannot both fail.
 //!
-//! Everything else — `filter`, `scatter`, `reduce_by_index`, a `redomap`
-//! or `scanomap` that also maps, and every SOAC inside a body that is not a
-//! perfect nest — stays as it is: host SOACs, or sequential code of a
-//! segmented body. Later steps of moderate flattening (map distribution,
-//! loop interchange) and the thesis' vectorisation of irregular nests
-//! (`reference/src/nested`) are not done yet.
+//! Everything else — `filter`, `scatter`, `reduce_by_index`, a `redomap` or
+//! `scanomap` that also maps, and every SOAC inside a body that is not a
+//! perfect nest and does not distribute (an inner SOAC's array result read by
+//! the rest, two parts that may both fail) — stays as it is: host SOACs, or
+//! sequential code of a segmented body. Loop interchange and the thesis'
+//! vectorisation of irregular nests (`reference/src/nested`) are not done
+//! yet.
 //!
 //! The output is checked like every IR (the segmented operations by
 //! [`crate::ir::check`]); the CPU backend runs it by expanding each
 //! segmented operation over its whole index space (`crate::cpu::segmented`).
+
+mod distribute;
 
 use std::collections::HashSet;
 
@@ -123,6 +132,16 @@ fn count_in_body(body: &Body, host: bool, counts: &mut SegmentedCounts) {
 fn flatten_host_body(body: &mut Body, names: &mut NameSource) {
     let statements = std::mem::take(&mut body.statements);
     for mut statement in statements {
+        // F-Distribute first: each of its two maps is flattened in turn.
+        if let Some(parts) = distribute::distribute(&statement, names) {
+            let mut distributed = Body {
+                statements: parts.into(),
+                result: Vec::new(),
+            };
+            flatten_host_body(&mut distributed, names);
+            body.statements.extend(distributed.statements);
+            continue;
+        }
         match &mut statement.expression {
             Exp::If {
                 then_body,

@@ -339,6 +339,11 @@ pub fn for_each_use_in_body(body: &Body, f: impl FnMut(&VName)) {
     shared::walk_body(body, &mut EachUse(f));
 }
 
+/// Calls `f` on every name a type uses (its dimensions).
+pub fn for_each_use_in_type(ty: &Type, f: impl FnMut(&VName)) {
+    shared::walk_type(ty, &mut EachUse(f));
+}
+
 /// Calls a function on every binder.
 struct EachBinder<F: FnMut(&VName)>(F);
 

@@ -82,6 +82,9 @@ impl Generator {
             if Self::scan_operator(inner).is_some() && self.choices.chance(1, 5) {
                 return self.inner_product_grid_expr(env, size, inner_size, inner, depth);
             }
+            if Self::scan_operator(inner).is_some() && self.choices.chance(1, 3) {
+                return self.row_statistic_expr(env, size, inner_size, inner, depth);
+            }
         }
         let row = self.fresh("row");
         let mark = env.mark();
@@ -148,6 +151,37 @@ impl Generator {
         let row_param = pat_ascribe(pat_var(&row), env.type_exp(&row_ty));
         let inner_map = call("map", vec![lambda(vec![col_param], None, reduction), yss]);
         call("map", vec![lambda(vec![row_param], None, inner_map), xss])
+    }
+
+    /// `map (\(row: [k]a) -> let s = reduce op ne row in map f row) xss`,
+    /// where `f` may use `s`: an imperfect nest (a row's statistic used by a
+    /// map over the same row), which F-Distribute makes a segmented
+    /// reduction and a segmented map over two dimensions.
+    fn row_statistic_expr(
+        &mut self,
+        env: &mut Env,
+        size: &Size,
+        inner_size: &Size,
+        element: &Ty,
+        depth: u32,
+    ) -> Expr {
+        let row_ty = array(inner_size.clone(), element.clone());
+        let xss = self.expr(env, &array(size.clone(), row_ty.clone()), depth);
+        let (row, statistic) = (self.fresh("row"), self.fresh("s"));
+        let mark = env.mark();
+        env.bind(&row, row_ty.clone(), false);
+        let (operator, neutral) = self.operator_function(env, element);
+        env.bind(&statistic, element.clone(), false);
+        let function = self.expr(env, &arrow(element.clone(), element.clone()), depth);
+        env.truncate(mark);
+        let reduction = call("reduce", vec![operator, neutral, var(&row)]);
+        let body = let_in(
+            pat_var(&statistic),
+            reduction,
+            call("map", vec![function, var(&row)]),
+        );
+        let row_param = pat_ascribe(pat_var(&row), env.type_exp(&row_ty));
+        call("map", vec![lambda(vec![row_param], None, body), xss])
     }
 
     /// `map (\(i: i64) -> let s = i * k + c in map (\(j: i64) -> e) (iota
