@@ -177,7 +177,10 @@ fn the_segmented_ir_runs_a_nest_of_maps_as_one_kernel() {
     };
     let soac_ir = summary(&[]);
     assert!(
-        soac_ir.contains("0 top-level SOAC statements planned as kernels, 1 left on the host"),
+        soac_ir.contains(
+            "0 top-level SOAC statements planned as kernels, 1 left on the host \
+             (run 3 times, 1 more over nothing); 0.0 % of the 3 runs with work ran as kernels"
+        ),
         "{soac_ir}"
     );
     let segmented = summary(&["--segmented"]);
@@ -188,7 +191,10 @@ fn the_segmented_ir_runs_a_nest_of_maps_as_one_kernel() {
     // The two non-empty cases run the kernel; the empty spaces are handed
     // back to the host.
     assert!(
-        segmented.contains("gpu: 2 SOAC statement runs on the GPU as kernels, 2 handed back"),
+        segmented.contains(
+            "gpu: 2 SOAC statement runs on the GPU as kernels, 2 handed back to the host \
+             (2 empty, 0 failing, 0 refused)"
+        ),
         "{segmented}"
     );
 }
@@ -209,8 +215,11 @@ fn soacs_in_host_loops_and_branches_run_as_kernels() {
         assert!(stdout.contains("2 passed, 0 failed"), "{args:?}:\n{stdout}");
         assert!(
             stdout.contains(
-                "gpu: 15 SOAC statement runs on the GPU as kernels, 0 handed back to the host; \
-                 7 top-level SOAC statements planned as kernels, 0 left on the host; \
+                "gpu: 15 SOAC statement runs on the GPU as kernels, 0 handed back to the host \
+                 (0 empty, 0 failing, 0 refused); \
+                 7 top-level SOAC statements planned as kernels, 0 left on the host \
+                 (run 0 times, 0 more over nothing); \
+                 100.0 % of the 15 runs with work ran as kernels; \
                  kernel inputs: 2 uploaded, 13 already on the device; \
                  Vulkan validation on, 0 messages"
             ),
@@ -232,8 +241,11 @@ fn scatters_and_histograms_run_as_kernels() {
     assert!(stdout.contains("8 passed, 0 failed"), "{stdout}");
     assert!(
         stdout.contains(
-            "gpu: 11 SOAC statement runs on the GPU as kernels, 0 handed back to the host; \
-             10 top-level SOAC statements planned as kernels, 0 left on the host; \
+            "gpu: 11 SOAC statement runs on the GPU as kernels, 0 handed back to the host \
+             (0 empty, 0 failing, 0 refused); \
+             10 top-level SOAC statements planned as kernels, 0 left on the host \
+             (run 0 times, 0 more over nothing); \
+             100.0 % of the 11 runs with work ran as kernels; \
              kernel inputs: 27 uploaded, 4 already on the device; \
              Vulkan validation on, 0 messages"
         ),
@@ -243,7 +255,8 @@ fn scatters_and_histograms_run_as_kernels() {
 
 /// Every map that reduces or scans its rows runs as one segmented kernel,
 /// from the fused IR and from the segmented IR alike; the cases with empty
-/// rows, no rows, or a failing row are handed back to the host (4 of 10).
+/// rows or no rows (3 of 10) and the one with a failing row are handed back
+/// to the host.
 #[test]
 fn maps_of_row_reductions_run_as_segmented_kernels() {
     const PROGRAM: &str = "tests/programs/kernels/segmented_reductions_and_scans.fut";
@@ -258,8 +271,11 @@ fn maps_of_row_reductions_run_as_segmented_kernels() {
             "{args:?}:\n{stdout}"
         );
         let counters = format!(
-            "gpu: 6 SOAC statement runs on the GPU as kernels, 4 handed back to the host; \
-             6 top-level SOAC statements planned as kernels, 0 left on the host; \
+            "gpu: 6 SOAC statement runs on the GPU as kernels, 4 handed back to the host \
+             (3 empty, 1 failing, 0 refused); \
+             6 top-level SOAC statements planned as kernels, 0 left on the host \
+             (run 0 times, 0 more over nothing); \
+             85.7 % of the 7 runs with work ran as kernels; \
              kernel inputs: {uploaded} uploaded, 0 already on the device; \
              Vulkan validation on, 0 messages"
         );

@@ -4,9 +4,11 @@
 //!
 //! A line is a word, then for some events a space and a payload:
 //! `started entry main case #2`, `passed`, `failed TEXT`, `skipped TEXT`,
-//! `gpu` and the GPU driver's counters (`gpu 3 1 7 0 2 9 on 0`: planned, on
-//! the host, kernel runs, handed back, resident, uploaded inputs; then
-//! `off`, or `on` and the validation messages), and `finished` last. Texts
+//! `gpu` and the GPU driver's counters (`gpu 3 1 7 0 1 0 4 0 2 9 on 0`, in
+//! `DriverStatistics::to_array`'s order: planned, on the host, kernel runs,
+//! handed back empty, failing, refused, runs on the host with work and over
+//! nothing, resident, uploaded inputs; then `off`, or `on` and the
+//! validation messages), and `finished` last. Texts
 //! span lines: `\` is written `\\`, a newline `\n` and a carriage return
 //! `\r`.
 
@@ -44,15 +46,9 @@ impl WorkerEvent {
                     Some(messages) => format!("on {messages}"),
                     None => "off".to_string(),
                 };
-                format!(
-                    "gpu {} {} {} {} {} {} {validation}",
-                    s.statements_planned,
-                    s.statements_on_host,
-                    s.kernel_runs,
-                    s.handed_back,
-                    s.inputs_resident,
-                    s.inputs_uploaded
-                )
+                let counters: Vec<String> =
+                    s.to_array().iter().map(|count| count.to_string()).collect();
+                format!("gpu {} {validation}", counters.join(" "))
             }
             WorkerEvent::Finished => "finished".to_string(),
         }
@@ -89,18 +85,15 @@ fn decode_gpu_usage(fields: &str) -> Result<GpuUsage, String> {
         [counters @ .., "on", messages] => (counters, Some(number(messages)?)),
         _ => return Err("no validation state".to_string()),
     };
-    let [planned, on_host, kernel_runs, handed_back, resident, uploaded] = counters else {
-        return Err(format!("{} driver counters, not 6", counters.len()));
-    };
+    let counters: Vec<u64> = counters
+        .iter()
+        .map(|field| number(field))
+        .collect::<Result<_, _>>()?;
+    let counters: [u64; 10] = counters
+        .try_into()
+        .map_err(|counters: Vec<u64>| format!("{} driver counters, not 10", counters.len()))?;
     Ok(GpuUsage {
-        statistics: DriverStatistics {
-            statements_planned: number(planned)?,
-            statements_on_host: number(on_host)?,
-            kernel_runs: number(kernel_runs)?,
-            handed_back: number(handed_back)?,
-            inputs_resident: number(resident)?,
-            inputs_uploaded: number(uploaded)?,
-        },
+        statistics: DriverStatistics::from_array(counters),
         validation_messages: validation,
     })
 }
@@ -203,7 +196,11 @@ mod tests {
                 statements_planned: 3,
                 statements_on_host: 1,
                 kernel_runs: 7,
-                handed_back: 0,
+                handed_back_empty: 0,
+                handed_back_failing: 1,
+                handed_back_refused: 0,
+                host_runs: 4,
+                host_runs_empty: 1,
                 inputs_resident: 2,
                 inputs_uploaded: 9,
             },
@@ -244,10 +241,11 @@ mod tests {
             "failed bad \\q escape",
             "failed ends in \\",
             "gpu 1 2 3",
-            "gpu 1 2 3 4 5 6",
-            "gpu 1 2 3 4 5 six off",
-            "gpu 1 2 3 4 5 6 on",
-            "gpu 1 2 3 4 5 6 7 off",
+            "gpu 1 2 3 4 5 6 7 8 9 10",
+            "gpu 1 2 3 4 5 6 7 8 9 ten off",
+            "gpu 1 2 3 4 5 6 7 8 9 10 on",
+            "gpu 1 2 3 4 5 6 7 8 9 off",
+            "gpu 1 2 3 4 5 6 7 8 9 10 11 off",
         ] {
             assert!(WorkerEvent::decode(line).is_err(), "{line:?}");
         }

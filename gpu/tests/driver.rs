@@ -377,14 +377,22 @@ fn check(case: Case) {
     assert_clean(&runtime);
 }
 
-/// The counters: statements planned and left on the host, then runs on the
-/// device and handed back, then inputs uploaded and found on the device.
-fn statistics(statements: [u64; 2], runs: [u64; 2], inputs: [u64; 2]) -> DriverStatistics {
+/// The counters: statements planned and left on the host; then runs on the
+/// device, handed back as empty, failing and refused, and runs of the
+/// statements left on the host with work and over nothing; then inputs
+/// uploaded and found on the device.
+fn statistics(statements: [u64; 2], runs: [u64; 6], inputs: [u64; 2]) -> DriverStatistics {
+    let [kernel_runs, handed_back_empty, handed_back_failing, handed_back_refused, host_runs, host_runs_empty] =
+        runs;
     DriverStatistics {
         statements_planned: statements[0],
         statements_on_host: statements[1],
-        kernel_runs: runs[0],
-        handed_back: runs[1],
+        kernel_runs,
+        handed_back_empty,
+        handed_back_failing,
+        handed_back_refused,
+        host_runs,
+        host_runs_empty,
         inputs_uploaded: inputs[0],
         inputs_resident: inputs[1],
     }
@@ -399,7 +407,7 @@ fn consecutive_kernels_agree_with_the_cpu_backend() {
         input,
         // `ys`, the map's result, stays on the device for the reduce and
         // the filter.
-        expected: statistics([3, 0], [3, 0], [1, 2]),
+        expected: statistics([3, 0], [3, 0, 0, 0, 0, 0], [1, 2]),
     });
 }
 
@@ -411,7 +419,7 @@ fn a_result_the_host_updates_is_uploaded_again() {
         input: (0..5000).collect(),
         // The update copies `ys` (the device cache shares it), so the
         // reduce reads the updated copy, uploaded.
-        expected: statistics([2, 0], [2, 0], [2, 0]),
+        expected: statistics([2, 0], [2, 0, 0, 0, 0, 0], [2, 0]),
     });
 }
 
@@ -421,7 +429,7 @@ fn a_lambda_reading_a_scalar_reads_it_from_the_environment() {
         name: "divide by a non-zero total",
         program: program_of(divide_by_total, 0, i32_array_result()),
         input: (0..4000).map(|i| i * 1000 - 1_000_000).collect(),
-        expected: statistics([2, 0], [2, 0], [1, 1]),
+        expected: statistics([2, 0], [2, 0, 0, 0, 0, 0], [1, 1]),
     });
     check(Case {
         name: "divide by a zero total",
@@ -429,7 +437,7 @@ fn a_lambda_reading_a_scalar_reads_it_from_the_environment() {
         input: vec![5, -5, 7, -7],
         // The map runs, sets the status word and is handed back: the host
         // reports the division by zero.
-        expected: statistics([2, 0], [1, 1], [1, 1]),
+        expected: statistics([2, 0], [1, 0, 1, 0, 0, 0], [1, 1]),
     });
 }
 
@@ -481,7 +489,7 @@ fn lambdas_that_ignore_an_input_run_as_kernels() {
         // `xs` is uploaded once (the first map's unused input still
         // travels, at its binding) and found on the device by the second
         // map and the filter; `ones` and `twos` stay on the device.
-        expected: statistics([4, 0], [4, 0], [1, 4]),
+        expected: statistics([4, 0], [4, 0, 0, 0, 0, 0], [1, 4]),
     });
 }
 
@@ -491,7 +499,7 @@ fn empty_soacs_are_handed_back_to_the_host() {
         name: "empty",
         program: program_of(map_reduce_filter, 1, pair_result()),
         input: Vec::new(),
-        expected: statistics([3, 0], [0, 3], [0, 0]),
+        expected: statistics([3, 0], [0, 3, 0, 0, 0, 0], [0, 0]),
     });
 }
 
@@ -501,13 +509,13 @@ fn a_lambda_that_fails_in_a_kernel_is_handed_back_with_the_hosts_error() {
         name: "division by zero",
         program: program_of(divide_hundred, 0, i32_array_result()),
         input: vec![5, 0, 7],
-        expected: statistics([1, 0], [0, 1], [1, 0]),
+        expected: statistics([1, 0], [0, 0, 1, 0, 0, 0], [1, 0]),
     });
     check(Case {
         name: "division without zero",
         program: program_of(divide_hundred, 0, i32_array_result()),
         input: vec![5, -3, 7],
-        expected: statistics([1, 0], [1, 0], [1, 0]),
+        expected: statistics([1, 0], [1, 0, 0, 0, 0, 0], [1, 0]),
     });
 }
 
@@ -568,7 +576,13 @@ fn soacs_of_functions_called_per_element_stay_on_the_host() {
         name: "total per element",
         program: total_per_element(),
         input: (0..300).collect(),
-        expected: statistics([0, 2], [0, 0], [0, 0]),
+        expected: statistics([0, 2], [0, 0, 0, 0, 301, 0], [0, 0]),
+    });
+    check(Case {
+        name: "total per element of nothing",
+        program: total_per_element(),
+        input: Vec::new(),
+        expected: statistics([0, 2], [0, 0, 0, 0, 0, 1], [0, 0]),
     });
 }
 

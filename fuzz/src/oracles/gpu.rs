@@ -52,14 +52,10 @@ const QUOTED_MESSAGES: usize = 3;
 pub struct DeviceWork {
     /// The program compiled and ran on both backends.
     pub ran: bool,
-    /// SOAC statement executions that ran as kernels.
-    pub kernel_runs: u64,
-    /// Planned statement executions handed back to the host (empty SOACs,
-    /// device refusals, scalars that make a lambda fallible).
-    pub handed_back: u64,
-    /// Top-level SOAC statements planned as kernels / left on the host.
-    pub statements_planned: u64,
-    pub statements_on_host: u64,
+    /// The driver's counters over the program's device runs: statements
+    /// planned and left on the host, executions run as kernels, handed back
+    /// (and why) and run on the host.
+    pub driver: DriverStatistics,
     /// Validation-layer messages recorded during the GPU run.
     pub validation_messages: u64,
     /// Modules this program's examination passed to `spirv-val`, and how
@@ -75,10 +71,7 @@ pub struct DeviceTally {
     pub programs_run: u64,
     /// Programs during which at least one kernel ran on the device.
     pub programs_offloaded: u64,
-    pub kernel_runs: u64,
-    pub handed_back: u64,
-    pub statements_planned: u64,
-    pub statements_on_host: u64,
+    pub driver: DriverStatistics,
     pub validation_messages: u64,
     pub modules_validated: u64,
     pub spirv_val_failures: u64,
@@ -87,11 +80,8 @@ pub struct DeviceTally {
 impl DeviceTally {
     pub fn add(&mut self, work: &DeviceWork) {
         self.programs_run += u64::from(work.ran);
-        self.programs_offloaded += u64::from(work.kernel_runs > 0);
-        self.kernel_runs += work.kernel_runs;
-        self.handed_back += work.handed_back;
-        self.statements_planned += work.statements_planned;
-        self.statements_on_host += work.statements_on_host;
+        self.programs_offloaded += u64::from(work.driver.kernel_runs > 0);
+        self.driver = self.driver + work.driver;
         self.validation_messages += work.validation_messages;
         self.modules_validated += work.modules_validated;
         self.spirv_val_failures += work.spirv_val_failures;
@@ -103,16 +93,11 @@ impl std::fmt::Display for DeviceTally {
         write!(
             f,
             "{} of {} programs run on both backends ran at least one kernel ({:.1}%); \
-             {} SOAC statement runs as kernels, {} handed back to the host; \
-             {} top-level SOAC statements planned as kernels, {} left on the host; \
-             {} validation messages; {} SPIR-V modules checked by spirv-val, {} rejected",
+             {}; {} validation messages; {} SPIR-V modules checked by spirv-val, {} rejected",
             self.programs_offloaded,
             self.programs_run,
             100.0 * self.programs_offloaded as f64 / self.programs_run.max(1) as f64,
-            self.kernel_runs,
-            self.handed_back,
-            self.statements_planned,
-            self.statements_on_host,
+            self.driver,
             self.validation_messages,
             self.modules_validated,
             self.spirv_val_failures
@@ -341,7 +326,7 @@ pub fn examine_gpu(
     });
     let messages = worker.runtime.validation_messages();
     let new_messages = &messages[messages_before.min(messages.len())..];
-    record_counters(&mut work, &before, &worker.counters.snapshot());
+    work.driver = worker.counters.snapshot().since(&before);
     work.ran = true;
     work.validation_messages = new_messages.len() as u64;
     if !new_messages.is_empty() {
@@ -377,13 +362,6 @@ pub fn examine_gpu(
         },
         other => (other, work),
     }
-}
-
-fn record_counters(work: &mut DeviceWork, before: &DriverStatistics, after: &DriverStatistics) {
-    work.kernel_runs = after.kernel_runs - before.kernel_runs;
-    work.handed_back = after.handed_back - before.handed_back;
-    work.statements_planned = after.statements_planned - before.statements_planned;
-    work.statements_on_host = after.statements_on_host - before.statements_on_host;
 }
 
 /// The discard of a program the optimising pipeline does not compile.

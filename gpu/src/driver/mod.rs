@@ -7,21 +7,24 @@
 //! results are downloaded and bound as the CPU backend would bind them.
 //!
 //! The driver is an [`optimized::cpu::offload::SoacOffload`]: the CPU backend
-//! asks it, when it compiles the program, which statements it claims and
-//! offers each claimed statement to it when it runs. The device hands a
-//! statement back to the host (`Ok(None)`) when it has nothing to do (an
-//! empty SOAC, empty segments, an empty destination), when an input is not a
-//! 1-D array of the SOAC's width (the host then reports the size error), when
-//! an operation failed in the kernel (the environment's status word is set:
-//! the host runs the statement again and reports the error with its message
-//! and location), and when the device refuses it for want of resources or
-//! features (`GpuError::Unsupported`, `BufferTooLarge`, `TooManyWorkgroups`,
-//! `OutOfMemory`); any other device failure is a run-time error at the
-//! statement. So results and run-time errors are the CPU backend's (floats
-//! within the tolerance of reassociated reductions and of the device's math
-//! functions). A segmented plan reads its arrays from the environment (no
-//! columns); `scatter` and `reduce_by_index` update their destinations'
-//! device copies in place, which then stay resident as copies of the results.
+//! asks it, when it compiles the program, which statements it claims (all
+//! of them: those the planner left on the host only to count their
+//! executions) and offers each claimed statement to it when it runs. The
+//! device hands a planned statement back to the host (`Ok(None)`), for one
+//! of the reasons of [`HandBack`]: when it has nothing to do (an empty SOAC,
+//! empty segments, an empty destination), when the execution fails (an
+//! input is not a 1-D array of the SOAC's width, or an operation failed in
+//! the kernel and set the environment's status word: the host runs the
+//! statement again and reports the error with its message and location),
+//! and when the device refuses it (an empty array in its environment, or
+//! for want of resources or features: `GpuError::Unsupported`,
+//! `BufferTooLarge`, `TooManyWorkgroups`, `OutOfMemory`); any other device
+//! failure is a run-time error at the statement. So results and run-time
+//! errors are the CPU backend's (floats within the tolerance of
+//! reassociated reductions and of the device's math functions). A segmented
+//! plan reads its arrays from the environment (no columns); `scatter` and
+//! `reduce_by_index` update their destinations' device copies in place,
+//! which then stay resident as copies of the results.
 //!
 //! * `planning`: which statements are claimed (planned once, with the
 //!   scalars they read as their environment; never in functions called per
@@ -62,8 +65,15 @@ pub struct DriverCounters {
     pub statements_on_host: AtomicU64,
     /// Executions of planned statements that ran as kernels.
     pub kernel_runs: AtomicU64,
-    /// Executions of planned statements handed back to the host.
-    pub handed_back: AtomicU64,
+    /// Executions of planned statements handed back to the host, by
+    /// [`HandBack`].
+    pub handed_back_empty: AtomicU64,
+    pub handed_back_failing: AtomicU64,
+    pub handed_back_refused: AtomicU64,
+    /// Executions of the statements left on the host, over a non-empty
+    /// and an empty SOAC.
+    pub host_runs: AtomicU64,
+    pub host_runs_empty: AtomicU64,
     /// Kernel inputs found on the device (results of earlier kernels), not
     /// uploaded.
     pub inputs_resident: AtomicU64,
@@ -77,21 +87,105 @@ pub struct DriverStatistics {
     pub statements_planned: u64,
     pub statements_on_host: u64,
     pub kernel_runs: u64,
-    pub handed_back: u64,
+    pub handed_back_empty: u64,
+    pub handed_back_failing: u64,
+    pub handed_back_refused: u64,
+    pub host_runs: u64,
+    pub host_runs_empty: u64,
     pub inputs_resident: u64,
     pub inputs_uploaded: u64,
 }
 
 impl DriverCounters {
     pub fn snapshot(&self) -> DriverStatistics {
+        let load = |counter: &AtomicU64| counter.load(Ordering::Relaxed);
         DriverStatistics {
-            statements_planned: self.statements_planned.load(Ordering::Relaxed),
-            statements_on_host: self.statements_on_host.load(Ordering::Relaxed),
-            kernel_runs: self.kernel_runs.load(Ordering::Relaxed),
-            handed_back: self.handed_back.load(Ordering::Relaxed),
-            inputs_resident: self.inputs_resident.load(Ordering::Relaxed),
-            inputs_uploaded: self.inputs_uploaded.load(Ordering::Relaxed),
+            statements_planned: load(&self.statements_planned),
+            statements_on_host: load(&self.statements_on_host),
+            kernel_runs: load(&self.kernel_runs),
+            handed_back_empty: load(&self.handed_back_empty),
+            handed_back_failing: load(&self.handed_back_failing),
+            handed_back_refused: load(&self.handed_back_refused),
+            host_runs: load(&self.host_runs),
+            host_runs_empty: load(&self.host_runs_empty),
+            inputs_resident: load(&self.inputs_resident),
+            inputs_uploaded: load(&self.inputs_uploaded),
         }
+    }
+
+    fn count_hand_back(&self, reason: HandBack) {
+        let counter = match reason {
+            HandBack::Empty => &self.handed_back_empty,
+            HandBack::Failing => &self.handed_back_failing,
+            HandBack::Refused => &self.handed_back_refused,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+impl DriverStatistics {
+    /// The counters in a fixed order (the order of the fields), as
+    /// `runestone test`'s workers report them.
+    pub fn to_array(&self) -> [u64; 10] {
+        [
+            self.statements_planned,
+            self.statements_on_host,
+            self.kernel_runs,
+            self.handed_back_empty,
+            self.handed_back_failing,
+            self.handed_back_refused,
+            self.host_runs,
+            self.host_runs_empty,
+            self.inputs_resident,
+            self.inputs_uploaded,
+        ]
+    }
+
+    /// The statistics [`Self::to_array`] gave.
+    pub fn from_array(counters: [u64; 10]) -> DriverStatistics {
+        let [statements_planned, statements_on_host, kernel_runs, handed_back_empty, handed_back_failing, handed_back_refused, host_runs, host_runs_empty, inputs_resident, inputs_uploaded] =
+            counters;
+        DriverStatistics {
+            statements_planned,
+            statements_on_host,
+            kernel_runs,
+            handed_back_empty,
+            handed_back_failing,
+            handed_back_refused,
+            host_runs,
+            host_runs_empty,
+            inputs_resident,
+            inputs_uploaded,
+        }
+    }
+
+    /// Executions of planned statements handed back to the host.
+    pub fn handed_back(&self) -> u64 {
+        self.handed_back_empty + self.handed_back_failing + self.handed_back_refused
+    }
+
+    /// Executions of top-level SOAC statements with work to do (over a
+    /// non-empty SOAC): those that ran as kernels, and those the host ran
+    /// (handed back as failing or refused, or left on the host).
+    pub fn executions_with_work(&self) -> u64 {
+        self.kernel_runs + self.handed_back_failing + self.handed_back_refused + self.host_runs
+    }
+
+    /// The share of [`Self::executions_with_work`] that ran as kernels
+    /// (failing executions, which the host runs again for its message,
+    /// count as the host's); 1 when there were none.
+    pub fn device_share(&self) -> f64 {
+        match self.executions_with_work() {
+            0 => 1.0,
+            all => self.kernel_runs as f64 / all as f64,
+        }
+    }
+
+    /// The work between two snapshots of the same counters (`self` the
+    /// later).
+    pub fn since(&self, earlier: &DriverStatistics) -> DriverStatistics {
+        let (later, earlier) = (self.to_array(), earlier.to_array());
+        DriverStatistics::from_array(std::array::from_fn(|i| later[i] - earlier[i]))
     }
 }
 
@@ -101,14 +195,8 @@ impl std::ops::Add for DriverStatistics {
     type Output = DriverStatistics;
 
     fn add(self, other: DriverStatistics) -> DriverStatistics {
-        DriverStatistics {
-            statements_planned: self.statements_planned + other.statements_planned,
-            statements_on_host: self.statements_on_host + other.statements_on_host,
-            kernel_runs: self.kernel_runs + other.kernel_runs,
-            handed_back: self.handed_back + other.handed_back,
-            inputs_resident: self.inputs_resident + other.inputs_resident,
-            inputs_uploaded: self.inputs_uploaded + other.inputs_uploaded,
-        }
+        let (left, right) = (self.to_array(), other.to_array());
+        DriverStatistics::from_array(std::array::from_fn(|i| left[i] + right[i]))
     }
 }
 
@@ -116,17 +204,49 @@ impl std::fmt::Display for DriverStatistics {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} SOAC statement runs on the GPU as kernels, {} handed back to the host; \
-             {} top-level SOAC statements planned as kernels, {} left on the host; \
+            "{} SOAC statement runs on the GPU as kernels, {} handed back to the host \
+             ({} empty, {} failing, {} refused); \
+             {} top-level SOAC statements planned as kernels, {} left on the host \
+             (run {} times, {} more over nothing); \
+             {:.1} % of the {} runs with work ran as kernels; \
              kernel inputs: {} uploaded, {} already on the device",
             self.kernel_runs,
-            self.handed_back,
+            self.handed_back(),
+            self.handed_back_empty,
+            self.handed_back_failing,
+            self.handed_back_refused,
             self.statements_planned,
             self.statements_on_host,
+            self.host_runs,
+            self.host_runs_empty,
+            100.0 * self.device_share(),
+            self.executions_with_work(),
             self.inputs_uploaded,
             self.inputs_resident
         )
     }
+}
+
+/// Why the device hands a planned statement's execution back to the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HandBack {
+    /// Nothing to compute: an empty SOAC, empty segments, an empty
+    /// destination.
+    Empty,
+    /// The execution fails: an operation failed in the kernel (the
+    /// environment's status word is set), or an input is not of the SOAC's
+    /// width; the host runs it again and reports the error.
+    Failing,
+    /// The device cannot take it: it lacks the resources or features
+    /// ([`is_refusal`]), or an array the lambda reads is empty.
+    Refused,
+}
+
+/// What the device made of one execution of a planned statement.
+enum DeviceRun {
+    /// The values the statement's pattern binds.
+    Ran(Vec<Val>),
+    HandedBack(HandBack),
 }
 
 /// A program compiled for the GPU: the CPU backend's compiled program with
@@ -179,11 +299,12 @@ impl GpuProgram {
     }
 }
 
-/// The offload: the kernel plan of each claimed statement, by (function,
-/// statement) index.
+/// The offload: every top-level SOAC statement is claimed, by (function,
+/// statement) index, with its kernel plan or `None` when the planner left
+/// it on the host (claimed only to count its executions).
 struct KernelOffload {
     runtime: Arc<Runtime>,
-    plans: HashMap<(usize, usize), KernelPlan>,
+    plans: HashMap<(usize, usize), Option<KernelPlan>>,
     counters: Arc<DriverCounters>,
     resident: Mutex<Resident>,
 }
@@ -200,15 +321,12 @@ impl KernelOffload {
                     let types: HashMap<VName, Type> = host.in_scope.into_iter().collect();
                     plan(index, host.statement, host.soac, &types)
                 };
-                match planned {
-                    Some(planned) => {
-                        counters.statements_planned.fetch_add(1, Ordering::Relaxed);
-                        plans.insert((function_index, index), planned);
-                    }
-                    None => {
-                        counters.statements_on_host.fetch_add(1, Ordering::Relaxed);
-                    }
-                }
+                let counter = match planned {
+                    Some(_) => &counters.statements_planned,
+                    None => &counters.statements_on_host,
+                };
+                counter.fetch_add(1, Ordering::Relaxed);
+                plans.insert((function_index, index), planned);
             }
         }
         KernelOffload {
@@ -219,8 +337,8 @@ impl KernelOffload {
         }
     }
 
-    /// The statement's results from the device, `None` when handed back.
-    fn run_on_device(&self, plan: &KernelPlan, call: &SoacCall<'_>) -> GpuResult<Option<Vec<Val>>> {
+    /// The statement's results from the device, or why it is handed back.
+    fn run_on_device(&self, plan: &KernelPlan, call: &SoacCall<'_>) -> GpuResult<DeviceRun> {
         // A segmented plan's inputs are read from the environment, its
         // elements computed from their positions: no columns.
         let segmented = plan.choice.segment_length().is_some();
@@ -228,7 +346,7 @@ impl KernelOffload {
         for input in call.inputs.iter().filter(|_| !segmented) {
             match input {
                 Val::Array(array) if array.shape == [call.width] => inputs.push(&array.data),
-                _ => return Ok(None),
+                _ => return Ok(DeviceRun::HandedBack(HandBack::Failing)),
             }
         }
         // A variable the lambda reads is a free variable of the statement or,
@@ -255,8 +373,6 @@ impl KernelOffload {
         let mut arrays = Vec::with_capacity(plan.environment.arrays.len());
         for (name, _, rank) in &plan.environment.arrays {
             match free_value(name) {
-                // Every index into an empty array fails: the host reports it.
-                Some(Val::Array(array)) if array.data.is_empty() => return Ok(None),
                 Some(Val::Array(array)) if array.shape.len() == *rank => arrays.push(array),
                 _ => return Err(unbound(name)),
             }
@@ -272,10 +388,15 @@ impl KernelOffload {
                         Some(Val::Prim(PrimValue::I64(length))) => *length,
                         _ => return Err(unbound(name)),
                     },
-                    SubExp::Constant(_) => return Ok(None),
+                    SubExp::Constant(other) => {
+                        return Err(GpuError::Validation {
+                            operation: format!("sizing the segments of a {}", plan.choice.name()),
+                            detail: format!("the segment length {other} is not an i64"),
+                        })
+                    }
                 };
                 if length <= 0 {
-                    return Ok(None);
+                    return Ok(DeviceRun::HandedBack(HandBack::Empty));
                 }
                 Some((call.width as u64, length as u64))
             }
@@ -323,7 +444,7 @@ impl KernelOffload {
         });
         keep_all(&mut resident, &inputs, device_inputs.columns);
         let Some(outputs) = outcome? else {
-            return Ok(None);
+            return Ok(DeviceRun::HandedBack(HandBack::Failing));
         };
         let segment_length = segments.map(|(_, length)| length as usize);
         let values = bound_values(plan, outputs.download(&self.runtime)?, segment_length);
@@ -334,19 +455,15 @@ impl KernelOffload {
         for (data, buffer) in results.zip(outputs.columns) {
             resident.keep(data, buffer);
         }
-        Ok(Some(values))
+        Ok(DeviceRun::Ran(values))
     }
 
     /// The destinations of a `scatter` or `reduce_by_index` (`plan`) after
-    /// the update, `None` when handed back. The destinations' device copies
+    /// the update, or why it is handed back. The destinations' device copies
     /// are taken out of `resident` (or uploaded) and updated in place: the
     /// host arrays they were copies of no longer have one; the updated
     /// buffers stay resident as copies of the downloaded results.
-    fn run_update_on_device(
-        &self,
-        plan: &KernelPlan,
-        call: &SoacCall<'_>,
-    ) -> GpuResult<Option<Vec<Val>>> {
+    fn run_update_on_device(&self, plan: &KernelPlan, call: &SoacCall<'_>) -> GpuResult<DeviceRun> {
         let (destinations, inputs) = call
             .inputs
             .split_at(plan.choice.destination_count().min(call.inputs.len()));
@@ -356,7 +473,10 @@ impl KernelOffload {
                 Val::Array(array) if array.shape.len() == 1 && !array.data.is_empty() => {
                     destination_data.push(&array.data)
                 }
-                _ => return Ok(None),
+                Val::Array(array) if array.shape.len() == 1 => {
+                    return Ok(DeviceRun::HandedBack(HandBack::Empty))
+                }
+                _ => return Ok(DeviceRun::HandedBack(HandBack::Failing)),
             }
         }
         let length = destination_data.first().map_or(0, |data| data.len());
@@ -364,11 +484,11 @@ impl KernelOffload {
         for input in inputs {
             match input {
                 Val::Array(array) if array.shape == [call.width] => input_data.push(&array.data),
-                _ => return Ok(None),
+                _ => return Ok(DeviceRun::HandedBack(HandBack::Failing)),
             }
         }
         if destination_data.iter().any(|data| data.len() != length) || input_data.is_empty() {
-            return Ok(None);
+            return Ok(DeviceRun::HandedBack(HandBack::Failing));
         }
         let mut resident = self
             .resident
@@ -408,7 +528,7 @@ impl KernelOffload {
                 resident.keep(array.data.clone(), buffer);
             }
         }
-        Ok(Some(values))
+        Ok(DeviceRun::Ran(values))
     }
 
     /// The device copies of `arrays`, taken from `resident` or uploaded (on
@@ -452,27 +572,32 @@ impl SoacOffload for KernelOffload {
     }
 
     fn run(&self, call: &SoacCall<'_>) -> Result<Option<Vec<Val>>, RuntimeError> {
-        let Some(plan) = self.plans.get(&(call.function, call.statement)) else {
+        let Some(Some(plan)) = self.plans.get(&(call.function, call.statement)) else {
+            let counter = match call.width {
+                0 => &self.counters.host_runs_empty,
+                _ => &self.counters.host_runs,
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
             return Ok(None);
         };
         let answer = if call.width == 0 {
-            Ok(None)
+            Ok(DeviceRun::HandedBack(HandBack::Empty))
         } else if plan.choice.destination_count() > 0 {
             self.run_update_on_device(plan, call)
         } else {
             self.run_on_device(plan, call)
         };
         match answer {
-            Ok(Some(values)) => {
+            Ok(DeviceRun::Ran(values)) => {
                 self.counters.kernel_runs.fetch_add(1, Ordering::Relaxed);
                 Ok(Some(values))
             }
-            Ok(None) => {
-                self.counters.handed_back.fetch_add(1, Ordering::Relaxed);
+            Ok(DeviceRun::HandedBack(reason)) => {
+                self.counters.count_hand_back(reason);
                 Ok(None)
             }
             Err(error) if is_refusal(&error) => {
-                self.counters.handed_back.fetch_add(1, Ordering::Relaxed);
+                self.counters.count_hand_back(HandBack::Refused);
                 Ok(None)
             }
             Err(error) => Err(RuntimeError::program(
