@@ -7,7 +7,7 @@
 mod common;
 
 use common::{assert_clean, download, pseudo_random, runtime, upload};
-use gpu::codegen::extract::{extract_function, run_plan, Placement};
+use gpu::codegen::extract::{extract_function, run_plan, Placement, PlanOperands};
 use gpu::kernels::element::HostColumn;
 use optimized::ir::builder::{array, constant, prim, Builder};
 use optimized::ir::{
@@ -183,7 +183,11 @@ fn check(case: Case) {
     );
     let environment = gpu::kernels::environment::upload(runtime, &[], Vec::new())
         .unwrap_or_else(|error| panic!("{}: environment: {error}", case.name));
-    let outputs = run_plan(runtime, plan, &environment, &inputs)
+    let operands = PlanOperands::Columns {
+        inputs: &inputs,
+        environment: &environment,
+    };
+    let outputs = run_plan(runtime, plan, operands)
         .unwrap_or_else(|error| panic!("{}: GPU: {error}", case.name));
     let failed = gpu::kernels::environment::failed(runtime, &environment)
         .unwrap_or_else(|error| panic!("{}: status: {error}", case.name));

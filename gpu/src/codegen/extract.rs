@@ -11,8 +11,10 @@
 //! else (nested arrays, untranslatable lambdas) stays on the host, with the
 //! reason. The scalars and arrays of the enclosing scope a map lambda or
 //! predicate reads are the plan's environment, bound when it runs
-//! ([`crate::kernels::environment`]); `scatter` and `reduce_by_index` update
-//! their destinations' device copies in place ([`run_update_plan`]).
+//! ([`crate::kernels::environment`]). [`run_plan`] runs a plan on the
+//! operands of its kind ([`PlanOperands`]): input columns, a segmented
+//! operation's segments, or the destinations `scatter` and
+//! `reduce_by_index` update in place on the device.
 
 use super::failure::can_fail;
 use super::lambda::{map_lambda, operator, soac_name, Environment};
@@ -28,8 +30,8 @@ use crate::runtime::{EnvironmentBuffers, Runtime};
 use optimized::cpu::offload::host_soac_statements;
 use optimized::ir::visit::{for_each_binder_in_lambda, for_each_use_in_body};
 use optimized::ir::{
-    BinOp, Body, Exp, Function, Lambda, NameSource, Param, Program, Soac, Span, Statement, SubExp,
-    Type, VName,
+    BinOp, Body, Combination, Exp, Function, Lambda, NameSource, Param, Program, Soac, Span,
+    Statement, SubExp, Type, VName,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -120,7 +122,7 @@ impl KernelChoice {
 
     /// The length of the segments of a segmented operation (whose elements
     /// come from their positions, not from input columns: see
-    /// [`run_segmented_plan`]), `None` for the others.
+    /// [`PlanOperands::Segments`]), `None` for the others.
     pub fn segment_length(&self) -> Option<&SubExp> {
         match self {
             KernelChoice::SegmentedRedomap { segment_length, .. }
@@ -236,130 +238,181 @@ impl KernelPlan {
     }
 }
 
-/// Runs `plan` on `inputs` (the plan's input arrays, uploaded in order)
-/// with `environment` (the values of the plan's environment and a cleared
-/// status word) through the kernel library: the SOAC's results as device
-/// arrays (one element per component for `reduce`/`redomap`; for
-/// `filter`, the kept elements, whose length is the count).
+/// What a plan runs on, by the kind of its [`KernelChoice`]; `environment`
+/// holds the values of the plan's environment and a cleared status word.
+pub enum PlanOperands<'a> {
+    /// The input arrays (uploaded in order) of a `map`, `reduce`, `scan`,
+    /// `redomap`, `scanomap` or `filter`.
+    Columns {
+        inputs: &'a DeviceArrays,
+        environment: &'a EnvironmentBuffers,
+    },
+    /// The `count` segments of `length` elements of a segmented operation:
+    /// its elements are its lambda at each of the `count × length`
+    /// positions (no input columns).
+    Segments {
+        count: u64,
+        length: u64,
+        environment: &'a EnvironmentBuffers,
+    },
+    /// A `scatter`'s or `reduce_by_index`'s destinations (the device copies
+    /// of its destination arrays, one per component), updated in place,
+    /// and its indices and values (its inputs, uploaded); no environment.
+    Update {
+        destinations: DeviceArrays,
+        indices: &'a DeviceArrays,
+        values: &'a DeviceArrays,
+    },
+}
+
+/// Runs `plan` on `operands` through the kernel library: the SOAC's results
+/// as device arrays (one element per component for `reduce`/`redomap` and
+/// per segment and component for a segmented `redomap`; for `filter`, the
+/// kept elements, whose length is the count; for an update, the
+/// destinations).
 pub fn run_plan(
     runtime: &Runtime,
     plan: &KernelPlan,
-    environment: &EnvironmentBuffers,
-    inputs: &DeviceArrays,
+    operands: PlanOperands<'_>,
 ) -> GpuResult<DeviceArrays> {
-    let environment = Some(environment);
-    match &plan.choice {
-        KernelChoice::Map { lambda } => soac::map::map(runtime, lambda, environment, inputs),
-        KernelChoice::Reduce { operator } => {
-            soac::reduce::reduce(runtime, operator, environment, inputs)
-        }
-        KernelChoice::Redomap { lambda, operator } => {
-            soac::reduce::redomap(runtime, lambda, operator, environment, inputs)
-        }
-        KernelChoice::Scan { operator } => soac::scan::scan(runtime, operator, environment, inputs),
-        KernelChoice::Scanomap { lambda, operator } => {
-            soac::scan::scanomap(runtime, lambda, operator, environment, inputs)
-        }
-        KernelChoice::Filter { predicate } => {
-            soac::filter::filter(runtime, predicate, environment, inputs)
-        }
-        KernelChoice::SegmentedRedomap { .. } | KernelChoice::SegmentedScanomap { .. } => {
-            Err(GpuError::Validation {
-                operation: format!("running a {}", plan.choice.name()),
-                detail: "a segmented operation runs through `run_segmented_plan`".to_owned(),
-            })
-        }
-        KernelChoice::Scatter { .. } | KernelChoice::Histogram { .. } => {
-            Err(GpuError::Validation {
-                operation: format!("running a {}", plan.choice.name()),
-                detail: "an update of destinations runs through `run_update_plan`".to_owned(),
-            })
-        }
-    }
-}
-
-/// Runs `plan`, a segmented operation, over `segments` (count, length):
-/// its elements are its lambda at each of the `count × length` positions
-/// (no input columns), with `environment` bound. The results: one element
-/// per segment and component (`redomap`) or `count × length` (`scanomap`).
-pub fn run_segmented_plan(
-    runtime: &Runtime,
-    plan: &KernelPlan,
-    environment: &EnvironmentBuffers,
-    segments: (u64, u64),
-) -> GpuResult<DeviceArrays> {
-    let positions = DeviceArrays {
-        element_types: Vec::new(),
-        columns: Vec::new(),
-        length: segments
-            .0
-            .checked_mul(segments.1)
-            .ok_or_else(|| GpuError::Unsupported {
-                what: format!("{} segments of {} elements", segments.0, segments.1),
-            })?,
-    };
-    let environment = Some(environment);
-    match &plan.choice {
-        KernelChoice::SegmentedRedomap {
-            lambda, operator, ..
-        } => soac::reduce::segmented_reduce_source(
+    use PlanOperands::{Columns, Segments};
+    match (&plan.choice, operands) {
+        (
+            KernelChoice::Map { lambda },
+            Columns {
+                inputs,
+                environment,
+            },
+        ) => soac::map::map(runtime, lambda, Some(environment), inputs),
+        (
+            KernelChoice::Reduce { operator },
+            Columns {
+                inputs,
+                environment,
+            },
+        ) => soac::reduce::reduce(runtime, operator, Some(environment), inputs),
+        (
+            KernelChoice::Redomap { lambda, operator },
+            Columns {
+                inputs,
+                environment,
+            },
+        ) => soac::reduce::redomap(runtime, lambda, operator, Some(environment), inputs),
+        (
+            KernelChoice::Scan { operator },
+            Columns {
+                inputs,
+                environment,
+            },
+        ) => soac::scan::scan(runtime, operator, Some(environment), inputs),
+        (
+            KernelChoice::Scanomap { lambda, operator },
+            Columns {
+                inputs,
+                environment,
+            },
+        ) => soac::scan::scanomap(runtime, lambda, operator, Some(environment), inputs),
+        (
+            KernelChoice::Filter { predicate },
+            Columns {
+                inputs,
+                environment,
+            },
+        ) => soac::filter::filter(runtime, predicate, Some(environment), inputs),
+        (
+            KernelChoice::SegmentedRedomap {
+                lambda, operator, ..
+            },
+            Segments {
+                count,
+                length,
+                environment,
+            },
+        ) => soac::reduce::segmented_reduce_source(
             runtime,
             &ElementSource::positions(lambda),
             operator,
-            environment,
-            &positions,
-            segments,
+            Some(environment),
+            &positions(count, length)?,
+            (count, length),
             SegmentedStrategy::Automatic,
         ),
-        KernelChoice::SegmentedScanomap {
-            lambda, operator, ..
-        } => soac::scan::segmented_scan_source(
+        (
+            KernelChoice::SegmentedScanomap {
+                lambda, operator, ..
+            },
+            Segments {
+                count,
+                length,
+                environment,
+            },
+        ) => soac::scan::segmented_scan_source(
             runtime,
             &ElementSource::positions(lambda),
             operator,
-            environment,
-            &positions,
-            segments,
+            Some(environment),
+            &positions(count, length)?,
+            (count, length),
             SegmentedStrategy::Automatic,
         ),
-        _ => Err(GpuError::Validation {
-            operation: format!("running a {}", plan.choice.name()),
-            detail: "it is not segmented: it runs through `run_plan`".to_owned(),
+        (
+            KernelChoice::Scatter { .. },
+            PlanOperands::Update {
+                destinations,
+                indices,
+                values,
+            },
+        ) => {
+            soac::scatter::scatter(runtime, &destinations, indices, values)?;
+            Ok(destinations)
+        }
+        (
+            KernelChoice::Histogram { operator, .. },
+            PlanOperands::Update {
+                destinations,
+                indices,
+                values,
+            },
+        ) => {
+            soac::histogram::reduce_by_index(
+                runtime,
+                &destinations,
+                operator,
+                indices,
+                values,
+                HistogramStrategy::best_for(operator),
+            )?;
+            Ok(destinations)
+        }
+        (choice, operands) => Err(GpuError::Validation {
+            operation: format!("running a {}", choice.name()),
+            detail: format!("it does not run on {}", operands.kind()),
         }),
     }
 }
 
-/// Runs `plan`, a `scatter` or `reduce_by_index`, on `indices` and
-/// `values` (its inputs, uploaded): updates `destinations` (the device
-/// copies of its destination arrays, one per component) in place and
-/// returns them.
-pub fn run_update_plan(
-    runtime: &Runtime,
-    plan: &KernelPlan,
-    destinations: DeviceArrays,
-    indices: &DeviceArrays,
-    values: &DeviceArrays,
-) -> GpuResult<DeviceArrays> {
-    match &plan.choice {
-        KernelChoice::Scatter { .. } => {
-            soac::scatter::scatter(runtime, &destinations, indices, values)?
-        }
-        KernelChoice::Histogram { operator, .. } => soac::histogram::reduce_by_index(
-            runtime,
-            &destinations,
-            operator,
-            indices,
-            values,
-            HistogramStrategy::best_for(operator),
-        )?,
-        _ => {
-            return Err(GpuError::Validation {
-                operation: format!("running a {}", plan.choice.name()),
-                detail: "it updates no destination: it runs through `run_plan`".to_owned(),
-            })
+impl PlanOperands<'_> {
+    /// The operands' kind, in words.
+    fn kind(&self) -> &'static str {
+        match self {
+            PlanOperands::Columns { .. } => "input columns",
+            PlanOperands::Segments { .. } => "segments",
+            PlanOperands::Update { .. } => "destinations to update",
         }
     }
-    Ok(destinations)
+}
+
+/// The index space of `count` segments of `length` elements: no columns.
+fn positions(count: u64, length: u64) -> GpuResult<DeviceArrays> {
+    Ok(DeviceArrays {
+        element_types: Vec::new(),
+        columns: Vec::new(),
+        length: count
+            .checked_mul(length)
+            .ok_or_else(|| GpuError::Unsupported {
+                what: format!("{count} segments of {length} elements"),
+            })?,
+    })
 }
 
 /// The shape `runestone compile --dump glsl` prints kernels at (the runtime
@@ -692,43 +745,17 @@ fn segment_combination(
     let [statements @ .., combine_statement] = lambda.body.statements.as_slice() else {
         return None;
     };
-    let (width, inner, operator, neutral, inner_arrays, scan) = match &combine_statement.expression
-    {
-        Exp::Soac(Soac::Redomap {
-            width,
-            map_lambda,
-            reduce_lambda,
-            neutral,
-            arrays,
-        }) => (
-            width,
-            Some(map_lambda),
-            reduce_lambda,
-            neutral,
-            arrays,
-            false,
-        ),
-        Exp::Soac(Soac::Scanomap {
-            width,
-            map_lambda,
-            scan_lambda,
-            neutral,
-            arrays,
-        }) => (width, Some(map_lambda), scan_lambda, neutral, arrays, true),
-        Exp::Soac(Soac::Reduce {
-            width,
-            lambda,
-            neutral,
-            arrays,
-        }) => (width, None, lambda, neutral, arrays, false),
-        Exp::Soac(Soac::Scan {
-            width,
-            lambda,
-            neutral,
-            arrays,
-        }) => (width, None, lambda, neutral, arrays, true),
-        _ => return None,
+    let Exp::Soac(soac) = &combine_statement.expression else {
+        return None;
     };
+    let Combination {
+        width,
+        map_lambda: inner,
+        operator,
+        neutral,
+        arrays: inner_arrays,
+        scan,
+    } = soac.combination()?;
     // The iota of the segment's positions, if the combination is by index.
     let (prefix, iota) = match statements {
         [prefix @ .., last] => match (&last.expression, last.pattern.as_slice()) {
@@ -902,7 +929,7 @@ fn segment_combination(
             return_types,
         },
         operator: operator.clone(),
-        neutral: neutral.clone(),
+        neutral: neutral.to_vec(),
         segment_length: width.clone(),
         scan,
     })

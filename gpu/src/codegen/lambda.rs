@@ -30,8 +30,8 @@ use crate::kernels::environment::{self, EnvironmentLayout};
 use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use optimized::ir::effects::binop_can_fail;
 use optimized::ir::{
-    BinOp, Body, CmpOp, ConvOp, Exp, Lambda, LoopForm, Param, PrimType, PrimValue, Soac, SubExp,
-    Type, UnOp, VName,
+    BinOp, Body, CmpOp, Combination, ConvOp, Exp, Lambda, LoopForm, Param, PrimType, PrimValue,
+    Soac, SubExp, Type, UnOp, VName,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -567,26 +567,12 @@ impl Translator {
                     form,
                     body: loop_body,
                 } => self.sequential_loop(params, form, loop_body, &pattern)?,
-                Exp::Soac(Soac::Redomap {
-                    width,
-                    map_lambda,
-                    reduce_lambda,
-                    neutral,
-                    arrays,
-                }) => self.sequential_reduction(
-                    width,
-                    Some(map_lambda),
-                    reduce_lambda,
-                    neutral,
-                    arrays,
-                    &pattern,
-                )?,
-                Exp::Soac(Soac::Reduce {
-                    width,
-                    lambda,
-                    neutral,
-                    arrays,
-                }) => self.sequential_reduction(width, None, lambda, neutral, arrays, &pattern)?,
+                Exp::Soac(soac @ (Soac::Redomap { .. } | Soac::Reduce { .. })) => {
+                    match soac.combination() {
+                        Some(reduction) => self.sequential_reduction(reduction, &pattern)?,
+                        None => unreachable!("a reduce or redomap is a combination"),
+                    }
+                }
                 expression => {
                     let [(name, prim_type)] = pattern.as_slice() else {
                         return Err(CodegenError::unsupported(format!(
@@ -671,13 +657,17 @@ impl Translator {
     /// CPU backend does; the pattern's variables take the accumulators.
     fn sequential_reduction(
         &mut self,
-        width: &SubExp,
-        map_lambda: Option<&Lambda>,
-        operator: &Lambda,
-        neutral: &[SubExp],
-        arrays: &[VName],
+        reduction: Combination<'_>,
         pattern: &[(String, PrimType)],
     ) -> Result<(), CodegenError> {
+        let Combination {
+            width,
+            map_lambda,
+            operator,
+            neutral,
+            arrays,
+            ..
+        } = reduction;
         let (width, _) = self.operand(width)?;
         let mut accumulators = Vec::with_capacity(pattern.len());
         for ((name, prim_type), initial) in pattern.iter().zip(neutral) {

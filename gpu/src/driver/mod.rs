@@ -38,7 +38,7 @@ mod planning;
 mod resident;
 mod values;
 
-use crate::codegen::extract::{run_plan, run_segmented_plan, run_update_plan, KernelPlan};
+use crate::codegen::extract::{run_plan, KernelPlan, PlanOperands};
 use crate::error::{GpuError, GpuResult};
 use crate::kernels::environment;
 use crate::kernels::soac::DeviceArrays;
@@ -341,9 +341,9 @@ impl KernelOffload {
     fn run_on_device(&self, plan: &KernelPlan, call: &SoacCall<'_>) -> GpuResult<DeviceRun> {
         // A segmented plan's inputs are read from the environment, its
         // elements computed from their positions: no columns.
-        let segmented = plan.choice.segment_length().is_some();
+        let segment_length = plan.choice.segment_length();
         let mut inputs = Vec::with_capacity(call.inputs.len());
-        for input in call.inputs.iter().filter(|_| !segmented) {
+        for input in call.inputs.iter().filter(|_| segment_length.is_none()) {
             match input {
                 Val::Array(array) if array.shape == [call.width] => inputs.push(&array.data),
                 _ => return Ok(DeviceRun::HandedBack(HandBack::Failing)),
@@ -379,7 +379,7 @@ impl KernelOffload {
         }
         // Empty segments are handed back (the host evaluates what each
         // segment computes before its reduction, which may fail).
-        let segments = match plan.choice.segment_length() {
+        let segments = match segment_length {
             None => None,
             Some(length) => {
                 let length = match length {
@@ -427,10 +427,18 @@ impl KernelOffload {
             array_buffers.into_iter().zip(shapes).collect(),
         )
         .and_then(|bound| {
-            let outputs = match segments {
-                Some(segments) => run_segmented_plan(&self.runtime, plan, &bound, segments),
-                None => run_plan(&self.runtime, plan, &bound, &device_inputs),
+            let operands = match segments {
+                Some((count, length)) => PlanOperands::Segments {
+                    count,
+                    length,
+                    environment: &bound,
+                },
+                None => PlanOperands::Columns {
+                    inputs: &device_inputs,
+                    environment: &bound,
+                },
             };
+            let outputs = run_plan(&self.runtime, plan, operands);
             let failed = match &outputs {
                 Ok(_) if plan.can_fail => environment::failed(&self.runtime, &bound),
                 _ => Ok(false),
@@ -446,8 +454,8 @@ impl KernelOffload {
         let Some(outputs) = outcome? else {
             return Ok(DeviceRun::HandedBack(HandBack::Failing));
         };
-        let segment_length = segments.map(|(_, length)| length as usize);
-        let values = bound_values(plan, outputs.download(&self.runtime)?, segment_length);
+        let row_length = segments.map(|(_, length)| length as usize);
+        let values = bound_values(plan, outputs.download(&self.runtime)?, row_length);
         let results = values.iter().filter_map(|value| match value {
             Val::Array(array) => Some(array.data.clone()),
             Val::Prim(_) => None,
@@ -512,13 +520,12 @@ impl KernelOffload {
             };
         let indices = as_device_arrays(&input_data[..1], input_columns, call.width);
         let values = as_device_arrays(&input_data[1..], value_columns, call.width);
-        let updated = run_update_plan(
-            &self.runtime,
-            plan,
-            as_device_arrays(&destination_data, destination_columns, length),
-            &indices,
-            &values,
-        );
+        let operands = PlanOperands::Update {
+            destinations: as_device_arrays(&destination_data, destination_columns, length),
+            indices: &indices,
+            values: &values,
+        };
+        let updated = run_plan(&self.runtime, plan, operands);
         keep_all(&mut resident, &input_data[..1], indices.columns);
         keep_all(&mut resident, &input_data[1..], values.columns);
         let updated = updated?;

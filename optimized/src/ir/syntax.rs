@@ -861,7 +861,72 @@ impl Exp {
     }
 }
 
+/// A SOAC that combines its elements with an associative operator, seen
+/// one way: `reduce`/`scan` (no map lambda) and `redomap`/`scanomap`
+/// ([`Soac::combination`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Combination<'a> {
+    pub width: &'a SubExp,
+    pub map_lambda: Option<&'a Lambda>,
+    pub operator: &'a Lambda,
+    pub neutral: &'a [SubExp],
+    pub arrays: &'a [VName],
+    /// A scan (every prefix's combination), not a reduction.
+    pub scan: bool,
+}
+
 impl Soac {
+    /// The SOAC as a [`Combination`], when it is a `reduce`, `scan`,
+    /// `redomap` or `scanomap`.
+    pub fn combination(&self) -> Option<Combination<'_>> {
+        let (width, map_lambda, operator, neutral, arrays, scan) = match self {
+            Soac::Reduce {
+                width,
+                lambda,
+                neutral,
+                arrays,
+            } => (width, None, lambda, neutral, arrays, false),
+            Soac::Scan {
+                width,
+                lambda,
+                neutral,
+                arrays,
+            } => (width, None, lambda, neutral, arrays, true),
+            Soac::Redomap {
+                width,
+                map_lambda,
+                reduce_lambda,
+                neutral,
+                arrays,
+            } => (
+                width,
+                Some(map_lambda),
+                reduce_lambda,
+                neutral,
+                arrays,
+                false,
+            ),
+            Soac::Scanomap {
+                width,
+                map_lambda,
+                scan_lambda,
+                neutral,
+                arrays,
+            } => (width, Some(map_lambda), scan_lambda, neutral, arrays, true),
+            Soac::Map { .. } | Soac::Filter { .. } | Soac::Scatter { .. } | Soac::Hist { .. } => {
+                return None
+            }
+        };
+        Some(Combination {
+            width,
+            map_lambda,
+            operator,
+            neutral,
+            arrays,
+            scan,
+        })
+    }
+
     pub fn width(&self) -> &SubExp {
         match self {
             Soac::Map { width, .. }
