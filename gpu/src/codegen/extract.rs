@@ -60,7 +60,7 @@ pub enum KernelChoice {
     /// `soac::reduce::segmented_reduce_source` of `lambda` applied to each
     /// position of the `width × segment_length` space
     /// ([`ElementSource::positions`]; a map whose lambda reduces one segment
-    /// by index, see [`segment_combination`]): one result per segment.
+    /// by index): one result per segment.
     SegmentedRedomap {
         lambda: MapLambda,
         operator: Operator,

@@ -229,7 +229,7 @@ impl std::fmt::Display for DriverStatistics {
 
 /// Why the device hands a planned statement's execution back to the host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum HandBack {
+pub enum HandBack {
     /// Nothing to compute: an empty SOAC, empty segments, an empty
     /// destination.
     Empty,
@@ -238,7 +238,8 @@ enum HandBack {
     /// width; the host runs it again and reports the error.
     Failing,
     /// The device cannot take it: it lacks the resources or features
-    /// ([`is_refusal`]), or an array the lambda reads is empty.
+    /// (`GpuError::Unsupported`, `BufferTooLarge`, `TooManyWorkgroups`,
+    /// `OutOfMemory`).
     Refused,
 }
 

@@ -498,7 +498,7 @@ pub(crate) fn lookback_scan(
     )
 }
 
-/// [`lookback_scan`] on at most `workgroup_limit` workgroups (tests use a small limit so that
+/// `lookback_scan` on at most `workgroup_limit` workgroups (tests use a small limit so that
 /// workgroups take several tiles each).
 #[allow(clippy::too_many_arguments)]
 pub fn lookback_scan_on_workgroups(
