@@ -382,20 +382,21 @@ fn check(case: Case) {
 /// statements left on the host with work and over nothing; then inputs
 /// uploaded and found on the device.
 fn statistics(statements: [u64; 2], runs: [u64; 6], inputs: [u64; 2]) -> DriverStatistics {
-    let [kernel_runs, handed_back_empty, handed_back_failing, handed_back_refused, host_runs, host_runs_empty] =
-        runs;
-    DriverStatistics {
-        statements_planned: statements[0],
-        statements_on_host: statements[1],
+    let [planned, on_host] = statements;
+    let [kernel_runs, empty, failing, refused, host_runs, host_runs_empty] = runs;
+    let [uploaded, resident] = inputs;
+    DriverStatistics::from_array([
+        planned,
+        on_host,
         kernel_runs,
-        handed_back_empty,
-        handed_back_failing,
-        handed_back_refused,
+        empty,
+        failing,
+        refused,
         host_runs,
         host_runs_empty,
-        inputs_uploaded: inputs[0],
-        inputs_resident: inputs[1],
-    }
+        resident,
+        uploaded,
+    ])
 }
 
 #[test]

@@ -275,132 +275,104 @@ pub fn run_plan(
     plan: &KernelPlan,
     operands: PlanOperands<'_>,
 ) -> GpuResult<DeviceArrays> {
-    use PlanOperands::{Columns, Segments};
-    match (&plan.choice, operands) {
-        (
-            KernelChoice::Map { lambda },
-            Columns {
-                inputs,
-                environment,
-            },
-        ) => soac::map::map(runtime, lambda, Some(environment), inputs),
-        (
-            KernelChoice::Reduce { operator },
-            Columns {
-                inputs,
-                environment,
-            },
-        ) => soac::reduce::reduce(runtime, operator, Some(environment), inputs),
-        (
-            KernelChoice::Redomap { lambda, operator },
-            Columns {
-                inputs,
-                environment,
-            },
-        ) => soac::reduce::redomap(runtime, lambda, operator, Some(environment), inputs),
-        (
-            KernelChoice::Scan { operator },
-            Columns {
-                inputs,
-                environment,
-            },
-        ) => soac::scan::scan(runtime, operator, Some(environment), inputs),
-        (
-            KernelChoice::Scanomap { lambda, operator },
-            Columns {
-                inputs,
-                environment,
-            },
-        ) => soac::scan::scanomap(runtime, lambda, operator, Some(environment), inputs),
-        (
-            KernelChoice::Filter { predicate },
-            Columns {
-                inputs,
-                environment,
-            },
-        ) => soac::filter::filter(runtime, predicate, Some(environment), inputs),
-        (
-            KernelChoice::SegmentedRedomap {
-                lambda, operator, ..
-            },
-            Segments {
-                count,
-                length,
-                environment,
-            },
-        ) => soac::reduce::segmented_reduce_source(
-            runtime,
-            &ElementSource::positions(lambda),
-            operator,
-            Some(environment),
-            &positions(count, length)?,
-            (count, length),
-            SegmentedStrategy::Automatic,
-        ),
-        (
-            KernelChoice::SegmentedScanomap {
-                lambda, operator, ..
-            },
-            Segments {
-                count,
-                length,
-                environment,
-            },
-        ) => soac::scan::segmented_scan_source(
-            runtime,
-            &ElementSource::positions(lambda),
-            operator,
-            Some(environment),
-            &positions(count, length)?,
-            (count, length),
-            SegmentedStrategy::Automatic,
-        ),
-        (
-            KernelChoice::Scatter { .. },
-            PlanOperands::Update {
-                destinations,
-                indices,
-                values,
-            },
-        ) => {
-            soac::scatter::scatter(runtime, &destinations, indices, values)?;
-            Ok(destinations)
+    let not_on = |operands: &str| GpuError::Validation {
+        operation: format!("running a {}", plan.choice.name()),
+        detail: format!("it does not run on {operands}"),
+    };
+    match operands {
+        PlanOperands::Columns {
+            inputs,
+            environment,
+        } => {
+            let environment = Some(environment);
+            match &plan.choice {
+                KernelChoice::Map { lambda } => {
+                    soac::map::map(runtime, lambda, environment, inputs)
+                }
+                KernelChoice::Reduce { operator } => {
+                    soac::reduce::reduce(runtime, operator, environment, inputs)
+                }
+                KernelChoice::Redomap { lambda, operator } => {
+                    soac::reduce::redomap(runtime, lambda, operator, environment, inputs)
+                }
+                KernelChoice::Scan { operator } => {
+                    soac::scan::scan(runtime, operator, environment, inputs)
+                }
+                KernelChoice::Scanomap { lambda, operator } => {
+                    soac::scan::scanomap(runtime, lambda, operator, environment, inputs)
+                }
+                KernelChoice::Filter { predicate } => {
+                    soac::filter::filter(runtime, predicate, environment, inputs)
+                }
+                _ => Err(not_on("input columns")),
+            }
         }
-        (
-            KernelChoice::Histogram { operator, .. },
-            PlanOperands::Update {
-                destinations,
-                indices,
-                values,
-            },
-        ) => {
-            soac::histogram::reduce_by_index(
+        PlanOperands::Segments {
+            count,
+            length,
+            environment,
+        } => {
+            let (lambda, operator, run_segments) = match &plan.choice {
+                KernelChoice::SegmentedRedomap {
+                    lambda, operator, ..
+                } => (
+                    lambda,
+                    operator,
+                    soac::reduce::segmented_reduce_source as SegmentedRun,
+                ),
+                KernelChoice::SegmentedScanomap {
+                    lambda, operator, ..
+                } => (
+                    lambda,
+                    operator,
+                    soac::scan::segmented_scan_source as SegmentedRun,
+                ),
+                _ => return Err(not_on("segments")),
+            };
+            run_segments(
                 runtime,
-                &destinations,
+                &ElementSource::positions(lambda),
                 operator,
-                indices,
-                values,
-                HistogramStrategy::best_for(operator),
-            )?;
+                Some(environment),
+                &positions(count, length)?,
+                (count, length),
+                SegmentedStrategy::Automatic,
+            )
+        }
+        PlanOperands::Update {
+            destinations,
+            indices,
+            values,
+        } => {
+            match &plan.choice {
+                KernelChoice::Scatter { .. } => {
+                    soac::scatter::scatter(runtime, &destinations, indices, values)?
+                }
+                KernelChoice::Histogram { operator, .. } => soac::histogram::reduce_by_index(
+                    runtime,
+                    &destinations,
+                    operator,
+                    indices,
+                    values,
+                    HistogramStrategy::best_for(operator),
+                )?,
+                _ => return Err(not_on("destinations to update")),
+            }
             Ok(destinations)
         }
-        (choice, operands) => Err(GpuError::Validation {
-            operation: format!("running a {}", choice.name()),
-            detail: format!("it does not run on {}", operands.kind()),
-        }),
     }
 }
 
-impl PlanOperands<'_> {
-    /// The operands' kind, in words.
-    fn kind(&self) -> &'static str {
-        match self {
-            PlanOperands::Columns { .. } => "input columns",
-            PlanOperands::Segments { .. } => "segments",
-            PlanOperands::Update { .. } => "destinations to update",
-        }
-    }
-}
+/// The library's segmented operations over an element source.
+type SegmentedRun = fn(
+    &Runtime,
+    &ElementSource,
+    &Operator,
+    Option<&EnvironmentBuffers>,
+    &DeviceArrays,
+    (u64, u64),
+    SegmentedStrategy,
+) -> GpuResult<DeviceArrays>;
 
 /// The index space of `count` segments of `length` elements: no columns.
 fn positions(count: u64, length: u64) -> GpuResult<DeviceArrays> {
