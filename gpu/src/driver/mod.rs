@@ -16,9 +16,10 @@
 //! input is not a 1-D array of the SOAC's width, or an operation failed in
 //! the kernel and set the environment's status word: the host runs the
 //! statement again and reports the error with its message and location),
-//! and when the device refuses it (an empty array in its environment, or
-//! for want of resources or features: `GpuError::Unsupported`,
-//! `BufferTooLarge`, `TooManyWorkgroups`, `OutOfMemory`); any other device
+//! and when the device refuses it for want of resources or features
+//! (`GpuError::Unsupported`, `BufferTooLarge`, `TooManyWorkgroups`,
+//! `OutOfMemory`); an empty array the lambda reads is bound as an empty
+//! buffer (every index into it fails in the kernel); any other device
 //! failure is a run-time error at the statement. So results and run-time
 //! errors are the CPU backend's (floats within the tolerance of
 //! reassociated reductions and of the device's math functions). A segmented
