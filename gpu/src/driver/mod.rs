@@ -345,9 +345,16 @@ impl KernelOffload {
         // elements computed from their positions: no columns.
         let segment_length = plan.choice.segment_length();
         let mut inputs = Vec::with_capacity(call.inputs.len());
-        for input in call.inputs.iter().filter(|_| segment_length.is_none()) {
+        let columns = call.inputs.iter().enumerate();
+        for (position, input) in columns.filter(|_| segment_length.is_none()) {
+            let read = plan.input_positions.contains(&position);
             match input {
-                Val::Array(array) if array.shape == [call.width] => inputs.push(&array.data),
+                Val::Array(array) if read && array.shape == [call.width] => {
+                    inputs.push(&array.data)
+                }
+                // An array the lambda ignores is only checked, as the host
+                // checks it.
+                Val::Array(array) if !read && array.shape.first() == Some(&call.width) => {}
                 _ => return Ok(DeviceRun::HandedBack(HandBack::Failing)),
             }
         }
@@ -358,7 +365,7 @@ impl KernelOffload {
             Some(position) => call.free_values.get(position),
             None => {
                 let position = plan.inputs.iter().position(|input| input == name)?;
-                call.inputs.get(position)
+                call.inputs.get(*plan.input_positions.get(position)?)
             }
         };
         let unbound = |name: &VName| GpuError::Validation {

@@ -200,14 +200,20 @@ pub enum MapAccess {
 }
 
 /// `map lambda inputs`: new arrays of the lambda's result types (vector
-/// access).
+/// access; scalar access for a lambda that reads no column).
 pub fn map(
     runtime: &Runtime,
     lambda: &MapLambda,
     environment: Option<&EnvironmentBuffers>,
     inputs: &DeviceArrays,
 ) -> GpuResult<DeviceArrays> {
-    map_with(runtime, lambda, environment, inputs, MapAccess::Vectors)
+    // A map that reads no column (its lambda ignores its arrays) has no
+    // loads to vectorise, and the vector kernel loads at least one column.
+    let access = match lambda.parameter_types.len() {
+        0 => MapAccess::Scalars,
+        _ => MapAccess::Vectors,
+    };
+    map_with(runtime, lambda, environment, inputs, access)
 }
 
 /// `map lambda inputs` with the given access, `environment` bound.
