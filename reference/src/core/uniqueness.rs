@@ -499,10 +499,7 @@ impl Judge {
     /// program wrote to a temporary of the front end (`p'3`, `η1`).
     fn first(&self, atoms: impl IntoIterator<Item = AtomId>) -> Option<AtomId> {
         let atoms: Vec<AtomId> = atoms.into_iter().collect();
-        let written = |a: &&AtomId| {
-            let name = &self.atoms[**a].name;
-            !name.contains('\'') && !name.starts_with('η')
-        };
+        let written = |a: &&AtomId| !is_temporary(&self.atoms[**a].name);
         atoms
             .iter()
             .filter(written)
@@ -647,7 +644,13 @@ impl Judge {
                     .into_iter()
                     .filter(|a| consumed.contains_key(a));
                 if let Some(atom) = self.first(used_consumed) {
-                    return Err(self.use_after_consume(name, e.span, consumed[&atom]));
+                    // A temporary of the front end (`let'3` of a pattern
+                    // `let`) is named by the consumed variable it aliases.
+                    let shown = match is_temporary(name) {
+                        true => self.name_of(atom),
+                        false => name,
+                    };
+                    return Err(self.use_after_consume(shown, e.span, consumed[&atom]));
                 }
                 Ok(binding.tree.clone())
             }
@@ -1552,4 +1555,10 @@ fn loop_consumed_components(param_tree: &AliasTree, inside: &Consumed) -> Unique
             }
         }
     }
+}
+
+/// A name the front end made up (`let'3`, `p'3`, `η1`), not one the
+/// program wrote.
+fn is_temporary(name: &str) -> bool {
+    name.contains('\'') || name.starts_with('η')
 }
