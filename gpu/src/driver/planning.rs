@@ -1,6 +1,7 @@
 //! Which top-level SOAC statements the driver claims (each planned once,
 //! when the program is compiled: the scalars it reads are bound when it
-//! runs); functions called per element of a SOAC are never offloaded.
+//! runs); functions called per element of a SOAC are never offloaded, nor
+//! claimed.
 
 use crate::codegen::extract::{plan_statement, KernelPlan, Placement};
 use optimized::ir::{Body, Exp, FunName, Program, Soac, Statement, Type, VName};
