@@ -42,14 +42,17 @@ fn check_predicate(predicate: &MapLambda, element_types: &[PrimType]) -> GpuResu
 
 /// `\x -> if p x then 1u else 0u`.
 pub fn keep_flag_lambda(predicate: &MapLambda) -> MapLambda {
+    // The elements' arguments (none where the predicate reads no column),
+    // then the result.
     let arguments: Vec<String> = (0..predicate.parameter_types.len())
         .map(|position| format!("x{position}"))
+        .chain(["keep".to_owned()])
         .collect();
     MapLambda {
         parameter_types: predicate.parameter_types.clone(),
         result_types: vec![PrimType::U32],
         body: format!(
-            "bool keep; predicate_function({}, keep); y0 = keep ? 1u : 0u;",
+            "bool keep; predicate_function({}); y0 = keep ? 1u : 0u;",
             arguments.join(", ")
         ),
         helper_functions: predicate.glsl_function("predicate_function"),
@@ -76,10 +79,13 @@ pub fn compaction_kernel(
     let types = &predicate.parameter_types;
     let features = KernelFeatures::for_element_types(types).union(predicate.body_features);
     let count = types.len();
-    let loads: Vec<String> = types
+    // The elements (none where the predicate reads no column), then the
+    // result.
+    let arguments: Vec<String> = types
         .iter()
         .enumerate()
         .map(|(position, element_type)| element_type.glsl_load(&format!("input{position}[index]")))
+        .chain(["keep".to_owned()])
         .collect();
     let copies: String = (0..count)
         .map(|position| format!("output{position}[position] = input{position}[index]; "))
@@ -93,7 +99,7 @@ pub fn compaction_kernel(
          void main() {{\n\
              uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n\
              for (uint index = gl_GlobalInvocationID.x; index < parameters.element_count; index += stride) {{\n\
-                 bool keep; predicate_function({loads}, keep);\n\
+                 bool keep; predicate_function({arguments});\n\
                  if (keep) {{ uint position = offsets[index] - 1u; {copies}}}{rejected}\n\
              }}\n\
          }}\n",
@@ -108,7 +114,7 @@ pub fn compaction_kernel(
         offsets_binding = count,
         outputs = tuple_buffer_declarations(count as u32 + 1, "writeonly", "output", types),
         predicate_function = predicate.glsl_function("predicate_function"),
-        loads = loads.join(", "),
+        arguments = arguments.join(", "),
     );
     GeneratedKernel {
         source: KernelSource {
