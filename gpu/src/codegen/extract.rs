@@ -653,6 +653,13 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
             );
         }
     };
+    // Only a map's kernel runs without columns (over its width alone); the
+    // other sources read at least one column.
+    if arrays.is_empty() && !matches!(choice, KernelChoice::Map { .. }) {
+        return Err(CodegenError::unsupported(
+            "a SOAC other than a map without input arrays",
+        ));
+    }
     let inputs = arrays.to_vec();
     Ok(PlannedSoac {
         choice,

@@ -461,12 +461,7 @@ impl KernelOffload {
             return Ok(DeviceRun::HandedBack(HandBack::Failing));
         };
         let row_length = segments.map(|(_, length)| length as usize);
-        let values = bound_values(
-            plan,
-            outputs.length,
-            outputs.download(&self.runtime)?,
-            row_length,
-        );
+        let values = bound_values(plan, outputs.download(&self.runtime)?, row_length);
         let results = values.iter().filter_map(|value| match value {
             Val::Array(array) => Some(array.data.clone()),
             Val::Prim(_) => None,
@@ -540,7 +535,7 @@ impl KernelOffload {
         keep_all(&mut resident, &input_data[..1], indices.columns);
         keep_all(&mut resident, &input_data[1..], values.columns);
         let updated = updated?;
-        let values = bound_values(plan, updated.length, updated.download(&self.runtime)?, None);
+        let values = bound_values(plan, updated.download(&self.runtime)?, None);
         for (value, buffer) in values.iter().zip(updated.columns) {
             if let Val::Array(array) = value {
                 resident.keep(array.data.clone(), buffer);

@@ -6,16 +6,14 @@ use crate::kernels::element::HostColumn;
 use optimized::cpu::value::{ArrayVal, Data, Val};
 use std::sync::Arc;
 
-/// The values the statement binds, from the kernel's output columns (of
-/// `length` elements): for `reduce`/`redomap` one scalar per column; for
-/// `filter` the count (`length`: a filter may keep no column), then the
-/// kept elements; for a segmented `scanomap` one `[count][length]`
+/// The values the statement binds, from the kernel's output columns: for
+/// `reduce`/`redomap` one scalar per column; for `filter` the count, then
+/// the kept elements; for a segmented `scanomap` one `[count][length]`
 /// array per column (`segment_length`: the length); otherwise (a segmented
 /// `redomap`: one element per segment; `scatter` and `reduce_by_index`: the
 /// updated destinations) one array per column.
 pub(super) fn bound_values(
     plan: &KernelPlan,
-    length: u64,
     columns: Vec<HostColumn>,
     segment_length: Option<usize>,
 ) -> Vec<Val> {
@@ -33,7 +31,8 @@ pub(super) fn bound_values(
             })
             .collect(),
         KernelChoice::Filter { .. } => {
-            std::iter::once(Val::Prim(optimized::ir::PrimValue::I64(length as i64)))
+            let count = columns.first().map_or(0, HostColumn::len);
+            std::iter::once(Val::Prim(optimized::ir::PrimValue::I64(count as i64)))
                 .chain(
                     columns
                         .into_iter()

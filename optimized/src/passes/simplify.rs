@@ -723,8 +723,8 @@ fn remove_dead_map_outputs(statement: &mut Statement, live: &HashSet<VName>) {
 
 /// Drops the input arrays of a `map` (or of the map part of a `redomap` /
 /// `scanomap`) whose row the lambda never reads, with their parameters: the
-/// rows a lambda's `_` parameter ignores (`map2 (\x _ -> x)`, which the
-/// generators write too). Sound because an input's outer size is
+/// rows a lambda's `_` parameter ignores, which the generators and the
+/// segmented IR's expansion leave. Sound because an input's outer size is
 /// the SOAC's width by the IR's typing ([`crate::ir::check`]), so the
 /// dropped array's size check cannot fail; the width stays, so a SOAC left
 /// without arrays still runs over it

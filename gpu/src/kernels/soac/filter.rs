@@ -42,17 +42,14 @@ fn check_predicate(predicate: &MapLambda, element_types: &[PrimType]) -> GpuResu
 
 /// `\x -> if p x then 1u else 0u`.
 pub fn keep_flag_lambda(predicate: &MapLambda) -> MapLambda {
-    // The elements' arguments (none where the predicate reads no column),
-    // then the result.
     let arguments: Vec<String> = (0..predicate.parameter_types.len())
         .map(|position| format!("x{position}"))
-        .chain(["keep".to_owned()])
         .collect();
     MapLambda {
         parameter_types: predicate.parameter_types.clone(),
         result_types: vec![PrimType::U32],
         body: format!(
-            "bool keep; predicate_function({}); y0 = keep ? 1u : 0u;",
+            "bool keep; predicate_function({}, keep); y0 = keep ? 1u : 0u;",
             arguments.join(", ")
         ),
         helper_functions: predicate.glsl_function("predicate_function"),
@@ -79,13 +76,10 @@ pub fn compaction_kernel(
     let types = &predicate.parameter_types;
     let features = KernelFeatures::for_element_types(types).union(predicate.body_features);
     let count = types.len();
-    // The elements (none where the predicate reads no column), then the
-    // result.
-    let arguments: Vec<String> = types
+    let loads: Vec<String> = types
         .iter()
         .enumerate()
         .map(|(position, element_type)| element_type.glsl_load(&format!("input{position}[index]")))
-        .chain(["keep".to_owned()])
         .collect();
     let copies: String = (0..count)
         .map(|position| format!("output{position}[position] = input{position}[index]; "))
@@ -99,7 +93,7 @@ pub fn compaction_kernel(
          void main() {{\n\
              uint stride = gl_NumWorkGroups.x * gl_WorkGroupSize.x;\n\
              for (uint index = gl_GlobalInvocationID.x; index < parameters.element_count; index += stride) {{\n\
-                 bool keep; predicate_function({arguments});\n\
+                 bool keep; predicate_function({loads}, keep);\n\
                  if (keep) {{ uint position = offsets[index] - 1u; {copies}}}{rejected}\n\
              }}\n\
          }}\n",
@@ -114,7 +108,7 @@ pub fn compaction_kernel(
         offsets_binding = count,
         outputs = tuple_buffer_declarations(count as u32 + 1, "writeonly", "output", types),
         predicate_function = predicate.glsl_function("predicate_function"),
-        arguments = arguments.join(", "),
+        loads = loads.join(", "),
     );
     GeneratedKernel {
         source: KernelSource {
