@@ -89,10 +89,6 @@ fn each_nest_becomes_the_segmented_operations_of_its_shape() {
         // The inner body indexes the outer row itself: F-Carry is undone,
         // the nest stays at the outer level.
         ("outer_row_indexed_in_inner_body", counts(1, 0, 0, 1)),
-        // The outer body only checks sizes and returns its row (the
-        // simplifier removed the inner map that copied it): F-Copy maps
-        // over the row again, one segmented map over both dimensions.
-        ("inner_map_returning_its_row", counts(1, 0, 0, 2)),
     ];
     for (name, expected) in expected {
         let flattened = flatten_program(&fused(name));

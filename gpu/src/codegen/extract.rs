@@ -144,6 +144,12 @@ pub struct KernelPlan {
     /// destinations are not inputs, see [`KernelChoice::destination_count`]).
     pub inputs: Vec<VName>,
     pub input_types: Vec<PrimType>,
+    /// The position of each of `inputs` among the statement's input arrays
+    /// (as `SoacCall::inputs` has them): a `map` whose lambda never reads a
+    /// parameter of array type (a row it was given but ignores) does not
+    /// take that array as a column; the driver only checks that its outer
+    /// size is the SOAC's width.
+    pub input_positions: Vec<usize>,
     /// The names the statement binds (for `filter`, the count first).
     pub results: Vec<VName>,
     /// What its map lambda or predicate reads from the enclosing scope, in
@@ -473,6 +479,7 @@ pub fn plan_statement(
             choice: planned.choice,
             inputs: planned.inputs,
             input_types: planned.input_types,
+            input_positions: planned.input_positions,
             results,
             environment: planned.environment,
             can_fail: soac.lambdas().iter().any(|lambda| can_fail(lambda)),
@@ -492,6 +499,7 @@ struct PlannedSoac {
     choice: KernelChoice,
     inputs: Vec<VName>,
     input_types: Vec<PrimType>,
+    input_positions: Vec<usize>,
     environment: Environment,
 }
 
@@ -523,16 +531,19 @@ fn environment_of(lambda: &Lambda, types: &HashMap<VName, Type>) -> Environment 
 
 fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, CodegenError> {
     let mut environment = Environment::default();
+    let mut input_positions = None;
     let (arrays, choice) = match soac {
         Soac::Map { lambda, arrays, .. } => {
             if let Some(combination) = segment_combination(lambda, arrays, types) {
                 return combination.plan(arrays, types);
             }
-            environment = environment_of(lambda, types);
+            let (lambda, read) = without_unread_rows(lambda);
+            input_positions = Some(read);
+            environment = environment_of(&lambda, types);
             (
                 arrays,
                 KernelChoice::Map {
-                    lambda: map_lambda(lambda, &environment)?,
+                    lambda: map_lambda(&lambda, &environment)?,
                 },
             )
         }
@@ -653,20 +664,47 @@ fn plan_soac(soac: &Soac, types: &HashMap<VName, Type>) -> Result<PlannedSoac, C
             );
         }
     };
-    // Only a map's kernel runs without columns (over its width alone); the
-    // other sources read at least one column.
-    if arrays.is_empty() && !matches!(choice, KernelChoice::Map { .. }) {
-        return Err(CodegenError::unsupported(
-            "a SOAC other than a map without input arrays",
-        ));
+    if arrays.is_empty() {
+        return Err(CodegenError::unsupported("a SOAC without input arrays"));
     }
-    let inputs = arrays.to_vec();
+    let input_positions = input_positions.unwrap_or_else(|| (0..arrays.len()).collect());
+    let inputs: Vec<VName> = input_positions
+        .iter()
+        .map(|position| arrays[*position].clone())
+        .collect();
     Ok(PlannedSoac {
         choice,
         input_types: element_types(&inputs, "input", types)?,
         inputs,
+        input_positions,
         environment,
     })
+}
+
+/// `lambda` without the parameters of array type its body never reads
+/// (rows a map gives it that it ignores: the generators and the
+/// segmented IR's expansion leave them), and the positions of the
+/// parameters it keeps.
+fn without_unread_rows(lambda: &Lambda) -> (Lambda, Vec<usize>) {
+    let mut read = HashSet::new();
+    for_each_use_in_body(&lambda.body, |name: &VName| {
+        read.insert(name.clone());
+    });
+    let kept: Vec<usize> = (0..lambda.params.len())
+        .filter(|position| {
+            let param = &lambda.params[*position];
+            param.ty.rank() == 0 || read.contains(&param.name)
+        })
+        .collect();
+    let reduced = Lambda {
+        params: kept
+            .iter()
+            .map(|position| lambda.params[*position].clone())
+            .collect(),
+        body: lambda.body.clone(),
+        return_types: lambda.return_types.clone(),
+    };
+    (reduced, kept)
 }
 
 /// A `map` whose lambda reduces or scans one segment: the nest
@@ -971,6 +1009,7 @@ impl SegmentCombination {
             inputs: arrays.to_vec(),
             // No columns: the lambda reads the arrays from the environment.
             input_types: Vec::new(),
+            input_positions: (0..arrays.len()).collect(),
             environment,
         })
     }
@@ -988,6 +1027,7 @@ fn update_inputs(
     Ok(PlannedSoac {
         choice,
         input_types: element_types(&inputs, "input", types)?,
+        input_positions: (0..inputs.len()).collect(),
         inputs,
         environment: Environment::default(),
     })

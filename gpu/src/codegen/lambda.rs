@@ -31,7 +31,7 @@ use crate::kernels::lambda::{BuiltinOperator, MapLambda, Operator};
 use optimized::ir::effects::binop_can_fail;
 use optimized::ir::{
     BinOp, Body, CmpOp, Combination, ConvOp, Exp, Lambda, LoopForm, Param, PrimType, PrimValue,
-    SubExp, Type, UnOp, VName,
+    Soac, SubExp, Type, UnOp, VName,
 };
 use std::collections::{HashMap, HashSet};
 
@@ -567,13 +567,23 @@ impl Translator {
                     form,
                     body: loop_body,
                 } => self.sequential_loop(params, form, loop_body, &pattern)?,
-                Exp::Soac(soac) => match soac.combination() {
-                    Some(reduction) if !reduction.scan => {
-                        self.sequential_reduction(reduction, &pattern)?
+                Exp::Soac(soac @ (Soac::Redomap { .. } | Soac::Reduce { .. })) => {
+                    match soac.combination() {
+                        Some(reduction) => self.sequential_reduction(reduction, &pattern)?,
+                        None => unreachable!("a reduce or redomap is a combination"),
                     }
-                    _ => self.single_value(&statement.expression, &pattern)?,
-                },
-                expression => self.single_value(expression, &pattern)?,
+                }
+                expression => {
+                    let [(name, prim_type)] = pattern.as_slice() else {
+                        return Err(CodegenError::unsupported(format!(
+                            "{} binding {} values",
+                            expression_name(expression),
+                            pattern.len()
+                        )));
+                    };
+                    let value = self.expression(expression, *prim_type)?;
+                    self.declare(name, *prim_type, &value);
+                }
             }
             for (element, (glsl_name, prim_type)) in statement.pattern.iter().zip(pattern) {
                 self.scope
@@ -584,25 +594,6 @@ impl Translator {
             .iter()
             .map(|result| self.operand(result).map(|(text, _)| text))
             .collect()
-    }
-
-    /// A statement binding one scalar (`pattern`) to the value of
-    /// `expression`.
-    fn single_value(
-        &mut self,
-        expression: &Exp,
-        pattern: &[(String, PrimType)],
-    ) -> Result<(), CodegenError> {
-        let [(name, prim_type)] = pattern else {
-            return Err(CodegenError::unsupported(format!(
-                "{} binding {} values",
-                expression_name(expression),
-                pattern.len()
-            )));
-        };
-        let value = self.expression(expression, *prim_type)?;
-        self.declare(name, *prim_type, &value);
-        Ok(())
     }
 
     /// A `loop` over scalar parameters as a GLSL `for` or `while` loop: the

@@ -62,8 +62,7 @@ use values::{bound_values, host_column};
 pub struct DriverCounters {
     /// Top-level SOAC statements compiled as kernels.
     pub statements_planned: AtomicU64,
-    /// Top-level SOAC statements left on the host by the planner (those of
-    /// functions called per element of a SOAC are not counted).
+    /// Top-level SOAC statements left on the host by the planner.
     pub statements_on_host: AtomicU64,
     /// Executions of planned statements that ran as kernels.
     pub kernel_runs: AtomicU64,
@@ -304,10 +303,7 @@ impl GpuProgram {
 
 /// The offload: every top-level SOAC statement is claimed, by (function,
 /// statement) index, with its kernel plan or `None` when the planner left
-/// it on the host (claimed only to count its executions). The statements of
-/// functions called per element of a SOAC are per-element code, like a
-/// lambda's body: neither claimed nor counted, so that their host version
-/// runs without the hook.
+/// it on the host (claimed only to count its executions).
 struct KernelOffload {
     runtime: Arc<Runtime>,
     plans: HashMap<(usize, usize), Option<KernelPlan>>,
@@ -320,12 +316,13 @@ impl KernelOffload {
         let mut plans = HashMap::new();
         let per_element = called_from_lambdas(program);
         for (function_index, function) in program.functions.iter().enumerate() {
-            if per_element.contains(&function.name) {
-                continue;
-            }
             for (index, host) in host_soac_statements(function).into_iter().enumerate() {
-                let types: HashMap<VName, Type> = host.in_scope.into_iter().collect();
-                let planned = plan(index, host.statement, host.soac, &types);
+                let planned = if per_element.contains(&function.name) {
+                    None
+                } else {
+                    let types: HashMap<VName, Type> = host.in_scope.into_iter().collect();
+                    plan(index, host.statement, host.soac, &types)
+                };
                 let counter = match planned {
                     Some(_) => &counters.statements_planned,
                     None => &counters.statements_on_host,
@@ -348,10 +345,16 @@ impl KernelOffload {
         // elements computed from their positions: no columns.
         let segment_length = plan.choice.segment_length();
         let mut inputs = Vec::with_capacity(call.inputs.len());
-        let columns = call.inputs.iter();
-        for input in columns.filter(|_| segment_length.is_none()) {
+        let columns = call.inputs.iter().enumerate();
+        for (position, input) in columns.filter(|_| segment_length.is_none()) {
+            let read = plan.input_positions.contains(&position);
             match input {
-                Val::Array(array) if array.shape == [call.width] => inputs.push(&array.data),
+                Val::Array(array) if read && array.shape == [call.width] => {
+                    inputs.push(&array.data)
+                }
+                // An array the lambda ignores is only checked, as the host
+                // checks it.
+                Val::Array(array) if !read && array.shape.first() == Some(&call.width) => {}
                 _ => return Ok(DeviceRun::HandedBack(HandBack::Failing)),
             }
         }
@@ -362,7 +365,7 @@ impl KernelOffload {
             Some(position) => call.free_values.get(position),
             None => {
                 let position = plan.inputs.iter().position(|input| input == name)?;
-                call.inputs.get(position)
+                call.inputs.get(*plan.input_positions.get(position)?)
             }
         };
         let unbound = |name: &VName| GpuError::Validation {

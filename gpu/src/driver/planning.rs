@@ -1,7 +1,6 @@
 //! Which top-level SOAC statements the driver claims (each planned once,
 //! when the program is compiled: the scalars it reads are bound when it
-//! runs); functions called per element of a SOAC are never offloaded, nor
-//! claimed.
+//! runs); functions called per element of a SOAC are never offloaded.
 
 use crate::codegen::extract::{plan_statement, KernelPlan, Placement};
 use optimized::ir::{Body, Exp, FunName, Program, Soac, Statement, Type, VName};

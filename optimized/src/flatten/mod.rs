@@ -38,9 +38,6 @@
 //!   statements that cannot fail move into the inner level's body, which
 //!   recomputes them per point (what a map over a grid's indices, such as
 //!   mandelbrot's, leaves between its two maps).
-//! - **F-Copy** (extension): a level's body whose results are rows of
-//!   the nest that are arrays is `map (\e -> e)` over them: the nest goes
-//!   on (what the simplifier leaves of an inner map that read one row).
 //! - **F-Constant**: an array literal of constants in a segmented body (at
 //!   any depth of its branches and loops) that the body only indexes is
 //!   built once, before the operation (`take_constant_arrays`).
@@ -618,7 +615,7 @@ impl Nest {
     /// back to the level that carried the row, which finishes as a
     /// `segmap` of what it had.
     fn deepen(mut self, names: &mut NameSource) -> Finished {
-        let Some((prefix, inner, span)) = self.split_body(names) else {
+        let Some((prefix, inner, span)) = self.split_body() else {
             return self.into_segmap(names);
         };
         let Some(mut level) = level_of(&inner, names) else {
@@ -669,64 +666,19 @@ impl Nest {
     }
 
     /// The body as a prefix and one last SOAC statement that returns the
-    /// body's results in order; or, by **F-Copy**, the whole body as the
-    /// prefix of `map (\e₁ … eₖ -> e₁ … eₖ) r₁ … rₖ` when its results are
-    /// rows `rᵢ` of the nest that are arrays of one outer size (`r =
-    /// map id r`: a map returning its rows unchanged, which the simplifier
-    /// leaves of an inner map that read only one of its arrays).
-    fn split_body(&self, names: &mut NameSource) -> Option<(Vec<Statement>, Soac, Span)> {
-        if let Some((last, prefix)) = self.body.statements.split_last() {
-            if let Exp::Soac(soac) = &last.expression {
-                let returns_its_results = last.pattern.len() == self.body.result.len()
-                    && last
-                        .pattern
-                        .iter()
-                        .zip(&self.body.result)
-                        .all(|(p, r)| r.as_var() == Some(&p.name));
-                if returns_its_results {
-                    return Some((prefix.to_vec(), soac.clone(), last.span));
-                }
-            }
-        }
-        self.returned_rows_copied(names)
-    }
-
-    /// F-Copy (see [`Self::split_body`]).
-    fn returned_rows_copied(&self, names: &mut NameSource) -> Option<(Vec<Statement>, Soac, Span)> {
-        let mut arrays = Vec::with_capacity(self.body.result.len());
-        let mut params = Vec::with_capacity(self.body.result.len());
-        let mut width = None;
-        for result in &self.body.result {
-            let name = result.as_var()?;
-            let row = self.rows.iter().find(|row| &row.param.name == name)?;
-            let outer = row.param.ty.outer_dim()?;
-            if width.get_or_insert(outer) != &outer {
-                return None;
-            }
-            arrays.push(name.clone());
-            params.push(Param {
-                name: names.fresh("element"),
-                ty: row.param.ty.row_type()?,
-            });
-        }
-        let width = width?.clone();
-        let lambda = Lambda {
-            return_types: params.iter().map(|param| param.ty.clone()).collect(),
-            body: Body {
-                statements: Vec::new(),
-                result: params
-                    .iter()
-                    .map(|param| SubExp::Var(param.name.clone()))
-                    .collect(),
-            },
-            params,
+    /// body's results in order.
+    fn split_body(&self) -> Option<(Vec<Statement>, Soac, Span)> {
+        let (last, prefix) = self.body.statements.split_last()?;
+        let Exp::Soac(soac) = &last.expression else {
+            return None;
         };
-        let copy = Soac::Map {
-            width,
-            lambda,
-            arrays,
-        };
-        Some((self.body.statements.clone(), copy, self.span))
+        let returns_its_results = last.pattern.len() == self.body.result.len()
+            && last
+                .pattern
+                .iter()
+                .zip(&self.body.result)
+                .all(|(p, r)| r.as_var() == Some(&p.name));
+        returns_its_results.then(|| (prefix.to_vec(), soac.clone(), last.span))
     }
 
     /// The prefix of a level's body that runs once per point of the nest

@@ -10,8 +10,7 @@
 //! element read `ys[i1, …, id]`: each such read becomes the reads
 //! `xs[i1, …, id]` of the arrays the innermost parameters come from,
 //! followed by a renamed copy of `S`. The producer is then dead (the
-//! simplifier removes it). `ys` is never materialised. The innermost
-//! lambda takes at least one parameter, whose read checks the indices.
+//! simplifier removes it). `ys` is never materialised.
 //!
 //! Applied only when `S` cannot fail ([`crate::ir::effects::can_fail`]), or
 //! can fail only independently of the element: every statement of `S`
@@ -156,12 +155,7 @@ fn map_nest(statement: &Statement) -> Option<MapNest> {
     }
     let element = &lambda.body;
     let primitive = |ty: &Type| matches!(ty, Type::Prim(_));
-    // The reads of the sources check the indices against the widths: an
-    // innermost lambda without parameters (its unread inputs dropped by
-    // the simplifier) would leave the reads of `ys` unchecked
-    // (`tests/programs/soacs/index_of_a_map_that_reads_no_row.fut`).
-    if lambda.params.is_empty()
-        || !lambda.params.iter().all(|p| primitive(&p.ty))
+    if !lambda.params.iter().all(|p| primitive(&p.ty))
         || lambda.return_types.len() != 1
         || !primitive(&lambda.return_types[0])
         || !fails_independently_of(element, &lambda.params)

@@ -28,8 +28,7 @@
 //!   body, and most of them are unused and cannot fail). Functions no
 //!   entry point reaches go.
 //!   Unused outputs of `map` (and the mapped outputs of `redomap`/`scanomap`)
-//!   are removed from the lambda, and so are the input arrays whose rows
-//!   its lambda never reads. A statement the forward walk proved unable
+//!   are removed from the lambda. A statement the forward walk proved unable
 //!   to fail goes too: a read whose every index is known to be within its
 //!   dimension, an array literal whose rows have its row type.
 //! - **Facts** gathered on the way (names are unique, so one map per
@@ -673,7 +672,6 @@ impl DeadCode<'_> {
                 continue;
             }
             remove_dead_map_outputs(&mut statement, live);
-            remove_unread_map_inputs(&mut statement);
             for nested in nested_bodies_mut(&mut statement.expression) {
                 self.eliminate(nested, live);
             }
@@ -719,45 +717,6 @@ fn remove_dead_map_outputs(statement: &mut Statement, live: &HashSet<VName>) {
     statement.pattern = retain_positions(std::mem::take(&mut statement.pattern), keep);
     lambda.body.result = retain_positions(std::mem::take(&mut lambda.body.result), keep);
     lambda.return_types = retain_positions(std::mem::take(&mut lambda.return_types), keep);
-}
-
-/// Drops the input arrays of a `map` (or of the map part of a `redomap` /
-/// `scanomap`) whose row the lambda never reads, with their parameters: the
-/// rows a lambda's `_` parameter ignores, which the generators and the
-/// segmented IR's expansion leave. Sound because an input's outer size is
-/// the SOAC's width by the IR's typing ([`crate::ir::check`]), so the
-/// dropped array's size check cannot fail; the width stays, so a SOAC left
-/// without arrays still runs over it
-/// (`tests/programs/kernels/maps_that_ignore_their_rows.fut`).
-fn remove_unread_map_inputs(statement: &mut Statement) {
-    let (lambda, arrays) = match &mut statement.expression {
-        Exp::Soac(Soac::Map { lambda, arrays, .. }) => (lambda, arrays),
-        Exp::Soac(Soac::Redomap {
-            map_lambda, arrays, ..
-        })
-        | Exp::Soac(Soac::Scanomap {
-            map_lambda, arrays, ..
-        }) => (map_lambda, arrays),
-        _ => return,
-    };
-    if lambda.params.len() != arrays.len() {
-        return;
-    }
-    let mut read = HashSet::new();
-    crate::ir::visit::for_each_use_in_body(&lambda.body, |name: &VName| {
-        read.insert(name.clone());
-    });
-    let kept: Vec<bool> = lambda
-        .params
-        .iter()
-        .map(|param| read.contains(&param.name))
-        .collect();
-    if kept.iter().all(|kept| *kept) {
-        return;
-    }
-    let keep = |i: &usize| kept[*i];
-    lambda.params = retain_positions(std::mem::take(&mut lambda.params), keep);
-    *arrays = retain_positions(std::mem::take(arrays), keep);
 }
 
 fn retain_positions<T>(items: Vec<T>, keep: impl Fn(&usize) -> bool) -> Vec<T> {

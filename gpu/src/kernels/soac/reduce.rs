@@ -292,16 +292,12 @@ pub fn subgroup_function(operator: &Operator) -> Option<&'static str> {
 /// The subgroup reduction kernel (one partial result per workgroup over a
 /// grid-stride slice). Bindings: inputs, then `output0`. Push constants: the
 /// element count. `None` where the operator is not a known commutative
-/// 32-bit one, or `source` has no column to read vectors from (a map that
-/// reads none of its rows, `tests/programs/kernels/maps_that_ignore_their_rows.fut`).
+/// 32-bit one.
 pub fn subgroup_reduce_kernel(
     source: &ElementSource,
     operator: &Operator,
     workgroup_size: u32,
 ) -> Option<GeneratedKernel> {
-    if source.input_types.is_empty() {
-        return None;
-    }
     let subgroup_operation = subgroup_function(operator)?;
     let element_type = operator.element_types[0];
     let value_type = element_type.glsl_value_type();
@@ -495,8 +491,7 @@ pub fn reduce_source(
     let maximum_workgroups = runtime.device_info().max_workgroup_count[0];
     let use_subgroups = strategy == ReduceStrategy::Automatic
         && runtime.enabled_features().subgroup_arithmetic
-        && subgroup_function(operator).is_some()
-        && !source.input_types.is_empty();
+        && subgroup_function(operator).is_some();
     if use_subgroups {
         let workgroup_size = super::preferred_workgroup_size(runtime);
         let not_applicable = || GpuError::Validation {
